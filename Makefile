@@ -1,0 +1,29 @@
+# The two set-up commands of the README: `make serve` and `make test`.
+# Each builds what it needs on a bare Debian machine (Python 3.11, root) and then runs.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+ARGS ?= games
+
+.PHONY: serve test lint
+
+$(VENV)/bin/python:
+	python3 -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.serve: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e ".[test]"
+	touch $@
+
+serve: $(VENV)/.serve
+	$(VENV)/bin/samedeal $(ARGS)
+
+lint: $(VENV)/.test
+	$(VENV)/bin/ruff check .
+
+test: lint
+	$(PY) -m pytest

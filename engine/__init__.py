@@ -1,0 +1,45 @@
+"""SameDeal's rules engine: pure, synchronous, deterministic; no I/O, no clock, no globals
+beyond the registry of rule sets.
+
+    >>> import engine
+    >>> game = engine.get("klondike", "easy")
+    >>> st = game.deal(bytes.fromhex("00"))
+    >>> move = st.legal_moves()[0]
+    >>> st.play(move); st.undo() == move
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .core import FINISHED, LOST, PLAYING, WON, IllegalMove, Move, Refusal, State, restore_into
+from .deal import commitment, shuffled_deck, verify
+from .notation import move_from_json, move_json, move_text, parse_move
+from .registry import UnknownGame, get, register, rule_sets
+from .rules import RuleSet
+
+__all__ = [
+    "FINISHED", "LOST", "PLAYING", "WON", "IllegalMove", "Move", "Refusal", "RuleSet", "State",
+    "UnknownGame", "commitment", "get", "move_from_json", "move_json", "move_text",
+    "parse_move", "register", "replay", "restore", "rule_sets", "shuffled_deck", "verify",
+]
+
+
+def restore(data: bytes) -> State:
+    """The state saved by ``State.snapshot``."""
+    return restore_into(get, data)
+
+
+def replay(game: str, variant: str, seed: bytes, moves: Iterable[Move | str],
+           competitive: bool = False) -> State:
+    """Deal from ``seed`` and re-check every move; raises ``IllegalMove`` at the first bad one."""
+    rules = get(game, variant)
+    st = rules.deal(seed, competitive)
+    for m in moves:
+        move = parse_move(rules, m) if isinstance(m, str) else m
+        if move.kind == "resign":
+            st.resign()
+        else:
+            st.play(move)
+    return st

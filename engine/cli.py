@@ -1,0 +1,153 @@
+"""The ``samedeal`` command: the registry, deals and their proofs, random self-play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import registry
+from .cards import TEXT
+from .core import LOST, PLAYING, WON, IllegalMove, State
+from .deal import commitment, parse_seed, verify
+from .notation import move_text
+
+
+def _games(args: argparse.Namespace) -> int:
+    sets = registry.rule_sets()
+    if args.json:
+        print(json.dumps([r.describe() for r in sets], indent=1))
+        return 0
+    for r in sets:
+        lo, hi = r.players
+        players = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        print(f"{r.key:32} {r.name:20} players {players:4} scoring {r.scoring}")
+    print(f"{len(sets)} rule sets")
+    return 0
+
+
+def layout(st: State) -> dict[str, Any]:
+    """Every card of a deal, bottom to top; fine to print once the seed is public."""
+    return {
+        name: {"down": st.down[p], "cards": [TEXT[c] for c in st.piles[p]]}
+        for p, name in enumerate(st.rules.pile_names)
+    }
+
+
+def _deal(args: argparse.Namespace) -> int:
+    rules = registry.get(args.game, args.variant)
+    seed = parse_seed(args.seed)
+    st = rules.deal(seed)
+    piles = layout(st)
+    if args.json:
+        print(json.dumps({"game": rules.id, "variant": rules.variant, "seed": seed.hex(),
+                          "commitment": commitment(seed), "piles": piles}, indent=1))
+        return 0
+    print(f"{rules.name} ({rules.variant}), seed {seed.hex()}")
+    print(f"commitment sha256(seed) = {commitment(seed)}")
+    print("piles bottom to top; face-down cards in brackets")
+    for name, pile in piles.items():
+        cards, down = pile["cards"], pile["down"]
+        hidden = f"[{' '.join(cards[:down])}] " if down else ""
+        print(f"  {name:4} {hidden}{' '.join(cards[down:])}".rstrip())
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    seed = parse_seed(args.seed)
+    if verify(seed, args.commitment):
+        print(f"ok: sha256({seed.hex()}) = {commitment(seed)}")
+        return 0
+    print(f"MISMATCH: sha256({seed.hex()}) = {commitment(seed)}, not {args.commitment}")
+    return 1
+
+
+def check_invariants(st: State) -> None:
+    cards = sorted(c for pile in st.piles for c in pile)
+    if cards != list(range(52)):
+        raise AssertionError(f"the deck is not whole: {len(cards)} cards, "
+                             f"{len(set(cards))} distinct")
+    for p, pile in enumerate(st.piles):
+        if not 0 <= st.down[p] <= len(pile):
+            raise AssertionError(f"{st.rules.pile_names[p]}: {st.down[p]} down of {len(pile)}")
+
+
+def selfplay(game: str, variant: str, games: int, first_seed: int = 0,
+             max_moves: int = 2000) -> dict[str, int]:
+    """Play ``games`` random legal games, checking invariants after every move."""
+    rules = registry.get(game, variant)
+    tally = {"games": 0, "won": 0, "lost": 0, "finished": 0, "capped": 0, "moves": 0,
+             "errors": 0}
+    for i in range(first_seed, first_seed + games):
+        rng = random.Random(i)  # chooses moves only; deals come from engine.deal
+        st = rules.deal(i.to_bytes(8, "big"))
+        tally["games"] += 1
+        try:
+            check_invariants(st)
+            while st.status == PLAYING and len(st.history) < max_moves:
+                moves = st.legal_moves()
+                move = rng.choice(moves)
+                st.play(move)
+                check_invariants(st)
+                tally["moves"] += 1
+        except (IllegalMove, AssertionError, IndexError, KeyError, ValueError) as e:
+            tally["errors"] += 1
+            last = move_text(rules, st.history[-1]) if st.history else "the deal"
+            print(f"error in {rules.key} seed {i} after {last}: {e!r}", file=sys.stderr)
+            continue
+        status = st.status
+        key = {WON: "won", LOST: "lost", PLAYING: "capped"}.get(status, "finished")
+        tally[key] += 1
+    return tally
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    t = selfplay(args.game, args.variant, args.games, args.seed, args.max_moves)
+    print(f"{args.game}/{args.variant}: " + ", ".join(f"{v} {k}" for k, v in t.items()))
+    return 1 if t["errors"] else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="samedeal", description="SameDeal: competitive solitaire.")
+    sub = p.add_subparsers(dest="command")
+    g = sub.add_parser("games", help="list the rule sets, one per line")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(run=_games)
+    d = sub.add_parser("deal", help="print the deal a seed makes, and its commitment")
+    d.add_argument("game")
+    d.add_argument("variant")
+    d.add_argument("--seed", required=True, help="the seed, in hex")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(run=_deal)
+    v = sub.add_parser("verify", help="check a revealed seed against its commitment")
+    v.add_argument("--seed", required=True)
+    v.add_argument("--commitment", required=True)
+    v.set_defaults(run=_verify)
+    s = sub.add_parser("selfplay", help="play random legal games and report")
+    s.add_argument("game")
+    s.add_argument("variant")
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--seed", type=int, default=0, help="the first game's number")
+    s.add_argument("--max-moves", type=int, default=2000)
+    s.set_defaults(run=_selfplay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.run(args))
+    except (registry.UnknownGame, ValueError) as e:
+        print(f"samedeal: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

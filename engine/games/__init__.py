@@ -1,0 +1,1 @@
+"""One module per game; each registers its variants with ``engine.registry.register``."""

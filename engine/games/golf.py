@@ -1,0 +1,32 @@
+"""Golf: clear the columns onto one foundation, a rank up or down; lower score is better."""
+
+from __future__ import annotations
+
+from ..core import State
+from ..registry import register
+from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+
+
+@register
+class Golf(RuleSet):
+    id = "golf"
+    name = "Golf"
+    scoring = "low"
+    summary = ("Play column tops onto the single foundation one rank up or down, any suit, "
+               "no wrap; flip the stock onto it when stuck. Score: cards left in the columns. "
+               "Difficult deals six columns of six and nothing goes on a King.")
+    stock = Stock(FOUNDATION)
+
+    def declare(self) -> tuple[Group, ...]:
+        cols, size = (7, 5) if self.easy else (6, 6)
+        return (
+            Group(TABLEAU, cols, deal=(size,) * cols, unit="top", fill="none", to=(FOUNDATION,)),
+            Group(FOUNDATION, build=Build("either", "any", closed=() if self.easy else (13,))),
+            Group(STOCK_PILE),
+        )
+
+    def won(self, st: State) -> bool:
+        return not any(st.piles[t] for t in self.by_kind[TABLEAU])
+
+    def score(self, st: State) -> int:
+        return sum(len(st.piles[t]) for t in self.by_kind[TABLEAU])

@@ -1,0 +1,27 @@
+"""Klondike: seven columns, alternating colours down, Kings fill spaces."""
+
+from __future__ import annotations
+
+from ..registry import register
+from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
+
+
+@register
+class Klondike(RuleSet):
+    id = "klondike"
+    name = "Klondike"
+    summary = ("Build the foundations up in suit from Ace to King; columns build down in "
+               "alternating colours; only Kings fill spaces. Easy draws three with unlimited "
+               "passes, difficult draws one with a single pass.")
+
+    def declare(self) -> tuple[Group, ...]:
+        self.stock = Stock("waste", draw=3, passes=0) if self.easy else Stock("waste", 1, 1)
+        return (
+            # The longer piles come first (RULES-DECISIONS, dealing order): 7 cards down to 1.
+            Group(TABLEAU, 7, deal=(7, 6, 5, 4, 3, 2, 1), down=(6, 5, 4, 3, 2, 1, 0),
+                  build=Build("down", "alternate"), fill="king", unit="tail",
+                  to=(TABLEAU, FOUNDATION), turn_up=True),
+            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(STOCK_PILE),
+            Group(WASTE, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
+        )

@@ -1,0 +1,589 @@
+"""Rules declared over shared pile kinds.
+
+Most games are a tuple of ``Group`` declarations (how many piles of a kind, how they are
+dealt, what builds on them, what fills them, what moves off them) and a few class
+attributes; ``RuleSet`` turns that into legal moves, refusals, the deal, status, score
+and view. Odd games override a small hook (``prepare``, ``extra_moves``,
+``extra_refusal``, ``apply_extra``, ``after_move``, ``won``, ``score``, ``finished``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, colour_name, parse_card, show
+from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
+from .deal import shuffled_deck
+
+TABLEAU, FOUNDATION, STOCK_PILE, WASTE, RESERVE, CELL, GRID = (
+    "tableau", "foundation", "stock", "waste", "reserve", "cell", "grid",
+)
+PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w", RESERVE: "r", CELL: "c",
+          GRID: "g"}
+WORD = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock", WASTE: "waste pile",
+        RESERVE: "reserve", CELL: "cell", GRID: "space"}
+
+
+def a(word: str) -> str:
+    return ("an " if word[0] in "AEIOU8" or word.startswith("11") else "a ") + word
+
+
+def rank_word(rank: int) -> str:
+    return RANK_NAMES[rank]
+
+
+@dataclass(frozen=True)
+class Build:
+    """When ``over`` may lie on ``under``: a rank step, a suit relation, wrap or not.
+
+    direction: ``down`` | ``up`` | ``either``; suit: ``any`` | ``same`` | ``alternate``
+    (colours alternate) | ``colour`` (same colour) | ``other`` (any other suit).
+    ``closed`` ranks take nothing (Golf's difficult Kings).
+    """
+
+    direction: str = "down"
+    suit: str = "any"
+    wrap: bool = False
+    closed: tuple[int, ...] = ()
+    table: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "table", bytes(self._fits(u, o) for u in range(52) for o in range(52))
+        )
+
+    def steps(self, over_rank: int) -> list[int]:
+        """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
+        out = []
+        if self.direction in ("down", "either"):
+            if over_rank < 13:
+                out.append(over_rank + 1)
+            elif self.wrap:
+                out.append(1)
+        if self.direction in ("up", "either"):
+            if over_rank > 1:
+                out.append(over_rank - 1)
+            elif self.wrap:
+                out.append(13)
+        return [r for r in out if r not in self.closed]
+
+    def _fits(self, under: int, over: int) -> bool:
+        if RANK[under] not in self.steps(RANK[over]):
+            return False
+        if self.suit == "same":
+            return SUIT[under] == SUIT[over]
+        if self.suit == "alternate":
+            return RED[under] != RED[over]
+        if self.suit == "colour":
+            return RED[under] == RED[over]
+        if self.suit == "other":
+            return SUIT[under] != SUIT[over]
+        return True
+
+    def fits(self, under: int, over: int) -> bool:
+        return bool(self.table[under * 52 + over])
+
+    def rule(self, over: int) -> str:
+        """The sentence a player needs: 'a red 7 goes on a black 8'."""
+        r = RANK[over]
+        ranks = self.steps(r)
+        name = rank_word(r)
+        if self.suit == "same":
+            sym = show(over)[-1]
+            card = f"the {show(over)}"
+            if not ranks:
+                return f"nothing can take {card}"
+            return f"{card} goes on " + " or ".join(
+                f"the {(rank_word(x) if x in (1, 11, 12, 13) else str(x))}{sym}" for x in ranks)
+        adj = under_adj = ""
+        tail = ""
+        if self.suit == "alternate":
+            adj = colour_name(over) + " "
+            under_adj = ("black " if RED[over] else "red ")
+        elif self.suit == "colour":
+            adj = under_adj = colour_name(over) + " "
+        elif self.suit == "other":
+            tail = f" of a suit other than {show(over)[-1]}"
+        if not ranks:
+            return f"nothing can take {a(adj + name)}"
+        return f"{a(adj + name)} goes on " + " or ".join(
+            a(under_adj + rank_word(x)) for x in ranks) + tail
+
+
+@dataclass(frozen=True)
+class Group:
+    """A row of piles of one kind and the rules they share.
+
+    deal/down: cards dealt to each pile (bottom up) and how many of them lie face down.
+    build: what may be laid on a card here (``None``: nothing). fill: what may start an empty
+    pile: ``any`` | ``none`` | ``king`` | ``base`` (the foundations' base rank). capacity: most
+    cards a pile holds (0: no limit). unit: what leaves a pile as one move: ``top`` | ``tail``
+    (any packed run from the top) | ``whole`` (the top card or the whole packed run) |
+    ``faceup`` (any face-up card with all on it); ``None``: nothing leaves. to: the kinds
+    its cards may go to. turn_up: an exposed face-down top card turns face up.
+    """
+
+    kind: str
+    count: int = 1
+    deal: tuple[int, ...] = ()
+    down: tuple[int, ...] = ()
+    build: Build | None = None
+    fill: str = "any"
+    capacity: int = 0
+    unit: str | None = None
+    to: tuple[str, ...] = ()
+    turn_up: bool = False
+    prefix: str = ""
+    fan: str = ""  # how a renderer spreads the pile: down | right | none
+
+    def name(self, i: int) -> str:
+        p = self.prefix or PREFIX[self.kind]
+        return p if self.count == 1 else f"{p}{i + 1}"
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The stock's action. to: ``waste`` (``draw`` cards onto one waste pile, or one onto each
+    of several), ``tableau`` (one onto each column), ``foundation`` (one onto it), or ``none``
+    (the stock's top card is played as a card, as in the placement games). passes: how many
+    times it may be gone through in all (0: no limit)."""
+
+    to: str = "waste"
+    draw: int = 1
+    passes: int = 1
+
+
+class RuleSet:
+    """One playable rule set: a game id and a variant, built from declarations."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]] = ("easy", "difficult")
+    players: ClassVar[tuple[int, int]] = (1, 1)
+    scoring: ClassVar[str] = "traditional"  # traditional | low | points
+    target: ClassVar[int | None] = None  # the score that wins a score-only game
+    summary: ClassVar[str] = ""
+
+    base: int | str = 1  # foundations' base rank: a rank, "dealt" (first foundation card), "chosen"
+    stock: Stock | None = None
+
+    def __init__(self, variant: str) -> None:
+        if variant not in self.variants:
+            raise ValueError(f"{self.id} has no variant {variant!r}")
+        self.variant = variant
+        self.key = f"{self.id}/{variant}"
+        self.groups: tuple[Group, ...] = self.declare()
+        self.pile_names: list[str] = []
+        self.pile_kinds: list[str] = []
+        self.pile_group: list[Group] = []
+        for g in self.groups:
+            for i in range(g.count):
+                self.pile_names.append(g.name(i))
+                self.pile_kinds.append(g.kind)
+                self.pile_group.append(g)
+        self.pile_index = {n: i for i, n in enumerate(self.pile_names)}
+        self.by_kind: dict[str, list[int]] = {}
+        for i, k in enumerate(self.pile_kinds):
+            self.by_kind.setdefault(k, []).append(i)
+        self.sources = [i for i, g in enumerate(self.pile_group) if g.unit]
+        self.targets = {
+            s: [d for d, k in enumerate(self.pile_kinds) if k in self.pile_group[s].to and d != s]
+            for s in self.sources
+        }
+        self.turning = [i for i, g in enumerate(self.pile_group) if g.turn_up]
+        st = self.by_kind.get(STOCK_PILE)
+        self.stock_pile = st[0] if st else -1
+
+    @property
+    def easy(self) -> bool:
+        return self.variant == "easy"
+
+    def declare(self) -> tuple[Group, ...]:
+        raise NotImplementedError(f"{type(self).__name__} declares no piles")
+
+    # ----- the deal ---------------------------------------------------------------------
+
+    def deal(self, seed: bytes, competitive: bool = False) -> State:
+        """Deal from ``deck`` in declaration order, each pile bottom up; the rest is the stock,
+        its first card on top."""
+        deck = shuffled_deck(seed)
+        piles: list[list[int]] = []
+        down: list[int] = []
+        i = 0
+        for g in self.groups:
+            for k in range(g.count):
+                n = g.deal[k] if g.deal else 0
+                piles.append(deck[i : i + n])
+                down.append(g.down[k] if g.down else 0)
+                i += n
+        if self.stock_pile >= 0:
+            piles[self.stock_pile] = deck[i:][::-1]
+            down[self.stock_pile] = 52 - i
+        elif i != 52:
+            raise AssertionError(f"{self.key} deals {i} cards and has no stock")
+        st = State(self, seed, piles, down, self.initial_vars(piles), competitive)
+        self.prepare(st)
+        self.turn_tops(st)
+        st._journal.clear()
+        st._shown = False
+        return st
+
+    def setup(self, piles: dict[str, str], down: dict[str, int] | None = None,
+              seed: bytes = b"", **vars: int) -> State:
+        """A hand-built position (tests, puzzles): cards as text, bottom card first.
+
+        Unnamed piles start empty; ``vars`` override the dealt ones (``base``, ``pass``...).
+        """
+        cards = [[parse_card(c) for c in piles.get(n, "").split()] for n in self.pile_names]
+        unknown = set(piles) - set(self.pile_names)
+        if unknown:
+            raise ValueError(f"{self.key} has no piles {sorted(unknown)}")
+        flat = [c for pile in cards for c in pile]
+        if len(flat) != len(set(flat)):
+            raise ValueError("a card appears twice")
+        downs = [(down or {}).get(n, 0) for n in self.pile_names]
+        if self.stock_pile >= 0 and self.pile_names[self.stock_pile] not in (down or {}):
+            downs[self.stock_pile] = len(cards[self.stock_pile])
+        state_vars = self.initial_vars(cards)
+        state_vars.update(vars)
+        return State(self, seed, cards, downs, state_vars)
+
+    def initial_vars(self, piles: list[list[int]]) -> dict[str, int]:
+        vars: dict[str, int] = {}
+        if FOUNDATION in self.by_kind:
+            if self.base == "dealt":
+                first = piles[self.by_kind[FOUNDATION][0]]
+                vars["base"] = RANK[first[0]] if first else 0
+            elif self.base == "chosen":
+                vars["base"] = 0
+            elif isinstance(self.base, int):
+                vars["base"] = self.base
+        if self.stock and self.stock.to == "waste":
+            vars["pass"] = 1
+            vars["progress"] = 0
+        return vars
+
+    def prepare(self, st: State) -> None:
+        """Automatic steps after the deal (Aces out, Kings to the bottom, ...)."""
+
+    # ----- moves ------------------------------------------------------------------------
+
+    def legal_moves(self, st: State) -> list[Move]:
+        return list(self.iter_moves(st))
+
+    def iter_moves(self, st: State) -> Iterator[Move]:
+        piles = st.piles
+        for src in self.sources:
+            pile = piles[src]
+            if not pile:
+                continue
+            targets = self.targets[src]
+            for n in self.unit_sizes(st, src):
+                card = pile[-n]
+                for dst in targets:
+                    if self.target_refusal(st, src, dst, card, n) is None:
+                        yield Move(MOVE, src, dst, n)
+        if self.stock and self.stock_refusal(st) is None:
+            yield Move(STOCK)
+        yield from self.extra_moves(st)
+
+    def extra_moves(self, st: State) -> Iterable[Move]:
+        return ()
+
+    def unit_sizes(self, st: State, src: int) -> range | tuple[int, ...]:
+        unit = self.pile_group[src].unit
+        if unit == "top":
+            return (1,)
+        if unit == "faceup":
+            return range(1, len(st.piles[src]) - st.down[src] + 1)
+        run = self.run_length(st, src)
+        if unit == "whole":
+            return (1,) if run == 1 else (1, run)
+        return range(1, run + 1)
+
+    def run_length(self, st: State, p: int) -> int:
+        """How many top cards of pile ``p`` are packed by its build."""
+        pile = st.piles[p]
+        build = self.pile_group[p].build
+        if not pile or build is None:
+            return min(1, len(pile))
+        fits, lo, i = build.table, st.down[p], len(pile) - 1
+        while i > lo and fits[pile[i - 1] * 52 + pile[i]]:
+            i -= 1
+        return len(pile) - i
+
+    def valid_shape(self, st: State, move: Move) -> bool:
+        n = len(st.piles)
+        return (
+            isinstance(move, Move)
+            and type(move.n) is int
+            and move.n >= 1
+            and -1 <= move.src < n
+            and -1 <= move.dst < n
+            and all(0 <= p < n for p in move.piles)
+        )
+
+    def refusal(self, st: State, move: Move) -> Refusal | None:
+        if move.kind == MOVE:
+            return self.move_refusal(st, move)
+        if move.kind == STOCK:
+            if not self.stock:
+                return Refusal("stock.none", "this game has no stock to deal from")
+            return self.stock_refusal(st)
+        return self.extra_refusal(st, move)
+
+    def extra_refusal(self, st: State, move: Move) -> Refusal | None:
+        return Refusal("move.unknown", f"{self.name} has no move of the kind {move.kind!r}")
+
+    def move_refusal(self, st: State, m: Move) -> Refusal | None:
+        return self.source_refusal(st, m.src, m.dst, m.n) or self.target_refusal(
+            st, m.src, m.dst, st.piles[m.src][-m.n], m.n)
+
+    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
+        """Whether these ``n`` cards may leave ``src`` for a pile of ``dst``'s kind.
+
+        ``unit_sizes`` enumerates exactly the ``n`` this accepts; the tests hold them equal.
+        """
+        if src < 0 or dst < 0 or src == dst:
+            return Refusal("move.malformed", "a move goes from one pile to another")
+        sg, dg = self.pile_group[src], self.pile_group[dst]
+        pile = st.piles[src]
+        if sg.unit is None:
+            return Refusal("source.fixed", f"cards in the {WORD[sg.kind]} stay where they are")
+        if not pile:
+            return Refusal("source.empty", f"{self.pile_names[src]} is empty")
+        if n > len(pile):
+            return Refusal("source.short", f"{self.pile_names[src]} holds only {len(pile)} cards")
+        if n > len(pile) - st.down[src]:
+            return Refusal("source.hidden", "face-down cards can't be moved")
+        if dg.kind not in sg.to:
+            return Refusal(
+                "target.kind", f"cards from the {WORD[sg.kind]} can't go to the {WORD[dg.kind]}")
+        return self.unit_refusal(st, src, n) if n > 1 else None
+
+    def target_refusal(self, st: State, src: int, dst: int, card: int,
+                       n: int) -> Refusal | None:
+        """Whether ``dst`` takes ``card`` with the ``n - 1`` cards lying on it."""
+        dg = self.pile_group[dst]
+        if n > 1 and dg.kind == FOUNDATION:
+            return Refusal("foundation.one", "cards go to a foundation one at a time")
+        target = st.piles[dst]
+        if dg.capacity and len(target) + n > dg.capacity:
+            return Refusal(
+                "target.full", lambda: f"a {WORD[dg.kind]} holds at most {dg.capacity} "
+                + ("card" if dg.capacity == 1 else "cards")
+            )
+        if not target:
+            return self.fill_refusal(st, dg, card, src)
+        build = dg.build
+        if build is None:
+            return Refusal(
+                "target.closed", lambda: f"nothing can be laid on a card in a {WORD[dg.kind]}")
+        under = target[-1]
+        if not build.table[under * 52 + card]:
+            return Refusal(
+                "build." + dg.kind,
+                lambda: f"{show(card)} can't go on {show(under)}: {build.rule(card)}",
+            )
+        return None
+
+    def unit_refusal(self, st: State, src: int, n: int) -> Refusal | None:
+        unit = self.pile_group[src].unit
+        if unit == "top":
+            return Refusal("unit.top", "only the top card of a pile can move")
+        if unit == "faceup":
+            return None
+        run = self.run_length(st, src)
+        if n > run:
+            return Refusal("unit.unpacked", f"only packed cards move together: the top {run} "
+                           + ("card is" if run == 1 else "cards are") + " packed here")
+        if unit == "whole" and n != run:
+            return Refusal("unit.whole", "only the top card or the whole packed run can move")
+        return None
+
+    def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:
+        fill = g.fill
+        if fill == "any":
+            return None
+        if fill == "none":
+            return Refusal("fill.none", lambda: f"an empty {WORD[g.kind]} can't be filled")
+        if fill == "king":
+            if RANK[card] == 13:
+                return None
+            return Refusal("fill.king", lambda: f"only a King can fill an empty {WORD[g.kind]}")
+        if fill == "base":
+            base = st.vars.get("base", 1)
+            if base == 0 or RANK[card] == base:
+                return None
+            return Refusal("fill.base", lambda: f"a foundation starts with {a(rank_word(base))}")
+        raise AssertionError(f"unknown fill rule {fill!r}")
+
+    def stock_refusal(self, st: State) -> Refusal | None:
+        spec = self.stock
+        assert spec is not None
+        if spec.to == "none":
+            return Refusal("stock.play", "play the stock's top card to a place instead")
+        if st.piles[self.stock_pile]:
+            return None
+        if spec.to != "waste":
+            return Refusal("stock.empty", "the stock is empty")
+        if spec.passes and st.vars["pass"] >= spec.passes:
+            return Refusal("stock.redeals", "the stock is empty and there are no redeals left")
+        if not any(st.piles[w] for w in self.by_kind[WASTE]):
+            return Refusal("stock.empty", "the stock and the waste are both empty")
+        return None
+
+    # ----- applying ---------------------------------------------------------------------
+
+    def apply(self, st: State, move: Move) -> None:
+        if move.kind == MOVE:
+            self.apply_move(st, move)
+        elif move.kind == STOCK:
+            self.apply_stock(st)
+        else:
+            self.apply_extra(st, move)
+
+    def apply_move(self, st: State, m: Move) -> None:
+        st.move_cards(m.src, m.dst, m.n)
+        kinds = self.pile_kinds
+        if kinds[m.dst] == FOUNDATION and st.vars.get("base") == 0:
+            st.set_var("base", RANK[st.piles[m.dst][-1]])
+        if "progress" in st.vars and kinds[m.src] in (STOCK_PILE, WASTE) and kinds[m.dst] not in (
+            STOCK_PILE, WASTE):
+            st.set_var("progress", st.vars["progress"] + m.n)
+
+    def apply_stock(self, st: State) -> None:
+        spec = self.stock
+        assert spec is not None
+        s = self.stock_pile
+        if spec.to == "waste":
+            wastes = self.by_kind[WASTE]
+            if not st.piles[s]:
+                for w in reversed(wastes):
+                    if st.piles[w]:
+                        st.move_cards(w, s, len(st.piles[w]), reverse=True, hide=True)
+                st.set_var("pass", st.vars["pass"] + 1)
+                st.set_var("progress", 0)
+            elif len(wastes) == 1:
+                st.move_cards(s, wastes[0], min(spec.draw, len(st.piles[s])), reverse=True)
+            else:
+                self.deal_round(st, wastes)
+        elif spec.to == TABLEAU:
+            self.deal_round(st, self.by_kind[TABLEAU])
+        else:
+            st.move_cards(s, self.by_kind[spec.to][0], 1)
+
+    def deal_round(self, st: State, piles: list[int]) -> None:
+        """One card from the stock onto each pile, leftmost first, while the stock lasts."""
+        s = self.stock_pile
+        for p in piles:
+            if not st.piles[s]:
+                break
+            st.move_cards(s, p, 1)
+
+    def apply_extra(self, st: State, move: Move) -> None:
+        raise AssertionError(f"{self.key}: no way to apply {move}")
+
+    def after_move(self, st: State) -> None:
+        self.turn_tops(st)
+
+    def turn_tops(self, st: State) -> None:
+        for p in self.turning:
+            if st.piles[p] and st.down[p] >= len(st.piles[p]):
+                st.turn_up(p)
+
+    # ----- the end ----------------------------------------------------------------------
+
+    def status(self, st: State) -> str:
+        if self.won(st):
+            return WON
+        gave_up = LOST if self.scoring != "points" else FINISHED
+        if st.vars.get("resigned"):
+            return gave_up
+        if self.finished(st):
+            if self.target is not None and st.score >= self.target:
+                return WON
+            return FINISHED if self.scoring == "points" else LOST
+        if any(self.useful(st, m) for m in self.iter_moves(st)):
+            return PLAYING
+        return gave_up
+
+    def won(self, st: State) -> bool:
+        if self.scoring == "points":
+            return False
+        return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ())) == 52
+
+    def finished(self, st: State) -> bool:
+        """Score-only games end by themselves (a full grid); others end by ``useful``."""
+        return False
+
+    def useful(self, st: State, m: Move) -> bool:
+        """Moves that cannot change the game: a whole pile into an equivalent empty pile,
+        a stock turned over when nothing has left the stock or waste since the last turn."""
+        if m.kind == MOVE:
+            kinds = self.pile_kinds
+            return not (
+                kinds[m.src] == kinds[m.dst]
+                and not st.piles[m.dst]
+                and m.n == len(st.piles[m.src])
+            )
+        if m.kind == STOCK and self.stock and self.stock.to == "waste":
+            return bool(st.piles[self.stock_pile]) or st.vars["progress"] > 0
+        return True
+
+    def score(self, st: State) -> int:
+        return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ()))
+
+    # ----- what players see -------------------------------------------------------------
+
+    def view(self, st: State, player: int | None = None) -> dict[str, Any]:
+        piles = {
+            name: {"down": st.down[p], "up": [TEXT[c] for c in st.piles[p][st.down[p] :]]}
+            for p, name in enumerate(self.pile_names)
+        }
+        out: dict[str, Any] = {
+            "game": self.id,
+            "variant": self.variant,
+            "status": st.status,
+            "score": st.score,
+            "moves": st.ply,
+            "piles": piles,
+        }
+        info = self.info(st)
+        if info:
+            out["info"] = info
+        return out
+
+    def info(self, st: State) -> dict[str, Any]:
+        """Public facts beside the piles: the base rank, the stock pass, per-line scores."""
+        out: dict[str, Any] = {}
+        base = st.vars.get("base")
+        if base is not None and self.base != 1:
+            out["base"] = RANK_NAMES[base] if base else None
+        if "pass" in st.vars:
+            out["pass"] = st.vars["pass"]
+            out["passes"] = self.stock.passes if self.stock else 0
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """The registry entry: what a lobby lists and what a renderer needs to draw."""
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "name": self.name,
+            "players": list(self.players),
+            "scoring": self.scoring,
+            "target": self.target,
+            "summary": self.summary,
+            "layout": [
+                {
+                    "kind": g.kind,
+                    "piles": [g.name(i) for i in range(g.count)],
+                    "fan": g.fan or ("down" if g.kind == TABLEAU else "none"),
+                    "capacity": g.capacity,
+                }
+                for g in self.groups
+            ],
+        }

@@ -1,0 +1,102 @@
+"""Properties every registered rule set must have; later games get these for free."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+
+import engine
+from engine.core import PLAYING
+
+from .walk import (
+    assert_view_hides,
+    assert_whole_deck,
+    candidates,
+    fingerprint,
+    replay_of,
+    walk,
+)
+
+RULE_SETS = engine.rule_sets()
+IDS = [r.key for r in RULE_SETS]
+seeds = st_.binary(min_size=1, max_size=32)
+choices = st_.lists(st_.integers(min_value=-3, max_value=10_000), min_size=1, max_size=150)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+@settings(max_examples=12)
+@given(seed=seeds, picks=choices)
+def test_random_play_keeps_the_invariants(rules, seed, picks):
+    st = rules.deal(seed)
+    assert_whole_deck(st)
+    assert_view_hides(st)
+    walk(st, picks)
+    assert st.status in ("playing", "won", "lost", "finished")
+    assert_view_hides(st)
+    # snapshot -> restore: same position, same moves, same view
+    back = engine.restore(st.snapshot())
+    assert fingerprint(back) == fingerprint(st)
+    # replay(seed, moves) rebuilds the live game exactly
+    assert fingerprint(replay_of(st)) == fingerprint(st)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+@settings(max_examples=8)
+@given(seed=seeds, picks=choices)
+def test_legal_moves_are_exactly_the_unrefused_ones(rules, seed, picks):
+    st = rules.deal(seed)
+    walk(st, picks, check_every=50)
+    if st.status != PLAYING:
+        return
+    legal = set(st.legal_moves())
+    assert len(legal) == len(st.legal_moves()), "a legal move is listed twice"
+    for m in candidates(st):
+        why = st.refusal(m)
+        assert (why is None) == (m in legal), (rules.key, m, why)
+        if why is not None:
+            assert why.code and why.message  # every refusal explains itself
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_random_games_end(rules):
+    """Random legal play ends (won, lost or finished) in most games within the move cap."""
+    ended = 0
+    for i in range(20):
+        st = rules.deal(bytes([i]))
+        walk(st, [(i * 7919 + k * 104729) % 100_003 for k in range(1500)], check_every=100)
+        ended += st.status != PLAYING
+        assert_view_hides(st)
+    assert ended >= 10, f"{rules.key}: only {ended} of 20 random games ended"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_competitive_undo_never_takes_back_a_shown_card(rules):
+    st = rules.deal(b"competitive", competitive=True)
+    shown_some = False
+    for k in range(300):
+        if st.over:
+            break
+        moves = st.legal_moves()
+        st.play(moves[(k * 31) % len(moves)])
+        why = st.can_undo()
+        if st.revealed[-1]:
+            shown_some = True
+            assert why is not None and why.code == "undo.revealed"
+            with pytest.raises(engine.IllegalMove):
+                st.undo()
+        else:
+            assert why is None
+    if rules.id in ("klondike", "golf", "poker-square"):
+        assert shown_some
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_views_are_json_and_describe_every_pile(rules):
+    st = rules.deal(b"view")
+    view = json.loads(json.dumps(st.view()))
+    assert set(view["piles"]) == set(rules.pile_names)
+    described = [p for g in rules.describe()["layout"] for p in g["piles"]]
+    assert described == rules.pile_names
