@@ -32,10 +32,10 @@ def restore(data: bytes) -> State:
 
 
 def replay(game: str, variant: str, seed: bytes, moves: Iterable[Move | str],
-           competitive: bool = False) -> State:
+           competitive: bool = False, players: int | None = None) -> State:
     """Deal from ``seed`` and re-check every move; raises ``IllegalMove`` at the first bad one."""
     rules = get(game, variant)
-    st = rules.deal(seed, competitive)
+    st = rules.deal(seed, competitive, players)
     for m in moves:
         move = parse_move(rules, m) if isinstance(m, str) else m
         if move.kind == "resign":

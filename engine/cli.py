@@ -76,14 +76,14 @@ def check_invariants(st: State) -> None:
 
 
 def selfplay(game: str, variant: str, games: int, first_seed: int = 0,
-             max_moves: int = 2000) -> dict[str, int]:
+             max_moves: int = 2000, players: int | None = None) -> dict[str, int]:
     """Play ``games`` random legal games, checking invariants after every move."""
     rules = registry.get(game, variant)
     tally = {"games": 0, "won": 0, "lost": 0, "finished": 0, "capped": 0, "moves": 0,
              "errors": 0}
     for i in range(first_seed, first_seed + games):
         rng = random.Random(i)  # chooses moves only; deals come from engine.deal
-        st = rules.deal(i.to_bytes(8, "big"))
+        st = rules.deal(i.to_bytes(8, "big"), players=players)
         tally["games"] += 1
         try:
             check_invariants(st)
@@ -105,7 +105,7 @@ def selfplay(game: str, variant: str, games: int, first_seed: int = 0,
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    t = selfplay(args.game, args.variant, args.games, args.seed, args.max_moves)
+    t = selfplay(args.game, args.variant, args.games, args.seed, args.max_moves, args.players)
     print(f"{args.game}/{args.variant}: " + ", ".join(f"{v} {k}" for k, v in t.items()))
     return 1 if t["errors"] else 0
 
@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--seed", type=int, default=0, help="the first game's number")
     s.add_argument("--max-moves", type=int, default=2000)
+    s.add_argument("--players", type=int, help="for the games several play in one state")
     s.set_defaults(run=_selfplay)
     return p
 

@@ -135,7 +135,7 @@ class State:
         if self.status != PLAYING:
             return Refusal("game.over", f"the game is over ({self.status})")
         if player is not None and player != self.turn:
-            return Refusal("turn.wrong", f"it is bowler {self.turn + 1}'s turn, not yours")
+            return Refusal("turn.wrong", f"it is player {self.turn + 1}'s turn, not yours")
         if not self.rules.valid_shape(self, move):
             return Refusal("move.malformed", "that move does not name places in this game")
         return self.rules.refusal(self, move)

@@ -6,7 +6,8 @@ Kept apart from the rules: a rule set only names its piles.
     t3:4-t5    four cards from column 3 onto column 5
     s          deal, flip or turn over the stock
     t3+t5      remove the top cards of t3 and t5 together (pairs, triplets); t3+ removes one
-    redeal     any other kind of move is written as its name
+    redeal     any other kind is its name, then ``:pile`` if it names one, then ``:n`` if n != 1
+               (``finish``, ``left:r2``)
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ def move_text(rules: RuleSet, m: Move) -> str:
     if m.kind == REMOVE:
         text = "+".join(names[p] for p in m.piles)
         return text if len(m.piles) > 1 else text + "+"
-    return m.kind
+    text = m.kind
+    if m.src >= 0:
+        text += ":" + names[m.src]
+    if m.n != 1:
+        text += f":{m.n}"
+    return text
 
 
 def _pile(rules: RuleSet, name: str) -> int:
@@ -59,8 +65,15 @@ def parse_move(rules: RuleSet, text: str) -> Move:
         return Move(MOVE, _pile(rules, src), _pile(rules, right), n)
     if "+" in t:
         return Move(REMOVE, piles=tuple(_pile(rules, p) for p in t.split("+") if p))
-    if t.isalpha():
-        return Move(t)
+    kind, *args = t.split(":")
+    if kind.isalpha() and len(args) <= 2:
+        src, n = -1, 1
+        for arg in args:
+            if arg.isdigit():
+                n = int(arg)
+            else:
+                src = _pile(rules, arg)
+        return Move(kind, src, -1, n)
     raise NotationError(f"{text.strip()!r} is not a move")
 
 
@@ -70,7 +83,12 @@ def move_json(rules: RuleSet, m: Move) -> dict[str, Any]:
         return {"kind": MOVE, "from": names[m.src], "to": names[m.dst], "n": m.n}
     if m.kind == REMOVE:
         return {"kind": REMOVE, "piles": [names[p] for p in m.piles]}
-    return {"kind": m.kind}
+    out: dict[str, Any] = {"kind": m.kind}
+    if m.src >= 0:
+        out["pile"] = names[m.src]
+    if m.n != 1:
+        out["n"] = m.n
+    return out
 
 
 def move_from_json(rules: RuleSet, d: Any) -> Move:
@@ -91,4 +109,10 @@ def move_from_json(rules: RuleSet, d: Any) -> Move:
         return Move(REMOVE, piles=tuple(_pile(rules, p) for p in piles))
     if not kind.isalpha() or len(kind) > 16:
         raise NotationError(f"{kind[:16]!r} is not a kind of move")
-    return Move(kind)
+    n = d.get("n", 1)
+    if type(n) is not int or n < 1:
+        raise NotationError("'n' is a whole number, 1 or more")
+    pile = d.get("pile")
+    if pile is not None and not isinstance(pile, str):
+        raise NotationError("'pile' names a pile")
+    return Move(kind, _pile(rules, pile) if pile else -1, -1, n)

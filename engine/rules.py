@@ -205,9 +205,12 @@ class RuleSet:
 
     # ----- the deal ---------------------------------------------------------------------
 
-    def deal(self, seed: bytes, competitive: bool = False) -> State:
-        """Deal from ``deck`` in declaration order, each pile bottom up; the rest is the stock,
-        its first card on top."""
+    def deal(self, seed: bytes, competitive: bool = False, players: int | None = None) -> State:
+        """Deal in declaration order, each pile bottom up; the rest is the stock, its first
+        card on top. ``players`` is for the games with several players in one state."""
+        lo, hi = self.players
+        if players is not None and not lo <= players <= hi:
+            raise ValueError(f"{self.name} is for {lo} to {hi} players, not {players}")
         deck = shuffled_deck(seed)
         piles: list[list[int]] = []
         down: list[int] = []
@@ -224,6 +227,8 @@ class RuleSet:
         elif i != 52:
             raise AssertionError(f"{self.key} deals {i} cards and has no stock")
         st = State(self, seed, piles, down, self.initial_vars(piles), competitive)
+        if hi > 1:
+            st.vars["players"] = players or lo
         self.prepare(st)
         self.turn_tops(st)
         st._journal.clear()

@@ -58,4 +58,5 @@ def walk(st: State, choices: list[int], check_every: int = 1) -> State:
 
 
 def replay_of(st: State) -> State:
-    return engine.replay(st.rules.id, st.rules.variant, st.seed, list(st.history))
+    return engine.replay(st.rules.id, st.rules.variant, st.seed, list(st.history),
+                         st.competitive, st.vars.get("players"))
