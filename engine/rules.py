@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, colour_name, parse_card, show
+from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, card, colour_name, parse_card, show
 from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
 from .deal import shuffled_deck
 
@@ -38,8 +38,9 @@ def rank_word(rank: int) -> str:
 class Build:
     """When ``over`` may lie on ``under``: a rank step, a suit relation, wrap or not.
 
-    direction: ``down`` | ``up`` | ``either``; suit: ``any`` | ``same`` | ``alternate``
-    (colours alternate) | ``colour`` (same colour) | ``other`` (any other suit).
+    direction: ``down`` | ``up`` | ``either`` | ``any`` (any card on any card);
+    suit: ``any`` | ``same`` | ``alternate`` (colours alternate) | ``colour`` (same colour) |
+    ``other`` (any other suit).
     ``closed`` ranks take nothing (Golf's difficult Kings).
     """
 
@@ -56,6 +57,8 @@ class Build:
 
     def steps(self, over_rank: int) -> list[int]:
         """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
+        if self.direction == "any":
+            return [r for r in range(1, 14) if r not in self.closed]
         out = []
         if self.direction in ("down", "either"):
             if over_rank < 13:
@@ -91,12 +94,10 @@ class Build:
         ranks = self.steps(r)
         name = rank_word(r)
         if self.suit == "same":
-            sym = show(over)[-1]
-            card = f"the {show(over)}"
             if not ranks:
-                return f"nothing can take {card}"
-            return f"{card} goes on " + " or ".join(
-                f"the {(rank_word(x) if x in (1, 11, 12, 13) else str(x))}{sym}" for x in ranks)
+                return f"nothing can take the {show(over)}"
+            return f"the {show(over)} goes on " + " or ".join(
+                f"the {show(card(x, SUIT[over]))}" for x in ranks)
         adj = under_adj = ""
         tail = ""
         if self.suit == "alternate":

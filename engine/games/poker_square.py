@@ -8,7 +8,7 @@ from typing import Any
 from ..cards import RANK, SUIT
 from ..core import State
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
+from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, RuleSet, Stock
 
 SIZE = 5
 LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -69,7 +69,7 @@ class PokerSquare(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid")]
         if self.easy:
-            groups.append(Group(WASTE, capacity=5, fan="right"))
+            groups.append(Group(WASTE, capacity=5, build=Build("any"), fan="right"))
         groups.append(Group(STOCK_PILE, unit="top", to=(GRID, WASTE), turn_up=True))
         return tuple(groups)
 

@@ -1,0 +1,87 @@
+"""The samedeal command, run as a real process through its console script."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import engine
+from engine.cli import main
+
+SAMEDEAL = shutil.which("samedeal")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [SAMEDEAL, *args] if SAMEDEAL else [sys.executable, "-m", "engine.cli", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def test_games_lists_every_rule_set_one_per_line():
+    out = run("games")
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    keys = [r.key for r in engine.rule_sets()]
+    assert [line.split()[0] for line in lines[:-1]] == keys
+    assert lines[-1] == f"{len(keys)} rule sets"
+    listed = json.loads(run("games", "--json").stdout)
+    assert [f"{g['id']}/{g['variant']}" for g in listed] == keys
+    assert all(g["layout"] and g["name"] and g["scoring"] for g in listed)
+
+
+def test_deal_prints_the_layout_and_the_commitment():
+    out = run("deal", "klondike", "easy", "--seed", "00", "--json")
+    assert out.returncode == 0
+    data = json.loads(out.stdout)
+    assert data["commitment"] == engine.commitment(b"\x00")
+    st = engine.get("klondike", "easy").deal(b"\x00")
+    assert data["piles"]["t1"]["cards"] == [engine.cards.TEXT[c] for c in st.piles[0]]
+    assert data["piles"]["t1"]["down"] == 6
+    text = run("deal", "klondike", "easy", "--seed", "00").stdout
+    assert engine.commitment(b"\x00") in text and "t7" in text
+
+
+def test_verify_accepts_the_right_commitment_only():
+    good = run("verify", "--seed", "00", "--commitment", engine.commitment(b"\x00"))
+    assert good.returncode == 0 and good.stdout.startswith("ok")
+    bad = run("verify", "--seed", "01", "--commitment", engine.commitment(b"\x00"))
+    assert bad.returncode == 1 and "MISMATCH" in bad.stdout
+
+
+def test_bad_input_is_a_clear_error():
+    out = run("deal", "klondike", "medium", "--seed", "00")
+    assert out.returncode == 2 and "has no variant 'medium'" in out.stderr
+    out = run("deal", "solitaire", "easy", "--seed", "00")
+    assert out.returncode == 2 and "no game called" in out.stderr
+    out = run("deal", "golf", "easy", "--seed", "xyz")
+    assert out.returncode == 2 and "hex" in out.stderr
+
+
+def test_selfplay_summarises_and_succeeds():
+    out = run("selfplay", "golf", "easy", "--games", "20")
+    assert out.returncode == 0
+    assert out.stdout.startswith("golf/easy: 20 games,") and "0 errors" in out.stdout
+
+
+def test_selfplay_exits_non_zero_on_an_engine_error(monkeypatch, capsys):
+    from engine.games.golf import Golf
+
+    def broken(self, st, m):  # a rule that loses a card
+        st.piles[m.src].pop()
+
+    monkeypatch.setattr(Golf, "apply_move", broken)
+    assert main(["selfplay", "golf", "easy", "--games", "3"]) == 1
+    out = capsys.readouterr()
+    assert "3 errors" in out.out and "error in golf/easy" in out.err
+
+
+@pytest.mark.parametrize("rules", engine.rule_sets(), ids=lambda r: r.key)
+def test_selfplay_200_games_without_an_engine_error(rules):
+    from engine.cli import selfplay
+
+    players = rules.players[1]
+    tally = selfplay(rules.id, rules.variant, 200, max_moves=400, players=players)
+    assert tally["errors"] == 0 and tally["games"] == 200
