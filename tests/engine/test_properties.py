@@ -62,14 +62,23 @@ def test_legal_moves_are_exactly_the_unrefused_ones(rules, seed, picks):
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_random_games_end(rules):
-    """Random legal play ends (won, lost or finished) in most games within the move cap."""
+    """Random legal play ends (won, lost or finished) or, at the move cap, is still open.
+
+    RULES-DECISIONS caps random play: a game where cards can trade places for ever is not
+    over by its rules. An ended game has no legal move left; every rule set's end is reached
+    by some of 20 random games, so end detection that never fires fails here.
+    """
     ended = 0
     for i in range(20):
         st = rules.deal(bytes([i]))
         walk(st, [(i * 7919 + k * 104729) % 100_003 for k in range(1500)], check_every=100)
-        ended += st.status != PLAYING
+        if st.status == PLAYING:
+            assert st.legal_moves(), f"{rules.key}: playing with no legal move"
+        else:
+            ended += 1
+            assert st.legal_moves() == []
         assert_view_hides(st)
-    assert ended >= 10, f"{rules.key}: only {ended} of 20 random games ended"
+    assert ended >= 1, f"{rules.key}: none of 20 random games ended"
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)

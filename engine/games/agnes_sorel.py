@@ -1,0 +1,48 @@
+"""Agnes Sorel: a Klondike triangle dealt face up, built down in colour from a dealt base."""
+
+from __future__ import annotations
+
+from ..core import Move, State
+from ..registry import register
+from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+from .canfield import idle_swap
+
+
+@register
+class AgnesSorel(RuleSet):
+    id = "agnes-sorel"
+    name = "Agnes Sorel"
+    variants = ("standard",)
+    base = "dealt"
+    stock = Stock(TABLEAU)
+    summary = ("Build the foundations up in suit from the dealt card's rank, wrapping K-A; "
+               "seven face-up columns build down in the same colour, any card fills a space. "
+               "The stock deals seven three times, then its last two cards turn up to play.")
+
+    def declare(self) -> tuple[Group, ...]:
+        return (
+            Group(TABLEAU, 7, deal=(7, 6, 5, 4, 3, 2, 1),
+                  build=Build("down", "colour", wrap=True), fill="any", unit="tail",
+                  to=(TABLEAU, FOUNDATION)),
+            # The stock's last two cards, face up and each playable; nothing goes on them.
+            Group(RESERVE, 2, unit="top", fill="none", to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, deal=(1, 0, 0, 0), build=Build("up", "same", wrap=True),
+                  fill="base"),
+            Group(STOCK_PILE),
+        )
+
+    def apply_stock(self, st: State) -> None:
+        """One card to each column while more than two remain; the last two turn up onto
+        r1 and r2 (23 cards: three deals of seven, then the two)."""
+        s = self.stock_pile
+        for t in self.by_kind[TABLEAU]:
+            if len(st.piles[s]) <= 2:
+                break
+            st.move_cards(s, t, 1)
+        if len(st.piles[s]) <= 2:
+            for r in self.by_kind[RESERVE]:
+                if st.piles[s]:
+                    st.move_cards(s, r, 1)
+
+    def useful(self, st: State, m: Move) -> bool:
+        return super().useful(st, m) and not idle_swap(self, st, m)

@@ -1,0 +1,35 @@
+"""Baker's Dozen: thirteen columns, Kings to the bottom, columns build down in any suit."""
+
+from __future__ import annotations
+
+from ..cards import RANK
+from ..core import State
+from ..registry import register
+from ..rules import FOUNDATION, TABLEAU, Build, Group
+from ._reversible import ReversibleMixin
+
+
+@register
+class BakersDozen(ReversibleMixin):
+    id = "bakers-dozen"
+    name = "Baker's Dozen"
+    summary = ("Build the foundations up in suit from Ace to King; thirteen columns of four, "
+               "Kings moved to the bottom, build down regardless of suit, top card only, at "
+               "most eleven cards a column, empty columns stay empty. Difficult hides two "
+               "cards per column instead of one.")
+
+    def declare(self) -> tuple[Group, ...]:
+        hidden = 1 if self.easy else 2
+        return (
+            Group(TABLEAU, 13, deal=(4,) * 13, down=(hidden,) * 13, build=Build("down", "any"),
+                  fill="none", capacity=11, unit="top", to=(TABLEAU, FOUNDATION),
+                  turn_up=True),
+            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+        )
+
+    def prepare(self, st: State) -> None:
+        """Kings go to the bottom of their columns before the face-down cards are set; the
+        Kings keep their order among themselves, and so do the other cards."""
+        for t in self.by_kind[TABLEAU]:
+            pile = st.piles[t]
+            st.piles[t] = [c for c in pile if RANK[c] == 13] + [c for c in pile if RANK[c] != 13]

@@ -1,0 +1,28 @@
+"""Bristol: eight columns of three built down in any suit, fed by three waste piles."""
+
+from __future__ import annotations
+
+from ..registry import register
+from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
+from .fortress import CircularColumns
+
+
+@register
+class Bristol(CircularColumns):
+    id = "bristol"
+    name = "Bristol"
+    summary = ("Eight columns of three build down in any suit, top card only; each stock deal "
+               "puts one card on each of three waste piles, no redeal. Easy: foundations up "
+               "from Ace in any suit, no refilling spaces; difficult: in suit, Kings fill spaces.")
+    # One card onto each of the three waste piles per deal; a single pass (no redeal).
+    stock = Stock("waste", draw=1, passes=1)
+
+    def declare(self) -> tuple[Group, ...]:
+        return (
+            Group(TABLEAU, 8, deal=(3,) * 8, build=Build("down", "any"),
+                  fill="none" if self.easy else "king", unit="top", to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, build=Build("up", "any" if self.easy else "same"),
+                  fill="base"),
+            Group(STOCK_PILE),
+            Group(WASTE, 3, unit="top", to=(TABLEAU, FOUNDATION), fan="none"),
+        )

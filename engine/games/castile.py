@@ -1,0 +1,24 @@
+"""Castile: ten columns build up or down in suit, two one-card reserve cells."""
+
+from __future__ import annotations
+
+from ..registry import register
+from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
+
+
+@register
+class Castile(RuleSet):
+    id = "castile"
+    name = "Castile"
+    variants = ("standard",)
+    summary = ("Build the foundations up in suit from Ace to King; ten columns of five build up "
+               "or down in suit, one card at a time; two one-card reserve cells take column "
+               "cards; any card fills an empty column.")
+
+    def declare(self) -> tuple[Group, ...]:
+        return (
+            Group(TABLEAU, 10, deal=(5,) * 10, build=Build("either", "same"), fill="any",
+                  unit="top", to=(TABLEAU, FOUNDATION, CELL)),
+            Group(CELL, 2, deal=(1, 1), capacity=1, unit="top", to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+        )

@@ -1,0 +1,57 @@
+"""Penguin: the deck's first card fixes the base; seven columns built down in suit, seven cells."""
+
+from __future__ import annotations
+
+from ..cards import RANK
+from ..core import Refusal, State
+from ..registry import register
+from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet, a, rank_word
+
+
+def below(base: int) -> int:
+    """The rank one below ``base``, wrapping (an Ace base gives King)."""
+    return (base + 11) % 13 + 1
+
+
+@register
+class Penguin(RuleSet):
+    id = "penguin"
+    name = "Penguin"
+    base = "dealt"
+    summary = ("The deck's first card fixes the base rank; build the foundations up in suit "
+               "from it, wrapping K-A. Seven columns of seven build down in suit (wrapping) "
+               "and seven cells hold one card each. Difficult's spaces take only a card one "
+               "rank below the base.")
+
+    def declare(self) -> tuple[Group, ...]:
+        # The deal is 49 column cards then three foundation cards; ``prepare`` picks them.
+        return (
+            Group(TABLEAU, 7, deal=(7,) * 7, build=Build("down", "same", wrap=True), fill="any",
+                  unit="tail", to=(TABLEAU, FOUNDATION, CELL)),
+            Group(CELL, 7, capacity=1, unit="top", to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, deal=(1, 1, 1, 0), build=Build("up", "same", wrap=True),
+                  fill="base"),
+        )
+
+    def prepare(self, st: State) -> None:
+        """The first card's rank is the base: the other three of that rank start f1 to f3
+        (in deck order) and the other 49 cards, that first card included, fill the columns
+        in deck order, so the first card lies at the bottom of t1."""
+        deck = [c for pile in st.piles for c in pile]  # the deal is in deck order
+        base = RANK[deck[0]]
+        starters = [c for c in deck[1:] if RANK[c] == base]
+        rest = [c for c in deck if c not in starters]
+        for i, t in enumerate(self.by_kind[TABLEAU]):
+            st.piles[t] = rest[7 * i : 7 * i + 7]
+        for f, c in zip(self.by_kind[FOUNDATION], [*starters, None], strict=True):
+            st.piles[f] = [c] if c is not None else []
+        st.vars["base"] = base
+
+    def target_refusal(self, st: State, src: int, dst: int, card: int,
+                       n: int) -> Refusal | None:
+        if not self.easy and self.pile_kinds[dst] == TABLEAU and not st.piles[dst]:
+            rank = below(st.vars["base"])
+            if RANK[card] != rank:
+                return Refusal("fill.below-base", lambda: "only " + a(rank_word(rank))
+                               + ", one rank below the base, can fill an empty column")
+        return super().target_refusal(st, src, dst, card, n)

@@ -1,0 +1,76 @@
+"""Spiderette: one-deck Spider; completed King-to-Ace runs of any suits leave the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import RANK
+from ..core import Refusal, State
+from ..registry import register
+from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+
+SET = 13  # cards in a completed run, King to Ace
+
+
+@register
+class Spiderette(RuleSet):
+    id = "spiderette"
+    name = "Spiderette"
+    summary = ("Build runs down from King to Ace in any suits; a completed run leaves the "
+               "table by itself. Only the top card or the whole run on top moves; the stock "
+               "deals one card to each column. Difficult deals three cards face down per "
+               "column instead of two.")
+    stock = Stock(TABLEAU)
+
+    def declare(self) -> tuple[Group, ...]:
+        hidden = 2 if self.easy else 3
+        return (
+            Group(TABLEAU, 7, deal=(hidden + 1,) * 7, down=(hidden,) * 7,
+                  build=Build("down", "any"), fill="any", unit="whole", to=(TABLEAU,),
+                  turn_up=True),
+            # Where completed runs go: face up, nothing is played to it or taken from it.
+            Group(FOUNDATION, 1, fill="none"),
+            Group(STOCK_PILE),
+        )
+
+    @property
+    def removed(self) -> int:
+        return self.by_kind[FOUNDATION][0]
+
+    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
+        if src < 0 or dst < 0 or src == dst:
+            return super().source_refusal(st, src, dst, n)
+        if src == self.removed:
+            return Refusal("source.fixed", "removed runs stay off the table")
+        if dst == self.removed:
+            return Refusal("spiderette.removed",
+                           "completed King-to-Ace runs leave the table by themselves; "
+                           "no card is played there")
+        return super().source_refusal(st, src, dst, n)
+
+    def after_move(self, st: State) -> None:
+        """Take every completed King-to-Ace run off the table, then turn tops up."""
+        for p in self.by_kind[TABLEAU]:
+            if len(st.piles[p]) - st.down[p] >= SET and self.run_length(st, p) == SET:
+                st.move_cards(p, self.removed, SET)
+        self.turn_tops(st)
+
+    def score(self, st: State) -> int:
+        """13 per removed set, plus the cards in a run down from a face-up King at the
+        bottom of a column."""
+        total = len(st.piles[self.removed])
+        for p in self.by_kind[TABLEAU]:
+            pile = st.piles[p]
+            if not pile or st.down[p] or RANK[pile[0]] != 13:
+                continue
+            k = 1
+            while k < len(pile) and RANK[pile[k]] == 13 - k:
+                k += 1
+            total += k
+        return total
+
+    def won(self, st: State) -> bool:
+        return len(st.piles[self.removed]) == 52
+
+    def info(self, st: State) -> dict[str, Any]:
+        return {"sets": len(st.piles[self.removed]) // SET}
