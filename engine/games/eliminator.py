@@ -1,0 +1,45 @@
+"""Eliminator: clear four columns onto eight foundations built a rank up or down, wrapping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Refusal, State
+from ..registry import register
+from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group, RuleSet
+
+
+@register
+class Eliminator(RuleSet):
+    id = "eliminator"
+    name = "Eliminator"
+    summary = ("Play the column tops onto eight foundations: any card starts one, then one rank "
+               "up or down, King and Ace wrapping. Clear all 52 cards with as few foundations "
+               "as you can. Difficult alternates colours and adds a one-card reserve.")
+
+    def declare(self) -> tuple[Group, ...]:
+        if self.easy:
+            return (
+                Group(TABLEAU, 4, deal=(13,) * 4, unit="top", to=(FOUNDATION,), fill="none"),
+                Group(FOUNDATION, 8, build=Build("either", "any", wrap=True), fill="any"),
+            )
+        return (
+            Group(TABLEAU, 4, deal=(13,) * 4, unit="top", to=(FOUNDATION, RESERVE),
+                  fill="none"),
+            Group(RESERVE, 1, capacity=1, unit="top", to=(FOUNDATION,)),
+            Group(FOUNDATION, 8, build=Build("either", "alternate", wrap=True), fill="any"),
+        )
+
+    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
+        why = super().source_refusal(st, src, dst, n)
+        kinds = self.pile_kinds
+        if why is not None and why.code == "target.kind" and kinds[src] == kinds[dst] == TABLEAU:
+            return Refusal("target.kind", "cards never move from one column to another")
+        return why
+
+    def foundations_used(self, st: State) -> int:
+        """The ranking's tie-break among winners: fewer is better (RULES-DECISIONS)."""
+        return sum(1 for f in self.by_kind[FOUNDATION] if st.piles[f])
+
+    def info(self, st: State) -> dict[str, Any]:
+        return {"foundations_used": self.foundations_used(st)}
