@@ -1,0 +1,104 @@
+"""Shared by the games that clear sets of top cards to one foundation (Nestor, Isabel,
+Triplets, Pyramid): a ``remove`` move naming every pile whose top card leaves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+from typing import ClassVar
+
+from ..core import REMOVE, Move, Refusal, State
+from ..rules import FOUNDATION, RuleSet
+
+
+class Matching(RuleSet):
+    """A removal takes the top card of each named pile (named once each, in layout order, so
+    that every legal removal has exactly one form) to the single foundation."""
+
+    sizes: ClassVar[tuple[int, ...]] = (2,)  # how many cards one removal takes
+    remove_kinds: ClassVar[tuple[str, ...]] = ()  # the pile kinds cards are removed from
+    remove_where: ClassVar[str] = ""  # those piles in words, for refusals
+    count_rule: ClassVar[str] = "a pair is two cards"
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(variant)
+        self.removable = [p for p, k in enumerate(self.pile_kinds) if k in self.remove_kinds]
+        self.can_remove = [k in self.remove_kinds for k in self.pile_kinds]
+        self.foundation = self.by_kind[FOUNDATION][0]
+
+    # ----- hooks for each game ----------------------------------------------------------
+
+    def available(self, st: State, p: int) -> bool:
+        """Whether the top card of removable pile ``p`` may leave (exposure rules)."""
+        return True
+
+    def exposure_refusal(self, st: State, p: int) -> Refusal | None:
+        return None
+
+    def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:
+        """Whether these top cards (in the move's pile order) form a set that leaves."""
+        raise NotImplementedError
+
+    # ----- generic removal --------------------------------------------------------------
+
+    def free_piles(self, st: State) -> list[int]:
+        """The removable piles whose top card may leave now, in layout order."""
+        piles, down = st.piles, st.down
+        return [p for p in self.removable
+                if piles[p] and down[p] < len(piles[p]) and self.available(st, p)]
+
+    def extra_moves(self, st: State) -> Iterable[Move]:
+        free = self.free_piles(st)
+        piles = st.piles
+        for k in self.sizes:
+            for combo in combinations(free, k):
+                if self.set_refusal(st, [piles[p][-1] for p in combo]) is None:
+                    yield Move(REMOVE, piles=combo)
+
+    def extra_refusal(self, st: State, move: Move) -> Refusal | None:
+        if move.kind != REMOVE:
+            return super().extra_refusal(st, move)
+        chosen = move.piles
+        names = self.pile_names
+        if len(chosen) not in self.sizes:
+            return Refusal("remove.count", self.count_rule)
+        for i, p in enumerate(chosen):
+            if p in chosen[:i]:
+                return Refusal("remove.twice", f"{names[p]} is named twice: one card per pile")
+            if i and p < chosen[i - 1]:
+                order = "+".join(names[q] for q in sorted(chosen))
+                return Refusal("remove.order",
+                               f"name the piles in layout order, as in {order}")
+        for p in chosen:
+            pile = st.piles[p]
+            if not self.can_remove[p]:
+                return Refusal("remove.source",
+                               f"cards can't be removed from {names[p]}: only from "
+                               + self.remove_where)
+            if not pile:
+                return Refusal("source.empty", f"{names[p]} is empty")
+            if st.down[p] >= len(pile):
+                return Refusal("source.hidden", "face-down cards can't be removed")
+            why = self.exposure_refusal(st, p)
+            if why is not None:
+                return why
+        return self.set_refusal(st, [st.piles[p][-1] for p in chosen])
+
+    def apply_extra(self, st: State, move: Move) -> None:
+        f = self.foundation
+        for p in move.piles:
+            st.move_cards(p, f, 1)
+
+
+def pairs_by_rank(st: State, free: list[int]) -> Iterator[Move]:
+    """Removals of two equal ranks among the free piles, in layout order; cheap bucketing."""
+    seen: dict[int, list[int]] = {}
+    piles = st.piles
+    out: list[tuple[int, int]] = []
+    for p in free:
+        r = piles[p][-1] % 13
+        for q in seen.get(r, ()):
+            out.append((q, p))
+        seen.setdefault(r, []).append(p)
+    for pair in sorted(out):
+        yield Move(REMOVE, piles=pair)

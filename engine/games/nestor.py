@@ -1,0 +1,47 @@
+"""Nestor: remove pairs of equal rank from the column tops and the open reserve."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..cards import RANK, show
+from ..core import Move, Refusal, State
+from ..registry import register
+from ..rules import FOUNDATION, RESERVE, TABLEAU, Group
+from .matching import Matching, pairs_by_rank
+
+
+def pair_refusal(game: str, cards: list[int]) -> Refusal | None:
+    """Two cards leave together only when they share a rank."""
+    a, b = cards
+    if RANK[a] == RANK[b]:
+        return None
+    return Refusal(f"{game}.not-pair",
+                   lambda: f"{show(a)} and {show(b)} are not a pair: a pair is two cards "
+                   "of the same rank")
+
+
+@register
+class Nestor(Matching):
+    id = "nestor"
+    name = "Nestor"
+    summary = ("Remove pairs of the same rank to the foundation, from the column tops and "
+               "any reserve card. Easy: six columns of 7 and 10 reserve cards; difficult: "
+               "six columns of 8 and 4 reserve cards.")
+    remove_kinds = (TABLEAU, RESERVE)
+    remove_where = "the column tops and the reserve"
+
+    def declare(self) -> tuple[Group, ...]:
+        # Every reserve card is available (RULES-DECISIONS): one reserve cell per card.
+        size, reserve = (7, 10) if self.easy else (8, 4)
+        return (
+            Group(TABLEAU, 6, deal=(size,) * 6, fill="none"),
+            Group(RESERVE, reserve, deal=(1,) * reserve, fill="none", fan="none"),
+            Group(FOUNDATION, fan="none"),
+        )
+
+    def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:
+        return pair_refusal(self.id, cards)
+
+    def extra_moves(self, st: State) -> Iterable[Move]:
+        return pairs_by_rank(st, self.free_piles(st))

@@ -1,0 +1,88 @@
+"""Pyramid: remove exposed pairs totalling 13 (a King alone) from a 28-card pyramid."""
+
+from __future__ import annotations
+
+from ..cards import RANK, show
+from ..core import Refusal, State
+from ..registry import register
+from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
+from .matching import Matching
+
+ROWS = 7
+# COVER[k]: the two pyramid positions lying over position k (row r, place i) in the row below;
+# the bottom row has none. Positions are numbered row by row from the apex, left to right.
+COVER: list[tuple[int, ...]] = []
+for _r in range(ROWS):
+    for _i in range(_r + 1):
+        _k = _r * (_r + 1) // 2 + _i
+        COVER.append(() if _r == ROWS - 1 else (_k + _r + 1, _k + _r + 2))
+
+
+@register
+class Pyramid(Matching):
+    id = "pyramid"
+    name = "Pyramid"
+    summary = ("Remove fully exposed pairs totalling 13 (Kings alone) from the 28-card "
+               "pyramid, the reserve (easy) and the two waste piles; the stock is flipped "
+               "once, one card at a time. Difficult has no reserve.")
+    sizes = (1, 2)
+    remove_kinds = (TABLEAU, RESERVE, WASTE)
+    remove_where = "the pyramid, the reserve and the waste piles"
+    count_rule = "remove a King alone or two cards that total 13"
+    stock = Stock("waste", draw=1, passes=1)
+
+    def declare(self) -> tuple[Group, ...]:
+        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="pyramid")]
+        if self.easy:
+            groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill="none", fan="none"))
+        groups += [
+            Group(FOUNDATION, fan="none"),
+            Group(STOCK_PILE),
+            # w1 takes the flipped card; the next flip moves an unused one onto w2.
+            Group(WASTE, 2, fill="none", fan="none"),
+        ]
+        return tuple(groups)
+
+    def available(self, st: State, p: int) -> bool:
+        if p >= 28:
+            return True
+        piles = st.piles
+        return not any(piles[q] for q in COVER[p])
+
+    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
+        if 0 <= src < 28 and src != dst and dst >= 0:
+            return Refusal("source.fixed", "cards in the pyramid stay where they are: they "
+                           "leave only in removals, like p22+p28")
+        return super().source_refusal(st, src, dst, n)
+
+    def exposure_refusal(self, st: State, p: int) -> Refusal | None:
+        if self.available(st, p):
+            return None
+        return Refusal("pyramid.covered", lambda: (
+            f"{show(st.piles[p][-1])} in {self.pile_names[p]} is not fully exposed: both "
+            "cards lying over it must go first"))
+
+    def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:
+        if len(cards) == 1:
+            (c,) = cards
+            if RANK[c] == 13:
+                return None
+            return Refusal("pyramid.not-king", lambda: (
+                f"{show(c)} can't go alone: only a King totals 13 by itself"))
+        a, b = cards
+        total = RANK[a] + RANK[b]
+        if total == 13:
+            return None
+        return Refusal("pyramid.not-thirteen", lambda: (
+            f"{show(a)} and {show(b)} total {total}, not 13 (Ace 1, Jack 11, Queen 12)"))
+
+    def apply_stock(self, st: State) -> None:
+        w1, w2 = self.by_kind[WASTE]
+        if st.piles[w1]:
+            st.move_cards(w1, w2, 1)
+        st.move_cards(self.stock_pile, w1, 1)
+
+    def won(self, st: State) -> bool:
+        piles = st.piles
+        return not any(piles[p] for p in self.by_kind[TABLEAU]) and not any(
+            piles[p] for p in self.by_kind.get(RESERVE, ()))
