@@ -361,7 +361,8 @@ class RuleSet:
         if not pile:
             return Refusal("source.empty", f"{self.pile_names[src]} is empty")
         if n > len(pile):
-            return Refusal("source.short", f"{self.pile_names[src]} holds only {len(pile)} cards")
+            return Refusal("source.short", f"{self.pile_names[src]} holds only {len(pile)} "
+                           + ("card" if len(pile) == 1 else "cards"))
         if n > len(pile) - st.down[src]:
             return Refusal("source.hidden", "face-down cards can't be moved")
         if dg.kind not in sg.to:

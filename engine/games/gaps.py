@@ -192,35 +192,9 @@ class Gaps(RuleSet):
         st.set_pile(aces, out, 0)
 
     def useful(self, st: State, m: Move) -> bool:
-        """Easy play can shift cards to and fro for ever, so a move counts only when it
-        builds: it lengthens a run from a Two, or, breaking no such run, it leaves more
-        cards beside a suit neighbour in sequence than before. Difficult play always builds
-        on a left neighbour, so every move counts there."""
-        if m.kind != MOVE or not self.easy:
-            return True
-        src, gap = m.src, m.dst
-        piles = st.piles
-        c = piles[src][0]
-        runs = self.run_cells(st)
-        row, col = divmod(gap, COLS)
-        if col and runs[row] == col and piles[gap - 1] and piles[gap - 1][0] == PREV[c]:
-            return True
-        if src % COLS < runs[src // COLS]:
-            return False
-        return self.ties(st, gap, c, src) > self.ties(st, src, c, gap)
-
-    @staticmethod
-    def ties(st: State, g: int, c: int, empty: int) -> int:
-        """How many of cell ``g``'s neighbours card ``c`` follows or precedes in suit,
-        with cell ``empty`` taken as a gap."""
-        piles = st.piles
-        col = g % COLS
-        n = 0
-        if col and g - 1 != empty and piles[g - 1] and piles[g - 1][0] == PREV[c]:
-            n += 1
-        if col < COLS - 1 and g + 1 != empty and piles[g + 1] and piles[g + 1][0] == NEXT[c]:
-            n += 1
-        return n
+        """Every move into a gap changes the rows: a gap is never an "equivalent" cell in
+        RULES-DECISIONS' sense, so the generic lone-card-into-an-empty-cell rule is off."""
+        return True
 
     # ----- the end ------------------------------------------------------------------
 
