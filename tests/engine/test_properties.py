@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 import engine
-from engine.core import PLAYING
+from engine.cards import show
+from engine.core import MOVE, PLAYING, Move
 
 from .walk import (
     assert_view_hides,
@@ -58,6 +59,25 @@ def test_legal_moves_are_exactly_the_unrefused_ones(rules, seed, picks):
         assert (why is None) == (m in legal), (rules.key, m, why)
         if why is not None:
             assert why.code and why.message  # every refusal explains itself
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+@settings(max_examples=6)
+@given(seed=seeds, picks=choices)
+def test_reaching_for_face_down_cards_never_names_them(rules, seed, picks):
+    st = rules.deal(seed)
+    walk(st, picks, check_every=50)
+    if st.status != PLAYING:
+        return
+    hidden = [show(c) for c in st.hidden_cards()]
+    for src, pile in enumerate(st.piles):
+        for n in range(len(pile) - st.down[src] + 1, len(pile) + 1):
+            for dst in range(len(st.piles)):
+                if dst == src:
+                    continue
+                why = st.refusal(Move(MOVE, src, dst, n))
+                assert why is not None, (rules.key, src, n, dst)
+                assert not any(h in why.message for h in hidden), why.message
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
