@@ -5,22 +5,13 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import RANK, TEXT, show
+
+from .positions import play, refused
 
 EASY = engine.get("bakers-dozen", "easy")
 HARD = engine.get("bakers-dozen", "difficult")
 SEED = b"kings"
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def kings_first(cards):

@@ -6,21 +6,12 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import RANK, SUIT, TEXT
+
+from .positions import play, refused
 
 EASY = engine.get("beleaguered-castle", "easy")
 HARD = engine.get("beleaguered-castle", "difficult")
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 @pytest.mark.parametrize("rules", [EASY, HARD])

@@ -5,21 +5,13 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, parse_move
+from engine import parse_move
 from engine.cards import RANK, TEXT
+
+from .positions import play, refused
 
 EASY = engine.get("canfield", "easy")
 HARD = engine.get("canfield", "difficult")
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def cards(st, name):

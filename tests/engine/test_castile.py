@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import TEXT
 
+from .positions import play, refused
+
 RULES = engine.get("castile", "standard")
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def test_one_variant():

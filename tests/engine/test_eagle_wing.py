@@ -5,22 +5,13 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import RANK, TEXT
+
+from .positions import play, refused
 
 EASY = engine.get("eagle-wing", "easy")
 HARD = engine.get("eagle-wing", "difficult")
 KINGS = {"t5": "Kd", "t6": "Kc", "t7": "Kh", "t8": "Ks"}
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def cards(st, name):

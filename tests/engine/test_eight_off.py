@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import TEXT
+
+from .positions import play, refused
 
 EASY = engine.get("eight-off", "easy")
 HARD = engine.get("eight-off", "difficult")
 FULL_CELLS = {f"c{i + 1}": c for i, c in enumerate("Jc Jd Jh Js Kc Kd Kh Ks".split())}
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def cells(free, start=None):

@@ -5,21 +5,12 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import TEXT
+
+from .positions import play, refused
 
 EASY = engine.get("golf", "easy")
 HARD = engine.get("golf", "difficult")
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 @pytest.mark.parametrize(("rules", "cols", "size", "stock"), [(EASY, 7, 5, 17), (HARD, 6, 6, 16)])

@@ -5,23 +5,15 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, Move, parse_move
+from engine import Move
 from engine.cards import RANK, SUIT, TEXT
 from engine.deal import Stream, shuffle
+
+from .positions import play, refused
 
 EASY = engine.get("la-belle-lucie", "easy")
 HARD = engine.get("la-belle-lucie", "difficult")
 ACES = {"f1": "Ac", "f2": "Ad", "f3": "Ah", "f4": "As"}
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def pile(st, name):

@@ -5,21 +5,12 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalMove, parse_move
 from engine.cards import TEXT
+
+from .positions import play, refused
 
 EASY = engine.get("shamrocks", "easy")
 HARD = engine.get("shamrocks", "difficult")
-
-
-def play(st, text):
-    st.play(parse_move(st.rules, text))
-
-
-def refused(st, text):
-    with pytest.raises(IllegalMove) as e:
-        play(st, text)
-    return e.value
 
 
 def pile(st, name):
