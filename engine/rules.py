@@ -9,6 +9,7 @@ and view. Odd games override a small hook (``prepare``, ``extra_moves``,
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -156,7 +157,7 @@ class Stock:
     passes: int = 1
 
 
-class RuleSet:
+class RuleSet(ABC):
     """One playable rule set: a game id and a variant, built from declarations."""
 
     id: ClassVar[str]
@@ -201,8 +202,9 @@ class RuleSet:
     def easy(self) -> bool:
         return self.variant == "easy"
 
+    @abstractmethod
     def declare(self) -> tuple[Group, ...]:
-        raise NotImplementedError(f"{type(self).__name__} declares no piles")
+        """The game's piles, in dealing order; may also set ``self.stock``."""
 
     # ----- the deal ---------------------------------------------------------------------
 
