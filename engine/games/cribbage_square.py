@@ -7,9 +7,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import RANK, SUIT, TEXT
-from ..core import Refusal, State
+from ..core import State
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
+from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, RuleSet, Stock
 
 SIZE = 4
 LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -81,17 +81,10 @@ class CribbageSquare(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid")]
         if self.easy:
-            groups.append(Group(WASTE, capacity=WASTE_SIZE, fan="right"))
+            groups.append(Group(WASTE, capacity=WASTE_SIZE, build=Build("any"), fan="right"))
         to = (GRID, WASTE) if self.easy else (GRID,)
         groups.append(Group(STOCK_PILE, unit="top", to=to, turn_up=True))
         return tuple(groups)
-
-    def target_refusal(self, st: State, src: int, dst: int, card: int,
-                       n: int) -> Refusal | None:
-        """The waste takes any card while it holds fewer than four (it has no build)."""
-        if self.pile_kinds[dst] == WASTE and len(st.piles[dst]) + n <= WASTE_SIZE:
-            return None
-        return super().target_refusal(st, src, dst, card, n)
 
     def finished(self, st: State) -> bool:
         return all(st.piles[g] for g in self.by_kind[GRID])
