@@ -368,6 +368,9 @@ class RuleSet(ABC):
         if n > len(pile) - st.down[src]:
             return Refusal("source.hidden", "face-down cards can't be moved")
         if dg.kind not in sg.to:
+            if sg.kind == dg.kind:
+                return Refusal(
+                    "target.kind", f"cards never move from one {WORD[sg.kind]} to another")
             return Refusal(
                 "target.kind", f"cards from the {WORD[sg.kind]} can't go to the {WORD[dg.kind]}")
         return self.unit_refusal(st, src, n) if n > 1 else None

@@ -49,13 +49,6 @@ class Calculation(RuleSet):
         st.piles[s] = rest[::-1]
         st.down[s] = len(rest)
 
-    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
-        why = super().source_refusal(st, src, dst, n)
-        kinds = self.pile_kinds
-        if why is not None and why.code == "target.kind" and kinds[src] == kinds[dst] == TABLEAU:
-            return Refusal("target.kind", "cards never move from one column to another")
-        return why
-
     def target_refusal(self, st: State, src: int, dst: int, card: int,
                        n: int) -> Refusal | None:
         kind = self.pile_kinds[dst]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Refusal, State
+from ..core import State
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group, RuleSet
 
@@ -29,13 +29,6 @@ class Eliminator(RuleSet):
             Group(RESERVE, 1, capacity=1, unit="top", to=(FOUNDATION,)),
             Group(FOUNDATION, 8, build=Build("either", "alternate", wrap=True), fill="any"),
         )
-
-    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
-        why = super().source_refusal(st, src, dst, n)
-        kinds = self.pile_kinds
-        if why is not None and why.code == "target.kind" and kinds[src] == kinds[dst] == TABLEAU:
-            return Refusal("target.kind", "cards never move from one column to another")
-        return why
 
     def foundations_used(self, st: State) -> int:
         """The ranking's tie-break among winners: fewer is better (RULES-DECISIONS)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..core import Refusal, State
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -23,10 +22,3 @@ class LadyBetty(RuleSet):
             Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
             Group(STOCK_PILE, unit="top", to=(TABLEAU, FOUNDATION), turn_up=True),
         )
-
-    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
-        why = super().source_refusal(st, src, dst, n)
-        kinds = self.pile_kinds
-        if why is not None and why.code == "target.kind" and kinds[src] == kinds[dst] == TABLEAU:
-            return Refusal("target.kind", "cards never move from one pile to another")
-        return why

@@ -3,6 +3,7 @@ Triplets, Pyramid): a ``remove`` move naming every pile whose top card leaves.""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterable, Iterator
 from itertools import combinations
 from typing import ClassVar
@@ -35,9 +36,9 @@ class Matching(RuleSet):
     def exposure_refusal(self, st: State, p: int) -> Refusal | None:
         return None
 
+    @abstractmethod
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:
         """Whether these top cards (in the move's pile order) form a set that leaves."""
-        raise NotImplementedError
 
     # ----- generic removal --------------------------------------------------------------
 
