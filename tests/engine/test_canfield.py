@@ -8,14 +8,10 @@ import engine
 from engine import parse_move
 from engine.cards import RANK, TEXT
 
-from .positions import play, refused
+from .positions import cards, play, refused
 
 EASY = engine.get("canfield", "easy")
 HARD = engine.get("canfield", "difficult")
-
-
-def cards(st, name):
-    return [TEXT[c] for c in st.piles[st.rules.pile_index[name]]]
 
 
 @pytest.mark.parametrize(("rules", "size"), [(EASY, 10), (HARD, 14)])

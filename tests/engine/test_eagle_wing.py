@@ -7,15 +7,11 @@ import pytest
 import engine
 from engine.cards import RANK, TEXT
 
-from .positions import play, refused
+from .positions import cards, play, refused
 
 EASY = engine.get("eagle-wing", "easy")
 HARD = engine.get("eagle-wing", "difficult")
 KINGS = {"t5": "Kd", "t6": "Kc", "t7": "Kh", "t8": "Ks"}
-
-
-def cards(st, name):
-    return [TEXT[c] for c in st.piles[st.rules.pile_index[name]]]
 
 
 @pytest.mark.parametrize(("rules", "size"), [(EASY, 14), (HARD, 17)])

@@ -5,16 +5,12 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.cards import TEXT
 
+from .positions import cards as pile
 from .positions import play, refused
 
 EASY = engine.get("fortress", "easy")
 HARD = engine.get("fortress", "difficult")
-
-
-def pile(st, name):
-    return [TEXT[c] for c in st.piles[st.rules.pile_index[name]]]
 
 
 @pytest.mark.parametrize("rules", [EASY, HARD])

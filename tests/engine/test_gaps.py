@@ -7,6 +7,8 @@ from engine.cards import RANK, SUIT, TEXT, card
 from engine.core import MOVE, REDEAL, Move
 from engine.deal import Stream, shuffle
 
+from .positions import code
+
 EASY = engine.get("gaps", "easy")
 HARD = engine.get("gaps", "difficult")
 SEED = b"gaps-test"
@@ -26,11 +28,6 @@ def grid(*rows: str, aces: str = "Ac Ad Ah As") -> dict[str, str]:
 
 
 SOLVED = [" ".join(TEXT[card(r, s)] for r in range(2, 14)) + " ." for s in range(4)]
-
-
-def code(st: engine.State, text: str) -> str | None:
-    why = st.refusal(engine.parse_move(st.rules, text))
-    return why.code if why else None
 
 
 def test_deal_twos_to_the_first_cells_in_suit_order_then_aces_out():

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import engine
-from engine.cards import TEXT, parse_card
+from engine.cards import parse_card
+
+from .positions import others
 
 RULES = engine.get("isabel", "standard")
 SEED = b"isabel-test"
-
-
-def others(*used: str) -> str:
-    taken = {parse_card(c) for text in used for c in text.split()}
-    return " ".join(TEXT[c] for c in range(52) if c not in taken)
 
 
 def code(st: engine.State, text: str) -> str | None:

@@ -6,18 +6,15 @@ import pytest
 
 import engine
 from engine import Move
-from engine.cards import RANK, SUIT, TEXT
+from engine.cards import RANK, SUIT
 from engine.deal import Stream, shuffle
 
+from .positions import cards as pile
 from .positions import play, refused
 
 EASY = engine.get("la-belle-lucie", "easy")
 HARD = engine.get("la-belle-lucie", "difficult")
 ACES = {"f1": "Ac", "f2": "Ad", "f3": "Ah", "f4": "As"}
-
-
-def pile(st, name):
-    return [TEXT[c] for c in st.piles[st.rules.pile_index[name]]]
 
 
 def setup(rules, piles, **vars):

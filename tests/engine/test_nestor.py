@@ -5,23 +5,14 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.cards import TEXT, parse_card
+from engine.cards import parse_card
 from engine.core import REMOVE, Move
+
+from .positions import code, others
 
 EASY = engine.get("nestor", "easy")
 HARD = engine.get("nestor", "difficult")
 SEED = b"nestor-test"
-
-
-def others(*used: str) -> str:
-    """Every card not named in ``used``, as text: to fill the foundation in end positions."""
-    taken = {parse_card(c) for text in used for c in text.split()}
-    return " ".join(TEXT[c] for c in range(52) if c not in taken)
-
-
-def code(st: engine.State, text: str) -> str | None:
-    why = st.refusal(engine.parse_move(st.rules, text))
-    return why.code if why else None
 
 
 @pytest.mark.parametrize(("rules", "size", "reserve"), [(EASY, 7, 10), (HARD, 8, 4)])

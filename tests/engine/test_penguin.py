@@ -8,14 +8,10 @@ import engine
 from engine import parse_move
 from engine.cards import RANK, TEXT
 
-from .positions import play, refused
+from .positions import cards, play, refused
 
 EASY = engine.get("penguin", "easy")
 HARD = engine.get("penguin", "difficult")
-
-
-def cards(st, name):
-    return [TEXT[c] for c in st.piles[st.rules.pile_index[name]]]
 
 
 @pytest.mark.parametrize("rules", [EASY, HARD])

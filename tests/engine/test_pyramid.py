@@ -5,21 +5,13 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.cards import TEXT, parse_card
+from engine.cards import parse_card
+
+from .positions import code, others
 
 EASY = engine.get("pyramid", "easy")
 HARD = engine.get("pyramid", "difficult")
 SEED = b"pyramid-test"
-
-
-def others(*used: str) -> str:
-    taken = {parse_card(c) for text in used for c in text.split()}
-    return " ".join(TEXT[c] for c in range(52) if c not in taken)
-
-
-def code(st: engine.State, text: str) -> str | None:
-    why = st.refusal(engine.parse_move(st.rules, text))
-    return why.code if why else None
 
 
 def test_deal_easy_pyramid_reserve_stock():

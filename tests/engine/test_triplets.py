@@ -5,22 +5,13 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.cards import TEXT, parse_card
 from engine.core import REMOVE, Move
+
+from .positions import code, others
 
 EASY = engine.get("triplets", "easy")
 HARD = engine.get("triplets", "difficult")
 SEED = b"triplets-test"
-
-
-def others(*used: str) -> str:
-    taken = {parse_card(c) for text in used for c in text.split()}
-    return " ".join(TEXT[c] for c in range(52) if c not in taken)
-
-
-def code(st: engine.State, text: str) -> str | None:
-    why = st.refusal(engine.parse_move(st.rules, text))
-    return why.code if why else None
 
 
 @pytest.mark.parametrize("rules", [EASY, HARD])

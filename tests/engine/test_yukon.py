@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.cards import TEXT
 from engine.deal import shuffled_deck
+
+from .positions import cards as texts
 
 EASY = engine.get("yukon", "easy")
 HARD = engine.get("yukon", "difficult")
@@ -20,10 +21,6 @@ def mv(rules: engine.RuleSet, text: str) -> engine.Move:
 def code(st: engine.State, rules: engine.RuleSet, text: str) -> str | None:
     why = st.refusal(mv(rules, text))
     return None if why is None else why.code
-
-
-def texts(st: engine.State, name: str) -> list[str]:
-    return [TEXT[c] for c in st.piles[st.rules.pile_index[name]]]
 
 
 @pytest.mark.parametrize("rules", BOTH, ids=["easy", "difficult"])
