@@ -2,9 +2,9 @@
 # Each builds what it needs on a bare Debian machine (Python 3.11, root) and then runs.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-ARGS ?= games
+ARGS ?= serve
 
-.PHONY: serve test lint
+.PHONY: serve test lint redis
 
 $(VENV)/bin/python:
 	python3 -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
@@ -25,5 +25,9 @@ serve: $(VENV)/.serve
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 
-test: lint
+# The server tests start their own redis-server on a free loopback port.
+redis:
+	command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server)
+
+test: lint redis
 	$(PY) -m pytest

@@ -1,0 +1,65 @@
+"""Players and their bearer tokens: random, shown once, stored only as a SHA-256 hash."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from . import store
+from .errors import ApiError
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    kind: str  # human | bot
+
+    def public(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "kind": self.kind}
+
+
+def new_id(prefix: str) -> str:
+    """Short random ids: a letter for the kind of thing, then 12 base-32 characters."""
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return prefix + "".join(secrets.choice(alphabet) for _ in range(12))
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Accounts:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    async def register(self, name: str, kind: str) -> tuple[Player, str]:
+        name = " ".join(name.split())
+        if not name:
+            raise ApiError("message.invalid", "'name' needs a visible character")
+        player = Player(new_id("p"), name, kind)
+        token = secrets.token_urlsafe(32)
+        now = await store.now_ms(self.redis)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(store.player_key(player.id),
+                      mapping={"name": name, "kind": kind, "created": now})
+            pipe.set(store.token_key(_digest(token)), player.id)
+            await pipe.execute()
+        return player, token
+
+    async def authenticate(self, token: str | None) -> Player:
+        if not token:
+            raise ApiError("auth.required", "send your bearer token (register at /api/v1/players)")
+        pid = await self.redis.get(store.token_key(_digest(token)))
+        if pid is None:
+            raise ApiError("auth.invalid", "that token is not valid")
+        return await self.get(pid.decode())
+
+    async def get(self, pid: str) -> Player:
+        name, kind = await self.redis.hmget(store.player_key(pid), "name", "kind")
+        if name is None:
+            raise ApiError("player.unknown", "there is no such player")
+        return Player(pid, name.decode(), kind.decode())

@@ -1,0 +1,39 @@
+"""Settings, from arguments or ``SAMEDEAL_*`` environment variables (see docs/operations)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class Settings:
+    #: Redis URL; empty means the embedded in-process store (one process, memory only).
+    redis_url: str = ""
+    #: Largest inbound WebSocket message or REST body, in bytes.
+    max_message_bytes: int = 16384
+    #: Per-socket rate limit: messages per second, and the burst allowed above it.
+    rate_per_second: float = 100.0
+    rate_burst: int = 200
+    #: Messages refused for the rate limit within 10 s before the socket is closed as a flood.
+    flood_after: int = 400
+    #: Race events kept for reconnecting clients; older gaps get a full resync.
+    event_window: int = 256
+    #: Seconds an unauthenticated socket may stay open.
+    hello_timeout: float = 10.0
+    #: Game states each process keeps in its cache.
+    cache_size: int = 10000
+    #: Seconds between sweeps for races past their time limit.
+    sweep_interval: float = 1.0
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
+        env = dict(os.environ) if env is None else env
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = env.get("SAMEDEAL_" + f.name.upper())
+            if raw is not None:
+                kind = type(f.default)
+                values[f.name] = kind(raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,54 @@
+"""Errors every client sees: a stable dotted code, a sentence, and an HTTP status for REST.
+
+The codes are listed in docs/protocol.md; the engine's refusal codes (``move.*``,
+``game.over``, ``undo.*``...) pass through unchanged.
+"""
+
+from __future__ import annotations
+
+STATUS = {
+    "frame.malformed": 400,
+    "frame.too_big": 413,
+    "message.unknown_type": 400,
+    "message.invalid": 400,
+    "auth.required": 401,
+    "auth.invalid": 401,
+    "game.unknown": 404,
+    "player.unknown": 404,
+    "session.unknown": 404,
+    "session.not_yours": 403,
+    "session.hidden": 403,
+    "race.unknown": 404,
+    "race.full": 409,
+    "race.not_open": 409,
+    "race.joined": 409,
+    "race.not_entrant": 403,
+    "race.not_creator": 403,
+    "race.too_few": 409,
+    "race.not_started": 409,
+    "race.over": 409,
+    "race.not_over": 409,
+    "conflict": 409,
+    "rate.limited": 429,
+    "rate.flood": 429,
+    "not_found": 404,
+    "method.not_allowed": 405,
+    "server.error": 500,
+}
+
+#: Any other code is a rule refusal from the engine: the request was understood and refused.
+REFUSED = 422
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, REFUSED)
+
+    def body(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}

@@ -1,0 +1,160 @@
+"""The one message schema: every inbound WebSocket message and REST body is checked here
+first, before anything else sees it. The same declarations feed the OpenAPI document."""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ApiError
+
+HEX = frozenset(string.hexdigits)
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: str  # string | integer | boolean | hex | move | id
+    required: bool = True
+    lo: int = 0
+    hi: int = 64  # the largest integer, or the longest string
+    choices: tuple[str, ...] = ()
+    doc: str = ""
+
+    def check(self, name: str, value: Any) -> None:
+        kind = self.kind
+        if kind in ("string", "hex"):
+            if not isinstance(value, str):
+                raise _bad(f"'{name}' is a string")
+            if not self.lo <= len(value) <= self.hi:
+                raise _bad(f"'{name}' is {self.lo} to {self.hi} characters long")
+            if kind == "hex" and (len(value) % 2 or not HEX.issuperset(value)):
+                raise _bad(f"'{name}' is hex, two digits a byte")
+            if self.choices and value not in self.choices:
+                raise _bad(f"'{name}' is one of {', '.join(self.choices)}")
+        elif kind == "integer":
+            if type(value) is not int:
+                raise _bad(f"'{name}' is a whole number")
+            if not self.lo <= value <= self.hi:
+                raise _bad(f"'{name}' is from {self.lo} to {self.hi}")
+        elif kind == "boolean":
+            if type(value) is not bool:
+                raise _bad(f"'{name}' is true or false")
+        elif kind == "move":
+            if isinstance(value, str):
+                if len(value) > 64:
+                    raise _bad(f"'{name}' is at most 64 characters")
+            elif not isinstance(value, dict) or len(value) > 8:
+                raise _bad(f"'{name}' is a move in notation ('t7-f1') or its JSON object")
+        elif kind == "id":
+            if type(value) is int:
+                return
+            if not isinstance(value, str) or len(value) > 64:
+                raise _bad(f"'{name}' is a string of at most 64 characters or an integer")
+
+    def json_schema(self) -> dict[str, Any]:
+        if self.kind == "move":
+            out: dict[str, Any] = {"oneOf": [{"type": "string", "maxLength": 64},
+                                             {"type": "object"}]}
+        elif self.kind == "id":
+            out = {"oneOf": [{"type": "string", "maxLength": 64}, {"type": "integer"}]}
+        elif self.kind == "integer":
+            out = {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+        elif self.kind == "boolean":
+            out = {"type": "boolean"}
+        else:
+            out = {"type": "string", "minLength": self.lo, "maxLength": self.hi}
+            if self.kind == "hex":
+                out["pattern"] = "^([0-9a-fA-F]{2})*$"
+            if self.choices:
+                out["enum"] = list(self.choices)
+        if self.doc:
+            out["description"] = self.doc
+        return out
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError("message.invalid", message)
+
+
+GAME = Field("string", doc="a rule set's id, as in the catalog ('klondike')")
+VARIANT = Field("string", doc="'easy' or 'difficult'")
+SESSION = Field("string", doc="a session's id")
+RACE = Field("string", doc="a race's id")
+MOVE = Field("move", doc="in move notation ('t7-f1', 't3:4-t5', 's') or its JSON object")
+REV = Field("integer", required=False, hi=2**31,
+            doc="the session revision the move was chosen at; a stale one is refused")
+
+#: Bodies, by message type. REST bodies use the same entries as the WebSocket messages.
+MESSAGES: dict[str, dict[str, Field]] = {
+    "hello": {"token": Field("string", hi=128, doc="the bearer token from registration")},
+    "ping": {},
+    "player.register": {
+        "name": Field("string", lo=1, hi=32, doc="the display name"),
+        "kind": Field("string", choices=("human", "bot"), doc="bots are ranked apart"),
+    },
+    "solo.start": {
+        "game": GAME,
+        "variant": VARIANT,
+        "seed": Field("hex", required=False, lo=2, hi=128,
+                      doc="practice on a seed of your choice; random when left out"),
+    },
+    "session.get": {"session": SESSION},
+    "move": {"session": SESSION, "move": MOVE, "rev": REV},
+    "undo": {"session": SESSION},
+    "resign": {"session": SESSION},
+    "race.create": {
+        "game": GAME,
+        "variant": VARIANT,
+        "seats": Field("integer", lo=2, hi=100, doc="how many may join"),
+        "start": Field("string", required=False, choices=("full", "manual"),
+                       doc="start when the last seat fills (default) or when the creator says"),
+        "time_limit": Field("integer", required=False, lo=5, hi=86400,
+                            doc="seconds from the start; default 600"),
+        "countdown": Field("integer", required=False, lo=0, hi=60,
+                           doc="seconds between the start and the first move; default 3"),
+        "join": Field("boolean", required=False, doc="the creator takes a seat (default true)"),
+    },
+    "race.join": {"race": RACE},
+    "race.leave": {"race": RACE},
+    "race.start": {"race": RACE},
+    "race.subscribe": {
+        "race": RACE,
+        "after": Field("integer", required=False, hi=2**31,
+                       doc="the last event number received; missed events follow"),
+    },
+    "race.unsubscribe": {"race": RACE},
+}
+#: REST bodies that name their session or race in the path instead.
+PATH_PARTS = {"move": ("session",), "undo": ("session",), "resign": ("session",)}
+REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
+
+
+def validate(kind: str, data: Any, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``data`` if it fits the schema of ``kind``, else ``message.invalid``."""
+    if not isinstance(data, dict):
+        raise _bad("a message is an object (a map)")
+    fields = MESSAGES[kind]
+    for name, value in data.items():
+        if name in ("type", "id"):
+            continue
+        f = fields.get(name) if name not in in_path else None
+        if f is None:
+            raise _bad(f"'{name}' is not a field of {kind}")
+        f.check(name, value)
+    for name, f in fields.items():
+        if f.required and name not in data and name not in in_path:
+            raise _bad(f"'{name}' is required")
+    if "id" in data:
+        REQUEST_ID.check("id", data["id"])
+    return data
+
+
+def json_schema(kind: str, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
+    fields = {n: f for n, f in MESSAGES[kind].items() if n not in in_path}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {n: f.json_schema() for n, f in fields.items()},
+        "required": [n for n, f in fields.items() if f.required],
+    }

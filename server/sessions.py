@@ -1,0 +1,257 @@
+"""Game sessions: one player's game of one rule set, solo (practice) or as a race entrant.
+
+Redis holds each session as its seed and move list; a process keeps the live ``State`` of
+the sessions it served lately, keyed by revision, and rebuilds one from the move list when
+another process changed it. Every move is written (with its race event, in one script)
+before it is acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+from redis.asyncio import Redis
+
+import engine
+from engine.core import PLAYING, Move, State
+
+from . import store
+from .accounts import Player, new_id
+from .config import Settings
+from .errors import ApiError
+
+PUSH, POP = "push", "pop"
+
+
+@dataclass
+class Session:
+    id: str
+    player: str
+    race: str  # "" for solo practice
+    seed: bytes
+    reveal: bool  # the player chose the seed, so it is no secret from them
+    rev: int
+    state: State
+
+    @property
+    def rules(self) -> engine.RuleSet:
+        return self.state.rules
+
+
+def rules_for(game: str, variant: str) -> engine.RuleSet:
+    try:
+        return engine.get(game, variant)
+    except engine.UnknownGame as e:
+        raise ApiError("game.unknown", str(e)) from None
+
+
+def foundation_cards(st: State) -> int:
+    return sum(len(st.piles[p]) for p in st.rules.by_kind.get("foundation", ()))
+
+
+def parse(rules: engine.RuleSet, move: str | dict[str, Any]) -> Move:
+    try:
+        if isinstance(move, str):
+            return engine.parse_move(rules, move)
+        return engine.move_from_json(rules, move)
+    except engine.IllegalMove as e:
+        raise ApiError(e.code, e.message) from None
+
+
+class Sessions:
+    def __init__(self, redis: Redis, settings: Settings,
+                 on_race_change: Callable[[str, list[Any]], Awaitable[None]]) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.on_race_change = on_race_change
+        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+        self._change = redis.register_script(store.CHANGE)
+
+    def lock(self, sid: str) -> asyncio.Lock:
+        lock = self._locks.get(sid)
+        if lock is None:
+            lock = self._locks[sid] = asyncio.Lock()
+        return lock
+
+    async def start_solo(self, player: Player, game: str, variant: str,
+                         seed_hex: str | None) -> Session:
+        rules = rules_for(game, variant)
+        seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
+        st = rules.deal(seed)
+        sid = new_id("s")
+        now = await store.now_ms(self.redis)
+        key, _ = store.session_keys(sid)
+        await self.redis.hset(key, mapping={
+            "game": rules.id, "variant": rules.variant, "seed": seed.hex(),
+            "player": player.id, "competitive": 0, "reveal": int(bool(seed_hex)), "rev": 0,
+            "status": st.status, "score": st.score, "moves": 0, "created": now})
+        session = Session(sid, player.id, "", seed, bool(seed_hex), 0, st)
+        self._remember(session)
+        return session
+
+    def _remember(self, s: Session) -> None:
+        self._cache[s.id] = s
+        self._cache.move_to_end(s.id)
+        while len(self._cache) > self.settings.cache_size:
+            self._cache.popitem(last=False)
+
+    async def load(self, sid: str, check: bool = True) -> Session:
+        """The session as Redis has it now; the cached state when its revision is current."""
+        key, _ = store.session_keys(sid)
+        cached = self._cache.get(sid)
+        if cached is not None and check:
+            rev = await self.redis.hget(key, "rev")
+            if rev is not None and int(rev) == cached.rev:
+                self._cache.move_to_end(sid)
+                return cached
+        elif cached is not None:
+            return cached
+        m, entries = await self._read(sid)
+        rules = engine.get(m["game"], m["variant"])
+        seed = bytes.fromhex(m["seed"])
+        st = rules.deal(seed, competitive=m["competitive"] == "1")
+        for entry in entries:
+            text = entry.decode().partition(" ")[2]
+            if text == "resign":
+                st.resign()
+            else:
+                st.push(engine.parse_move(rules, text))
+        race = sid.partition(".")[0] if "." in sid else ""
+        session = Session(sid, m["player"], race, seed, m.get("reveal") == "1", int(m["rev"]),
+                          st)
+        self._remember(session)
+        return session
+
+    async def _read(self, sid: str) -> tuple[dict[str, str], list[bytes]]:
+        """The session's fields and its move-list entries, in one round trip."""
+        key, moves_key = store.session_keys(sid)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(key)
+            pipe.lrange(moves_key, 0, -1)
+            meta, entries = await pipe.execute()
+        if not meta:
+            raise ApiError("session.unknown", f"there is no session {sid[:40]!r}")
+        return {k.decode(): v.decode() for k, v in meta.items()}, entries
+
+    async def get(self, player: Player, sid: str) -> Session:
+        s = await self.load(sid)
+        if s.player != player.id:
+            raise ApiError("session.not_yours", "that session is another player's")
+        return s
+
+    async def change(self, player: Player, sid: str, op: str,
+                     move: str | dict[str, Any] | None = None, rev: int | None = None) -> Session:
+        """Play, undo or resign; persisted before this returns. ``op``: move|undo|resign."""
+        async with self.lock(sid):
+            for attempt in range(3):
+                s = await self.load(sid, check=attempt > 0)
+                if s.player != player.id:
+                    raise ApiError("session.not_yours", "that session is another player's")
+                if rev is not None and rev != s.rev and attempt == 0:
+                    continue  # the cache may be behind: check against Redis
+                if rev is not None and rev != s.rev:
+                    raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
+                done, entry = self._apply(s, op, move)
+                result = await self._persist(s, PUSH if entry else POP, entry or "")
+                if result[0] == 1:
+                    s.rev = int(result[1])
+                    if s.race:
+                        await self.on_race_change(s.race, result)
+                    return s
+                done()  # put the state back as it was
+                why = result[1].decode()
+                if why != "conflict":
+                    if why == "race.over":
+                        await self.on_race_change(s.race, result)
+                        raise ApiError("race.over", "the race is over")
+                    if why == "race.not_started":
+                        wait = int(result[2]) / 1000
+                        raise ApiError(why, f"the race starts in {wait:.1f} s")
+                    raise ApiError(why, "that session is gone")
+                self._cache.pop(sid, None)
+            raise ApiError("conflict", "the session kept changing; try again")
+
+    def _apply(self, s: Session, op: str,
+               move: str | dict[str, Any] | None) -> tuple[Callable[[], object], str]:
+        """Change the cached state; return how to take it back and the log entry to append
+        ("" for an undo, which pops the last entry)."""
+        st = s.state
+        if op == "move":
+            assert move is not None
+            m = parse(s.rules, move)
+            try:
+                st.play(m)
+            except engine.IllegalMove as e:
+                raise ApiError(e.code, e.message) from None
+            return st.pop, engine.move_text(s.rules, m)
+        if op == "resign":
+            if st.over:
+                raise ApiError("game.over", f"the game is over ({st.status})")
+            st.resign()
+            return st.pop, "resign"
+        if s.race and st.over:
+            raise ApiError("undo.finished", "a finished race game can't be taken back")
+        why = st.can_undo()
+        if why is not None:
+            raise ApiError(why.code, why.message)
+        undone = st.pop()
+        return lambda: st.push(undone), ""
+
+    async def _persist(self, s: Session, op: str, entry: str) -> list[Any]:
+        st = s.state
+        keys = list(store.session_keys(s.id))
+        args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply]
+        if s.race:
+            rk, _, ek = store.race_keys(s.race)
+            keys += [rk, ek]
+            event = {"type": "race.progress", "race": s.race, "player": s.player,
+                     "moves": st.ply, "score": st.score, "cards": foundation_cards(st),
+                     "status": st.status}
+            args += [msgpack.packb(event), self.settings.event_window,
+                     store.race_channel(s.race)]
+        return await self._change(keys=keys, args=args)
+
+    async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:
+        """The move list with server times; the seed only when ``reveal``."""
+        m, entries = await self._read(sid)
+        times, moves = [], []
+        for entry in entries:
+            t, _, text = entry.decode().partition(" ")
+            times.append(int(t))
+            moves.append(text)
+        seed = bytes.fromhex(m["seed"])
+        return {
+            "session": sid, "player": m["player"], "game": m["game"],
+            "variant": m["variant"], "competitive": m["competitive"] == "1",
+            "commitment": engine.commitment(seed), "seed": seed.hex() if reveal else None,
+            "moves": moves, "times": times, "status": m["status"], "score": int(m["score"]),
+        }
+
+
+def session_payload(s: Session) -> dict[str, Any]:
+    """What the session's own player sees: the view, the legal moves, never a hidden card."""
+    st = s.state
+    rules = s.rules
+    out: dict[str, Any] = {
+        "session": s.id,
+        "rev": s.rev,
+        "mode": "race" if s.race else "practice",
+        "view": st.view(),
+        "legal": [engine.move_text(rules, m) for m in st.legal_moves()],
+        "can_undo": st.can_undo() is None and not (s.race and st.over),
+        "commitment": engine.commitment(s.seed),
+    }
+    if s.race:
+        out["race"] = s.race
+    elif s.reveal or st.status != PLAYING:
+        out["seed"] = s.seed.hex()
+    return out

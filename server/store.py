@@ -1,0 +1,180 @@
+"""The Redis connection, the key layout and the scripts that change several keys at once.
+
+Keys carry a hash tag (``{...}``) so that everything one session or one race changes
+together lives on one Redis Cluster shard and one Lua script can change it atomically:
+
+    sd:player:{P}                 hash   name, kind, created
+    sd:token:<sha256 of token>    string player id
+    sd:{S}:session                hash   a solo session (S is its id)
+    sd:{S}:moves                  list   "<server ms> <move>" per move
+    sd:{R}:race                   hash   a race: rules, seats, state, seed, seq, results
+    sd:{R}:entrants               hash   player id -> display name
+    sd:{R}:session:<player>       hash   that entrant's session (id "R.<player>")
+    sd:{R}:moves:<player>         list
+    sd:{R}:events                 list   "<seq>\\n<msgpack event>", the last few
+    sd:{R}:ev                     channel the same entries, live
+    sd:races:open, sd:races:running   sorted sets (by creation, by time limit)
+"""
+
+from __future__ import annotations
+
+from redis.asyncio import Redis
+
+
+def connect(url: str) -> Redis:
+    """A real Redis for ``url``; with no URL the embedded in-process store (one process)."""
+    if url:
+        return Redis.from_url(url, decode_responses=False, health_check_interval=30)
+    import fakeredis  # the same commands and scripts, held in this process's memory
+
+    return fakeredis.FakeAsyncRedis(decode_responses=False)
+
+
+def player_key(pid: str) -> str:
+    return f"sd:player:{{{pid}}}"
+
+
+def token_key(digest: str) -> str:
+    return f"sd:token:{digest}"
+
+
+def session_keys(sid: str) -> tuple[str, str]:
+    """The hash and the move list of session ``sid``: ``S`` (solo) or ``R.P`` (race entry)."""
+    race, _, player = sid.partition(".")
+    if player:
+        return f"sd:{{{race}}}:session:{player}", f"sd:{{{race}}}:moves:{player}"
+    return f"sd:{{{sid}}}:session", f"sd:{{{sid}}}:moves"
+
+
+def race_keys(rid: str) -> tuple[str, str, str]:
+    """The race hash, its entrants and its event list."""
+    return f"sd:{{{rid}}}:race", f"sd:{{{rid}}}:entrants", f"sd:{{{rid}}}:events"
+
+
+def race_channel(rid: str) -> str:
+    return f"sd:{{{rid}}}:ev"
+
+
+OPEN_RACES, RUNNING_RACES = "sd:races:open", "sd:races:running"
+
+# A race event: bump the sequence, keep it in the window, publish it. Needs rk, ek, chan.
+_EMIT = """
+local function emit(rk, ek, chan, payload, window)
+  local seq = redis.call('HINCRBY', rk, 'seq', 1)
+  local entry = tostring(seq) .. '\\n' .. payload
+  redis.call('RPUSH', ek, entry)
+  redis.call('LTRIM', ek, -window, -1)
+  redis.call('PUBLISH', chan, entry)
+  return seq
+end
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+"""
+
+# Change a session: push a move or pop one, only if nobody changed it since ``rev``.
+# KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, payload,
+# window, channel. Returns {1, rev, now, seq, done, entrants} or {0, why, detail}.
+CHANGE = _EMIT + """
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if not rev then return {0, 'session.unknown', ''} end
+if rev ~= ARGV[1] then return {0, 'conflict', rev} end
+local now = now_ms()
+local race = #KEYS > 2
+if race then
+  local state = redis.call('HGET', KEYS[3], 'state')
+  if state ~= 'running' then return {0, 'race.over', state} end
+  local starts = tonumber(redis.call('HGET', KEYS[3], 'starts_at'))
+  if now < starts then return {0, 'race.not_started', tostring(starts - now)} end
+  if now >= tonumber(redis.call('HGET', KEYS[3], 'ends_at')) then
+    return {0, 'race.over', 'time'}
+  end
+end
+if ARGV[2] == 'push' then
+  redis.call('RPUSH', KEYS[2], tostring(now) .. ' ' .. ARGV[3])
+else
+  redis.call('RPOP', KEYS[2])
+end
+local old = redis.call('HGET', KEYS[1], 'status')
+local new = ARGV[4]
+redis.call('HSET', KEYS[1], 'rev', rev + 1, 'status', new, 'score', ARGV[5], 'moves', ARGV[6])
+if old == 'playing' and new ~= 'playing' then
+  redis.call('HSET', KEYS[1], 'finished_at', now)
+end
+if not race then return {1, rev + 1, now, 0, 0, 0} end
+local done = tonumber(redis.call('HGET', KEYS[3], 'done') or '0')
+if old == 'playing' and new ~= 'playing' then
+  done = redis.call('HINCRBY', KEYS[3], 'done', 1)
+end
+local seq = emit(KEYS[3], KEYS[4], ARGV[9], ARGV[7], tonumber(ARGV[8]))
+return {1, rev + 1, now, seq, done, tonumber(redis.call('HGET', KEYS[3], 'entrants'))}
+"""
+
+# Join an open race. KEYS: race, entrants, events; ARGV: player, name, payload, window, chan.
+JOIN = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {0, 'race.unknown'} end
+if state ~= 'open' then return {0, 'race.not_open'} end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 'race.joined'} end
+local n = redis.call('HLEN', KEYS[2])
+local seats = tonumber(redis.call('HGET', KEYS[1], 'seats'))
+if n >= seats then return {0, 'race.full'} end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
+return {1, n + 1, seats, seq}
+"""
+
+# Leave a race before its start. KEYS: race, entrants, events; ARGV: player, payload, window,
+# chan.
+LEAVE = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {0, 'race.unknown'} end
+if state ~= 'open' then return {0, 'race.not_open'} end
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return {0, 'race.not_entrant'} end
+return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
+"""
+
+# Start an open race with exactly the entrants the caller read. KEYS: race, entrants, events,
+# then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
+# score, then the entrants' ids in KEYS order.
+START = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {0, 'race.unknown'} end
+if state ~= 'open' then return {0, 'race.not_open'} end
+local n = #KEYS - 3
+if redis.call('HLEN', KEYS[2]) ~= n then return {0, 'conflict'} end
+local r = redis.call('HMGET', KEYS[1], 'game', 'variant', 'seed')
+for i = 1, n do
+  local pid = ARGV[7 + i]
+  if redis.call('HEXISTS', KEYS[2], pid) == 0 then return {0, 'conflict'} end
+  redis.call('HSET', KEYS[3 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
+    'player', pid, 'competitive', 1, 'rev', 0, 'status', ARGV[6], 'score', ARGV[7],
+    'moves', 0, 'created', ARGV[4])
+end
+local done = 0  -- a deal with no move at all is over for everyone from the start
+if ARGV[6] ~= 'playing' then done = n end
+redis.call('HSET', KEYS[1], 'state', 'running', 'entrants', n, 'done', done,
+  'starts_at', ARGV[4], 'ends_at', ARGV[5])
+return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
+"""
+
+# End a running race if no event came since the caller read it. KEYS: race, events;
+# ARGV: seq, results json, payload, window, chan.
+END = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'running' then return {0, state or 'race.unknown'} end
+if redis.call('HGET', KEYS[1], 'seq') ~= ARGV[1] then return {0, 'conflict'} end
+redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
+return {1, emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
+"""
+
+
+async def now_ms(redis: Redis) -> int:
+    """The store's clock: every node stamps races and moves with the same one."""
+    seconds, micros = await redis.time()
+    return int(seconds) * 1000 + int(micros) // 1000
+
+
+def text(value: bytes | None) -> str:
+    return value.decode() if value is not None else ""
