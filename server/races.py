@@ -1,0 +1,302 @@
+"""Races: many players, one secret deal, live progress, a ranking, then the seed revealed.
+
+A race is open (joining) -> running (from the start, for its time limit) -> ended (when
+every entrant has finished or the time is up). Every change is one Lua script that also
+numbers the race's event, keeps it in a short window and publishes it for every node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from typing import Any
+
+import msgpack
+from redis.asyncio import Redis
+
+import engine
+from engine.core import WON
+
+from . import store
+from .accounts import Player, new_id
+from .config import Settings
+from .errors import ApiError
+from .sessions import Sessions, rules_for
+
+log = logging.getLogger("samedeal.races")
+
+DEFAULTS = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
+INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done", "starts_at",
+        "ends_at", "ended_at")
+
+
+def rank(entries: list[dict[str, Any]], low: bool, ended_at: int) -> list[dict[str, Any]]:
+    """Won first, then score in the game's direction, then finishing time by the server's
+    clock (still playing at the limit counts as finishing then), then fewer moves. Equal
+    keys share a rank."""
+
+    def key(e: dict[str, Any]) -> tuple[int, int, int, int]:
+        return (0 if e["status"] == WON else 1, e["score"] if low else -e["score"],
+                e.get("finished_at") or ended_at, e["moves"])
+
+    out = sorted(entries, key=key)
+    for i, e in enumerate(out):
+        e["rank"] = out[i - 1]["rank"] if i and key(e) == key(out[i - 1]) else i + 1
+    return out
+
+
+class Races:
+    def __init__(self, redis: Redis, settings: Settings, sessions: Sessions) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.sessions = sessions
+        self._join = redis.register_script(store.JOIN)
+        self._leave = redis.register_script(store.LEAVE)
+        self._start = redis.register_script(store.START)
+        self._end = redis.register_script(store.END)
+
+    # ----- reading ----------------------------------------------------------------------
+
+    async def _race(self, rid: str) -> dict[str, Any]:
+        rk, entrants_key, _ = store.race_keys(rid)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(rk)
+            pipe.hgetall(entrants_key)
+            meta, entrants = await pipe.execute()
+        if not meta:
+            raise ApiError("race.unknown", f"there is no race {rid[:40]!r}")
+        r: dict[str, Any] = {k.decode(): v.decode() for k, v in meta.items()}
+        for k in INTS:
+            if k in r:
+                r[k] = int(r[k])
+        r["race"] = rid
+        r["entrant_info"] = {k.decode(): json.loads(v) for k, v in entrants.items()}
+        return r
+
+    async def _entries(self, r: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every entrant's public progress: never a card."""
+        pids = sorted(r["entrant_info"])
+        out = []
+        rows: list[Any] = [None] * len(pids)
+        if r["state"] != "open":
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for pid in pids:
+                    pipe.hmget(store.session_keys(f"{r['race']}.{pid}")[0],
+                               "status", "score", "moves", "finished_at")
+                rows = await pipe.execute()
+        for pid, row in zip(pids, rows, strict=True):
+            info = r["entrant_info"][pid]
+            e: dict[str, Any] = {"player": pid, "name": info["name"], "kind": info["kind"]}
+            if row is not None and row[0] is not None:
+                e |= {"session": f"{r['race']}.{pid}", "status": row[0].decode(),
+                      "score": int(row[1]), "moves": int(row[2]),
+                      "finished_at": int(row[3]) if row[3] else None}
+            out.append(e)
+        return out
+
+    async def summary(self, rid: str) -> dict[str, Any]:
+        r = await self._race(rid)
+        return await self._summary(r)
+
+    async def _summary(self, r: dict[str, Any]) -> dict[str, Any]:
+        rules = engine.get(r["game"], r["variant"])
+        out = {k: r.get(k) for k in ("race", "game", "variant", "seats", "start", "time_limit",
+                                     "countdown", "creator", "state", "commitment", "created",
+                                     "starts_at", "ends_at", "ended_at")}
+        out["name"] = rules.name
+        out["scoring"] = rules.scoring
+        out["seq"] = r.get("seq", 0)
+        out["entrants"] = await self._entries(r)
+        if r["state"] == "ended":
+            out["seed"] = r["seed"]
+        return out
+
+    async def list_open(self, limit: int = 50) -> list[dict[str, Any]]:
+        rids = await self.redis.zrange(store.OPEN_RACES, 0, limit - 1)
+        out = []
+        for rid in rids:
+            with contextlib.suppress(ApiError):
+                s = await self.summary(rid.decode())
+                if s["state"] == "open":
+                    out.append(s)
+        return out
+
+    async def events_after(self, rid: str, after: int) -> list[dict[str, Any]] | None:
+        """The events numbered above ``after``; ``None`` when the window no longer holds them."""
+        _, _, ek = store.race_keys(rid)
+        entries = await self.redis.lrange(ek, 0, -1)
+        events = [decode_event(e) for e in entries]
+        if not events:
+            return [] if after == 0 else None
+        if events[0]["seq"] > after + 1 or after > events[-1]["seq"]:
+            return None
+        return [e for e in events if e["seq"] > after]
+
+    # ----- changing ---------------------------------------------------------------------
+
+    async def create(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+        rules = rules_for(body["game"], body["variant"])
+        if rules.players[0] > 1:
+            raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
+        opts = DEFAULTS | {k: v for k, v in body.items() if k in DEFAULTS}
+        rid = new_id("r")
+        seed = os.urandom(32)
+        now = await store.now_ms(self.redis)
+        rk, _, _ = store.race_keys(rid)
+        await self.redis.hset(rk, mapping={
+            "game": rules.id, "variant": rules.variant, "seats": body["seats"],
+            "start": opts["start"], "time_limit": opts["time_limit"],
+            "countdown": opts["countdown"], "creator": player.id, "state": "open",
+            "seed": seed.hex(), "commitment": engine.commitment(seed), "created": now,
+            "seq": 0})
+        await self.redis.zadd(store.OPEN_RACES, {rid: now})
+        if opts["join"]:
+            return await self.join(player, rid)
+        return await self.summary(rid)
+
+    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> list[Any]:
+        result = await script(keys=keys, args=args)
+        if result[0] != 1:
+            code = result[1].decode()
+            raise ApiError(code, MESSAGES.get(code, code))
+        return result
+
+    async def join(self, player: Player, rid: str) -> dict[str, Any]:
+        rk, entrants_key, ek = store.race_keys(rid)
+        event = {"type": "race.joined", "race": rid, "player": player.public()}
+        info = json.dumps({"name": player.name, "kind": player.kind})
+        result = await self._script(self._join, [rk, entrants_key, ek], [
+            player.id, info, msgpack.packb(event), self.settings.event_window,
+            store.race_channel(rid)])
+        count, seats = int(result[1]), int(result[2])
+        r = await self._race(rid)
+        if count >= seats and r["start"] == "full":
+            with contextlib.suppress(ApiError):  # another node may have started it
+                await self._begin(rid)
+        return await self.summary(rid)
+
+    async def leave(self, player: Player, rid: str) -> dict[str, Any]:
+        rk, entrants_key, ek = store.race_keys(rid)
+        event = {"type": "race.left", "race": rid, "player": player.id}
+        await self._script(self._leave, [rk, entrants_key, ek], [
+            player.id, msgpack.packb(event), self.settings.event_window,
+            store.race_channel(rid)])
+        return await self.summary(rid)
+
+    async def start(self, player: Player, rid: str) -> dict[str, Any]:
+        r = await self._race(rid)
+        if r["creator"] != player.id:
+            raise ApiError("race.not_creator", "only the race's creator can start it")
+        if r["state"] != "open":
+            raise ApiError("race.not_open", MESSAGES["race.not_open"])
+        if len(r["entrant_info"]) < 2:
+            raise ApiError("race.too_few", "a race needs at least two entrants to start")
+        await self._begin(rid)
+        return await self.summary(rid)
+
+    async def _begin(self, rid: str) -> None:
+        for _ in range(5):
+            r = await self._race(rid)
+            pids = sorted(r["entrant_info"])
+            rules = engine.get(r["game"], r["variant"])
+            st = rules.deal(bytes.fromhex(r["seed"]), competitive=True)
+            now = await store.now_ms(self.redis)
+            starts = now + r["countdown"] * 1000
+            ends = starts + r["time_limit"] * 1000
+            event = {"type": "race.started", "race": rid, "starts_at": starts, "ends_at": ends,
+                     "sessions": {pid: f"{rid}.{pid}" for pid in pids}}
+            rk, entrants_key, ek = store.race_keys(rid)
+            keys = [rk, entrants_key, ek]
+            keys += [store.session_keys(f"{rid}.{pid}")[0] for pid in pids]
+            result = await self._start(keys=keys, args=[
+                msgpack.packb(event), self.settings.event_window, store.race_channel(rid),
+                starts, ends, st.status, st.score, *pids])
+            if result[0] == 1:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.zrem(store.OPEN_RACES, rid)
+                    pipe.zadd(store.RUNNING_RACES, {rid: ends})
+                    await pipe.execute()
+                if st.over:  # nobody has a move to make: the race is over as it starts
+                    await self.finish(rid)
+                return
+            code = result[1].decode()
+            if code != "conflict":
+                raise ApiError(code, MESSAGES.get(code, code))
+        raise ApiError("conflict", "the race's entrants kept changing; try again")
+
+    async def on_change(self, rid: str, result: list[Any]) -> None:
+        """After an entrant's move: end the race when everyone is done or time is up."""
+        if result[0] == 1 and int(result[4]) < int(result[5]):
+            return
+        await self.finish(rid)
+
+    async def finish(self, rid: str) -> dict[str, Any] | None:
+        """End the race if it is due; the results, or ``None`` if it is not over yet."""
+        for _ in range(10):
+            r = await self._race(rid)
+            if r["state"] == "ended":
+                return json.loads(r["results"])
+            if r["state"] != "running":
+                return None
+            now = await store.now_ms(self.redis)
+            if r["done"] < r["entrants"] and now < r["ends_at"]:
+                return None
+            summary = await self._summary(r)
+            rules = engine.get(r["game"], r["variant"])
+            ended_at = min(now, r["ends_at"])
+            ranking = rank(summary["entrants"], rules.scoring == "low", ended_at)
+            for e in ranking:
+                end = e.get("finished_at") or ended_at
+                e["time_ms"] = max(0, end - r["starts_at"])
+            results = {"race": rid, "game": r["game"], "variant": r["variant"],
+                       "seed": r["seed"], "commitment": r["commitment"],
+                       "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking}
+            event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
+            rk, _, ek = store.race_keys(rid)
+            result = await self._end(keys=[rk, ek], args=[
+                r["seq"], json.dumps(results), msgpack.packb(event),
+                self.settings.event_window, store.race_channel(rid)])
+            if result[0] == 1:
+                await self.redis.zrem(store.RUNNING_RACES, rid)
+                return results
+        return None
+
+    async def results(self, rid: str) -> dict[str, Any]:
+        r = await self._race(rid)
+        if r["state"] != "ended":
+            raise ApiError("race.not_over", "the results come when the race is over")
+        return json.loads(r["results"])
+
+    async def sweep(self) -> None:
+        """End every race past its time limit; runs on every node (ending is idempotent)."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                now = await store.now_ms(self.redis)
+                for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
+                    await self.finish(rid.decode())
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("race sweep failed")
+
+
+def decode_event(entry: bytes) -> dict[str, Any]:
+    """A stored or published race event: ``<seq>\\n<msgpack map>``."""
+    seq, _, payload = entry.partition(b"\n")
+    event = msgpack.unpackb(payload, raw=False)
+    event["seq"] = int(seq)
+    return event
+
+
+MESSAGES = {
+    "race.unknown": "there is no such race",
+    "race.not_open": "the race has already started",
+    "race.joined": "you are already in that race",
+    "race.full": "the race is full",
+    "race.not_entrant": "you are not in that race",
+    "conflict": "the race changed meanwhile; try again",
+}
