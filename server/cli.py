@@ -1,0 +1,39 @@
+"""``samedeal serve``: a subcommand the engine's command finds through an entry point, so
+the engine never imports the server."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="run the SameDeal server")
+    p.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
+    p.add_argument("--port", type=int, default=int(os.environ.get("SAMEDEAL_PORT", "8000")))
+    p.add_argument("--redis-url", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="Redis to share state through; none: the embedded in-memory store")
+    p.add_argument("--workers", type=int, default=1, help="server processes (needs Redis)")
+    p.add_argument("--log-level", default="info")
+    p.set_defaults(run=serve)
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .config import Settings
+
+    if args.workers > 1 and not args.redis_url:
+        print("samedeal serve: --workers needs --redis-url (the embedded store lives in one "
+              "process)", file=sys.stderr)
+        return 2
+    os.environ["SAMEDEAL_REDIS_URL"] = args.redis_url
+    settings = Settings.from_env()
+    store = args.redis_url or "the embedded in-memory store (one process; data is lost on exit)"
+    print(f"SameDeal on http://{args.host}:{args.port}, state in {store}", flush=True)
+    uvicorn.run("server.app:create_app", factory=True, host=args.host, port=args.port,
+                workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
+                ws_max_size=settings.max_message_bytes * 4, lifespan="on",
+                proxy_headers=True)
+    return 0

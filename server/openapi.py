@@ -1,0 +1,86 @@
+"""The OpenAPI document of the REST API, built from the routes and the message schema so it
+cannot drift from them (a test checks that every route is described and nothing else)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.routing import Route
+
+from . import schema
+from .errors import STATUS
+from .rest import API
+
+P = API
+#: (method, path) -> (summary, request body message type or None, success status)
+OPERATIONS: dict[tuple[str, str], tuple[str, str | None, int]] = {
+    ("POST", f"{P}/players"): ("Register; the token is shown once", "player.register", 201),
+    ("GET", f"{P}/players/me"): ("The caller's profile", None, 200),
+    ("GET", f"{P}/players/{{player}}"): ("A player's public profile", None, 200),
+    ("GET", f"{P}/games"): ("The catalog: every rule set and its layout", None, 200),
+    ("GET", f"{P}/games/{{game}}/{{variant}}"): ("One rule set", None, 200),
+    ("POST", f"{P}/solo"): ("Start a practice game", "solo.start", 201),
+    ("GET", f"{P}/sessions/{{session}}"): ("Your view of a session, with its legal moves",
+                                           None, 200),
+    ("POST", f"{P}/sessions/{{session}}/moves"): ("Play a move", "move", 200),
+    ("GET", f"{P}/sessions/{{session}}/moves"): (
+        "The move list with server times (a race entrant's is public after the race)",
+        None, 200),
+    ("POST", f"{P}/sessions/{{session}}/undo"): ("Take back the last move", "undo", 200),
+    ("POST", f"{P}/sessions/{{session}}/resign"): ("Give up the game", "resign", 200),
+    ("POST", f"{P}/races"): ("Create a race; its seed's commitment is shown now",
+                             "race.create", 201),
+    ("GET", f"{P}/races"): ("The open races", None, 200),
+    ("GET", f"{P}/races/{{race}}"): ("A race and every entrant's progress", None, 200),
+    ("POST", f"{P}/races/{{race}}/join"): ("Take a seat", "race.join", 200),
+    ("POST", f"{P}/races/{{race}}/leave"): ("Give up a seat before the start", "race.leave",
+                                            200),
+    ("POST", f"{P}/races/{{race}}/start"): ("Start now (the creator only)", "race.start", 200),
+    ("GET", f"{P}/races/{{race}}/results"): ("The ranking and the revealed seed", None, 200),
+    ("GET", "/healthz"): ("The process is alive", None, 200),
+    ("GET", "/readyz"): ("The process can reach its store", None, 200),
+    ("GET", "/metrics"): ("Prometheus metrics", None, 200),
+    ("GET", "/openapi.json"): ("This document", None, 200),
+}
+PUBLIC = {f"{P}/players", "/healthz", "/readyz", "/metrics", "/openapi.json"}
+ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def document(routes: list[Any]) -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for route in routes:
+        if not isinstance(route, Route):
+            continue
+        for method in sorted((route.methods or set()) - {"HEAD"}):
+            summary, body, ok = OPERATIONS[(method, route.path)]
+            op: dict[str, Any] = {"summary": summary, "responses": {
+                str(ok): {"description": "done"},
+                "default": {"description": "an error with a stable code",
+                            "content": {"application/json": {"schema": ERROR}}}}}
+            params = [part[1:-1] for part in route.path.split("/") if part.startswith("{")]
+            if params:
+                op["parameters"] = [{"name": n, "in": "path", "required": True,
+                                     "schema": {"type": "string"}} for n in params]
+            if body:
+                body_schema = schema.json_schema(body, tuple(params))
+                op["requestBody"] = {"required": bool(body_schema["required"]), "content": {
+                    "application/json": {"schema": body_schema},
+                    "application/msgpack": {"schema": body_schema}}}
+            if route.path.startswith(API) and route.path not in PUBLIC:
+                op["security"] = [{"bearer": []}]
+            paths.setdefault(route.path, {})[method.lower()] = op
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "SameDeal", "version": "1",
+                 "description": "Competitive solitaire: REST for request/response; live play "
+                                "on the WebSocket /api/v1/ws (see docs/protocol.md). Every "
+                                "body and reply also comes as application/msgpack."},
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {"Error": {
+                "type": "object", "required": ["code", "message"],
+                "properties": {"code": {"type": "string", "examples": sorted(STATUS)},
+                               "message": {"type": "string"}}}},
+        },
+    }

@@ -1,0 +1,153 @@
+"""The REST routes under /api/v1: request/response work in JSON or msgpack.
+
+A body is read up to the size limit, decoded by its Content-Type, and checked against the
+message schema before an operation sees it; the reply is encoded as the Accept header asks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+import engine
+
+from . import codec, schema
+from .accounts import Player
+from .api import OPERATIONS, Services, transcript
+from .errors import ApiError
+
+API = "/api/v1"
+
+
+def services(request: Request) -> Services:
+    return request.app.state.services
+
+
+def reply_encoding(request: Request) -> str:
+    return codec.MSGPACK if codec.MEDIA[codec.MSGPACK] in request.headers.get(
+        "accept", "") else codec.JSON
+
+
+def respond(request: Request, payload: Any, status: int = 200) -> Response:
+    encoding = reply_encoding(request)
+    return Response(codec.encode(payload, encoding), status, media_type=codec.MEDIA[encoding])
+
+
+async def read_body(request: Request, kind: str, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
+    limit = services(request).settings.max_message_bytes
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise ApiError("frame.too_big", f"a request body is at most {limit} bytes")
+    encoding = codec.MSGPACK if request.headers.get("content-type", "").startswith(
+        codec.MEDIA[codec.MSGPACK]) else codec.JSON
+    data = codec.decode(bytes(raw), encoding, limit) if raw else {}
+    return schema.validate(kind, data, in_path)
+
+
+async def caller(request: Request) -> Player:
+    auth = request.headers.get("authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+    return await services(request).accounts.authenticate(token)
+
+
+async def register(request: Request) -> Response:
+    body = await read_body(request, "player.register")
+    player, token = await services(request).accounts.register(body["name"], body["kind"])
+    return respond(request, {"player": player.public(), "token": token}, 201)
+
+
+async def me(request: Request) -> Response:
+    return respond(request, (await caller(request)).public())
+
+
+async def player(request: Request) -> Response:
+    await caller(request)
+    found = await services(request).accounts.get(request.path_params["player"])
+    return respond(request, found.public())
+
+
+async def games(request: Request) -> Response:
+    await caller(request)
+    sets = [r.describe() for r in engine.rule_sets()]
+    return respond(request, {"rule_sets": sets, "count": len(sets)})
+
+
+async def game(request: Request) -> Response:
+    await caller(request)
+    try:
+        rules = engine.get(request.path_params["game"], request.path_params["variant"])
+    except engine.UnknownGame as e:
+        raise ApiError("game.unknown", str(e)) from None
+    return respond(request, rules.describe())
+
+
+def operation(kind: str, path: str = "", status: int = 200) -> Any:
+    """A POST route running ``OPERATIONS[kind]`` with the body, plus the id named in the path."""
+    in_path = (path,) if path else ()
+
+    async def endpoint(request: Request) -> Response:
+        who = await caller(request)
+        body = await read_body(request, kind, in_path)
+        if path:
+            body[path] = request.path_params[path]
+        handler, _ = OPERATIONS[kind]
+        return respond(request, await handler(services(request), who, body), status)
+
+    endpoint.__name__ = kind.replace(".", "_")
+    return endpoint
+
+
+async def session(request: Request) -> Response:
+    who = await caller(request)
+    handler, _ = OPERATIONS["session.get"]
+    return respond(request, await handler(services(request), who,
+                                           {"session": request.path_params["session"]}))
+
+
+async def moves(request: Request) -> Response:
+    who = await caller(request)
+    return respond(request, await transcript(services(request), who,
+                                             request.path_params["session"]))
+
+
+async def races(request: Request) -> Response:
+    await caller(request)
+    return respond(request, {"races": await services(request).races.list_open()})
+
+
+async def race(request: Request) -> Response:
+    await caller(request)
+    return respond(request, await services(request).races.summary(request.path_params["race"]))
+
+
+async def results(request: Request) -> Response:
+    await caller(request)
+    return respond(request, await services(request).races.results(request.path_params["race"]))
+
+
+ROUTES = [
+    Route(f"{API}/players", register, methods=["POST"]),
+    Route(f"{API}/players/me", me, methods=["GET"]),
+    Route(f"{API}/players/{{player}}", player, methods=["GET"]),
+    Route(f"{API}/games", games, methods=["GET"]),
+    Route(f"{API}/games/{{game}}/{{variant}}", game, methods=["GET"]),
+    Route(f"{API}/solo", operation("solo.start", status=201), methods=["POST"]),
+    Route(f"{API}/sessions/{{session}}", session, methods=["GET"]),
+    Route(f"{API}/sessions/{{session}}/moves", operation("move", "session"), methods=["POST"]),
+    Route(f"{API}/sessions/{{session}}/moves", moves, methods=["GET"]),
+    Route(f"{API}/sessions/{{session}}/undo", operation("undo", "session"), methods=["POST"]),
+    Route(f"{API}/sessions/{{session}}/resign", operation("resign", "session"),
+          methods=["POST"]),
+    Route(f"{API}/races", operation("race.create", status=201), methods=["POST"]),
+    Route(f"{API}/races", races, methods=["GET"]),
+    Route(f"{API}/races/{{race}}", race, methods=["GET"]),
+    Route(f"{API}/races/{{race}}/join", operation("race.join", "race"), methods=["POST"]),
+    Route(f"{API}/races/{{race}}/leave", operation("race.leave", "race"), methods=["POST"]),
+    Route(f"{API}/races/{{race}}/start", operation("race.start", "race"), methods=["POST"]),
+    Route(f"{API}/races/{{race}}/results", results, methods=["GET"]),
+]
