@@ -6,14 +6,16 @@ import argparse
 import json
 import random
 import sys
+import urllib.request
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from typing import Any
 
 from . import registry
 from .cards import TEXT
 from .core import LOST, PLAYING, WON, IllegalMove, State
 from .deal import commitment, parse_seed, verify
-from .notation import move_text
+from .notation import move_text, parse_move
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -110,6 +112,62 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 1 if t["errors"] else 0
 
 
+def load_transcript(source: str, token: str | None = None) -> dict[str, Any]:
+    """A transcript (as ``GET /api/v1/sessions/{id}/moves`` gives it) from a file, ``-`` for
+    standard input, or an http(s) URL."""
+    if source == "-":
+        text = sys.stdin.read()
+    elif source.startswith(("http://", "https://")):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(source, headers=headers)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read().decode()
+    else:
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("a transcript is a JSON object")
+    return data
+
+
+def check_transcript(t: dict[str, Any]) -> list[str]:
+    """Replay a transcript on the engine; every way it disagrees with what it claims."""
+    if not t.get("seed"):
+        return ["the transcript has no seed (it is revealed when the game or race is over)"]
+    seed = parse_seed(t["seed"])
+    problems = []
+    if t.get("commitment") and not verify(seed, t["commitment"]):
+        problems.append(f"the seed does not match the commitment {t['commitment']}")
+    rules = registry.get(t["game"], t["variant"])
+    st = rules.deal(seed, competitive=bool(t.get("competitive")))
+    for i, text in enumerate(t.get("moves", []), 1):
+        try:
+            if text == "resign":
+                st.resign()
+            else:
+                st.play(parse_move(rules, text))
+        except IllegalMove as e:
+            return [*problems, f"move {i} ({text}) is illegal: {e.message} [{e.code}]"]
+    for field, value in (("status", st.status), ("score", st.score)):
+        if field in t and t[field] != value:
+            problems.append(f"{field}: the transcript says {t[field]!r}, the engine {value!r}")
+    return problems
+
+
+def _replay(args: argparse.Namespace) -> int:
+    t = load_transcript(args.transcript, args.token)
+    problems = check_transcript(t)
+    name = f"{t.get('game')}/{t.get('variant')}"
+    if problems:
+        for p in problems:
+            print(f"MISMATCH {name}: {p}")
+        return 1
+    print(f"ok: {name}, {len(t.get('moves', []))} moves replay to {t.get('status')} "
+          f"with score {t.get('score')}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="samedeal", description="SameDeal: competitive solitaire.")
     sub = p.add_subparsers(dest="command")
@@ -134,6 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-moves", type=int, default=2000)
     s.add_argument("--players", type=int, help="for the games several play in one state")
     s.set_defaults(run=_selfplay)
+    r = sub.add_parser("replay", help="re-check a game's transcript against the engine")
+    r.add_argument("transcript", help="a JSON file, - for standard input, or a URL")
+    r.add_argument("--token", help="a bearer token, for a URL on a SameDeal server")
+    r.set_defaults(run=_replay)
+    for ep in entry_points(group="samedeal.commands"):  # the server's, the clients'
+        ep.load()(sub)
     return p
 
 
@@ -145,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.run(args))
-    except (registry.UnknownGame, ValueError) as e:
+    except (registry.UnknownGame, ValueError, OSError, KeyError) as e:
         print(f"samedeal: {e}", file=sys.stderr)
         return 2
 

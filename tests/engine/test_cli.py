@@ -85,3 +85,44 @@ def test_selfplay_200_games_without_an_engine_error(rules):
     players = rules.players[1]
     tally = selfplay(rules.id, rules.variant, 200, max_moves=400, players=players)
     assert tally["errors"] == 0 and tally["games"] == 200
+
+
+def _transcript(tmp_path, **changes):
+    rules = engine.get("golf", "easy")
+    st = rules.deal(bytes.fromhex("0a0b"), competitive=True)
+    for _ in range(4):
+        st.play(st.legal_moves()[0])
+    t = {"game": "golf", "variant": "easy", "seed": "0a0b", "competitive": True,
+         "commitment": engine.commitment(bytes.fromhex("0a0b")),
+         "moves": [engine.move_text(rules, m) for m in st.history],
+         "status": st.status, "score": st.score} | changes
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(t))
+    return str(path), t
+
+
+def test_replay_accepts_a_true_transcript(tmp_path, capsys):
+    path, t = _transcript(tmp_path)
+    assert main(["replay", path]) == 0
+    assert f"{len(t['moves'])} moves replay to {t['status']}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"score": 99}, "score: the transcript says 99"),
+    ({"commitment": "00" * 32}, "does not match the commitment"),
+    ({"moves": ["t1-t1"]}, "move 1 (t1-t1) is illegal"),
+    ({"seed": None}, "has no seed"),
+])
+def test_replay_reports_every_mismatch(tmp_path, capsys, change, problem):
+    path, _ = _transcript(tmp_path, **change)
+    assert main(["replay", path]) == 1
+    assert problem in capsys.readouterr().out
+
+
+def test_replay_reads_standard_input(tmp_path, monkeypatch, capsys):
+    import io
+
+    path, _ = _transcript(tmp_path)
+    with open(path) as f:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(f.read()))
+    assert main(["replay", "-"]) == 0
