@@ -176,7 +176,9 @@ class Races:
         if count >= seats and r["start"] == "full":
             with contextlib.suppress(ApiError):  # another node may have started it
                 await self._begin(rid)
-        return await self.summary(rid)
+        # The event that seated this player: every later one (the start, perhaps the end, if
+        # the join filled the race) is theirs to receive.
+        return await self.summary(rid) | {"joined_seq": int(result[3])}
 
     async def leave(self, player: Player, rid: str) -> dict[str, Any]:
         rk, entrants_key, ek = store.race_keys(rid)

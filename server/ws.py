@@ -133,6 +133,9 @@ class Connection:
                 if request_id is not None:
                     reply["id"] = request_id
                 self.send(reply)
+            if reply and "joined_seq" in reply and reply["race"] not in self.listeners:
+                # A new entrant follows the race from its own seat on, after the reply.
+                await self._subscribe(reply["race"], reply["joined_seq"], quiet=True)
         except ApiError as e:
             self.sv.metrics.errors.labels(e.code).inc()
             out: dict[str, Any] = {"type": "error", **e.body()}
@@ -160,10 +163,7 @@ class Connection:
             await self._unsubscribe(m["race"])
             return {"type": "unsubscribed", "race": m["race"]}
         operation, reply = OPERATIONS[kind]
-        payload = await operation(self.sv, self.player, m)
-        if kind in ("race.create", "race.join") and payload["race"] not in self.listeners:
-            await self._subscribe(payload["race"], payload["seq"], quiet=True)
-        return {"type": reply, **payload}
+        return {"type": reply, **await operation(self.sv, self.player, m)}
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
         self.player = await self.sv.accounts.authenticate(m["token"])
