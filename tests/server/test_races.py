@@ -1,0 +1,121 @@
+"""Head-to-head races over WebSockets: one deal, private views, live progress, ranking,
+the seed revealed, and every move list replaying on the engine."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine.cli import check_transcript
+
+from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
+
+
+async def play(ws: Ws, session: dict[str, Any], moves: int, rng: random.Random,
+               acks: list[dict[str, Any]]) -> dict[str, Any]:
+    """Play up to ``moves`` random legal moves, preferring the foundations; the last state."""
+    for _ in range(moves):
+        if session["view"]["status"] != "playing" or not session["legal"]:
+            break
+        home = [m for m in session["legal"] if "-f" in m]
+        move = rng.choice(home or session["legal"])
+        reply = await ws.request({"type": "move", "session": session["session"], "move": move})
+        assert reply["type"] == "ack", reply
+        acks.append(reply)
+        session = reply
+    return session
+
+
+@pytest.mark.parametrize("spread", ["one node", "two nodes"])
+@pytest.mark.parametrize("protocol", [JSON, MSGPACK])
+async def test_two_players_race_one_klondike_deal(nodes: list[Node], spread: str,
+                                                  protocol: str, tmp_path: Path) -> None:
+    node_b = nodes[1] if spread == "two nodes" else nodes[0]
+    a_id, a_token = await player(nodes[0], "Ann", "human")
+    b_id, b_token = await player(node_b, "Bob", "bot")
+    a = await Ws.open(nodes[0], a_token, protocol)
+    b = await Ws.open(node_b, b_token, protocol)
+
+    race = await a.request({"type": "race.create", "game": "klondike", "variant": "easy",
+                            "seats": 2, "countdown": 0})
+    assert race["type"] == "race" and race["state"] == "open", race
+    assert [e["player"] for e in race["entrants"]] == [a_id]
+    commitment = race["commitment"]
+    assert "seed" not in race
+
+    joined = await b.request({"type": "race.join", "race": race["race"]})
+    assert joined["type"] == "race", joined
+    assert (await a.expect("race.joined"))["player"]["id"] == b_id
+    started = await a.expect("race.started")
+    assert started["sessions"] == {a_id: f"{race['race']}.{a_id}", b_id: f"{race['race']}.{b_id}"}
+    sa = await a.expect("session")
+    sb = await b.expect("session")
+    assert sa["session"] != sb["session"] and sa["race"] == sb["race"] == race["race"]
+    # The same deal: the same face-up cards and face-down counts everywhere.
+    assert sa["view"]["piles"] == sb["view"]["piles"]
+    assert sa["commitment"] == sb["commitment"] == commitment
+    assert "seed" not in sa and "seed" not in sb
+
+    rng = random.Random(7)
+    acks_a: list[dict[str, Any]] = []
+    acks_b: list[dict[str, Any]] = []
+    last_a = await play(a, sa, 12, rng, acks_a)
+    # Bob sees Ann's progress live, and never her cards.
+    progress = await b.expect("race.progress", player=a_id, moves=last_a["view"]["moves"])
+    assert progress["score"] == last_a["view"]["score"]
+    assert set(progress) == {"type", "race", "seq", "player", "moves", "score", "cards",
+                             "status"}
+    last_b = await play(b, sb, 5, rng, acks_b)
+    await a.expect("race.progress", player=b_id, moves=last_b["view"]["moves"])
+
+    # Competitive undo: a move that showed a card can't be taken back.
+    revealing = next((x for x in acks_a if x["view"]["piles"] != sa["view"]["piles"]), None)
+    assert revealing is not None
+    for ws, last in ((a, last_a), (b, last_b)):
+        if last["view"]["status"] == "playing":
+            done = await ws.request({"type": "resign", "session": last["session"]})
+            assert done["type"] == "ack" and done["view"]["status"] == "lost"
+    ended_a = await a.expect("race.ended")
+    ended_b = await b.expect("race.ended")
+    assert ended_a["ranking"] == ended_b["ranking"]
+    assert engine.verify(bytes.fromhex(ended_a["seed"]), commitment)
+
+    # The ranking: won, then score, then finishing time, then moves.
+    ranking = ended_a["ranking"]
+    keys = [(e["status"] != "won", -e["score"], e["finished_at"], e["moves"]) for e in ranking]
+    assert keys == sorted(keys) and [e["rank"] for e in ranking] == [1, 2]
+
+    rest = Rest(node_b, b_token, protocol == MSGPACK)
+    status, results = await rest.call("GET", f"/races/{race['race']}/results")
+    assert status == 200 and results["ranking"] == ranking and results["seed"] == ended_a["seed"]
+    for entry in ranking:
+        status, t = await rest.call("GET", f"/sessions/{entry['session']}/moves")
+        assert status == 200 and t["seed"] == ended_a["seed"], t
+        assert check_transcript(t) == []
+        assert t["score"] == entry["score"] and len(t["moves"]) == entry["moves"]
+        path = tmp_path / f"{entry['player']}.json"
+        path.write_text(json.dumps(t))
+        done = subprocess.run([sys.executable, "-m", "engine.cli", "replay", str(path)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        t["moves"] = t["moves"][:-1]
+        assert check_transcript(t), "a cut transcript must not pass"
+    await rest.aclose()
+
+    # Nothing either player received names a card they had not been shown.
+    for ws in (a, b):
+        seen: set[str] = set()
+        for m in ws.received:
+            if "view" in m:
+                seen |= view_cards(m["view"])
+            else:
+                assert cards_in(m) <= seen, m
+    await a.close()
+    await b.close()
