@@ -548,6 +548,10 @@ class RuleSet(ABC):
     def score(self, st: State) -> int:
         return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ()))
 
+    def tie_break(self, st: State) -> int:
+        """The game's own tie-break between equal scores, lower ranking first (0: none)."""
+        return 0
+
     # ----- what players see -------------------------------------------------------------
 
     def view(self, st: State, player: int | None = None) -> dict[str, Any]:

@@ -34,13 +34,13 @@ INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done"
 
 
 def rank(entries: list[dict[str, Any]], low: bool, ended_at: int) -> list[dict[str, Any]]:
-    """Won first, then score in the game's direction, then finishing time by the server's
-    clock (still playing at the limit counts as finishing then), then fewer moves. Equal
-    keys share a rank."""
+    """Won first, then score in the game's direction, then the game's own tie-break (lower
+    first), then finishing time by the server's clock (still playing at the limit counts as
+    finishing then), then fewer moves. Equal keys share a rank."""
 
-    def key(e: dict[str, Any]) -> tuple[int, int, int, int]:
+    def key(e: dict[str, Any]) -> tuple[int, int, int, int, int]:
         return (0 if e["status"] == WON else 1, e["score"] if low else -e["score"],
-                e.get("finished_at") or ended_at, e["moves"])
+                e.get("tie_break", 0), e.get("finished_at") or ended_at, e["moves"])
 
     out = sorted(entries, key=key)
     for i, e in enumerate(out):
@@ -85,7 +85,7 @@ class Races:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for pid in pids:
                     pipe.hmget(store.session_keys(f"{r['race']}.{pid}")[0],
-                               "status", "score", "moves", "finished_at")
+                               "status", "score", "moves", "finished_at", "tie")
                 rows = await pipe.execute()
         for pid, row in zip(pids, rows, strict=True):
             info = r["entrant_info"][pid]
@@ -93,7 +93,8 @@ class Races:
             if row is not None and row[0] is not None:
                 e |= {"session": f"{r['race']}.{pid}", "status": row[0].decode(),
                       "score": int(row[1]), "moves": int(row[2]),
-                      "finished_at": int(row[3]) if row[3] else None}
+                      "finished_at": int(row[3]) if row[3] else None,
+                      "tie_break": int(row[4] or 0)}
             out.append(e)
         return out
 
@@ -215,7 +216,7 @@ class Races:
             keys += [store.session_keys(f"{rid}.{pid}")[0] for pid in pids]
             result = await self._start(keys=keys, args=[
                 msgpack.packb(event), self.settings.event_window, store.race_channel(rid),
-                starts, ends, st.status, st.score, *pids])
+                starts, ends, st.status, st.score, rules.tie_break(st), *pids])
             if result[0] == 1:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zrem(store.OPEN_RACES, rid)

@@ -93,7 +93,8 @@ class Sessions:
         await self.redis.hset(key, mapping={
             "game": rules.id, "variant": rules.variant, "seed": seed.hex(),
             "player": player.id, "competitive": 0, "reveal": int(bool(seed_hex)), "rev": 0,
-            "status": st.status, "score": st.score, "moves": 0, "created": now})
+            "status": st.status, "score": st.score, "moves": 0, "tie": rules.tie_break(st),
+            "created": now})
         session = Session(sid, player.id, "", seed, bool(seed_hex), 0, st)
         self._remember(session)
         return session
@@ -209,7 +210,8 @@ class Sessions:
     async def _persist(self, s: Session, op: str, entry: str) -> list[Any]:
         st = s.state
         keys = list(store.session_keys(s.id))
-        args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply]
+        args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
+                           s.rules.tie_break(st)]
         if s.race:
             rk, _, ek = store.race_keys(s.race)
             keys += [rk, ek]

@@ -74,8 +74,8 @@ end
 """
 
 # Change a session: push a move or pop one, only if nobody changed it since ``rev``.
-# KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, payload,
-# window, channel. Returns {1, rev, now, seq, done, entrants} or {0, why, detail}.
+# KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, tie-break,
+# payload, window, channel. Returns {1, rev, now, seq, done, entrants} or {0, why, detail}.
 CHANGE = _EMIT + """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if not rev then return {0, 'session.unknown', ''} end
@@ -98,7 +98,8 @@ else
 end
 local old = redis.call('HGET', KEYS[1], 'status')
 local new = ARGV[4]
-redis.call('HSET', KEYS[1], 'rev', rev + 1, 'status', new, 'score', ARGV[5], 'moves', ARGV[6])
+redis.call('HSET', KEYS[1], 'rev', rev + 1, 'status', new, 'score', ARGV[5], 'moves', ARGV[6],
+  'tie', ARGV[7])
 if old == 'playing' and new ~= 'playing' then
   redis.call('HSET', KEYS[1], 'finished_at', now)
 end
@@ -107,7 +108,7 @@ local done = tonumber(redis.call('HGET', KEYS[3], 'done') or '0')
 if old == 'playing' and new ~= 'playing' then
   done = redis.call('HINCRBY', KEYS[3], 'done', 1)
 end
-local seq = emit(KEYS[3], KEYS[4], ARGV[9], ARGV[7], tonumber(ARGV[8]))
+local seq = emit(KEYS[3], KEYS[4], ARGV[10], ARGV[8], tonumber(ARGV[9]))
 return {1, rev + 1, now, seq, done, tonumber(redis.call('HGET', KEYS[3], 'entrants'))}
 """
 
@@ -137,7 +138,7 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
 
 # Start an open race with exactly the entrants the caller read. KEYS: race, entrants, events,
 # then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
-# score, then the entrants' ids in KEYS order.
+# score, tie-break, then the entrants' ids in KEYS order.
 START = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
@@ -146,11 +147,11 @@ local n = #KEYS - 3
 if redis.call('HLEN', KEYS[2]) ~= n then return {0, 'conflict'} end
 local r = redis.call('HMGET', KEYS[1], 'game', 'variant', 'seed')
 for i = 1, n do
-  local pid = ARGV[7 + i]
+  local pid = ARGV[8 + i]
   if redis.call('HEXISTS', KEYS[2], pid) == 0 then return {0, 'conflict'} end
   redis.call('HSET', KEYS[3 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
     'player', pid, 'competitive', 1, 'rev', 0, 'status', ARGV[6], 'score', ARGV[7],
-    'moves', 0, 'created', ARGV[4])
+    'moves', 0, 'tie', ARGV[8], 'created', ARGV[4])
 end
 local done = 0  -- a deal with no move at all is over for everyone from the start
 if ARGV[6] ~= 'playing' then done = n end

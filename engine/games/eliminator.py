@@ -34,5 +34,8 @@ class Eliminator(RuleSet):
         """The ranking's tie-break among winners: fewer is better (RULES-DECISIONS)."""
         return sum(1 for f in self.by_kind[FOUNDATION] if st.piles[f])
 
+    def tie_break(self, st: State) -> int:
+        return self.foundations_used(st)
+
     def info(self, st: State) -> dict[str, Any]:
         return {"foundations_used": self.foundations_used(st)}

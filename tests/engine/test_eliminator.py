@@ -110,6 +110,7 @@ def test_won_when_all_52_are_on_the_foundations_and_foundations_used_is_shown(ru
     st.play(parse_move(rules, "t1-f2"))
     assert st.status == "won" and st.score == 52
     assert st.view()["info"]["foundations_used"] == 2
+    assert rules.tie_break(st) == 2  # the ranking's tie-break: fewer foundations first
 
 
 def test_difficult_is_not_won_with_a_card_in_the_reserve():

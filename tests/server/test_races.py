@@ -14,6 +14,7 @@ import pytest
 
 import engine
 from engine.cli import check_transcript
+from server.races import rank
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
@@ -119,3 +120,25 @@ async def test_two_players_race_one_klondike_deal(nodes: list[Node], spread: str
                 assert cards_in(m) <= seen, m
     await a.close()
     await b.close()
+
+
+def test_ranking_orders_won_score_tie_break_time_then_moves() -> None:
+    def e(p: str, status: str, score: int, at: int | None, moves: int, tie: int = 0
+          ) -> dict[str, Any]:
+        return {"player": p, "status": status, "score": score, "finished_at": at,
+                "moves": moves, "tie_break": tie}
+
+    entries = [e("lost-high", "lost", 40, 10, 5), e("won-slow", "won", 52, 90, 5, tie=2),
+               e("won-fast-more-piles", "won", 52, 20, 5, tie=3),
+               e("won-fast", "won", 52, 20, 9, tie=2), e("won-fast-fewer", "won", 52, 20, 4, tie=2),
+               e("playing", "playing", 40, None, 1), e("twin", "lost", 40, 10, 5)]
+    order = rank(entries, low=False, ended_at=100)
+    assert [x["player"] for x in order][:4] == [
+        "won-fast-fewer", "won-fast", "won-slow", "won-fast-more-piles"]
+    # Equal keys share a rank; still playing at the end counts as finishing at the end.
+    assert [(x["player"], x["rank"]) for x in order][4:] in (
+        [("lost-high", 5), ("twin", 5), ("playing", 7)],
+        [("twin", 5), ("lost-high", 5), ("playing", 7)])
+    # Low scoring (Golf): fewer points first among the equally lost.
+    low = rank([e("a", "lost", 9, 5, 1), e("b", "lost", 3, 50, 1)], low=True, ended_at=60)
+    assert [x["player"] for x in low] == ["b", "a"]
