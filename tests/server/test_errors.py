@@ -58,6 +58,16 @@ def refused(reply: dict[str, Any], code: str) -> None:
     assert isinstance(reply["message"], str) and reply["message"], reply
 
 
+async def rest_solo(node: Node) -> tuple[Rest, str]:
+    """A new player's REST client and a Klondike practice session of theirs."""
+    _, token = await player(node)
+    rest = Rest(node, token)
+    status, s = await rest.call("POST", "/solo", {"game": "klondike", "variant": "easy",
+                                                  "seed": SEED})
+    assert status == 201, s
+    return rest, s["session"]
+
+
 async def rest_state(rest: Rest, sid: str) -> tuple[int, dict[str, Any]]:
     status, s = await rest.call("GET", f"/sessions/{sid}")
     assert status == 200, s
@@ -188,12 +198,7 @@ async def test_an_oversized_message_is_refused_and_the_socket_survives(
 
 
 async def test_rest_bodies_that_are_too_big_or_malformed_are_refused(node: Node) -> None:
-    _, token = await player(node)
-    rest = Rest(node, token)
-    status, s = await rest.call("POST", "/solo", {"game": "klondike", "variant": "easy",
-                                                  "seed": SEED})
-    assert status == 201, s
-    sid = s["session"]
+    rest, sid = await rest_solo(node)
     before = await rest_state(rest, sid)
     path = f"/sessions/{sid}/moves"
     status, err = await rest.call("POST", path, {"move": "s", "pad": "x" * BIG})
@@ -347,12 +352,7 @@ async def test_illegal_moves_are_refused_with_the_engines_code(node: Node,
 
 
 async def test_rest_refusals_are_422_with_a_sentence(node: Node) -> None:
-    _, token = await player(node)
-    rest = Rest(node, token)
-    status, s = await rest.call("POST", "/solo", {"game": "klondike", "variant": "easy",
-                                                  "seed": SEED})
-    assert status == 201, s
-    sid = s["session"]
+    rest, sid = await rest_solo(node)
     before = await rest_state(rest, sid)
     for path, body, code in ((f"/sessions/{sid}/moves", {"move": "w-t1"}, "source.empty"),
                              (f"/sessions/{sid}/moves", {"move": "@@"}, "move.syntax"),
