@@ -1,0 +1,140 @@
+"""Leaderboards: one Redis sorted set per board, one number per entry that sorts the whole order.
+
+The number (``order_key``) is lower for a better result, so a board reads in ascending order.
+It packs, from the most significant bit down, 53 bits in all (exact in a Redis score):
+
+    lost (1) | score in the game's direction (11) | the game's tie-break (4)
+             | time in ms (25) | moves (12)
+
+Entries whose numbers are equal are ordered by their member, ``<finish ms, 13 digits>:<player>``,
+so the earlier finish ranks first. Each board has a hash of entry details beside its sorted set;
+one Lua script writes both, and only when the new result is better than the one on the board.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+
+SCORE_BITS, TIE_BITS, TIME_BITS, MOVES_BITS = 11, 4, 25, 12
+SCORE_MIN, SCORE_MAX = -(1 << (SCORE_BITS - 1)), (1 << (SCORE_BITS - 1)) - 1
+TIME_MAX = (1 << TIME_BITS) - 1  # 9 h 19 min: longer counts as this long
+MOVES_MAX = (1 << MOVES_BITS) - 1
+TIE_MAX = (1 << TIE_BITS) - 1
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def order_key(won: bool, score: int, low: bool, tie_break: int, time_ms: int,
+              moves: int) -> int:
+    """The whole ranking order in one integer below 2**53; lower is better."""
+    score = _clamp(score, SCORE_MIN, SCORE_MAX)
+    score_part = score - SCORE_MIN if low else SCORE_MAX - score
+    key = 0 if won else 1
+    key = (key << SCORE_BITS) | score_part
+    key = (key << TIE_BITS) | _clamp(tie_break, 0, TIE_MAX)
+    key = (key << TIME_BITS) | _clamp(time_ms, 0, TIME_MAX)
+    return (key << MOVES_BITS) | _clamp(moves, 0, MOVES_MAX)
+
+
+def member(finished_at: int, player: str) -> str:
+    return f"{finished_at:013d}:{player}"
+
+
+def board_keys(board: str) -> tuple[str, str]:
+    """The sorted set and the details hash, on one Cluster shard."""
+    return f"sd:{{board:{board}}}:rank", f"sd:{{board:{board}}}:entries"
+
+
+# KEYS: rank, entries; ARGV: player, key, member, details json, expire-at (unix s, 0: never).
+# Returns {1, rank} when written, {0, rank} when the board keeps a result at least as good
+# (a smaller key, or the same key finished no later).
+PUT = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  local o = cjson.decode(old)
+  local k = tonumber(ARGV[2])
+  if tonumber(o.key) < k or (tonumber(o.key) == k and o.member <= ARGV[3]) then
+    return {0, redis.call('ZRANK', KEYS[1], o.member)}
+  end
+  redis.call('ZREM', KEYS[1], o.member)
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+if tonumber(ARGV[5]) > 0 then
+  redis.call('EXPIREAT', KEYS[1], ARGV[5])
+  redis.call('EXPIREAT', KEYS[2], ARGV[5])
+end
+return {1, redis.call('ZRANK', KEYS[1], ARGV[3])}
+"""
+
+# A page of a board: from ``start`` (0-based), or centred on a player ("around me").
+# KEYS: rank, entries; ARGV: start, count, player ('' for a plain page).
+# Returns {total, first rank, details...}; {total, -1} when the player is not on the board.
+PAGE = """
+local total = redis.call('ZCARD', KEYS[1])
+local start = tonumber(ARGV[1])
+local n = tonumber(ARGV[2])
+if ARGV[3] ~= '' then
+  local mine = redis.call('HGET', KEYS[2], ARGV[3])
+  if not mine then return {total, -1} end
+  local r = redis.call('ZRANK', KEYS[1], cjson.decode(mine).member)
+  start = math.max(0, math.min(r - math.floor(n / 2), total - n))
+end
+local out = {total, start}
+local members = redis.call('ZRANGE', KEYS[1], start, start + n - 1)
+for _, m in ipairs(members) do
+  out[#out + 1] = redis.call('HGET', KEYS[2], string.sub(m, 15))
+end
+return out
+"""
+
+
+@dataclass
+class Page:
+    total: int  # entries on the board
+    entries: list[dict[str, Any]]  # each with its 1-based ``rank``
+
+    def public(self) -> dict[str, Any]:
+        return {"total": self.total, "entries": self.entries}
+
+
+class Boards:
+    """Any board by name: daily, weekly, all-time, ratings; humans and bots on separate ones."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._put = redis.register_script(PUT)
+        self._page = redis.register_script(PAGE)
+
+    async def put(self, board: str, player: str, key: int, finished_at: int,
+                  details: dict[str, Any], expire_at: int = 0) -> tuple[bool, int]:
+        """Record a result unless the board has one at least as good; (written, 1-based rank)."""
+        m = member(finished_at, player)
+        entry = json.dumps(details | {"player": player, "key": key, "member": m})
+        written, rank = await self._put(keys=list(board_keys(board)),
+                                        args=[player, key, m, entry, expire_at])
+        return bool(written), int(rank) + 1
+
+    async def page(self, board: str, start: int = 0, count: int = 20,
+                   around: str = "") -> Page | None:
+        """``count`` entries from rank ``start`` + 1, or the page centred on ``around``;
+        ``None`` when ``around`` is not on the board."""
+        out = await self._page(keys=list(board_keys(board)), args=[start, count, around])
+        total, first = int(out[0]), int(out[1])
+        if first < 0:
+            return None
+        entries = []
+        for i, raw in enumerate(out[2:]):
+            e = json.loads(raw)
+            del e["key"], e["member"]
+            entries.append(e | {"rank": first + i + 1})
+        return Page(total, entries)
+
+    async def count(self, board: str) -> int:
+        return int(await self.redis.zcard(board_keys(board)[0]))
