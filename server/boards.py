@@ -100,9 +100,6 @@ class Page:
     total: int  # entries on the board
     entries: list[dict[str, Any]]  # each with its 1-based ``rank``
 
-    def public(self) -> dict[str, Any]:
-        return {"total": self.total, "entries": self.entries}
-
 
 class Boards:
     """Any board by name: daily, weekly, all-time, ratings; humans and bots on separate ones."""

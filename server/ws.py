@@ -133,9 +133,9 @@ class Connection:
                 if request_id is not None:
                     reply["id"] = request_id
                 self.send(reply)
-            if reply and "joined_seq" in reply and reply["race"] not in self.listeners:
-                # A new entrant follows the race from its own seat on, after the reply.
-                await self._subscribe(reply["race"], reply["joined_seq"], quiet=True)
+                if "joined_seq" in reply and reply["race"] not in self.listeners:
+                    # A new entrant follows the race from its own seat on, after the reply.
+                    await self._subscribe(reply["race"], reply["joined_seq"], quiet=True)
         except ApiError as e:
             self.sv.metrics.errors.labels(e.code).inc()
             out: dict[str, Any] = {"type": "error", **e.body()}
