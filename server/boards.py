@@ -51,26 +51,50 @@ def board_keys(board: str) -> tuple[str, str]:
     return f"sd:{{board:{board}}}:rank", f"sd:{{board:{board}}}:entries"
 
 
-# KEYS: rank, entries; ARGV: player, key, member, details json, expire-at (unix s, 0: never).
+_WRITE = """
+local function write(key, m, entry)
+  redis.call('ZADD', KEYS[1], key, m)
+  redis.call('HSET', KEYS[2], ARGV[1], entry)
+  if tonumber(ARGV[5]) > 0 then
+    redis.call('EXPIREAT', KEYS[1], ARGV[5])
+    redis.call('EXPIREAT', KEYS[2], ARGV[5])
+  end
+  return {1, redis.call('ZRANK', KEYS[1], m)}
+end
+"""
+
+# KEYS: rank, entries; ARGV: player, key, member, details json, expire-at (unix s, 0: never),
+# replace ('1': write whatever the old entry, as a rating does).
 # Returns {1, rank} when written, {0, rank} when the board keeps a result at least as good
 # (a smaller key, or the same key finished no later).
-PUT = """
+PUT = _WRITE + """
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
   local o = cjson.decode(old)
   local k = tonumber(ARGV[2])
-  if tonumber(o.key) < k or (tonumber(o.key) == k and o.member <= ARGV[3]) then
+  if ARGV[6] ~= '1' and (tonumber(o.key) < k or (tonumber(o.key) == k and o.member <= ARGV[3]))
+  then
     return {0, redis.call('ZRANK', KEYS[1], o.member)}
   end
   redis.call('ZREM', KEYS[1], o.member)
 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-if tonumber(ARGV[5]) > 0 then
-  redis.call('EXPIREAT', KEYS[1], ARGV[5])
-  redis.call('EXPIREAT', KEYS[2], ARGV[5])
+return write(ARGV[2], ARGV[3], ARGV[4])
+"""
+
+# Add a result's points to a player's total (weekly and all-time boards): more points rank
+# first, then whoever reached the total first. KEYS: rank, entries; ARGV: player, points,
+# member, details json, expire-at, won (0/1). Returns {1, rank}.
+ADD = _WRITE + """
+local e = cjson.decode(ARGV[4])
+e.points, e.results, e.wins = tonumber(ARGV[2]), 1, tonumber(ARGV[6])
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  local o = cjson.decode(old)
+  e.points, e.results, e.wins = e.points + o.points, o.results + 1, e.wins + o.wins
+  redis.call('ZREM', KEYS[1], o.member)
 end
-return {1, redis.call('ZRANK', KEYS[1], ARGV[3])}
+e.player, e.key, e.member = ARGV[1], -e.points, ARGV[3]
+return write(e.key, ARGV[3], cjson.encode(e))
 """
 
 # A page of a board: from ``start`` (0-based), or centred on a player ("around me").
@@ -108,15 +132,25 @@ class Boards:
         self.redis = redis
         self._put = redis.register_script(PUT)
         self._page = redis.register_script(PAGE)
+        self._add = redis.register_script(ADD)
 
     async def put(self, board: str, player: str, key: int, finished_at: int,
-                  details: dict[str, Any], expire_at: int = 0) -> tuple[bool, int]:
-        """Record a result unless the board has one at least as good; (written, 1-based rank)."""
+                  details: dict[str, Any], expire_at: int = 0, replace: bool = False,
+                  client: Any = None) -> tuple[bool, int]:
+        """Record a result unless the board has one at least as good (or ``replace``);
+        (written, 1-based rank). With a pipeline as ``client`` the call is only queued."""
         m = member(finished_at, player)
         entry = json.dumps(details | {"player": player, "key": key, "member": m})
-        written, rank = await self._put(keys=list(board_keys(board)),
-                                        args=[player, key, m, entry, expire_at])
-        return bool(written), int(rank) + 1
+        out = await self._put(keys=list(board_keys(board)), client=client,
+                              args=[player, key, m, entry, expire_at, int(replace)])
+        return (bool(out[0]), int(out[1]) + 1) if client is None else (False, 0)
+
+    async def add(self, board: str, player: str, points: int, won: bool, finished_at: int,
+                  details: dict[str, Any], expire_at: int = 0, client: Any = None) -> None:
+        """Add ``points`` to the player's total on a points board."""
+        await self._add(keys=list(board_keys(board)), client=client, args=[
+            player, points, member(finished_at, player), json.dumps(details), expire_at,
+            int(won)])
 
     async def page(self, board: str, start: int = 0, count: int = 20,
                    around: str = "") -> Page | None:

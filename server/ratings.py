@@ -1,0 +1,82 @@
+"""Ratings: openskill's Plackett-Luce model, per rule set, humans and bots apart.
+
+A rating is a belief about skill: ``mu`` and its uncertainty ``sigma``; boards order by the
+cautious ``ordinal`` (mu - 3 sigma), which rises as a player's results pile up. After a race
+the humans are rated against the humans and the bots against the bots, each group by its
+place in the race ranking (shared ranks are ties); a group of one changes nothing.
+
+Each rating board's entries hash is the ratings' home: one WATCHed transaction per group reads
+and rewrites it, so two races ending at once cannot lose an update. A copy goes to each
+player's profile.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from openskill.models import PlackettLuce
+from redis.asyncio import Redis
+from redis.exceptions import WatchError
+
+import engine
+
+from . import store
+from .boards import Boards, board_keys
+
+ORDINAL_MAX = 1000.0  # the board key is (ORDINAL_MAX - ordinal) in millionths
+
+
+def rating_board(rules: engine.RuleSet, kind: str) -> str:
+    return f"rating:{rules.id}:{rules.variant}:{kind}"
+
+
+class Ratings:
+    def __init__(self, redis: Redis, boards: Boards) -> None:
+        self.redis = redis
+        self.boards = boards
+        self.model = PlackettLuce()
+
+    async def update(self, rules: engine.RuleSet, ranking: list[dict[str, Any]]) -> None:
+        for kind in ("human", "bot"):
+            group = [e for e in ranking if e.get("kind", "human") == kind]
+            if len(group) >= 2:
+                await self._rate(rules, kind, group)
+
+    async def _rate(self, rules: engine.RuleSet, kind: str, group: list[dict[str, Any]]) -> None:
+        board = rating_board(rules, kind)
+        _, entries = board_keys(board)
+        pids = [e["player"] for e in group]
+        while True:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(entries)
+                    olds = [json.loads(raw) if raw else None
+                            for raw in await pipe.hmget(entries, pids)]
+                    teams = [[self.model.rating(o["mu"], o["sigma"]) if o
+                              else self.model.rating()] for o in olds]
+                    new = self.model.rate(teams, ranks=[e["rank"] for e in group])
+                    now_ms = int(time.time() * 1000)
+                    pipe.multi()
+                    mine = {}
+                    for e, old, [r] in zip(group, olds, new, strict=True):
+                        ordinal = r.ordinal()
+                        mine[e["player"]] = {
+                            "mu": round(r.mu, 4), "sigma": round(r.sigma, 4),
+                            "ordinal": round(ordinal, 4),
+                            "races": (old["races"] if old else 0) + 1}
+                        key = round((ORDINAL_MAX - max(-ORDINAL_MAX, min(ORDINAL_MAX, ordinal)))
+                                    * 1e6)
+                        await self.boards.put(board, e["player"], key, now_ms,
+                                              {"name": e["name"], **mine[e["player"]]},
+                                              replace=True, client=pipe)
+                    await pipe.execute()
+                except WatchError:
+                    continue
+            break
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid, rating in mine.items():
+                pipe.hset(store.player_key(pid), f"rating:{rules.id}/{rules.variant}",
+                          json.dumps(rating))
+            await pipe.execute()
