@@ -11,11 +11,14 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
+from .boards import Boards
 from .config import Settings
+from .daily import Daily, day_of, parse_day
 from .errors import ApiError
 from .events import Hub
 from .metrics import Metrics
 from .races import Races
+from .records import Records, board_name
 from .sessions import Sessions, session_payload
 
 
@@ -26,6 +29,9 @@ class Services:
     accounts: Accounts
     sessions: Sessions
     races: Races
+    daily: Daily
+    boards: Boards
+    records: Records
     hub: Hub
     metrics: Metrics
 
@@ -73,6 +79,28 @@ async def race_start(sv: Services, player: Player, body: dict[str, Any]) -> dict
     return await sv.races.start(player, body["race"])
 
 
+async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    s = await sv.daily.start(player, body["game"], body["variant"], body.get("ranked", True),
+                             body.get("day"))
+    return session_payload(s)
+
+
+async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
+
+
+async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    today = day_of(await sv.daily.clock())
+    kind = body.get("kind", "human")
+    name, public = board_name(body["board"], kind, today)
+    around = body.get("around", "")
+    page = await sv.boards.page(name, body.get("start", 0), body.get("count", 20),
+                                player.id if around == "me" else around)
+    if page is None:
+        raise ApiError("board.absent", "that player has no entry on this board")
+    return {"board": public, "kind": kind, "total": page.total, "entries": page.entries}
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "solo.start": (solo_start, "session"),
@@ -84,19 +112,30 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "race.join": (race_join, "race"),
     "race.leave": (race_leave, "race"),
     "race.start": (race_start, "race"),
+    "daily.start": (daily_start, "session"),
+    "daily.get": (daily_get, "daily"),
+    "board.get": (board_get, "board"),
 }
 
 
-async def transcript(sv: Services, player: Player, sid: str) -> dict[str, Any]:
-    """A session's moves: its player's at any time; a race entrant's for anyone once the race
-    is over, with the seed. A practice seed shows when the player chose it or the game ended."""
+async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:
+    """A session's moves: its player's at any time. A ranked game's (a race entrant's, a
+    ranked daily attempt's) are public, with the seed, once the race is over or the day's
+    seeds are revealed. A practice seed shows when the player chose it or the game ended."""
     s = await sv.sessions.load(sid)
-    if s.race:
-        race = await sv.races.summary(s.race)
-        over = race["state"] == "ended"
-        if not over and s.player != player.id:
-            raise ApiError("session.hidden", "a race entrant's moves are shown after the race")
-        return await sv.sessions.transcript(sid, reveal=over)
-    if s.player != player.id:
+    mine = player is not None and s.player == player.id
+    if s.race or (s.daily and s.competitive):
+        if s.race:
+            public = (await sv.races.summary(s.race))["state"] == "ended"
+        else:
+            public = await sv.daily.revealed(parse_day(s.daily))
+        if not public and not mine:
+            raise ApiError("session.hidden" if player else "auth.required",
+                           "a ranked game's moves are public after the race or the day")
+        return await sv.sessions.transcript(sid, reveal=public)
+    if player is None:
+        raise ApiError("auth.required", "send your bearer token (register at /api/v1/players)")
+    if not mine:
         raise ApiError("session.not_yours", "that session is another player's")
-    return await sv.sessions.transcript(sid, reveal=s.reveal or s.state.over)
+    reveal = s.reveal or (s.state.over and not s.daily)
+    return await sv.sessions.transcript(sid, reveal=reveal)

@@ -17,32 +17,50 @@ from starlette.routing import Route, WebSocketRoute
 from . import openapi, rest, store, ws
 from .accounts import Accounts
 from .api import Services
+from .boards import Boards
 from .config import Settings
+from .daily import Clock, Daily
 from .errors import ApiError
 from .events import Hub
 from .metrics import Metrics
 from .races import Races
-from .sessions import Sessions
+from .ratings import Ratings
+from .records import Records
+from .sessions import Session, Sessions
 
 log = logging.getLogger("samedeal")
 
 
-def build_services(settings: Settings) -> Services:
+def build_services(settings: Settings, clock: Clock | None = None) -> Services:
+    """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day."""
     redis = store.connect(settings.redis_url)
+    accounts = Accounts(redis)
+    boards = Boards(redis)
+    records = Records(redis, settings, boards, Ratings(redis, boards))
     races: Races | None = None
+    daily: Daily | None = None
 
-    async def on_race_change(rid: str, result: list[Any]) -> None:
-        assert races is not None
-        await races.on_change(rid, result)
+    async def on_change(s: Session, result: list[Any]) -> None:
+        """After a stored change: a race may be over; a game's first end is recorded."""
+        assert races is not None and daily is not None
+        if s.race:
+            await races.on_change(s.race, result)
+        elif int(result[6]) == 1:
+            if s.daily and s.competitive:
+                await daily.finished(s, int(result[2]))
+            else:
+                await records.game_over(s, int(result[2]))
 
-    sessions = Sessions(redis, settings, on_race_change)
-    races = Races(redis, settings, sessions)
-    return Services(settings, redis, Accounts(redis), sessions, races, Hub(redis), Metrics())
+    sessions = Sessions(redis, settings, on_change)
+    races = Races(redis, settings, sessions, records.race_over)
+    daily = Daily(redis, settings, sessions, accounts, records, clock)
+    return Services(settings, redis, accounts, sessions, races, daily, boards, records,
+                    Hub(redis), Metrics())
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
     settings = settings or Settings.from_env()
-    sv = build_services(settings)
+    sv = build_services(settings, clock)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
@@ -73,13 +91,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await sv.hub.start()
-        sweeper = asyncio.create_task(sv.races.sweep())
+        sweepers = [asyncio.create_task(sv.races.sweep()), asyncio.create_task(sv.daily.sweep())]
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for sweeper in sweepers:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
             await sv.hub.stop()
             await sv.redis.aclose()
 

@@ -23,8 +23,15 @@ class Settings:
     hello_timeout: float = 10.0
     #: Game states each process keeps in its cache.
     cache_size: int = 10000
-    #: Seconds between sweeps for races past their time limit.
+    #: Seconds between sweeps for races past their time limit and daily attempts past the day.
     sweep_interval: float = 1.0
+    #: The daily deals' HMAC secret; empty: a random one made once and kept in Redis.
+    daily_secret: str = ""
+    #: Seconds after a day's close (24:00 UTC) that its ranked attempts may still finish.
+    daily_grace: int = 3600
+    #: Days a daily board is kept after its day; weeks a weekly board is kept after its week.
+    daily_board_days: int = 30
+    weekly_board_weeks: int = 12
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:

@@ -4,15 +4,40 @@
 bytes), so every node derives the same deal without storing it, nobody without the secret can
 predict tomorrow's, and the commitment (SHA-256 of the seed) can be published when the day opens.
 docs/fairness.md gives the rule and a test vector.
+
+A day's ranked attempts may start while the day is open (00:00 to 24:00 UTC) and end by its
+deadline, the close plus a grace period. At the deadline every node's sweeper closes the
+attempts still in flight (a walk-away counts as finishing with the score reached), and once
+none is left the day's seeds are revealed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
-from datetime import date
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime
+from typing import Any
+
+from redis.asyncio import Redis
 
 import engine
+from engine.core import PLAYING
+
+from . import store
+from .accounts import Accounts, Player, new_id
+from .config import Settings
+from .errors import ApiError
+from .records import Records, opens_at
+from .sessions import Session, Sessions, rules_for
+
+log = logging.getLogger("samedeal.daily")
+
+DAY_MS = 86_400_000
+Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
 
 
 def label(day: date, rules: engine.RuleSet) -> bytes:
@@ -21,3 +46,170 @@ def label(day: date, rules: engine.RuleSet) -> bytes:
 
 def daily_seed(secret: bytes, day: date, rules: engine.RuleSet) -> bytes:
     return hmac.new(secret, label(day, rules), hashlib.sha256).digest()
+
+
+def day_of(ms: int) -> date:
+    return datetime.fromtimestamp(ms / 1000, UTC).date()
+
+
+def attempt_id(day: date, rules: engine.RuleSet, player: str) -> str:
+    """One ranked attempt per player, rule set and day: the id says which."""
+    return f"d{day:%Y%m%d}-{rules.id}-{rules.variant}-{player}"
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ApiError("message.invalid", "a day is written YYYY-MM-DD") from None
+
+
+def daily_rule_sets() -> list[engine.RuleSet]:
+    """Every rule set one player can play alone (the same list races use)."""
+    return [r for r in engine.rule_sets() if r.players[0] == 1]
+
+
+class Daily:
+    def __init__(self, redis: Redis, settings: Settings, sessions: Sessions,
+                 accounts: Accounts, records: Records, clock: Clock | None = None) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.sessions = sessions
+        self.accounts = accounts
+        self.records = records
+        self.clock = clock or (lambda: store.now_ms(redis))
+        self._secret: bytes | None = None
+        self._close = redis.register_script(store.CLOSE)
+
+    async def secret(self) -> bytes:
+        """The setting's secret, else one made once and kept in Redis for every node."""
+        if self._secret is None:
+            if self.settings.daily_secret:
+                self._secret = self.settings.daily_secret.encode()
+            else:
+                await self.redis.set(store.DAILY_SECRET, os.urandom(32).hex(), nx=True)
+                self._secret = bytes.fromhex((await self.redis.get(store.DAILY_SECRET)).decode())
+        return self._secret
+
+    def deadline(self, day: date) -> int:
+        return opens_at(day) + DAY_MS + self.settings.daily_grace * 1000
+
+    async def revealed(self, day: date, now: int | None = None) -> bool:
+        """Past the deadline, with every attempt of the day (or before) closed and recorded."""
+        now = await self.clock() if now is None else now
+        end = self.deadline(day)
+        return now >= end and await self.redis.zcount(store.DAILY_INFLIGHT, 0, end) == 0
+
+    async def info(self, day: date | None = None) -> dict[str, Any]:
+        """A day's deals: commitments from the day's start, seeds once it is revealed."""
+        now = await self.clock()
+        today = day_of(now)
+        day = day or today
+        if day > today:
+            raise ApiError("daily.not_open", f"the {day} challenge opens at 00:00 UTC that day")
+        revealed = await self.revealed(day, now)
+        state = "open" if day == today else "revealed" if revealed else "closing"
+        secret = await self.secret()
+        deals = []
+        for rules in daily_rule_sets():
+            seed = daily_seed(secret, day, rules)
+            deal = {"game": rules.id, "variant": rules.variant, "name": rules.name,
+                    "commitment": engine.commitment(seed)}
+            if revealed:
+                deal["seed"] = seed.hex()
+            deals.append(deal)
+        return {"day": day.isoformat(), "state": state, "opens_at": opens_at(day),
+                "closes_at": opens_at(day) + DAY_MS, "deadline": self.deadline(day),
+                "now": now, "deals": deals}
+
+    async def start(self, player: Player, game: str, variant: str, ranked: bool = True,
+                    day_text: str | None = None) -> Session:
+        """Today's ranked attempt (or the one in progress), or an unranked replay."""
+        rules = rules_for(game, variant)
+        if rules.players[0] > 1:
+            raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
+        now = await self.clock()
+        today = day_of(now)
+        day = parse_day(day_text) if day_text else today
+        if day > today:
+            raise ApiError("daily.not_open", f"the {day} challenge opens at 00:00 UTC that day")
+        seed = daily_seed(await self.secret(), day, rules)
+        sid = attempt_id(day, rules, player.id)
+        if ranked:
+            if day != today:
+                raise ApiError("daily.closed", f"the {day} challenge is closed to ranked play; "
+                               "replay it unranked")
+            return await self._ranked(player, rules, seed, day, sid)
+        revealed = await self.revealed(day, now)
+        if not revealed:
+            status = await self.redis.hget(store.session_keys(sid)[0], "status")
+            if status is None or status.decode() == PLAYING:
+                raise ApiError("daily.not_played", "the unranked replay opens once your ranked "
+                               "attempt at this deal is over")
+        s = await self.sessions.open(new_id("s"), player, rules, seed, reveal=revealed,
+                                     daily=day.isoformat())
+        assert s is not None  # a fresh random id
+        return s
+
+    async def _ranked(self, player: Player, rules: engine.RuleSet, seed: bytes, day: date,
+                      sid: str) -> Session:
+        end = self.deadline(day)
+        s = await self.sessions.open(sid, player, rules, seed, competitive=True,
+                                     daily=day.isoformat(), ends_at=end)
+        if s is None:  # the attempt exists: resume it while it runs, else refuse a second
+            status, ends = await self.redis.hmget(store.session_keys(sid)[0], "status",
+                                                  "ends_at")
+            if status != PLAYING.encode() or ends == b"0":
+                raise ApiError("daily.played", f"you have played today's {rules.name} "
+                               f"({rules.variant}); replay it unranked")
+            return await self.sessions.get(player, sid)
+        await self.redis.zadd(store.DAILY_INFLIGHT, {sid: end})
+        await self.records.played_daily(player, day)
+        if s.state.over:  # a deal with no move at all: the attempt is over as it starts
+            await self.finished(s, s.created)
+        return s
+
+    async def finished(self, s: Session, finished_at: int, walked_away: bool = False) -> None:
+        """Put a ranked attempt on the boards, once: the node that takes it off the in-flight
+        set records it; on a failure it goes back for the sweeper to retry."""
+        if not await self.redis.zrem(store.DAILY_INFLIGHT, s.id):
+            return
+        try:
+            player = await self.accounts.get(s.player)
+            await self.records.daily_result(player, s, date.fromisoformat(s.daily),
+                                            finished_at, walked_away)
+        except BaseException:
+            end = self.deadline(date.fromisoformat(s.daily))
+            await self.redis.zadd(store.DAILY_INFLIGHT, {s.id: end})
+            raise
+
+    async def close_due(self) -> int:
+        """Close every attempt past its deadline; how many were closed."""
+        now = await self.clock()
+        due = await self.redis.zrangebyscore(store.DAILY_INFLIGHT, 0, now)
+        for raw in due:
+            sid = raw.decode()
+            status, created, finished, last = await self._close(
+                keys=list(store.session_keys(sid)))
+            if not status:  # the session is gone: nothing to record
+                await self.redis.zrem(store.DAILY_INFLIGHT, sid)
+                continue
+            s = await self.sessions.load(sid)
+            if status.decode() != PLAYING:
+                await self.finished(s, int(finished or created))
+            else:  # walked away: the score reached, timed to the last move
+                at = int(last.partition(b" ")[0]) if last else int(created)
+                await self.finished(s, at, walked_away=True)
+        return len(due)
+
+    async def sweep(self) -> None:
+        """Runs on every node: closing and recording are idempotent."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await self.close_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("daily sweep failed")
+

@@ -16,7 +16,10 @@ P = API
 OPERATIONS: dict[tuple[str, str], tuple[str, str | None, int]] = {
     ("POST", f"{P}/players"): ("Register; the token is shown once", "player.register", 201),
     ("GET", f"{P}/players/me"): ("The caller's profile", None, 200),
-    ("GET", f"{P}/players/{{player}}"): ("A player's public profile", None, 200),
+    ("GET", f"{P}/players/{{player}}"): (
+        "A player's public profile: statistics, streaks, ratings", None, 200),
+    ("GET", f"{P}/players/{{player}}/stats"): (
+        "Per rule set: played, won, best time, best and average score", None, 200),
     ("GET", f"{P}/games"): ("The catalog: every rule set and its layout", None, 200),
     ("GET", f"{P}/games/{{game}}/{{variant}}"): ("One rule set", None, 200),
     ("POST", f"{P}/solo"): ("Start a practice game", "solo.start", 201),
@@ -24,7 +27,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str | None, int]] = {
                                            None, 200),
     ("POST", f"{P}/sessions/{{session}}/moves"): ("Play a move", "move", 200),
     ("GET", f"{P}/sessions/{{session}}/moves"): (
-        "The move list with server times (a race entrant's is public after the race)",
+        "The move list with server times (a ranked game's is public after it, no token "
+        "needed)",
         None, 200),
     ("POST", f"{P}/sessions/{{session}}/undo"): ("Take back the last move", "undo", 200),
     ("POST", f"{P}/sessions/{{session}}/resign"): ("Give up the game", "resign", 200),
@@ -37,6 +41,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str | None, int]] = {
                                             200),
     ("POST", f"{P}/races/{{race}}/start"): ("Start now (the creator only)", "race.start", 200),
     ("GET", f"{P}/races/{{race}}/results"): ("The ranking and the revealed seed", None, 200),
+    ("POST", f"{P}/daily"): ("Start (or resume) today's ranked attempt, or replay unranked",
+                             "daily.start", 201),
+    ("GET", f"{P}/daily"): ("Today's daily deals and their commitments", "daily.get", 200),
+    ("GET", f"{P}/daily/{{day}}"): ("A day's deals: commitments, seeds once revealed",
+                                    "daily.get", 200),
+    ("GET", f"{P}/boards/{{board:path}}"): ("A leaderboard page (docs/protocol.md)",
+                                            "board.get", 200),
     ("GET", "/healthz"): ("The process is alive", None, 200),
     ("GET", "/readyz"): ("The process can reach its store", None, 200),
     ("GET", "/metrics"): ("Prometheus metrics", None, 200),
@@ -57,18 +68,26 @@ def document(routes: list[Any]) -> dict[str, Any]:
                 str(ok): {"description": "done"},
                 "default": {"description": "an error with a stable code",
                             "content": {"application/json": {"schema": ERROR}}}}}
-            params = [part[1:-1] for part in route.path.split("/") if part.startswith("{")]
-            if params:
-                op["parameters"] = [{"name": n, "in": "path", "required": True,
-                                     "schema": {"type": "string"}} for n in params]
-            if body:
+            params = [part[1:-1].partition(":")[0] for part in route.path.split("/")
+                      if part.startswith("{")]
+            op["parameters"] = [{"name": n, "in": "path", "required": True,
+                                 "schema": {"type": "string"}} for n in params]
+            if body and method == "GET":  # the message's other fields come as the query
+                query = schema.json_schema(body, tuple(params))
+                op["parameters"] += [{"name": n, "in": "query", "schema": f,
+                                      "required": n in query["required"]}
+                                     for n, f in query["properties"].items()]
+            elif body:
                 body_schema = schema.json_schema(body, tuple(params))
                 op["requestBody"] = {"required": bool(body_schema["required"]), "content": {
                     "application/json": {"schema": body_schema},
                     "application/msgpack": {"schema": body_schema}}}
             if route.path.startswith(API) and route.path not in PUBLIC:
                 op["security"] = [{"bearer": []}]
-            paths.setdefault(route.path, {})[method.lower()] = op
+            if not op["parameters"]:
+                del op["parameters"]
+            path = route.path.replace(":path}", "}")
+            paths.setdefault(path, {})[method.lower()] = op
     return {
         "openapi": "3.1.0",
         "info": {"title": "SameDeal", "version": "1",

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
@@ -49,10 +50,12 @@ def rank(entries: list[dict[str, Any]], low: bool, ended_at: int) -> list[dict[s
 
 
 class Races:
-    def __init__(self, redis: Redis, settings: Settings, sessions: Sessions) -> None:
+    def __init__(self, redis: Redis, settings: Settings, sessions: Sessions,
+                 on_end: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         self.redis = redis
         self.settings = settings
         self.sessions = sessions
+        self.on_end = on_end  # once per race, with its results: statistics and ratings
         self._join = redis.register_script(store.JOIN)
         self._leave = redis.register_script(store.LEAVE)
         self._start = redis.register_script(store.START)
@@ -264,6 +267,10 @@ class Races:
                 self.settings.event_window, store.race_channel(rid)])
             if result[0] == 1:
                 await self.redis.zrem(store.RUNNING_RACES, rid)
+                try:
+                    await self.on_end(results)
+                except Exception:  # the race is over either way; its ratings are not
+                    log.exception("recording race %s failed", rid)
                 return results
         return None
 

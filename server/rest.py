@@ -17,6 +17,7 @@ import engine
 from . import codec, schema
 from .accounts import Player
 from .api import OPERATIONS, Services, transcript
+from .daily import day_of
 from .errors import ApiError
 
 API = "/api/v1"
@@ -61,14 +62,26 @@ async def register(request: Request) -> Response:
     return respond(request, {"player": player.public(), "token": token}, 201)
 
 
+async def profile(request: Request, who: Player) -> dict[str, Any]:
+    sv = services(request)
+    return await sv.records.profile(who, day_of(await sv.daily.clock()))
+
+
 async def me(request: Request) -> Response:
-    return respond(request, (await caller(request)).public())
+    return respond(request, await profile(request, await caller(request)))
 
 
 async def player(request: Request) -> Response:
     await caller(request)
     found = await services(request).accounts.get(request.path_params["player"])
-    return respond(request, found.public())
+    return respond(request, await profile(request, found))
+
+
+async def stats(request: Request) -> Response:
+    await caller(request)
+    found = await services(request).accounts.get(request.path_params["player"])
+    out = await profile(request, found)
+    return respond(request, {"player": out["id"], "stats": out["stats"]})
 
 
 async def games(request: Request) -> Response:
@@ -110,9 +123,28 @@ async def session(request: Request) -> Response:
 
 
 async def moves(request: Request) -> Response:
-    who = await caller(request)
+    """A ranked game's transcript is public once its race or day is over: no token needed."""
+    who = await caller(request) if "authorization" in request.headers else None
     return respond(request, await transcript(services(request), who,
                                              request.path_params["session"]))
+
+
+def get_operation(kind: str, path: str = "") -> Any:
+    """A GET route running ``OPERATIONS[kind]`` with the query string (and a path part) as
+    the body; whole numbers in the query are read as integers."""
+
+    async def endpoint(request: Request) -> Response:
+        who = await caller(request)
+        body: dict[str, Any] = {k: int(v) if v.isdigit() else v
+                                for k, v in request.query_params.items()}
+        if path:
+            body[path] = request.path_params[path]
+        schema.validate(kind, body)
+        handler, _ = OPERATIONS[kind]
+        return respond(request, await handler(services(request), who, body))
+
+    endpoint.__name__ = kind.replace(".", "_")
+    return endpoint
 
 
 async def races(request: Request) -> Response:
@@ -134,6 +166,7 @@ ROUTES = [
     Route(f"{API}/players", register, methods=["POST"]),
     Route(f"{API}/players/me", me, methods=["GET"]),
     Route(f"{API}/players/{{player}}", player, methods=["GET"]),
+    Route(f"{API}/players/{{player}}/stats", stats, methods=["GET"]),
     Route(f"{API}/games", games, methods=["GET"]),
     Route(f"{API}/games/{{game}}/{{variant}}", game, methods=["GET"]),
     Route(f"{API}/solo", operation("solo.start", status=201), methods=["POST"]),
@@ -150,4 +183,9 @@ ROUTES = [
     Route(f"{API}/races/{{race}}/leave", operation("race.leave", "race"), methods=["POST"]),
     Route(f"{API}/races/{{race}}/start", operation("race.start", "race"), methods=["POST"]),
     Route(f"{API}/races/{{race}}/results", results, methods=["GET"]),
+    Route(f"{API}/daily", operation("daily.start", status=201), methods=["POST"]),
+    Route(f"{API}/daily", get_operation("daily.get"), methods=["GET"]),
+    Route(f"{API}/daily/{{day}}", get_operation("daily.get", "day"), methods=["GET"]),
+    Route(f"{API}/boards/{{board:path}}", get_operation("board.get", "board"),
+          methods=["GET"]),
 ]

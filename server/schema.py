@@ -124,6 +124,27 @@ MESSAGES: dict[str, dict[str, Field]] = {
                        doc="the last event number received; missed events follow"),
     },
     "race.unsubscribe": {"race": RACE},
+    "daily.start": {
+        "game": GAME,
+        "variant": VARIANT,
+        "ranked": Field("boolean", required=False,
+                        doc="today's one ranked attempt (default), or false: an unranked replay"),
+        "day": Field("string", required=False, lo=10, hi=10,
+                     doc="YYYY-MM-DD, for an unranked replay of an earlier day's deal"),
+    },
+    "daily.get": {"day": Field("string", required=False, lo=10, hi=10,
+                               doc="YYYY-MM-DD; today (UTC) when left out")},
+    "board.get": {
+        "board": Field("string", lo=1, hi=96,
+                       doc="a board's name: daily/today/klondike/easy, weekly/current/all, "
+                           "alltime/all, streaks/won, ratings/klondike/easy (docs/protocol.md)"),
+        "kind": Field("string", required=False, choices=("human", "bot"),
+                      doc="humans' board (default) or bots'"),
+        "start": Field("integer", required=False, hi=10**9, doc="the first rank shown, from 0"),
+        "count": Field("integer", required=False, lo=1, hi=100, doc="entries; default 20"),
+        "around": Field("string", required=False, hi=64,
+                        doc="a player id, or 'me': the page centred on that player"),
+    },
 }
 #: REST bodies that name their session or race in the path instead.
 PATH_PARTS = {"move": ("session",), "undo": ("session",), "resign": ("session",)}

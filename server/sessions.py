@@ -36,9 +36,25 @@ class Session:
     player: str
     race: str  # "" for solo practice
     seed: bytes
-    reveal: bool  # the player chose the seed, so it is no secret from them
+    reveal: bool  # the player chose the seed, or its daily deal is revealed: no secret
     rev: int
     state: State
+    daily: str = ""  # the daily deal's day (YYYY-MM-DD), "" for other deals
+    created: int = 0  # server ms when it was dealt: the first card shown
+
+    @property
+    def competitive(self) -> bool:
+        """Ranked play (a race, a ranked daily attempt): no undo that shows a card, no
+        undo after the end."""
+        return self.state.competitive
+
+    @property
+    def mode(self) -> str:
+        if self.race:
+            return "race"
+        if self.daily:
+            return "daily" if self.competitive else "daily-replay"
+        return "practice"
 
     @property
     def rules(self) -> engine.RuleSet:
@@ -67,14 +83,15 @@ def parse(rules: engine.RuleSet, move: str | dict[str, Any]) -> Move:
 
 class Sessions:
     def __init__(self, redis: Redis, settings: Settings,
-                 on_race_change: Callable[[str, list[Any]], Awaitable[None]]) -> None:
+                 on_change: Callable[[Session, list[Any]], Awaitable[None]]) -> None:
         self.redis = redis
         self.settings = settings
-        self.on_race_change = on_race_change
+        self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         self._change = redis.register_script(store.CHANGE)
+        self._open = redis.register_script(store.OPEN)
 
     def lock(self, sid: str) -> asyncio.Lock:
         lock = self._locks.get(sid)
@@ -86,16 +103,29 @@ class Sessions:
                          seed_hex: str | None) -> Session:
         rules = rules_for(game, variant)
         seed = bytes.fromhex(seed_hex) if seed_hex else os.urandom(32)
-        st = rules.deal(seed)
-        sid = new_id("s")
+        session = await self.open(new_id("s"), player, rules, seed, reveal=bool(seed_hex))
+        assert session is not None  # a fresh random id
+        return session
+
+    async def open(self, sid: str, player: Player, rules: engine.RuleSet, seed: bytes, *,
+                   reveal: bool = False, competitive: bool = False, daily: str = "",
+                   ends_at: int = 0) -> Session | None:
+        """Deal and store a new session; ``None`` if ``sid`` exists already."""
+        st = rules.deal(seed, competitive=competitive)
         now = await store.now_ms(self.redis)
-        key, _ = store.session_keys(sid)
-        await self.redis.hset(key, mapping={
+        fields: dict[str, Any] = {
             "game": rules.id, "variant": rules.variant, "seed": seed.hex(),
-            "player": player.id, "competitive": 0, "reveal": int(bool(seed_hex)), "rev": 0,
-            "status": st.status, "score": st.score, "moves": 0, "tie": rules.tie_break(st),
-            "created": now})
-        session = Session(sid, player.id, "", seed, bool(seed_hex), 0, st)
+            "player": player.id, "competitive": int(competitive), "reveal": int(reveal),
+            "rev": 0, "status": st.status, "score": st.score, "moves": 0,
+            "tie": rules.tie_break(st), "created": now}
+        if daily:
+            fields["daily"] = daily
+        if ends_at:  # a ranked daily attempt's deadline: no move is stored after it
+            fields["ends_at"] = ends_at
+        flat = [x for kv in fields.items() for x in kv]
+        if await self._open(keys=[store.session_keys(sid)[0]], args=flat) != 1:
+            return None
+        session = Session(sid, player.id, "", seed, reveal, 0, st, daily, now)
         self._remember(session)
         return session
 
@@ -128,7 +158,7 @@ class Sessions:
                 st.push(engine.parse_move(rules, text))
         race = sid.partition(".")[0] if "." in sid else ""
         session = Session(sid, m["player"], race, seed, m.get("reveal") == "1", int(m["rev"]),
-                          st)
+                          st, m.get("daily", ""), int(m["created"]))
         self._remember(session)
         return session
 
@@ -165,18 +195,20 @@ class Sessions:
                 result = await self._persist(s, PUSH if entry else POP, entry or "")
                 if result[0] == 1:
                     s.rev = int(result[1])
-                    if s.race:
-                        await self.on_race_change(s.race, result)
+                    await self.on_change(s, result)
                     return s
                 done()  # put the state back as it was
                 why = result[1].decode()
                 if why != "conflict":
                     if why == "race.over":
-                        await self.on_race_change(s.race, result)
+                        await self.on_change(s, result)
                         raise ApiError("race.over", "the race is over")
                     if why == "race.not_started":
                         wait = int(result[2]) / 1000
                         raise ApiError(why, f"the race starts in {wait:.1f} s")
+                    if why == "daily.closed":
+                        raise ApiError(why, "the day's challenge has closed: the attempt "
+                                       "counts as it stands")
                     raise ApiError(why, "that session is gone")
                 self._cache.pop(sid, None)
             raise ApiError("conflict", "the session kept changing; try again")
@@ -199,8 +231,8 @@ class Sessions:
                 raise ApiError("game.over", f"the game is over ({st.status})")
             st.resign()
             return st.pop, "resign"
-        if s.race and st.over:
-            raise ApiError("undo.finished", "a finished race game can't be taken back")
+        if s.competitive and st.over:
+            raise ApiError("undo.finished", "a finished ranked game can't be taken back")
         why = st.can_undo()
         if why is not None:
             raise ApiError(why.code, why.message)
@@ -236,6 +268,7 @@ class Sessions:
             "variant": m["variant"], "competitive": m["competitive"] == "1",
             "commitment": engine.commitment(seed), "seed": seed.hex() if reveal else None,
             "moves": moves, "times": times, "status": m["status"], "score": int(m["score"]),
+            "created": int(m["created"]), "daily": m.get("daily") or None,
         }
 
 
@@ -246,14 +279,16 @@ def session_payload(s: Session) -> dict[str, Any]:
     out: dict[str, Any] = {
         "session": s.id,
         "rev": s.rev,
-        "mode": "race" if s.race else "practice",
+        "mode": s.mode,
         "view": st.view(),
         "legal": [engine.move_text(rules, m) for m in st.legal_moves()],
-        "can_undo": st.can_undo() is None and not (s.race and st.over),
+        "can_undo": st.can_undo() is None and not (s.competitive and st.over),
         "commitment": engine.commitment(s.seed),
     }
     if s.race:
         out["race"] = s.race
-    elif s.reveal or st.status != PLAYING:
+    elif s.daily:
+        out["daily"] = s.daily
+    if s.reveal or (not s.race and not s.daily and st.status != PLAYING):
         out["seed"] = s.seed.hex()
     return out

@@ -14,6 +14,10 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:{R}:events                 list   "<seq>\\n<msgpack event>", the last few
     sd:{R}:ev                     channel the same entries, live
     sd:races:open, sd:races:running   sorted sets (by creation, by time limit)
+    sd:{dYYYYMMDD-G-V-P}:session  hash   a ranked daily attempt (one id per player, day, rules)
+    sd:daily:inflight             sorted set   ranked attempts not yet on the boards, by deadline
+    sd:daily:secret               string the daily HMAC secret, when no setting gives one
+    sd:{board:NAME}:rank, :entries    a leaderboard: sorted set + details (server/boards.py)
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ def race_channel(rid: str) -> str:
 
 
 OPEN_RACES, RUNNING_RACES = "sd:races:open", "sd:races:running"
+DAILY_INFLIGHT, DAILY_SECRET = "sd:daily:inflight", "sd:daily:secret"
 
 # A race event: bump the sequence, keep it in the window, publish it. Needs rk, ek, chan.
 _EMIT = """
@@ -75,12 +80,15 @@ end
 
 # Change a session: push a move or pop one, only if nobody changed it since ``rev``.
 # KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, tie-break,
-# payload, window, channel. Returns {1, rev, now, seq, done, entrants} or {0, why, detail}.
+# payload, window, channel. Returns {1, rev, now, seq, done, entrants, first finish} or
+# {0, why, detail}; "first finish" is 1 when this change ended the game for the first time.
 CHANGE = _EMIT + """
-local rev = redis.call('HGET', KEYS[1], 'rev')
+local s = redis.call('HMGET', KEYS[1], 'rev', 'ends_at')
+local rev = s[1]
 if not rev then return {0, 'session.unknown', ''} end
 if rev ~= ARGV[1] then return {0, 'conflict', rev} end
 local now = now_ms()
+if s[2] and now >= tonumber(s[2]) then return {0, 'daily.closed', s[2]} end
 local race = #KEYS > 2
 if race then
   local state = redis.call('HGET', KEYS[3], 'state')
@@ -100,16 +108,34 @@ local old = redis.call('HGET', KEYS[1], 'status')
 local new = ARGV[4]
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'status', new, 'score', ARGV[5], 'moves', ARGV[6],
   'tie', ARGV[7])
+local first = 0
 if old == 'playing' and new ~= 'playing' then
-  redis.call('HSET', KEYS[1], 'finished_at', now)
+  first = redis.call('HSETNX', KEYS[1], 'finished_at', now)
 end
-if not race then return {1, rev + 1, now, 0, 0, 0} end
+if not race then return {1, rev + 1, now, 0, 0, 0, first} end
 local done = tonumber(redis.call('HGET', KEYS[3], 'done') or '0')
 if old == 'playing' and new ~= 'playing' then
   done = redis.call('HINCRBY', KEYS[3], 'done', 1)
 end
 local seq = emit(KEYS[3], KEYS[4], ARGV[10], ARGV[8], tonumber(ARGV[9]))
-return {1, rev + 1, now, seq, done, tonumber(redis.call('HGET', KEYS[3], 'entrants'))}
+return {1, rev + 1, now, seq, done, tonumber(redis.call('HGET', KEYS[3], 'entrants')), first}
+"""
+
+# Create a session unless its id is taken. KEYS: session; ARGV: field, value, ...
+# Returns 1 when created, else the existing session's status.
+OPEN = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGET', KEYS[1], 'status') end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+# Close a daily attempt to moves for good. KEYS: session, moves. Returns {status, created,
+# finished_at or '', the last move's entry or ''}.
+CLOSE = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'created', 'finished_at')
+if not s[1] then return {'', '', '', ''} end
+redis.call('HSET', KEYS[1], 'ends_at', 0)
+return {s[1], s[2], s[3] or '', redis.call('LINDEX', KEYS[2], -1) or ''}
 """
 
 # Join an open race. KEYS: race, entrants, events; ARGV: player, name, payload, window, chan.

@@ -569,7 +569,8 @@ async def test_openapi_documents_every_route(node: Node) -> None:
     assert doc["openapi"] == "3.1.0"
     documented = {(m.upper(), p) for p, ops in doc["paths"].items() for m in ops}
     app = create_app(Settings())
-    routed = {(m, getattr(route, "path", "")) for route in app.routes
+    # OpenAPI writes a path parameter without its converter: {board:path} is {board}.
+    routed = {(m, re.sub(r":\w+}", "}", getattr(route, "path", ""))) for route in app.routes
               for m in (getattr(route, "methods", None) or set()) - {"HEAD"}}
     assert documented == routed
     _, token = await player(node)
