@@ -453,3 +453,32 @@ async def test_every_race_moves_every_rating_and_shrinks_its_uncertainty(
         assert (first["races"], second["races"]) == (1, 2)
         assert second["sigma"] < first["sigma"] and second["mu"] != first["mu"]
     await rest.aclose()
+
+
+async def test_no_daily_message_names_a_hidden_card_in_any_rule_set(
+        services: tuple[api.Services, Clock]) -> None:
+    """Every rule set's ranked attempt: the view is the engine's, the seed stays hidden, and
+    no reply (the attempt, a few moves, the board) names a card not shown."""
+    sv, _ = services
+    ann, _ = await sv.accounts.register("Ann", "human")
+    secret = await sv.daily.secret()
+    day = date.fromisoformat((await sv.daily.info())["day"])
+    rng = random.Random(7)
+    for rules in engine.rule_sets():
+        s = await start(sv, ann, rules.id, rules.variant)
+        dealt = rules.deal(daily_seed(secret, day, rules), competitive=True)
+        assert s["view"] == dealt.view() and "seed" not in s, rules.key
+        seen = view_cards(s["view"])
+        assert cards_in(s) <= seen, rules.key
+        for _ in range(3):
+            if not s["legal"]:
+                break
+            s = await move(sv, ann, s["session"], rng.choice(s["legal"]))
+            seen |= view_cards(s["view"])
+            assert cards_in(s) <= seen and "seed" not in s, rules.key
+        if s["view"]["status"] == "playing":
+            s = await resign(sv, ann, s["session"])
+        page = await board(sv, ann, f"daily/today/{rules.id}/{rules.variant}", around="me")
+        assert not cards_in(page), rules.key
+        with pytest.raises(ApiError):  # still the day: nobody else may read the moves
+            await api.transcript(sv, None, s["session"])
