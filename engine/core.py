@@ -132,13 +132,21 @@ class State:
 
     def refusal(self, move: Move, player: int | None = None) -> Refusal | None:
         """``None`` when ``move`` is legal now, else why not."""
-        if self.status != PLAYING:
-            return Refusal("game.over", f"the game is over ({self.status})")
+        rules = self.rules
+        status = self._status if self._status is not None else rules.settled(self)
+        if status is not None and status != PLAYING:
+            return Refusal("game.over", f"the game is over ({status})")
         if player is not None and player != self.turn:
             return Refusal("turn.wrong", f"it is player {self.turn + 1}'s turn, not yours")
-        if not self.rules.valid_shape(self, move):
+        if not rules.valid_shape(self, move):
             return Refusal("move.malformed", "that move does not name places in this game")
-        return self.rules.refusal(self, move)
+        why = rules.refusal(self, move)
+        if why is None and status is None:
+            if rules.useful(self, move):
+                self._status = PLAYING  # a useful move is left: this one
+            elif self.status != PLAYING:
+                return Refusal("game.over", f"the game is over ({self.status})")
+        return why
 
     def is_legal(self, move: Move) -> bool:
         return self.refusal(move) is None

@@ -282,7 +282,12 @@ class RuleSet(ABC):
         return list(self.iter_moves(st))
 
     def iter_moves(self, st: State) -> Iterator[Move]:
-        piles = st.piles
+        piles, groups = st.piles, self.pile_group
+        # The hot path of every solver and of every reply: where the shared target and fill
+        # rules apply, most answers are a lookup, with no refusal to build.
+        cls = type(self)
+        plain = (cls.target_refusal is RuleSet.target_refusal
+                 and cls.fill_refusal is RuleSet.fill_refusal)
         for src in self.sources:
             pile = piles[src]
             if not pile:
@@ -291,11 +296,37 @@ class RuleSet(ABC):
             for n in self.unit_sizes(st, src):
                 card = pile[-n]
                 for dst in targets:
+                    if plain:
+                        fits = self._fits(st, piles[dst], groups[dst], card, n)
+                        if fits is not None:
+                            if fits:
+                                yield Move(MOVE, src, dst, n)
+                            continue
                     if self.target_refusal(st, src, dst, card, n) is None:
                         yield Move(MOVE, src, dst, n)
         if self.stock and self.stock_refusal(st) is None:
             yield Move(STOCK)
         yield from self.extra_moves(st)
+
+    @staticmethod
+    def _fits(st: State, target: list[int], dg: Group, card: int, n: int) -> bool | None:
+        """``target_refusal(...) is None`` for its common cases, ``None`` for the others."""
+        if n > 1 and dg.kind == FOUNDATION:
+            return False
+        if dg.capacity:
+            return None
+        if target:
+            build = dg.build
+            return build is not None and bool(build.table[target[-1] * 52 + card])
+        fill = dg.fill
+        if fill == "any":
+            return True
+        if fill == "king":
+            return RANK[card] == 13
+        if fill == "base":
+            base = st.vars.get("base", 1)
+            return base == 0 or RANK[card] == base
+        return False if fill == "none" else None
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()
@@ -509,18 +540,31 @@ class RuleSet(ABC):
     # ----- the end ----------------------------------------------------------------------
 
     def status(self, st: State) -> str:
+        settled = self._settled(st)
+        if settled is not None:
+            return settled
+        if any(self.useful(st, m) for m in self.iter_moves(st)):
+            return PLAYING
+        return LOST if self.scoring != "points" else FINISHED
+
+    def settled(self, st: State) -> str | None:
+        """The status when no search for a useful move is needed (won, resigned, a game that
+        ended by itself), else ``None``: then a legal, useful move proves the game is on,
+        which spares ``play`` the search (a game overriding ``status`` always answers)."""
+        if type(self).status is not RuleSet.status:
+            return self.status(st)
+        return self._settled(st)
+
+    def _settled(self, st: State) -> str | None:
         if self.won(st):
             return WON
-        gave_up = LOST if self.scoring != "points" else FINISHED
         if st.vars.get("resigned"):
-            return gave_up
+            return LOST if self.scoring != "points" else FINISHED
         if self.finished(st):
             if self.target is not None and st.score >= self.target:
                 return WON
             return FINISHED if self.scoring == "points" else LOST
-        if any(self.useful(st, m) for m in self.iter_moves(st)):
-            return PLAYING
-        return gave_up
+        return None
 
     def won(self, st: State) -> bool:
         if self.scoring == "points":
