@@ -55,11 +55,12 @@ _WRITE = """
 local function write(key, m, entry)
   redis.call('ZADD', KEYS[1], key, m)
   redis.call('HSET', KEYS[2], ARGV[1], entry)
+  local rank = redis.call('ZRANK', KEYS[1], m)  -- before an expiry in the past removes it
   if tonumber(ARGV[5]) > 0 then
     redis.call('EXPIREAT', KEYS[1], ARGV[5])
     redis.call('EXPIREAT', KEYS[2], ARGV[5])
   end
-  return {1, redis.call('ZRANK', KEYS[1], m)}
+  return {1, rank}
 end
 """
 
@@ -99,7 +100,8 @@ return write(e.key, ARGV[3], cjson.encode(e))
 
 # A page of a board: from ``start`` (0-based), or centred on a player ("around me").
 # KEYS: rank, entries; ARGV: start, count, player ('' for a plain page).
-# Returns {total, first rank, details...}; {total, -1} when the player is not on the board.
+# Returns {total, first rank, details as one JSON array}; {total, -1} when the player is not on
+# the board. (One array: the client decodes one document per page, not one per entry.)
 PAGE = """
 local total = redis.call('ZCARD', KEYS[1])
 local start = tonumber(ARGV[1])
@@ -110,12 +112,11 @@ if ARGV[3] ~= '' then
   local r = redis.call('ZRANK', KEYS[1], cjson.decode(mine).member)
   start = math.max(0, math.min(r - math.floor(n / 2), total - n))
 end
-local out = {total, start}
-local members = redis.call('ZRANGE', KEYS[1], start, start + n - 1)
-for _, m in ipairs(members) do
-  out[#out + 1] = redis.call('HGET', KEYS[2], string.sub(m, 15))
+local entries = {}
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], start, start + n - 1)) do
+  entries[#entries + 1] = redis.call('HGET', KEYS[2], string.sub(m, 15))
 end
-return out
+return {total, start, '[' .. table.concat(entries, ',') .. ']'}
 """
 
 
@@ -160,11 +161,10 @@ class Boards:
         total, first = int(out[0]), int(out[1])
         if first < 0:
             return None
-        entries = []
-        for i, raw in enumerate(out[2:]):
-            e = json.loads(raw)
+        entries = json.loads(out[2])
+        for i, e in enumerate(entries):
             del e["key"], e["member"]
-            entries.append(e | {"rank": first + i + 1})
+            e["rank"] = first + i + 1
         return Page(total, entries)
 
     async def count(self, board: str) -> int:

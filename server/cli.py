@@ -34,6 +34,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"SameDeal on http://{args.host}:{args.port}, state in {store}", flush=True)
     uvicorn.run("server.app:create_app", factory=True, host=args.host, port=args.port,
                 workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
-                ws_max_size=settings.max_message_bytes * 4, lifespan="on",
+                ws_max_size=settings.max_message_bytes * 4,
+                ws_per_message_deflate=settings.ws_compression, lifespan="on",
                 proxy_headers=True)
     return 0

@@ -19,6 +19,9 @@ class Settings:
     flood_after: int = 400
     #: Race events kept for reconnecting clients; older gaps get a full resync.
     event_window: int = 256
+    #: WebSocket per-message compression: off, since every move's reply is small and its CPU
+    #: cost is on the hot path (bench/); turn on where bandwidth costs more than CPU.
+    ws_compression: bool = False
     #: Seconds an unauthenticated socket may stay open.
     hello_timeout: float = 10.0
     #: Game states each process keeps in its cache.
@@ -41,6 +44,7 @@ class Settings:
             raw = env.get("SAMEDEAL_" + f.name.upper())
             if raw is not None:
                 kind = type(f.default)
-                values[f.name] = kind(raw)
+                values[f.name] = (raw.strip().lower() in ("1", "true", "yes", "on")
+                                  if kind is bool else kind(raw))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -294,8 +295,10 @@ class Races:
                 log.exception("race sweep failed")
 
 
+@functools.lru_cache(maxsize=1024)
 def decode_event(entry: bytes) -> dict[str, Any]:
-    """A stored or published race event: ``<seq>\\n<msgpack map>``."""
+    """A stored or published race event: ``<seq>\\n<msgpack map>``. Every socket following
+    the race gets the same entry, so it is decoded once (callers must not change the map)."""
     seq, _, payload = entry.partition(b"\n")
     event = msgpack.unpackb(payload, raw=False)
     event["seq"] = int(seq)
