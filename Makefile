@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?= serve
 
-.PHONY: serve test lint redis
+.PHONY: serve test lint redis bench
 
 $(VENV)/bin/python:
 	python3 -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
@@ -31,3 +31,7 @@ redis:
 
 test: lint redis
 	$(PY) -m pytest
+
+# Benchmarks against baselines measured in the same run: writes bench/results.md (not a test).
+bench: $(VENV)/.test redis
+	$(PY) -m bench

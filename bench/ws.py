@@ -1,0 +1,293 @@
+"""The WebSocket move path: simulated players racing over real sockets, against a bare echo.
+
+The load generator is a separate process (``python -m bench.ws load ...``) pinned to another
+core than the server. Each simulated player is in a two-player Klondike race with a partner on
+the same or the other server process; each move is validated, persisted to Redis (one script),
+acknowledged, and relayed to both entrants as a race.progress event. The baseline is
+bench/echo.py on the same uvicorn and starlette: one message in, the same message back.
+
+Phases, per run: a warm-up; saturation (closed loop: every player sends its next move as soon
+as the last is acknowledged) for the moves per second and the server's CPU time per move; then
+open loop at 50% and 80% of that rate (each player on a fixed schedule, latency measured from
+the scheduled time, so a late reply also delays what follows it: no coordinated omission).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+from .common import (
+    CORES,
+    Section,
+    Target,
+    cpu_seconds,
+    fmt,
+    median,
+    percentile,
+    pinned,
+    start_redis,
+    start_server,
+    stop,
+)
+
+FAST = {"SAMEDEAL_RATE_PER_SECOND": "1000000", "SAMEDEAL_RATE_BURST": "1000000",
+        "SAMEDEAL_FLOOD_AFTER": "1000000"}
+LOADS = (0.5, 0.8)
+
+
+# ----- the load generator (its own process) --------------------------------------------------
+
+
+class Player:
+    """One socket: a reader task resolves replies by id; events are only counted."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.pushed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.ids = itertools.count(1)
+        self.events = 0
+        self.session: dict[str, Any] = {}
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for raw in self.conn:
+            m = json.loads(raw)
+            fut = self.waiting.pop(m.get("id"), None) if "id" in m else None
+            if fut is not None:
+                fut.set_result(m)
+            elif m.get("type") == "session":
+                self.pushed.put_nowait(m)
+            else:
+                self.events += 1
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        rid = next(self.ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = fut
+        await self.conn.send(json.dumps({**message, "id": rid}))
+        return await fut
+
+
+async def register(url: str) -> str:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url) as http:
+        r = await http.post("/api/v1/players", json={"name": "Load", "kind": "bot"})
+        return r.json()["token"]
+
+
+async def connect(url: str, token: str | None) -> Player:
+    import websockets
+
+    conn = await websockets.connect(url.replace("http", "ws", 1) + "/api/v1/ws",
+                                    subprotocols=["samedeal.json"], max_size=2**22)
+    p = Player(conn)
+    if token:
+        assert (await p.request({"type": "hello", "token": token}))["type"] == "welcome"
+    return p
+
+
+async def seat(players: list[Player]) -> None:
+    """Pair the players in two-seat Klondike races (countdown 0) and wait for their deals."""
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        race = await a.request({"type": "race.create", "game": "klondike", "variant": "easy",
+                                "seats": 2, "countdown": 0, "time_limit": 86400})
+        await b.request({"type": "race.join", "race": race["race"]})
+    for p in players:
+        p.session = await asyncio.wait_for(p.pushed.get(), 30)
+
+
+async def step(p: Player, rng: random.Random, echo: bool) -> None:
+    """One move (or, on the echo server, one message of a move's size) and its reply."""
+    if echo:
+        await p.request({"type": "move", "session": "rip3z6zn2qqer.p7gc23bjt75iy",
+                         "move": "t7-t1"})
+        return
+    s = p.session
+    if not s["legal"]:  # this game is over: carry on in a practice game
+        s = await p.request({"type": "solo.start", "game": "klondike", "variant": "easy"})
+    reply = await p.request({"type": "move", "session": s["session"],
+                             "move": rng.choice(s["legal"])})
+    assert reply["type"] == "ack", reply
+    p.session = reply
+
+
+async def closed_loop(players: list[Player], seconds: float, echo: bool) -> int:
+    stop_at = time.perf_counter() + seconds
+    counts = [0] * len(players)
+
+    async def run(i: int, p: Player) -> None:
+        rng = random.Random(i)
+        while time.perf_counter() < stop_at:
+            await step(p, rng, echo)
+            counts[i] += 1
+
+    await asyncio.gather(*(run(i, p) for i, p in enumerate(players)))
+    return sum(counts)
+
+
+async def open_loop(players: list[Player], rate: float, seconds: float,
+                    echo: bool) -> list[float]:
+    """Latencies (s) of moves sent on a fixed schedule at ``rate`` moves/s in all."""
+    interval = len(players) / rate
+    start = time.perf_counter() + 0.05
+    latencies: list[float] = []
+
+    async def run(i: int, p: Player) -> None:
+        rng = random.Random(i)
+        due = start + interval * i / len(players)
+        while due < start + seconds:
+            wait = due - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            await step(p, rng, echo)
+            latencies.append(time.perf_counter() - due)
+            due += interval
+
+    await asyncio.gather(*(run(i, p) for i, p in enumerate(players)))
+    return latencies
+
+
+async def load(urls: list[str], pids: list[int], players: int, seconds: float,
+               echo: bool) -> dict[str, Any]:
+    clients = []
+    for i in range(players):
+        url = urls[i % len(urls)]
+        clients.append(await connect(url, None if echo else await register(url)))
+    if not echo:
+        await seat(clients)
+    await closed_loop(clients, 1.0, echo)  # warm up
+
+    def cpu() -> float:
+        return sum(cpu_seconds(pid) for pid in pids)
+
+    out: dict[str, Any] = {}
+    c0, t0, me0 = cpu(), time.perf_counter(), time.process_time()
+    moves = await closed_loop(clients, seconds, echo)
+    elapsed = time.perf_counter() - t0
+    used = cpu() - c0
+    out["saturation"] = {"moves": moves, "seconds": elapsed, "rate": moves / elapsed,
+                         "server_cpu_per_move": used / moves,
+                         "server_cpu_share": used / elapsed / len(pids),
+                         "loadgen_cpu_share": (time.process_time() - me0) / elapsed}
+    for share in LOADS:
+        rate = out["saturation"]["rate"] * share
+        c0 = cpu()
+        lat = await open_loop(clients, rate, seconds, echo)
+        out[f"open_{share}"] = {"rate": rate, "moves": len(lat), "p50": percentile(lat, 50),
+                                "p99": percentile(lat, 99),
+                                "server_cpu_per_move": (cpu() - c0) / max(1, len(lat))}
+    for c in clients:
+        await c.conn.close()
+    return out
+
+
+# ----- the orchestrator --------------------------------------------------------------------
+
+
+def one_run(kind: str, nodes: int, players: int, seconds: float) -> dict[str, Any]:
+    """Fresh Redis and server(s), then the load generator on another core; its figures."""
+    redis, url = start_redis(cpu=CORES - 1)
+    servers = [start_server(kind, cpu=i, redis_url=url, env=FAST) for i in range(nodes)]
+    try:
+        args = [*pinned(CORES - 1), sys.executable, "-m", "bench.ws", "load",
+                "--urls", ",".join(f"http://127.0.0.1:{port}" for _, port in servers),
+                "--pids", ",".join(str(p.pid) for p, _ in servers),
+                "--players", str(players), "--seconds", str(seconds)]
+        if kind == "echo":
+            args.append("--echo")
+        out = subprocess.run(args, capture_output=True, text=True, timeout=300,
+                             cwd=os.path.dirname(os.path.dirname(__file__)))
+        if out.returncode:
+            raise RuntimeError(f"the load generator failed: {out.stderr[-2000:]}")
+        return json.loads(out.stdout)
+    finally:
+        for proc, _ in servers:
+            stop(proc)
+        stop(redis)
+
+
+def run(quick: bool = False) -> Section:
+    runs, seconds, players = (1, 2.0, 20) if quick else (3, 4.0, 100)
+    configs = {"echo": ("echo", 1), "samedeal": ("samedeal", 1),
+               "samedeal x2": ("samedeal", 2)}
+    raw: dict[str, list[dict[str, Any]]] = {name: [] for name in configs}
+    for _ in range(runs):  # interleaved, so a noisy minute hits every configuration alike
+        for name, (kind, nodes) in configs.items():
+            raw[name].append(one_run(kind, nodes, players, seconds))
+
+    def med(name: str, phase: str, key: str) -> float:
+        return median([r[phase][key] for r in raw[name]])
+
+    rows = []
+    for name in configs:
+        rows.append([
+            name, fmt(med(name, "saturation", "rate")),
+            fmt(med(name, "saturation", "server_cpu_per_move") * 1e6),
+            *(fmt(med(name, f"open_{s}", q) * 1000) for s in LOADS for q in ("p50", "p99")),
+            fmt(med(name, "saturation", "server_cpu_share") * 100, 2),
+            fmt(med(name, "saturation", "loadgen_cpu_share") * 100, 2)])
+    cpu_ratio = (med("samedeal", "saturation", "server_cpu_per_move")
+                 / med("echo", "saturation", "server_cpu_per_move"))
+    scale = med("samedeal x2", "saturation", "rate") / med("samedeal", "saturation", "rate")
+    p99_ratio = med("samedeal", "open_0.5", "p99") / med("echo", "open_0.5", "p99")
+    loadgen = med("samedeal", "saturation", "loadgen_cpu_share")
+    targets = [
+        Target("server CPU per move at most 5x the echo server's CPU per message",
+               f"{cpu_ratio:.2f}x", cpu_ratio <= 5),
+        Target("two server processes at least 1.6x one", f"{scale:.2f}x", scale >= 1.6,
+               "" if scale >= 1.6 else
+               f"this machine has {CORES} cores: the second process shares its core with the "
+               "load generator and Redis, so two processes cannot double the work here"),
+        Target("p99 at 50% load at most 3x the echo's p99", f"{p99_ratio:.2f}x",
+               p99_ratio <= 3),
+    ]
+    if loadgen > 0.9:
+        targets[1].note += (f"; the load generator used {loadgen:.0%} of its core at "
+                            "saturation, so the rates are partly its limit")
+    method = (
+        f"{players} simulated players on one load-generator process (asyncio, JSON), pinned "
+        f"to core {CORES - 1} with Redis; the server on core 0 (the second server, in 'x2', "
+        f"on core 1). SameDeal players race in pairs (Klondike easy, partners on alternate "
+        f"servers) and send random legal moves; echo players send a move-sized message. "
+        f"Per run: 1 s warm-up, {seconds:g} s closed loop (saturation), then {seconds:g} s "
+        f"open loop at 50% and 80% of that rate; {runs} runs, interleaved across the three "
+        f"configurations, medians shown. CPU per move is the server processes' user+system "
+        f"time over the saturation phase divided by the moves acknowledged; the CPU columns "
+        f"say how busy each server process and the load generator were at saturation (a "
+        f"rate with neither near 100% is bound by round trips, not by either side).")
+    return Section(
+        "WebSocket move path",
+        method,
+        ["server", "moves/s at saturation", "server CPU µs/move", "p50 ms @50%", "p99 ms @50%",
+         "p50 ms @80%", "p99 ms @80%", "server CPU % (each)", "load generator CPU %"],
+        rows, targets, {"runs": raw})
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(prog="python -m bench.ws")
+    sub = p.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("load", help="the load generator (started by the benchmark)")
+    g.add_argument("--urls", required=True)
+    g.add_argument("--pids", required=True)
+    g.add_argument("--players", type=int, default=40)
+    g.add_argument("--seconds", type=float, default=4.0)
+    g.add_argument("--echo", action="store_true")
+    args = p.parse_args()
+    result = asyncio.run(load(args.urls.split(","), [int(x) for x in args.pids.split(",")],
+                              args.players, args.seconds, args.echo))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
