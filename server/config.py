@@ -10,6 +10,8 @@ from dataclasses import dataclass, fields
 class Settings:
     #: Redis URL; empty means the embedded in-process store (one process, memory only).
     redis_url: str = ""
+    #: Connections each process keeps to Redis at most; more requests at once wait their turn.
+    redis_connections: int = 64
     #: Largest inbound WebSocket message or REST body, in bytes.
     max_message_bytes: int = 16384
     #: Per-socket rate limit: messages per second, and the burst allowed above it.

@@ -22,13 +22,18 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
 
 from __future__ import annotations
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 
-def connect(url: str) -> Redis:
-    """A real Redis for ``url``; with no URL the embedded in-process store (one process)."""
+def connect(url: str, connections: int = 64) -> Redis:
+    """A real Redis for ``url``; with no URL the embedded in-process store (one process).
+
+    At most ``connections`` to Redis at once; a request that finds them all busy waits for
+    one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring."""
     if url:
-        return Redis.from_url(url, decode_responses=False, health_check_interval=30)
+        pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
+                                               health_check_interval=30)
+        return Redis(connection_pool=pool, decode_responses=False)
     import fakeredis  # the same commands and scripts, held in this process's memory
 
     return fakeredis.FakeAsyncRedis(decode_responses=False)

@@ -145,8 +145,11 @@ class Connection:
         except Exception:
             log.exception("message failed")
             self.sv.metrics.errors.labels("server.error").inc()
-            self.send({"type": "error", "code": "server.error",
-                       "message": "the server failed on that message; it changed nothing"})
+            out = {"type": "error", "code": "server.error",
+                   "message": "the server failed on that message; it changed nothing"}
+            if request_id is not None:
+                out["id"] = request_id
+            self.send(out)
 
     async def _dispatch(self, kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
         if kind == "ping":

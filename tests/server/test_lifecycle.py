@@ -175,3 +175,19 @@ def test_serve_refuses_workers_without_redis() -> None:
     from engine.cli import main
 
     assert main(["serve", "--workers", "2"]) == 2
+
+
+async def test_a_burst_of_moves_beyond_the_redis_pool_all_succeed(node: Node) -> None:
+    """More moves in flight at once than a process has Redis connections (64): they queue
+    for a connection instead of failing."""
+    _, token = await player(node)
+    sockets = [await Ws.open(node, token) for _ in range(150)]
+    sessions = [await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy"})
+                for ws in sockets]
+    replies = await asyncio.gather(*(
+        ws.request({"type": "move", "session": s["session"], "move": s["legal"][0]})
+        for ws, s in zip(sockets, sessions, strict=True)))
+    assert [r["type"] for r in replies] == ["ack"] * 150, [r for r in replies
+                                                            if r["type"] != "ack"][:1]
+    for ws in sockets:
+        await ws.close()
