@@ -138,6 +138,6 @@ def fmt(x: float, digits: int = 3) -> str:
     """A figure with ``digits`` significant digits; large ones whole, thousands grouped."""
     if x != x:  # nan
         return "n/a"
-    if abs(x) >= 10 ** digits:
+    if abs(x) >= 10 ** (digits - 1):
         return f"{x:,.0f}"
     return f"{x:.{digits}g}"
