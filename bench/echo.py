@@ -9,8 +9,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 
 async def echo(ws: WebSocket) -> None:
-    await ws.accept(subprotocol=ws.scope.get("subprotocols", [None])[0] if ws.scope.get(
-        "subprotocols") else None)
+    await ws.accept(subprotocol=(ws.scope.get("subprotocols") or [None])[0])
     try:
         while True:
             msg = await ws.receive()

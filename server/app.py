@@ -91,14 +91,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await sv.hub.start()
-        sweepers = [asyncio.create_task(sv.races.sweep()), asyncio.create_task(sv.daily.sweep())]
+        sweeper = asyncio.create_task(sweep(sv))
         try:
             yield
         finally:
-            for sweeper in sweepers:
-                sweeper.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sweeper
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await sv.hub.stop()
             await sv.redis.aclose()
 
@@ -106,6 +105,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.services = sv
     return app
+
+
+async def sweep(sv: Services) -> None:
+    """Every node, every ``sweep_interval``: end races past their time limit and close daily
+    attempts past their deadline (both idempotent, so nodes may overlap)."""
+    while True:
+        await asyncio.sleep(sv.settings.sweep_interval)
+        for job in (sv.races.end_due, sv.daily.close_due):
+            try:
+                await job()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweep failed: %s", job.__qualname__)
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -13,10 +13,8 @@ none is left the day's seeds are revealed.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
-import logging
 import os
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
@@ -33,8 +31,6 @@ from .config import Settings
 from .errors import ApiError
 from .records import Records, opens_at
 from .sessions import Session, Sessions, rules_for
-
-log = logging.getLogger("samedeal.daily")
 
 DAY_MS = 86_400_000
 Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
@@ -201,15 +197,4 @@ class Daily:
                 at = int(last.partition(b" ")[0]) if last else int(created)
                 await self.finished(s, at, walked_away=True)
         return len(due)
-
-    async def sweep(self) -> None:
-        """Runs on every node: closing and recording are idempotent."""
-        while True:
-            await asyncio.sleep(self.settings.sweep_interval)
-            try:
-                await self.close_due()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("daily sweep failed")
 

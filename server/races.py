@@ -7,7 +7,6 @@ numbers the race's event, keeps it in a short window and publishes it for every 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import json
@@ -281,18 +280,11 @@ class Races:
             raise ApiError("race.not_over", "the results come when the race is over")
         return json.loads(r["results"])
 
-    async def sweep(self) -> None:
-        """End every race past its time limit; runs on every node (ending is idempotent)."""
-        while True:
-            await asyncio.sleep(self.settings.sweep_interval)
-            try:
-                now = await store.now_ms(self.redis)
-                for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
-                    await self.finish(rid.decode())
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("race sweep failed")
+    async def end_due(self) -> None:
+        """End every race past its time limit; every node sweeps (ending is idempotent)."""
+        now = await store.now_ms(self.redis)
+        for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
+            await self.finish(rid.decode())
 
 
 @functools.lru_cache(maxsize=1024)
