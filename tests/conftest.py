@@ -1,4 +1,23 @@
+"""Shared fixtures. Real components: a redis-server on a free loopback port and SameDeal
+server processes (``samedeal serve``) on loopback, started once per test run; the engine's
+hypothesis profile."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.server.client import Node
 
 # Deterministic in CI and locally: the same examples every run, no wall-clock deadline
 # (the machines are noisy; speed is measured in bench/, never asserted here).
@@ -6,3 +25,95 @@ settings.register_profile(
     "samedeal", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("samedeal")
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
+        "SAMEDEAL_FLOOD_AFTER": "5000"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check, what: str, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except (OSError, httpx.HTTPError):
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not come up in {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.fail("redis-server is not installed: run the README's test command (make test)")
+    port = free_port()
+    work = tmp_path_factory.mktemp("redis")
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(work)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+    def ping() -> bool:
+        with socket.create_connection(("127.0.0.1", port), 0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+
+    wait_for(ping, "redis-server")
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(10)
+
+
+def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.Popen[bytes]]:
+    port = free_port()
+    args = [sys.executable, "-m", "engine.cli", "serve", "--port", str(port),
+            "--log-level", "warning"]
+    if redis_url:
+        args += ["--redis-url", redis_url]
+    out = open(log, "wb")  # noqa: SIM115 - the process writes it until the end of the run
+    proc = subprocess.Popen(args, cwd=ROOT, env=os.environ | env, stdout=out,
+                            stderr=subprocess.STDOUT)
+    node = Node(f"http://127.0.0.1:{port}", proc.pid, log)
+
+    def healthy() -> bool:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+        return httpx.get(f"{node.url}/healthz", timeout=1).status_code == 200
+
+    wait_for(healthy, f"samedeal serve on port {port}")
+    return node, proc
+
+
+@pytest.fixture(scope="session")
+def nodes(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
+    """Two server processes sharing one Redis, with rate limits out of the way."""
+    logs = tmp_path_factory.mktemp("nodes")
+    started = [start_node(redis_url, logs / f"node{i}.log", **FAST) for i in range(2)]
+    yield [n for n, _ in started]
+    for _, proc in started:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def strict_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
+    """A node with small limits: a low rate limit, a short event window, a short hello."""
+    logs = tmp_path_factory.mktemp("strict")
+    node, proc = start_node(redis_url, logs / "strict.log", SAMEDEAL_RATE_PER_SECOND="5",
+                            SAMEDEAL_RATE_BURST="10", SAMEDEAL_FLOOD_AFTER="20",
+                            SAMEDEAL_EVENT_WINDOW="4", SAMEDEAL_HELLO_TIMEOUT="1")
+    yield node
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture
+def node(nodes: list[Node]) -> Node:
+    return nodes[0]

@@ -29,9 +29,9 @@ from server.config import Settings
 from server.daily import attempt_id, daily_seed
 from server.errors import ApiError
 from server.records import opens_at
+from tests.conftest import ROOT
 
 from .client import Node, Rest, Ws, cards_in, player, view_cards
-from .conftest import ROOT
 
 HOUR = 3_600_000
 _days = itertools.count()

@@ -11,9 +11,9 @@ import pytest
 from redis import asyncio as redis
 
 import engine
+from tests.conftest import start_node
 
 from .client import MSGPACK, Node, Rest, Ws, player
-from .conftest import start_node
 
 
 async def test_open_races_are_listed_joined_left_and_started_by_their_creator(
