@@ -197,11 +197,17 @@ class State:
 
     def resign(self) -> None:
         if self.status == PLAYING:
-            self._marks.append(len(self._journal))
-            self.set_var("resigned", 1)
-            self.history.append(Move("resign"))
-            self.revealed.append(False)
-            self._status = None
+            self.record(Move("resign"), lambda: self.set_var("resigned", 1))
+
+    def record(self, move: Move, change: Callable[[], None]) -> None:
+        """Make a change that is not a move on the cards (a resignation, a bowler's forfeit)
+        one step of the history, so undo and ``revealed`` treat it like a move."""
+        self._marks.append(len(self._journal))
+        self._shown = False
+        change()
+        self.history.append(move)
+        self.revealed.append(self._shown)
+        self._status = None
 
     @property
     def status(self) -> str:

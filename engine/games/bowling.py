@@ -19,12 +19,18 @@ from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
 
 PINS = 10
+FORFEIT = "forfeit"  # a Move kind for the history: ``src`` is the bowler (0-based)
 FRAMES = 10
 
 
 def roll_key(bowler: int, frame: int, ball: int) -> str:
     """The var holding the pins a bowler (0-based) filled with one ball of one frame."""
     return f"r{bowler + 1}.{frame}.{ball}"
+
+
+def out_key(bowler: int) -> str:
+    """The var set when a bowler (0-based) has forfeited the rest of a match."""
+    return f"out{bowler + 1}"
 
 
 def frame_scores(frames: list[list[int]]) -> list[tuple[int, bool]]:
@@ -274,17 +280,39 @@ class Bowling(RuleSet):
                 st.set_var("ball", 3)
                 self.fresh(st, "bonus/1")
                 return
-        # the frame is over: the next bowler, or the next frame
+        self.next_bowler(st)
+
+    def next_bowler(self, st: State) -> None:
+        """The frame is over: the next bowler still in the match, or the next frame."""
+        k, frame = st.turn, st.vars["frame"]
         st.set_var("ball", 1)
-        if k + 1 < st.vars.get("players", 1):
-            st.set_var("turn", k + 1)
+        n = st.vars.get("players", 1)
+        later = [j for j in range(k + 1, n) if not st.vars.get(out_key(j))]
+        if later:
+            st.set_var("turn", later[0])
         else:
-            st.set_var("turn", 0)
-            if frame == FRAMES:
+            first = [j for j in range(n) if not st.vars.get(out_key(j))]
+            if frame == FRAMES or not first:
                 st.set_var("over", 1)
                 return
+            st.set_var("turn", first[0])
             st.set_var("frame", frame + 1)
         self.fresh(st, f"frame/{st.vars['frame']}")
+
+    def forfeit(self, st: State, bowler: int) -> None:
+        """A bowler (0-based) leaves a match for good: their frames not yet bowled score
+        nothing and their turns are skipped. Journaled like a move's changes, so the server
+        logs it as an entry of the match and a replay repeats it."""
+        if st.vars.get("over") or st.vars.get(out_key(bowler)):
+            return
+
+        def leave() -> None:
+            st.set_var(out_key(bowler), 1)
+            if bowler == st.turn:  # the frame being bowled ends where it stands
+                self.next_bowler(st)
+                self.after_move(st)  # shows the next bowler's first card
+
+        st.record(Move(FORFEIT, bowler), leave)
 
     # ----- the end and the score ----------------------------------------------------------
 
@@ -339,11 +367,13 @@ class Bowling(RuleSet):
                 running += pts
                 frames.append({"frame": f, "balls": balls, "marks": self.marks(f, balls),
                                "total": None if open_ else running})
-            bowlers.append({"bowler": k + 1, "frames": frames, "total": self.total(st, k)})
+            bowlers.append({"bowler": k + 1, "frames": frames, "total": self.total(st, k),
+                            "forfeited": bool(st.vars.get(out_key(k)))})
         out: dict[str, Any] = {"bowlers": bowlers, "players": n}
-        if st.vars.get("over"):
-            best = max(b["total"] for b in bowlers)
-            out["winner"] = [b["bowler"] for b in bowlers if b["total"] == best]
+        if st.vars.get("over"):  # a bowler who left wins only if everyone left
+            staying = [b for b in bowlers if not b["forfeited"]] or bowlers
+            best = max(b["total"] for b in staying)
+            out["winner"] = [b["bowler"] for b in staying if b["total"] == best]
         else:
             out.update(
                 bowler=st.turn + 1, frame=st.vars["frame"], ball=st.vars["ball"],

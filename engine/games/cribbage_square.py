@@ -9,7 +9,8 @@ from typing import Any
 from ..cards import RANK, SUIT, TEXT
 from ..core import State
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, RuleSet, Stock
+from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
+from ._squares import Squares
 
 SIZE = 4
 LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -68,7 +69,7 @@ def hand_score(hand: tuple[int, ...], starter: int = -1) -> int:
 
 
 @register
-class CribbageSquare(RuleSet):
+class CribbageSquare(Squares):
     id = "cribbage-square"
     name = "Cribbage Square"
     scoring = "points"
@@ -86,9 +87,6 @@ class CribbageSquare(RuleSet):
         groups.append(Group(STOCK_PILE, unit="top", to=to, turn_up=True))
         return tuple(groups)
 
-    def finished(self, st: State) -> bool:
-        return all(st.piles[g] for g in self.by_kind[GRID])
-
     def starter(self, st: State) -> int:
         """The starter: the stock's top card, turned up once the grid is full; else -1.
 
@@ -98,10 +96,12 @@ class CribbageSquare(RuleSet):
             return -1
         return st.piles[self.stock_pile][-1]
 
-    def lines(self, st: State) -> list[tuple[str, tuple[int, ...]]]:
-        """Each line's name and points per part, the starter's "his heels" last."""
+    def lines(self, st: State, starter: int | None = None) -> list[tuple[str, tuple[int, ...]]]:
+        """Each line's name and points per part, the starter's "his heels" last; with the
+        game's own starter unless one is given."""
         grid = self.by_kind[GRID]
-        starter = self.starter(st)
+        if starter is None:
+            starter = self.starter(st)
         out: list[tuple[str, tuple[int, ...]]] = []
         for name, cells in zip(LINE_NAMES, LINES, strict=True):
             hand = tuple(st.piles[grid[i]][0] for i in cells if st.piles[grid[i]])
@@ -113,10 +113,13 @@ class CribbageSquare(RuleSet):
         return sum(sum(parts) for _, parts in self.lines(st))
 
     def info(self, st: State) -> dict[str, Any]:
-        starter = self.starter(st)
+        return self.scored(st, self.starter(st))[1]
+
+    def scored(self, st: State, starter: int = -1) -> tuple[int, dict[str, Any]]:
         lines: list[dict[str, Any]] = []
-        for name, parts in self.lines(st):
+        for name, parts in self.lines(st, starter):
             named = dict(zip(PARTS, parts, strict=False)) if name != "starter" else {
                 "his heels": parts[0]}
             lines.append({"line": name, "points": sum(parts), "parts": named})
-        return {"starter": TEXT[starter] if starter >= 0 else None, "lines": lines}
+        info = {"starter": TEXT[starter] if starter >= 0 else None, "lines": lines}
+        return sum(line["points"] for line in lines), info

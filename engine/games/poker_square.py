@@ -8,7 +8,8 @@ from typing import Any
 from ..cards import RANK, SUIT
 from ..core import State
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, RuleSet, Stock
+from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
+from ._squares import Squares
 
 SIZE = 5
 LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -57,7 +58,7 @@ def hand(cards: list[int]) -> str | None:
 
 
 @register
-class PokerSquare(RuleSet):
+class PokerSquare(Squares):
     id = "poker-square"
     name = "Poker Square"
     scoring = "points"
@@ -83,9 +84,6 @@ class PokerSquare(RuleSet):
 
     def score(self, st: State) -> int:
         return sum(points for _, _, points in self.lines(st))
-
-    def finished(self, st: State) -> bool:
-        return all(st.piles[g] for g in self.by_kind[GRID])
 
     def after_move(self, st: State) -> None:
         if not self.finished(st):  # the next card is not shown once the grid is full

@@ -487,3 +487,61 @@ def test_the_timer_move_is_always_legal():
     with pytest.raises(IllegalMove) as e:
         st.rules.timer_move(st)
     assert e.value.code == "game.over"
+
+
+# ----- a bowler leaving a match --------------------------------------------------------
+
+
+def test_a_bowler_who_leaves_mid_frame_is_skipped_and_keeps_what_was_bowled():
+    st = EASY.deal(SEED, players=3)
+    finish_frame(st)  # bowler 1, frame 1
+    st.play(st.rules.timer_move(st), player=1)  # bowler 2 places one card, then leaves
+    EASY.forfeit(st, 1)
+    s = EASY.stock_pile
+    assert (st.turn, st.vars["frame"], st.vars["ball"]) == (2, 1, 1)
+    assert st.piles[s] == shuffled_deck(SEED, "frame/1")[::-1] and st.down[s] == 51
+    assert not any(st.piles[p] for p in EASY.pins + EASY.balls)  # fresh pins for bowler 3
+    assert frame_rolls(st, 1, 1) == []  # the unfinished ball is not recorded
+    finish_frame(st)  # bowler 3: then frame 2 goes from bowler 1 to bowler 3
+    finish_frame(st)
+    assert (st.turn, st.vars["frame"]) == (2, 2)
+    info = st.view()["info"]
+    assert [b["forfeited"] for b in info["bowlers"]] == [False, True, False]
+    with pytest.raises(IllegalMove) as e:
+        st.play(st.rules.timer_move(st), player=1)
+    assert e.value.code == "turn.wrong"
+
+
+def gutter_frame(st: State) -> None:
+    play(st, "s-p10")  # the Ace on pin 10: nothing else fits, a frame of one pin
+    finish_frame(st)
+
+
+def test_leaving_is_one_undoable_step_and_a_leaver_cannot_win():
+    rules = rigged("easy", **{"*": CLUBS_UP})
+    st = rules.deal(SEED, players=2)
+    finish_frame(st)  # bowler 1 strikes in frames 1 and 2, bowler 2 takes one pin
+    gutter_frame(st)
+    finish_frame(st)
+    before = fingerprint(st)
+    rules.forfeit(st, 0)
+    assert st.vars.get("out1") == 1 and st.turn == 1
+    st.pop()
+    assert fingerprint(st) == before and "out1" not in st.vars
+    rules.forfeit(st, 0)
+    rules.forfeit(st, 0)  # leaving twice changes nothing more
+    assert [m.kind for m in st.history].count("forfeit") == 1
+    while not st.over:  # bowler 2 bowls on alone, one pin a frame
+        assert st.turn == 1
+        gutter_frame(st)
+    info = st.view()["info"]
+    assert [b["total"] for b in info["bowlers"]] == [30, 10]
+    assert info["winner"] == [2]
+
+
+def test_the_match_is_over_when_every_bowler_has_left():
+    st = EASY.deal(SEED, players=2)
+    EASY.forfeit(st, 1)
+    EASY.forfeit(st, 0)
+    assert st.over and st.vars["over"] == 1
+    assert st.view()["info"]["winner"] == [1, 2]  # nobody stayed: the totals decide (0, 0)
