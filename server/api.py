@@ -16,6 +16,7 @@ from .config import Settings
 from .daily import Daily, day_of, parse_day
 from .errors import ApiError
 from .events import Hub
+from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .records import Records, board_name
@@ -29,6 +30,7 @@ class Services:
     accounts: Accounts
     sessions: Sessions
     races: Races
+    matches: Matches
     daily: Daily
     boards: Boards
     records: Records
@@ -79,6 +81,23 @@ async def race_start(sv: Services, player: Player, body: dict[str, Any]) -> dict
     return await sv.races.start(player, body["race"])
 
 
+async def match_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.create(player, body)
+
+
+def _match(call: str) -> Handler:
+    """A match operation on the match the body names, as the caller."""
+
+    async def handler(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+        if call == "get":
+            return await sv.matches.summary(body["match"], player.id)
+        if call == "move":
+            return await sv.matches.move(player, body["match"], body["move"])
+        return await getattr(sv.matches, call)(player, body["match"])  # type: ignore[no-any-return]
+
+    return handler
+
+
 async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
     s = await sv.daily.start(player, body["game"], body["variant"], body.get("ranked", True),
                              body.get("day"))
@@ -112,6 +131,12 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "race.join": (race_join, "race"),
     "race.leave": (race_leave, "race"),
     "race.start": (race_start, "race"),
+    "match.create": (match_create, "match"),
+    "match.join": (_match("join"), "match"),
+    "match.leave": (_match("leave"), "match"),
+    "match.start": (_match("start"), "match"),
+    "match.get": (_match("get"), "match"),
+    "match.move": (_match("move"), "match.ack"),
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),

@@ -22,6 +22,7 @@ from .config import Settings
 from .daily import Clock, Daily
 from .errors import ApiError
 from .events import Hub
+from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .ratings import Ratings
@@ -52,10 +53,11 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
                 await records.game_over(s, int(result[2]))
 
     sessions = Sessions(redis, settings, on_change)
-    races = Races(redis, settings, sessions, records.race_over)
+    races = Races(redis, settings, sessions, records.results)
+    matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock)
-    return Services(settings, redis, accounts, sessions, races, daily, boards, records,
-                    Hub(redis), Metrics())
+    return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
+                    records, Hub(redis), Metrics())
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -91,13 +93,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await sv.hub.start()
-        sweeper = asyncio.create_task(sweep(sv))
+        tasks = [asyncio.create_task(sweep(sv)), asyncio.create_task(sv.matches.run_timers())]
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await sv.hub.stop()
             await sv.redis.aclose()
 

@@ -30,6 +30,8 @@ class Settings:
     cache_size: int = 10000
     #: Seconds between sweeps for races past their time limit and daily attempts past the day.
     sweep_interval: float = 1.0
+    #: Seconds between the turn timer's placements for a match player away past the grace.
+    absent_pace: float = 1.0
     #: The daily deals' HMAC secret; empty: a random one made once and kept in Redis.
     daily_secret: str = ""
     #: Seconds after a day's close (24:00 UTC) that its ranked attempts may still finish.

@@ -1,13 +1,19 @@
-"""One Redis pub/sub connection per process, fanning race events out to local sockets."""
+"""Race and match events: one Redis pub/sub connection per process fanning them out to local
+sockets, and the short window of past events a reconnecting client catches up from."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
+from typing import Any
 
+import msgpack
 from redis.asyncio import Redis
+
+from . import store
 
 log = logging.getLogger("samedeal.events")
 
@@ -68,3 +74,24 @@ class Hub:
             channel = msg["channel"].decode()
             for listener in list(self._listeners.get(channel, ())):
                 listener(msg["data"])
+
+
+@functools.lru_cache(maxsize=1024)
+def decode_event(entry: bytes) -> dict[str, Any]:
+    """A stored or published event: ``<seq>\\n<msgpack map>``. Every socket following the
+    race or match gets the same entry, so it is decoded once (callers must not change it)."""
+    seq, _, payload = entry.partition(b"\n")
+    event = msgpack.unpackb(payload, raw=False)
+    event["seq"] = int(seq)
+    return event
+
+
+async def events_after(redis: Redis, eid: str, after: int) -> list[dict[str, Any]] | None:
+    """A race's or match's events numbered above ``after``; ``None`` when the window no longer
+    holds them all."""
+    events = [decode_event(e) for e in await redis.lrange(store.events_key(eid), 0, -1)]
+    if not events:
+        return [] if after == 0 else None
+    if events[0]["seq"] > after + 1 or after > events[-1]["seq"]:
+        return None
+    return [e for e in events if e["seq"] > after]

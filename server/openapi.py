@@ -41,6 +41,19 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str | None, int]] = {
                                             200),
     ("POST", f"{P}/races/{{race}}/start"): ("Start now (the creator only)", "race.start", 200),
     ("GET", f"{P}/races/{{race}}/results"): ("The ranking and the revealed seed", None, 200),
+    ("POST", f"{P}/matches"): ("Create a Bowling or called-card match; its seed's "
+                               "commitment is shown now", "match.create", 201),
+    ("GET", f"{P}/matches"): ("The open matches", None, 200),
+    ("GET", f"{P}/matches/{{match}}"): ("A match: players, scores, whose turn; your own grid",
+                                        "match.get", 200),
+    ("POST", f"{P}/matches/{{match}}/join"): ("Take a seat", "match.join", 200),
+    ("POST", f"{P}/matches/{{match}}/leave"): ("Give up a seat, or leave a running match for "
+                                               "good", "match.leave", 200),
+    ("POST", f"{P}/matches/{{match}}/start"): ("Start now (the creator only)", "match.start",
+                                               200),
+    ("POST", f"{P}/matches/{{match}}/moves"): ("Place your card", "match.move", 200),
+    ("GET", f"{P}/matches/{{match}}/transcript"): (
+        "Every placement, the seed and the results, public once the match is over", None, 200),
     ("POST", f"{P}/daily"): ("Start (or resume) today's ranked attempt, or replay unranked",
                              "daily.start", 201),
     ("GET", f"{P}/daily"): ("Today's daily deals and their commitments", "daily.get", 200),
@@ -53,7 +66,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str | None, int]] = {
     ("GET", "/metrics"): ("Prometheus metrics", None, 200),
     ("GET", "/openapi.json"): ("This document", None, 200),
 }
-PUBLIC = {f"{P}/players", "/healthz", "/readyz", "/metrics", "/openapi.json"}
+PUBLIC = {f"{P}/players", f"{P}/matches/{{match}}/transcript", "/healthz", "/readyz",
+          "/metrics", "/openapi.json"}
 ERROR = {"$ref": "#/components/schemas/Error"}
 
 

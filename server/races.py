@@ -8,7 +8,6 @@ numbers the race's event, keeps it in a short window and publishes it for every 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import logging
 import os
@@ -128,17 +127,6 @@ class Races:
                     out.append(s)
         return out
 
-    async def events_after(self, rid: str, after: int) -> list[dict[str, Any]] | None:
-        """The events numbered above ``after``; ``None`` when the window no longer holds them."""
-        _, _, ek = store.race_keys(rid)
-        entries = await self.redis.lrange(ek, 0, -1)
-        events = [decode_event(e) for e in entries]
-        if not events:
-            return [] if after == 0 else None
-        if events[0]["seq"] > after + 1 or after > events[-1]["seq"]:
-            return None
-        return [e for e in events if e["seq"] > after]
-
     # ----- changing ---------------------------------------------------------------------
 
     async def create(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
@@ -174,7 +162,7 @@ class Races:
         info = json.dumps({"name": player.name, "kind": player.kind})
         result = await self._script(self._join, [rk, entrants_key, ek], [
             player.id, info, msgpack.packb(event), self.settings.event_window,
-            store.race_channel(rid)])
+            store.channel(rid)])
         count, seats = int(result[1]), int(result[2])
         r = await self._race(rid)
         if count >= seats and r["start"] == "full":
@@ -189,7 +177,7 @@ class Races:
         event = {"type": "race.left", "race": rid, "player": player.id}
         await self._script(self._leave, [rk, entrants_key, ek], [
             player.id, msgpack.packb(event), self.settings.event_window,
-            store.race_channel(rid)])
+            store.channel(rid)])
         return await self.summary(rid)
 
     async def start(self, player: Player, rid: str) -> dict[str, Any]:
@@ -218,7 +206,7 @@ class Races:
             keys = [rk, entrants_key, ek]
             keys += [store.session_keys(f"{rid}.{pid}")[0] for pid in pids]
             result = await self._start(keys=keys, args=[
-                msgpack.packb(event), self.settings.event_window, store.race_channel(rid),
+                msgpack.packb(event), self.settings.event_window, store.channel(rid),
                 starts, ends, st.status, st.score, rules.tie_break(st), *pids])
             if result[0] == 1:
                 async with self.redis.pipeline(transaction=False) as pipe:
@@ -264,7 +252,7 @@ class Races:
             rk, _, ek = store.race_keys(rid)
             result = await self._end(keys=[rk, ek], args=[
                 r["seq"], json.dumps(results), msgpack.packb(event),
-                self.settings.event_window, store.race_channel(rid)])
+                self.settings.event_window, store.channel(rid)])
             if result[0] == 1:
                 await self.redis.zrem(store.RUNNING_RACES, rid)
                 try:
@@ -285,16 +273,6 @@ class Races:
         now = await store.now_ms(self.redis)
         for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
             await self.finish(rid.decode())
-
-
-@functools.lru_cache(maxsize=1024)
-def decode_event(entry: bytes) -> dict[str, Any]:
-    """A stored or published race event: ``<seq>\\n<msgpack map>``. Every socket following
-    the race gets the same entry, so it is decoded once (callers must not change the map)."""
-    seq, _, payload = entry.partition(b"\n")
-    event = msgpack.unpackb(payload, raw=False)
-    event["seq"] = int(seq)
-    return event
 
 
 MESSAGES = {

@@ -191,8 +191,8 @@ class Records:
         if won:
             await self._streak_board(player, "won", int(out[-1][1]), finished_at)
 
-    async def race_over(self, results: dict[str, Any]) -> None:
-        """A race ended: every entrant's statistics, then the ratings."""
+    async def results(self, results: dict[str, Any]) -> None:
+        """A race or a match ended: every entrant's statistics, then the ratings."""
         rules = engine.get(results["game"], results["variant"])
         async with self.redis.pipeline(transaction=False) as pipe:
             for e in results["ranking"]:

@@ -162,6 +162,17 @@ async def results(request: Request) -> Response:
     return respond(request, await services(request).races.results(request.path_params["race"]))
 
 
+async def matches(request: Request) -> Response:
+    await caller(request)
+    return respond(request, {"matches": await services(request).matches.list_open()})
+
+
+async def transcript_of_match(request: Request) -> Response:
+    """A match's placements and seed: public once it is over, no token needed."""
+    return respond(request, await services(request).matches.transcript(
+        request.path_params["match"]))
+
+
 ROUTES = [
     Route(f"{API}/players", register, methods=["POST"]),
     Route(f"{API}/players/me", me, methods=["GET"]),
@@ -183,6 +194,16 @@ ROUTES = [
     Route(f"{API}/races/{{race}}/leave", operation("race.leave", "race"), methods=["POST"]),
     Route(f"{API}/races/{{race}}/start", operation("race.start", "race"), methods=["POST"]),
     Route(f"{API}/races/{{race}}/results", results, methods=["GET"]),
+    Route(f"{API}/matches", operation("match.create", status=201), methods=["POST"]),
+    Route(f"{API}/matches", matches, methods=["GET"]),
+    Route(f"{API}/matches/{{match}}", get_operation("match.get", "match"), methods=["GET"]),
+    Route(f"{API}/matches/{{match}}/join", operation("match.join", "match"), methods=["POST"]),
+    Route(f"{API}/matches/{{match}}/leave", operation("match.leave", "match"),
+          methods=["POST"]),
+    Route(f"{API}/matches/{{match}}/start", operation("match.start", "match"),
+          methods=["POST"]),
+    Route(f"{API}/matches/{{match}}/moves", operation("match.move", "match"), methods=["POST"]),
+    Route(f"{API}/matches/{{match}}/transcript", transcript_of_match, methods=["GET"]),
     Route(f"{API}/daily", operation("daily.start", status=201), methods=["POST"]),
     Route(f"{API}/daily", get_operation("daily.get"), methods=["GET"]),
     Route(f"{API}/daily/{{day}}", get_operation("daily.get", "day"), methods=["GET"]),

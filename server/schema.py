@@ -81,6 +81,7 @@ GAME = Field("string", doc="a rule set's id, as in the catalog ('klondike')")
 VARIANT = Field("string", doc="'easy' or 'difficult'")
 SESSION = Field("string", doc="a session's id")
 RACE = Field("string", doc="a race's id")
+MATCH = Field("string", doc="a match's id")
 MOVE = Field("move", doc="in move notation ('t7-f1', 't3:4-t5', 's') or its JSON object")
 REV = Field("integer", required=False, hi=2**31,
             doc="the session revision the move was chosen at; a stale one is refused")
@@ -124,6 +125,31 @@ MESSAGES: dict[str, dict[str, Field]] = {
                        doc="the last event number received; missed events follow"),
     },
     "race.unsubscribe": {"race": RACE},
+    "match.create": {
+        "game": GAME,
+        "variant": VARIANT,
+        "seats": Field("integer", lo=1, hi=8,
+                       doc="Bowling 1 to 4 bowlers; Poker and Cribbage Square 2 to 8 players"),
+        "turn_time": Field("integer", required=False, lo=1, hi=600,
+                           doc="seconds a card waits for its player before the timer places "
+                               "it; default 30"),
+        "grace": Field("integer", required=False, hi=3600,
+                       doc="seconds a disconnected player's turn waits for them; default 60"),
+        "start": Field("string", required=False, choices=("full", "manual"),
+                       doc="start when the last seat fills (default) or when the creator says"),
+        "join": Field("boolean", required=False, doc="the creator takes a seat (default true)"),
+    },
+    "match.join": {"match": MATCH},
+    "match.leave": {"match": MATCH},
+    "match.start": {"match": MATCH},
+    "match.get": {"match": MATCH},
+    "match.move": {"match": MATCH, "move": MOVE},
+    "match.subscribe": {
+        "match": MATCH,
+        "after": Field("integer", required=False, hi=2**31,
+                       doc="the last event number received; missed events follow"),
+    },
+    "match.unsubscribe": {"match": MATCH},
     "daily.start": {
         "game": GAME,
         "variant": VARIANT,
@@ -146,8 +172,6 @@ MESSAGES: dict[str, dict[str, Field]] = {
                         doc="a player id, or 'me': the page centred on that player"),
     },
 }
-#: REST bodies that name their session or race in the path instead.
-PATH_PARTS = {"move": ("session",), "undo": ("session",), "resign": ("session",)}
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
 

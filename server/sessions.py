@@ -251,7 +251,7 @@ class Sessions:
                      "moves": st.ply, "score": st.score, "cards": foundation_cards(st),
                      "status": st.status}
             args += [msgpack.packb(event), self.settings.event_window,
-                     store.race_channel(s.race)]
+                     store.channel(s.race)]
         return await self._change(keys=keys, args=args)
 
     async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:

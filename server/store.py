@@ -18,6 +18,13 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:daily:inflight             sorted set   ranked attempts not yet on the boards, by deadline
     sd:daily:secret               string the daily HMAC secret, when no setting gives one
     sd:{board:NAME}:rank, :entries    a leaderboard: sorted set + details (server/boards.py)
+    sd:{M}:match                  hash   a match: rules, seats, timers, state, seed, seq, rev,
+                                         round counters, per player seat:/here:/away:/out:/full:
+    sd:{M}:players                hash   player id -> {"name", "kind"}
+    sd:{M}:moves                  list   Bowling: "<server ms> <bowler index> <move>|forfeit"
+    sd:{M}:moves:<player>         list   called-card: "<server ms> <move>" per placed card
+    sd:{M}:events, sd:{M}:ev      the match's events, as a race's
+    sd:matches:open, sd:matches:due   sorted sets (by creation; by the next timer's deadline)
 """
 
 from __future__ import annotations
@@ -60,11 +67,27 @@ def race_keys(rid: str) -> tuple[str, str, str]:
     return f"sd:{{{rid}}}:race", f"sd:{{{rid}}}:entrants", f"sd:{{{rid}}}:events"
 
 
-def race_channel(rid: str) -> str:
-    return f"sd:{{{rid}}}:ev"
+def match_keys(mid: str) -> tuple[str, str, str]:
+    """The match hash, its players and its event list."""
+    return f"sd:{{{mid}}}:match", f"sd:{{{mid}}}:players", f"sd:{{{mid}}}:events"
+
+
+def match_moves(mid: str, pid: str = "") -> str:
+    """Bowling's one move list, or a called-card player's own."""
+    return f"sd:{{{mid}}}:moves:{pid}" if pid else f"sd:{{{mid}}}:moves"
+
+
+def channel(eid: str) -> str:
+    """The pub/sub channel of a race's or a match's events."""
+    return f"sd:{{{eid}}}:ev"
+
+
+def events_key(eid: str) -> str:
+    return f"sd:{{{eid}}}:events"
 
 
 OPEN_RACES, RUNNING_RACES = "sd:races:open", "sd:races:running"
+OPEN_MATCHES, DUE_MATCHES = "sd:matches:open", "sd:matches:due"
 DAILY_INFLIGHT, DAILY_SECRET = "sd:daily:inflight", "sd:daily:secret"
 
 # A race event: bump the sequence, keep it in the window, publish it. Needs rk, ek, chan.
@@ -197,6 +220,158 @@ END = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if state ~= 'running' then return {0, state or 'race.unknown'} end
 if redis.call('HGET', KEYS[1], 'seq') ~= ARGV[1] then return {0, 'conflict'} end
+redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
+return {1, emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
+"""
+
+
+# ----- matches (server/matches.py) ------------------------------------------------------
+
+# Take a seat in an open match. KEYS: match, players, events; ARGV: player, info, payload,
+# window, chan. Returns {1, seated, seats, seq} or {0, why}.
+MATCH_JOIN = _EMIT + """
+local m = redis.call('HMGET', KEYS[1], 'state', 'seats')
+if not m[1] then return {0, 'match.unknown'} end
+if m[1] ~= 'open' then return {0, 'match.not_open'} end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 'match.joined'} end
+local n = redis.call('HLEN', KEYS[2])
+if n >= tonumber(m[2]) then return {0, 'match.full'} end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
+redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], seq)
+return {1, n + 1, tonumber(m[2]), seq}
+"""
+
+# Give up a seat before the start. KEYS: match, players, events; ARGV: player, payload,
+# window, chan.
+MATCH_LEAVE = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {0, 'match.unknown'} end
+if state ~= 'open' then return {0, 'match.not_open'} end
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return {0, 'match.not_player'} end
+redis.call('HDEL', KEYS[1], 'seat:' .. ARGV[1])
+return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
+"""
+
+# Start an open match with exactly the players the caller read, in its order. KEYS: match,
+# players, events; ARGV: payload, window, chan, now, deadline, then the players in order. A
+# player with no socket watching the match counts as away from the start.
+MATCH_START = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {0, 'match.unknown'} end
+if state ~= 'open' then return {0, 'match.not_open'} end
+local n = #ARGV - 5
+if redis.call('HLEN', KEYS[2]) ~= n then return {0, 'conflict'} end
+for i = 1, n do
+  local pid = ARGV[5 + i]
+  if redis.call('HEXISTS', KEYS[2], pid) == 0 then return {0, 'conflict'} end
+  if tonumber(redis.call('HGET', KEYS[1], 'here:' .. pid) or '0') <= 0 then
+    redis.call('HSET', KEYS[1], 'away:' .. pid, ARGV[4])
+  end
+end
+redis.call('HSET', KEYS[1], 'state', 'running', 'started_at', ARGV[4], 'shown_at', ARGV[4],
+  'deadline', ARGV[5], 'players', n, 'rev', 0, 'round', 0, 'placed', 0, 'active', n,
+  'filling', 0)
+return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
+"""
+
+# Bowling: append a move (or a forfeit) to the one move list if nobody changed the match
+# since ``rev``. KEYS: match, moves, events; ARGV: rev, entry, payload, window, chan,
+# shown_at, deadline, forfeiting player or ''. Returns {1, rev, seq} or {0, why}.
+MATCH_MOVE = _EMIT + """
+local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
+if m[1] ~= 'running' then return {0, 'match.not_running'} end
+if m[2] ~= ARGV[1] then return {0, 'conflict'} end
+redis.call('RPUSH', KEYS[2], tostring(now_ms()) .. ' ' .. ARGV[2])
+redis.call('HSET', KEYS[1], 'rev', tonumber(m[2]) + 1, 'shown_at', ARGV[6], 'deadline', ARGV[7])
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'out:' .. ARGV[8], 1) end
+return {1, tonumber(m[2]) + 1, emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
+"""
+
+# A called-card round: a player places the called card, or leaves. The round ends when every
+# player still placing has placed; then the next card is called, or the match is over.
+# KEYS: match, the player's moves, events; ARGV: op (place|forfeit), player, round, entry,
+# payload, next card payload, grid now full (0|1), window, chan, shown_at, deadline.
+# Returns {1, seq, 'wait'|'round'|'last'} or {0, why}.
+MATCH_PLACE = _EMIT + """
+local p = ARGV[2]
+local m = redis.call('HMGET', KEYS[1], 'state', 'round', 'placed', 'active', 'filling', 'rev',
+  'out:' .. p, 'full:' .. p)
+if m[1] ~= 'running' then return {0, 'match.not_running'} end
+if m[7] then return {0, 'match.left'} end
+if m[2] ~= ARGV[3] then return {0, 'conflict'} end
+local round, placed = tonumber(m[2]), tonumber(m[3])
+local active, filling = tonumber(m[4]), tonumber(m[5])
+local waiting = not m[8] and redis.call('LLEN', KEYS[2]) == round
+local window = tonumber(ARGV[8])
+if ARGV[1] == 'place' then
+  if not waiting then return {0, 'match.wait'} end
+  redis.call('RPUSH', KEYS[2], tostring(now_ms()) .. ' ' .. ARGV[4])
+  placed = placed + 1
+  if ARGV[7] == '1' then
+    filling = filling + 1
+    redis.call('HSET', KEYS[1], 'full:' .. p, 1)
+  end
+else
+  redis.call('HSET', KEYS[1], 'out:' .. p, 1)
+  if waiting then
+    active = active - 1
+  elseif not m[8] then
+    filling = filling + 1  -- placed this round: off the count when the round ends
+  end
+end
+local seq = emit(KEYS[1], KEYS[3], ARGV[9], ARGV[5], window)
+local outcome = 'wait'
+if placed >= active then
+  active = active - filling
+  round = round + 1
+  placed, filling = 0, 0
+  if active <= 0 then
+    outcome = 'last'
+  else
+    outcome = 'round'
+    redis.call('HSET', KEYS[1], 'shown_at', ARGV[10], 'deadline', ARGV[11])
+    seq = emit(KEYS[1], KEYS[3], ARGV[9], ARGV[6], window)
+  end
+end
+redis.call('HSET', KEYS[1], 'round', round, 'placed', placed, 'active', active,
+  'filling', filling, 'rev', tonumber(m[6]) + 1)
+return {1, seq, outcome}
+"""
+
+# A player's sockets watching a match: count them; the last one gone makes the player away
+# (the turn timer then waits out the grace period), the first one back clears it.
+# KEYS: match, events; ARGV: player, +1|-1, away payload, back payload, window, chan.
+MATCH_HERE = _EMIT + """
+local p = ARGV[1]
+local m = redis.call('HMGET', KEYS[1], 'state', 'seat:' .. p, 'out:' .. p)
+if not m[2] or (m[1] ~= 'open' and m[1] ~= 'running') then return 0 end
+local here = redis.call('HINCRBY', KEYS[1], 'here:' .. p, tonumber(ARGV[2]))
+if here < 0 then
+  here = 0
+  redis.call('HSET', KEYS[1], 'here:' .. p, 0)
+end
+if m[1] ~= 'running' or m[3] then return 0 end
+if here == 0 then
+  redis.call('HSET', KEYS[1], 'away:' .. p, now_ms())
+  redis.call('HINCRBY', KEYS[1], 'rev', 1)
+  emit(KEYS[1], KEYS[2], ARGV[6], ARGV[3], tonumber(ARGV[5]))
+  return 1
+end
+if redis.call('HDEL', KEYS[1], 'away:' .. p) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'rev', 1)
+  emit(KEYS[1], KEYS[2], ARGV[6], ARGV[4], tonumber(ARGV[5]))
+  return 2
+end
+return 0
+"""
+
+# End a running match if nothing changed since the caller read it. KEYS: match, events;
+# ARGV: rev, results json, payload, window, chan.
+MATCH_END = _EMIT + """
+local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
+if m[1] ~= 'running' then return {0, m[1] or 'match.unknown'} end
+if m[2] ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
 return {1, emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
 """

@@ -1,9 +1,10 @@
 """The WebSocket endpoint: one connection per client for live play.
 
 Each connection reads messages in one task and writes in another, through one queue, so
-replies and race events leave in order and a slow client never blocks the node. Race
-events carry their number; the writer drops repeats and fills gaps from the race's event
-window, or sends a full resync when the window no longer covers the gap.
+replies and race or match events leave in order and a slow client never blocks the node.
+Events carry their number; the writer drops repeats and fills gaps from the race's or match's
+event window, or sends a full resync when the window no longer covers the gap. A match
+player's sockets following the match tell it they are present (for the grace period).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from . import codec, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError
-from .races import decode_event
+from .events import decode_event, events_after
 from .sessions import session_payload
 
 log = logging.getLogger("samedeal.ws")
@@ -29,6 +30,8 @@ WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is R
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
+#: Match events after which a called-card player is sent their own grid (``match.you``).
+OWN_GRID_EVENTS = frozenset({"match.started", "match.card", "match.ended"})
 
 
 class Bucket:
@@ -56,8 +59,9 @@ class Connection:
         self.encoding = encoding
         self.player: Player | None = None
         self.outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue(OUTBOX)
-        self.last_seq: dict[str, int] = {}  # race -> last event number sent
+        self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
+        self.present: set[str] = set()  # matches this socket counts as the player's presence
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.refused = 0
         self.refused_since = 0.0
@@ -81,8 +85,8 @@ class Connection:
             pass
         finally:
             self.sv.metrics.sockets.dec()
-            for rid in list(self.listeners):
-                await self._unsubscribe(rid)
+            for eid in list(self.listeners):
+                await self._unsubscribe(eid)
             if self.closing:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(asyncio.shield(writer), 2.0)
@@ -133,9 +137,11 @@ class Connection:
                 if request_id is not None:
                     reply["id"] = request_id
                 self.send(reply)
-                if "joined_seq" in reply and reply["race"] not in self.listeners:
-                    # A new entrant follows the race from its own seat on, after the reply.
-                    await self._subscribe(reply["race"], reply["joined_seq"], quiet=True)
+                eid = reply.get("race") or reply.get("match")
+                if "joined_seq" in reply and eid not in self.listeners:
+                    # A new entrant follows the race or match from its own seat on, after
+                    # the reply.
+                    await self._subscribe(eid, reply["joined_seq"], quiet=True)
         except ApiError as e:
             self.sv.metrics.errors.labels(e.code).inc()
             out: dict[str, Any] = {"type": "error", **e.body()}
@@ -165,6 +171,13 @@ class Connection:
         if kind == "race.unsubscribe":
             await self._unsubscribe(m["race"])
             return {"type": "unsubscribed", "race": m["race"]}
+        if kind == "match.subscribe":
+            await self.sv.matches.load(m["match"])  # match.unknown before subscribing
+            await self._subscribe(m["match"], m.get("after"))
+            return None
+        if kind == "match.unsubscribe":
+            await self._unsubscribe(m["match"])
+            return {"type": "unsubscribed", "match": m["match"]}
         operation, reply = OPERATIONS[kind]
         return {"type": reply, **await operation(self.sv, self.player, m)}
 
@@ -173,22 +186,30 @@ class Connection:
         reply = {"type": "welcome", "player": self.player.public()}
         return reply
 
-    # ----- race events ------------------------------------------------------------------
+    # ----- race and match events -------------------------------------------------------
 
-    async def _subscribe(self, rid: str, after: int | None, quiet: bool = False) -> None:
-        if rid not in self.listeners:
-            def listener(data: bytes, rid: str = rid) -> None:
-                self._post(("event", rid, data))
+    async def _subscribe(self, eid: str, after: int | None, quiet: bool = False) -> None:
+        if eid not in self.listeners:
+            def listener(data: bytes, eid: str = eid) -> None:
+                self._post(("event", eid, data))
 
-            self.listeners[rid] = listener
-            await self.sv.hub.subscribe(store.race_channel(rid), listener)
-        self._post(("subscribe", rid, after, quiet))
+            self.listeners[eid] = listener
+            await self.sv.hub.subscribe(store.channel(eid), listener)
+            assert self.player is not None
+            if is_match(eid) and eid not in self.present:
+                self.present.add(eid)
+                await self.sv.matches.present(eid, self.player.id, +1)
+        self._post(("subscribe", eid, after, quiet))
 
-    async def _unsubscribe(self, rid: str) -> None:
-        listener = self.listeners.pop(rid, None)
-        self.last_seq.pop(rid, None)
+    async def _unsubscribe(self, eid: str) -> None:
+        listener = self.listeners.pop(eid, None)
+        self.last_seq.pop(eid, None)
         if listener is not None:
-            await self.sv.hub.unsubscribe(store.race_channel(rid), listener)
+            await self.sv.hub.unsubscribe(store.channel(eid), listener)
+        if eid in self.present and self.player is not None:
+            self.present.discard(eid)
+            with contextlib.suppress(Exception):  # a closing socket must not fail on this
+                await self.sv.matches.present(eid, self.player.id, -1)
 
     def send(self, message: dict[str, Any]) -> None:
         self._post(("send", message))
@@ -228,47 +249,62 @@ class Connection:
         else:
             await self.ws.send_text(data.decode())
 
-    async def _event(self, rid: str, event: dict[str, Any]) -> None:
-        last = self.last_seq.get(rid)
+    async def _event(self, eid: str, event: dict[str, Any]) -> None:
+        last = self.last_seq.get(eid)
         if last is None or event["seq"] <= last:
             return
         if event["seq"] > last + 1:
-            missed = await self.sv.races.events_after(rid, last)
+            missed = await events_after(self.sv.redis, eid, last)
             if missed is None:
-                summary = await self._sync(rid)
-                await self._own_session(rid, {e["player"]: e["session"]
-                                              for e in summary["entrants"] if "session" in e})
+                await self._own(eid, await self._sync(eid))
                 return
         else:
             missed = [event]
         for e in missed:
-            if e["seq"] > self.last_seq.get(rid, e["seq"]):
+            if e["seq"] > self.last_seq.get(eid, e["seq"]):
                 await self._send(e)
-                self.last_seq[rid] = e["seq"]
+                self.last_seq[eid] = e["seq"]
                 if e["type"] == "race.started":
-                    await self._own_session(rid, e["sessions"])
+                    await self._own_session(eid, e["sessions"])
+                elif e["type"] in OWN_GRID_EVENTS:
+                    await self._own_grid(eid)
 
-    async def _catch_up(self, rid: str, after: int | None, quiet: bool) -> None:
+    async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
         """A new subscription: the events after ``after`` if the window has them, else the
-        whole race; an entrant of a started race also gets their own session."""
-        missed = None if after is None else await self.sv.races.events_after(rid, after)
+        whole race or match; an entrant of a started race also gets their own session, a
+        called-card player their own grid."""
+        missed = None if after is None else await events_after(self.sv.redis, eid, after)
         if missed is None:
-            summary = await self._sync(rid, quiet)
+            summary = await self._sync(eid, quiet)
         else:
-            self.last_seq[rid] = after or 0
+            self.last_seq[eid] = after or 0
             for e in missed:
                 await self._send(e)
-                self.last_seq[rid] = e["seq"]
-            summary = await self.sv.races.summary(rid)
-        sessions = {e["player"]: e["session"] for e in summary["entrants"] if "session" in e}
-        await self._own_session(rid, sessions)
+                self.last_seq[eid] = e["seq"]
+            summary = None
+        await self._own(eid, summary)
 
-    async def _sync(self, rid: str, quiet: bool = False) -> dict[str, Any]:
-        summary = await self.sv.races.summary(rid)
-        self.last_seq[rid] = summary["seq"]
+    async def _summary(self, eid: str) -> dict[str, Any]:
+        assert self.player is not None
+        if is_match(eid):
+            return await self.sv.matches.summary(eid, self.player.id)
+        return await self.sv.races.summary(eid)
+
+    async def _sync(self, eid: str, quiet: bool = False) -> dict[str, Any]:
+        summary = await self._summary(eid)
+        self.last_seq[eid] = summary["seq"]
         if not quiet:
-            await self._send({"type": "race", **summary})
+            await self._send({"type": "match" if is_match(eid) else "race", **summary})
         return summary
+
+    async def _own(self, eid: str, summary: dict[str, Any] | None) -> None:
+        """What is the player's own in a race or match they follow, after a (re)sync."""
+        if is_match(eid):
+            await self._own_grid(eid)
+            return
+        summary = summary or await self.sv.races.summary(eid)
+        await self._own_session(eid, {e["player"]: e["session"] for e in summary["entrants"]
+                                      if "session" in e})
 
     async def _own_session(self, rid: str, sessions: dict[str, str]) -> None:
         assert self.player is not None
@@ -277,12 +313,25 @@ class Connection:
             s = await self.sv.sessions.get(self.player, sid)
             await self._send({"type": "session", **session_payload(s)})
 
+    async def _own_grid(self, mid: str) -> None:
+        """A called-card player's own grid and legal placements, when a card is called."""
+        assert self.player is not None
+        m = await self.sv.matches.load(mid)
+        if self.player.id in m.grids and m.meta["state"] != "open":
+            await self._send({"type": "match.you", "match": mid,
+                              **self.sv.matches.own_grid(m, self.player.id)})
+
     async def _close(self, code: int, error: str, message: str) -> None:
         """Say why, then close once everything queued before has been written."""
         self.sv.metrics.errors.labels(error).inc()
         self.send({"type": "error", "code": error, "message": message})
         self._post(("close", code, message))
         self.closing = True
+
+
+def is_match(eid: str) -> bool:
+    """Match ids start with 'm', race ids with 'r' (accounts.new_id)."""
+    return eid.startswith("m")
 
 
 def _plain_id(value: Any) -> bool:
