@@ -82,7 +82,7 @@ async def race_start(sv: Services, player: Player, body: dict[str, Any]) -> dict
 
 
 async def match_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await sv.matches.create(player, body)
+    return await sv.matches.create(player, body, body.get("present", False))
 
 
 def _match(call: str) -> Handler:
@@ -93,6 +93,8 @@ def _match(call: str) -> Handler:
             return await sv.matches.summary(body["match"], player.id)
         if call == "move":
             return await sv.matches.move(player, body["match"], body["move"])
+        if call == "join":
+            return await sv.matches.join(player, body["match"], body.get("present", False))
         return await getattr(sv.matches, call)(player, body["match"])  # type: ignore[no-any-return]
 
     return handler

@@ -135,16 +135,14 @@ class Matches:
 
     # ----- reading ----------------------------------------------------------------------
 
-    async def load(self, mid: str, check: bool = True) -> Match:
-        """The match as Redis has it now; the cached one when its revision is current."""
+    async def load(self, mid: str) -> Match:
+        """The match as Redis has it now; the cached one when no event came since."""
         mk, pk, _ = store.match_keys(mid)
         cached = self._cache.get(mid)
         if cached is not None:
-            if not check:
-                return cached
-            state, rev = await self.redis.hmget(mk, "state", "rev")
+            state, seq = await self.redis.hmget(mk, "state", "seq")  # every change's event
             if state is not None and state.decode() == cached.meta["state"] and (
-                    int(rev or 0) == cached.rev):
+                    int(seq or 0) == cached.meta["seq"]):
                 self._cache.move_to_end(mid)
                 return cached
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -303,7 +301,8 @@ class Matches:
 
     # ----- seats ------------------------------------------------------------------------
 
-    async def create(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, player: Player, body: dict[str, Any],
+                     present: bool = False) -> dict[str, Any]:
         rules = rules_for(body["game"], body["variant"])
         if rules.id == BOWLING:
             kind, lo, hi = BOWLING, 1, 4
@@ -325,7 +324,7 @@ class Matches:
             "commitment": engine.commitment(seed), "created": now, "seq": 0, "rev": 0})
         await self.redis.zadd(store.OPEN_MATCHES, {mid: now})
         if opts["join"]:
-            return await self.join(player, mid)
+            return await self.join(player, mid, present)
         return await self.summary(mid, player.id)
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> list[Any]:
@@ -338,12 +337,14 @@ class Matches:
     def _emit_args(self, mid: str) -> tuple[int, str]:
         return self.settings.event_window, store.channel(mid)
 
-    async def join(self, player: Player, mid: str) -> dict[str, Any]:
+    async def join(self, player: Player, mid: str, present: bool = False) -> dict[str, Any]:
+        """Take a seat; ``present``: the joining socket follows the match from now on, so the
+        player is not counted away if their join fills the match and starts it."""
         mk, pk, ek = store.match_keys(mid)
         event = {"type": "match.joined", "match": mid, "player": player.public()}
         info = json.dumps({"name": player.name, "kind": player.kind})
         result = await self._script(self._join, [mk, pk, ek], [
-            player.id, info, msgpack.packb(event), *self._emit_args(mid)])
+            player.id, info, msgpack.packb(event), *self._emit_args(mid), int(present)])
         seated, seats = int(result[1]), int(result[2])
         m = await self.load(mid)
         if seated >= seats and m.meta["start"] == "full":
@@ -463,7 +464,7 @@ class Matches:
             st.pop()
             m.meta = old
             return self._changed(result)
-        m.meta["rev"] = int(result[1])
+        m.meta["rev"], m.meta["seq"] = int(result[1]), int(result[2])
         if mv is None:
             m.meta[f"out:{pid}"] = "1"
         if st.over:

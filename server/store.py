@@ -228,7 +228,8 @@ return {1, emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
 # ----- matches (server/matches.py) ------------------------------------------------------
 
 # Take a seat in an open match. KEYS: match, players, events; ARGV: player, info, payload,
-# window, chan. Returns {1, seated, seats, seq} or {0, why}.
+# window, chan, 1 when a socket of the player follows the match from now on (else 0).
+# Returns {1, seated, seats, seq} or {0, why}.
 MATCH_JOIN = _EMIT + """
 local m = redis.call('HMGET', KEYS[1], 'state', 'seats')
 if not m[1] then return {0, 'match.unknown'} end
@@ -239,6 +240,7 @@ if n >= tonumber(m[2]) then return {0, 'match.full'} end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], seq)
+redis.call('HINCRBY', KEYS[1], 'here:' .. ARGV[1], tonumber(ARGV[6]))
 return {1, n + 1, tonumber(m[2]), seq}
 """
 

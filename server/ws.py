@@ -140,7 +140,9 @@ class Connection:
                 eid = reply.get("race") or reply.get("match")
                 if "joined_seq" in reply and eid not in self.listeners:
                     # A new entrant follows the race or match from its own seat on, after
-                    # the reply.
+                    # the reply; a match counted them present as they sat.
+                    if is_match(eid):
+                        self.present.add(eid)
                     await self._subscribe(eid, reply["joined_seq"], quiet=True)
         except ApiError as e:
             self.sv.metrics.errors.labels(e.code).inc()
@@ -178,6 +180,10 @@ class Connection:
         if kind == "match.unsubscribe":
             await self._unsubscribe(m["match"])
             return {"type": "unsubscribed", "match": m["match"]}
+        if kind in ("match.create", "match.join"):
+            # This socket follows the match from its seat on (see _handle): the player is
+            # present from the moment they sit, so a start their seat causes finds them here.
+            m = {**m, "present": True}
         operation, reply = OPERATIONS[kind]
         return {"type": reply, **await operation(self.sv, self.player, m)}
 

@@ -1,0 +1,372 @@
+"""Matches over WebSockets on two real server nodes: four-player Bowling in bowling order with
+the turn timer, presence and the grace period, and called-card Poker and Cribbage Square where
+every player places the same called card; spectators see the same events and nothing hidden."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from engine.cards import TEXT, parse_card
+
+from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
+
+
+async def next_event(ws: Ws, mid: str, timeout: float = 20, after: int = 0) -> dict[str, Any]:
+    """The next event of the match numbered above ``after``, whatever its type."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        for i, m in enumerate(ws._buffer):
+            if m.get("match") == mid and m.get("seq", 0) > after and m["type"] != "match":
+                return ws._buffer.pop(i)
+        ws._buffer.append(await ws._next(max(0.01, deadline - loop.time())))
+
+
+def check_hidden(messages: list[dict[str, Any]], shown: set[str]) -> None:
+    """Every card named in a message was shown before or is shown by that message."""
+    for m in messages:
+        seen = view_cards(m["view"]) if "view" in m else set()
+        if m.get("card"):
+            seen.add(m["card"])
+        assert cards_in(m) <= shown | seen, (m.get("type"), cards_in(m) - shown - seen)
+        shown |= seen
+
+
+def replay_bowling(transcript: dict[str, Any]) -> engine.State:
+    rules = engine.get(transcript["game"], transcript["variant"])
+    st = rules.deal(bytes.fromhex(transcript["seed"]), competitive=True,
+                    players=len(transcript["order"]))
+    for entry in transcript["moves"]:
+        if entry["move"] == "forfeit":
+            rules.forfeit(st, entry["bowler"] - 1)
+        else:
+            st.play(engine.parse_move(rules, entry["move"]), player=entry["bowler"] - 1)
+    return st
+
+
+# ----- Bowling ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["easy", "difficult"])
+async def test_four_bowlers_on_two_nodes_bowl_a_match_to_the_end(nodes: list[Node],
+                                                                 variant: str) -> None:
+    rng = random.Random(variant)
+    ids, socks = [], []
+    for i in range(4):
+        node = nodes[i % 2]
+        pid, token = await player(node, f"Bowler{i + 1}", "human")
+        ids.append(pid)
+        socks.append(await Ws.open(node, token, MSGPACK if i % 2 else JSON))
+    _, spy_token = await player(nodes[1], "Watcher", "human")
+    spy = await Ws.open(nodes[1], spy_token)
+
+    created = await socks[0].request({"type": "match.create", "game": "bowling",
+                                      "variant": variant, "seats": 4, "turn_time": 120})
+    assert created["type"] == "match" and created["state"] == "open", created
+    mid = created["match"]
+    assert "seed" not in created and len(created["commitment"]) == 64
+    await spy.send({"type": "match.subscribe", "match": mid})
+    sub = await spy.expect("match")
+    assert sub["state"] == "open" and sub["players"][0]["name"] == "Bowler1"
+    for ws in socks[1:]:
+        joined = await ws.request({"type": "match.join", "match": mid})
+        assert joined["type"] == "match", joined
+
+    for ws in socks:  # each bowler follows from their seat: others' seats, then the start
+        started = await next_event(ws, mid)
+        while started["type"] != "match.started":
+            assert started["type"] == "match.joined"
+            started = await next_event(ws, mid)
+    assert [p["player"] for p in started["order"]] == ids  # bowling order: the seat order
+    current = started
+    first_cards: dict[int, set[str]] = {}  # frame -> the first card each bowler saw
+    last_turn = None
+    refused = 0
+    while current["turn"] is not None:
+        turn = current["turn"]
+        k = turn["bowler"] - 1
+        assert turn["player"] == ids[k]
+        frame = current["view"]["info"]["frame"]
+        if (k, frame) != last_turn:  # a bowler's frame begins: fresh pins, the frame's deck
+            first_cards.setdefault(frame, set()).add(current["view"]["piles"]["s"]["up"][0])
+            last_turn = (k, frame)
+        move = rng.choice(current["legal"])
+        if refused < 12:  # somebody else tries first: refused, nothing changes
+            other = (k + 1 + rng.randrange(3)) % 4
+            no = await socks[other].request({"type": "match.move", "match": mid, "move": move})
+            assert no["type"] == "error" and no["code"] == "turn.wrong", no
+            assert no["message"] == f"it is player {k + 1}'s turn, not yours"
+            refused += 1
+        ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
+        assert ack["type"] == "match.ack", ack
+        for ws in socks:  # every bowler sees each card placed, in order
+            event = await next_event(ws, mid)
+            assert event["type"] == "match.moved" and event["move"] == move, event
+            assert event["player"] == ids[k] and event["by"] == "player"
+        current = event
+
+    assert sorted(first_cards) == list(range(1, 11))
+    assert all(len(cards) == 1 for cards in first_cards.values()), first_cards  # same decks
+    ended = await next_event(socks[0], mid)
+    assert ended["type"] == "match.ended"
+    results = ended["results"]
+    rest = Rest(nodes[0])
+    status, transcript = await rest.call("GET", f"/matches/{mid}/transcript")
+    await rest.aclose()
+    assert status == 200 and transcript["seed"] == ended["seed"] == results["seed"]
+    assert engine.commitment(bytes.fromhex(transcript["seed"])) == created["commitment"]
+    st = replay_bowling(transcript)  # the engine's own scorecards
+    assert st.over
+    assert results["scorecards"] == st.view()["info"]["bowlers"]
+    totals = {ids[b["bowler"] - 1]: b["total"] for b in st.view()["info"]["bowlers"]}
+    assert {e["player"]: e["score"] for e in results["ranking"]} == totals
+    best = max(totals.values())
+    assert results["winner"] == [p for p in ids if totals[p] == best]
+    assert [e["rank"] for e in results["ranking"]] == sorted(e["rank"] for e in
+                                                             results["ranking"])
+
+    # the spectator got every event the bowlers got, and never a card not yet shown
+    await spy.drain(0.3)
+    spied = [m for m in spy.received if "seq" in m]
+    assert [m["seq"] for m in spied] == list(range(spied[0]["seq"], spied[-1]["seq"] + 1))
+    assert spied[-1]["type"] == "match.ended"
+    check_hidden(spy.received, set())
+    for ws in socks:
+        check_hidden(ws.received, set())
+    rating = await socks[0].request({"type": "board.get", "board": f"ratings/bowling/{variant}",
+                                     "around": "me"})
+    assert rating["type"] == "board" and rating["total"] >= 4
+    for ws in [*socks, spy]:
+        await ws.close()
+
+
+async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
+        nodes: list[Node]) -> None:
+    a_id, a_token = await player(nodes[0], "Present", "human")
+    b_id, b_token = await player(nodes[1], "Absent", "human")
+    a = await Ws.open(nodes[0], a_token)
+    created = await a.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                               "seats": 2, "turn_time": 3, "grace": 6})
+    mid = created["match"]
+    b_rest = Rest(nodes[1], b_token)
+    status, _ = await b_rest.call("POST", f"/matches/{mid}/join")  # B never opens a socket
+    assert status == 200
+    started = await a.expect("match.started", timeout=10)
+    assert started["turn"]["player"] == a_id
+
+    current = started
+    while current["turn"]["player"] == a_id:  # A bowls frame 1
+        ack = await a.request({"type": "match.move", "match": mid, "move": current["legal"][0]})
+        assert ack["type"] == "match.ack", ack
+        current = ack
+    timed = []
+    while current["turn"] is not None and current["turn"]["player"] == b_id:
+        event = await next_event(a, mid, timeout=15, after=current["seq"])
+        if event["type"] == "match.moved":
+            assert event["player"] == b_id and event["by"] == "timer", event
+            # the timer's placement: the lowest pin that takes the card, else the ball pile
+            timed.append(event["move"])
+            current = event
+    assert timed and current["turn"]["player"] == a_id  # frame 1 done for B; A's frame 2
+    card = (await a.request({"type": "match.get", "match": mid}))["view"]["info"]["bowlers"][1]
+    assert card["frames"][0]["balls"], card
+
+    # A drops off for longer than a turn and comes back on the other node within the grace:
+    # the timer waited for A
+    last = current["seq"]
+    await a.close()
+    await asyncio.sleep(4.5)
+    a2 = await Ws.open(nodes[1], a_token)
+    await a2.send({"type": "match.subscribe", "match": mid, "after": last})
+    away = await a2.expect("match.away", timeout=10)
+    back = await a2.expect("match.back", timeout=10)
+    assert away["player"] == back["player"] == a_id and back["seq"] > away["seq"] > last
+    assert not [m for m in a2.received if m.get("type") == "match.moved"]
+    now = await a2.request({"type": "match.get", "match": mid})
+    assert now["turn"]["player"] == a_id and now["legal"]
+    assert not [p for p in now["players"] if p["away"] and p["player"] == a_id]
+    ack = await a2.request({"type": "match.move", "match": mid, "move": now["legal"][0]})
+    assert ack["type"] == "match.ack"
+
+    # B leaves for good, then A: the match is over, both frames as bowled
+    status, left = await b_rest.call("POST", f"/matches/{mid}/leave")
+    assert status == 200 and [p["forfeited"] for p in left["players"]] == [False, True]
+    left = await a2.request({"type": "match.leave", "match": mid})
+    assert left["type"] == "match" and left["state"] == "ended", left
+    ended = await a2.expect("match.ended")
+    assert [e["forfeited"] for e in ended["results"]["ranking"]] == [True, True]
+    no = await a2.request({"type": "match.move", "match": mid, "move": "s-p1"})
+    assert no["code"] == "match.not_running"
+    await b_rest.aclose()
+    await a2.close()
+
+
+# ----- called-card Poker and Cribbage Square ---------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["poker-square", "cribbage-square"])
+@pytest.mark.parametrize("variant", ["easy", "difficult"])
+async def test_three_players_place_the_same_called_cards(nodes: list[Node], game: str,
+                                                         variant: str) -> None:
+    rng = random.Random(game + variant)
+    ids, socks = [], []
+    for i in range(3):
+        pid, token = await player(nodes[i % 2], f"Player{i + 1}", "human")
+        ids.append(pid)
+        socks.append(await Ws.open(nodes[i % 2], token))
+    _, spy_token = await player(nodes[0], "Watcher", "human")
+    spy = await Ws.open(nodes[0], spy_token, MSGPACK)
+    created = await socks[0].request({"type": "match.create", "game": game,
+                                      "variant": variant, "seats": 3})
+    mid = created["match"]
+    await spy.send({"type": "match.subscribe", "match": mid})
+    await spy.expect("match")
+    for ws in socks[1:]:
+        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+
+    called: list[str] = []  # the cards as every player was shown them
+    seen: list[list[str]] = [[] for _ in ids]
+    grids = [await ws.expect("match.you") for ws in socks]
+    first = await socks[0].expect("match.started")
+    called.append(first["card"])
+    last = first["seq"]
+    while True:
+        for i, ws in enumerate(socks):
+            you = grids[i]
+            if not you["waiting"]:
+                continue
+            seen[i].append(you["view"]["piles"]["s"]["up"][0])
+            move = rng.choice(you["legal"])
+            ack = await ws.request({"type": "match.move", "match": mid, "move": move})
+            assert ack["type"] == "match.ack", ack
+            mine = ack["you"]
+            if ack["state"] == "running" and ack["round"] == len(called) - 1:
+                # others still to place: the next card stays hidden from this player
+                assert not mine["waiting"] and mine["legal"] == []
+                assert mine["view"]["piles"]["s"]["up"] == []
+                again = await ws.request({"type": "match.move", "match": mid, "move": move})
+                assert again["code"] in ("match.wait", "match.done"), again
+        event = await next_event(socks[0], mid, after=last)
+        while event["type"] == "match.placed":
+            event = await next_event(socks[0], mid, after=event["seq"])
+        last = event["seq"]
+        if event["type"] == "match.ended":
+            break
+        assert event["type"] == "match.card", event
+        called.append(event["card"])
+        grids = [await ws.expect("match.you", timeout=10) for ws in socks]
+        for you in grids:
+            if you["waiting"]:
+                assert you["view"]["piles"]["s"]["up"] == [event["card"]]
+
+    # every player was shown the same sequence, the deal's own order
+    rules = engine.get(game, variant)
+    for i in range(3):
+        assert seen[i] == called[:len(seen[i])]
+    results = event["results"]
+    seed = bytes.fromhex(results["seed"])
+    deck = rules.deal(seed).piles[rules.stock_pile][::-1]
+    assert called == [TEXT[c] for c in deck[:len(called)]]
+    rest = Rest(nodes[1])
+    status, transcript = await rest.call("GET", f"/matches/{mid}/transcript")
+    await rest.aclose()
+    assert status == 200
+    starter = deck[len(called)]
+    totals = {}
+    for pid in ids:
+        st = rules.deal(seed, competitive=True)
+        for entry in transcript["moves"][pid]:
+            st.play(engine.parse_move(rules, entry["move"]))
+        assert rules.finished(st)
+        totals[pid] = rules.scored(st, starter)[0]
+    assert {e["player"]: e["score"] for e in results["ranking"]} == totals
+    assert results["winner"] == [p for p in ids if totals[p] == max(totals.values())]
+    if game == "cribbage-square":  # the common starter: the first card after the last grid
+        assert results["starter"] == TEXT[starter]
+        assert parse_card(results["starter"]) not in [parse_card(c) for c in called]
+
+    # what anyone saw: only called cards (the starter once the match was over)
+    await spy.drain(0.3)
+    assert [m["type"] for m in spy.received if "seq" in m][-1] == "match.ended"
+    for ws in [spy, *socks]:
+        for m in ws.received:
+            allowed = set(called) | ({TEXT[starter]} if m.get("type") in (
+                "match.ended", "match.you", "match.ack", "match") else set())
+            assert cards_in(m) <= allowed, (m.get("type"), cards_in(m) - allowed)
+        await ws.close()
+
+
+async def test_the_timer_places_a_called_card_for_a_player_who_does_not(
+        nodes: list[Node]) -> None:
+    _, a_token = await player(nodes[0], "Quick", "human")
+    b_id, b_token = await player(nodes[1], "Slow", "human")
+    a = await Ws.open(nodes[0], a_token)
+    b = await Ws.open(nodes[1], b_token)
+    mid = (await a.request({"type": "match.create", "game": "poker-square", "variant": "easy",
+                            "seats": 2, "turn_time": 1}))["match"]
+    await b.request({"type": "match.join", "match": mid})
+    you = await a.expect("match.you")
+    for rnd in range(7):  # A places in the grid; B lets the timer place
+        ack = await a.request({"type": "match.move", "match": mid, "move": you["legal"][0]})
+        assert ack["type"] == "match.ack", ack
+        placed = await b.expect("match.placed", player=b_id, timeout=10)
+        assert placed["by"] == "timer" and placed["round"] == rnd
+        you = await a.expect("match.you", timeout=10)
+    now = await b.request({"type": "match.get", "match": mid})
+    piles = now["you"]["view"]["piles"]
+    placed = now["scores"][b_id]["placed"]  # 7, or 8 if the timer has placed again since
+    assert placed >= 7 and len(piles["w"]["up"]) == 5  # the waste first, while it has room
+    filled = [g for g in (f"g{i}" for i in range(1, 26)) if piles[g]["up"]]
+    assert filled == [f"g{i}" for i in range(1, placed - 4)]  # then the first empty cells
+    for ws in (a, b):
+        await ws.close()
+
+
+# ----- refusals --------------------------------------------------------------------------
+
+
+async def test_matches_refuse_what_they_cannot_do(node: Node) -> None:
+    _, token = await player(node, "Refused", "human")
+    _, other_token = await player(node, "Other", "human")
+    ws = await Ws.open(node, token)
+    other = await Ws.open(node, other_token)
+    no = await ws.request({"type": "match.create", "game": "klondike", "variant": "easy",
+                           "seats": 2})
+    assert no["code"] == "match.game"
+    no = await ws.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                           "seats": 5})
+    assert no["code"] == "message.invalid" and "1 to 4" in no["message"]
+    no = await ws.request({"type": "match.create", "game": "poker-square", "variant": "easy",
+                           "seats": 1})
+    assert no["code"] == "message.invalid"
+    made = await ws.request({"type": "match.create", "game": "cribbage-square",
+                             "variant": "easy", "seats": 3, "start": "manual"})
+    mid = made["match"]
+    assert (await ws.request({"type": "match.start", "match": mid}))["code"] == "match.too_few"
+    assert (await other.request({"type": "match.start", "match": mid}))["code"] == \
+        "match.not_creator"
+    assert (await ws.request({"type": "match.join", "match": mid}))["code"] == "match.joined"
+    assert (await other.request({"type": "match.move", "match": mid, "move": "s-g1"}))[
+        "code"] == "match.not_player"
+    assert (await ws.request({"type": "match.get", "match": "mnothere"}))["code"] == \
+        "match.unknown"
+    no = await ws.request({"type": "match.subscribe", "match": "mnothere"})
+    assert no["type"] == "error" and no["code"] == "match.unknown"
+    rest = Rest(node, token)
+    status, body = await rest.call("GET", f"/matches/{mid}/transcript")
+    assert status == 409 and body["code"] == "match.not_over"
+    status, body = await rest.call("GET", "/matches")
+    assert status == 200 and mid in [m["match"] for m in body["matches"]]
+    await other.request({"type": "match.join", "match": mid})
+    started = await ws.request({"type": "match.start", "match": mid})
+    assert started.get("state") == "running" and started["you"]["legal"], started
+    no = await ws.request({"type": "match.move", "match": mid, "move": "t1-f1"})
+    assert no["code"] == "move.syntax" and no["message"]
+    await rest.aclose()
+    await ws.close()
+    await other.close()
