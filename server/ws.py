@@ -87,12 +87,21 @@ class Connection:
             self.sv.metrics.sockets.dec()
             for eid in list(self.listeners):
                 await self._unsubscribe(eid)
-            if self.closing:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(writer), 2.0)
+            await self._stop(writer)
+
+    async def _stop(self, writer: asyncio.Task[None]) -> None:
+        """End the writer by an item it reads, not by cancelling it: a cancellation that
+        lands in a store call can be swallowed there, and the writer would wait on its queue
+        for ever (and the node's shutdown with it). A closing socket's queue is written
+        first, for up to 2 s."""
+        if not self.closing:
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(("stop",))
+        done, _ = await asyncio.wait({writer}, timeout=2.0)
+        if not done:
             writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
 
     async def _read(self) -> None:
         deadline = time.monotonic() + self.sv.settings.hello_timeout
@@ -114,6 +123,14 @@ class Connection:
     async def _handle(self, data: str | bytes) -> None:
         request_id = None
         try:
+            message: Any = None
+            bad: ApiError | None = None  # an undecodable frame, refused after the rate check
+            try:
+                message = codec.decode(data, self.encoding, self.sv.settings.max_message_bytes)
+            except ApiError as e:
+                bad = e
+            if isinstance(message, dict) and _plain_id(message.get("id")):
+                request_id = message["id"]  # even a refusal for the rate names its request
             if not self.bucket.take():
                 now = time.monotonic()
                 if now - self.refused_since > FLOOD_WINDOW:  # count refusals per window
@@ -123,10 +140,10 @@ class Connection:
                     await self._close(POLICY, "rate.flood", "too many messages: disconnected")
                     return
                 raise ApiError("rate.limited", "slow down: too many messages")
-            message = codec.decode(data, self.encoding, self.sv.settings.max_message_bytes)
+            if bad is not None:
+                raise bad
             if not isinstance(message, dict):
                 raise ApiError("message.invalid", "a message is an object (a map)")
-            request_id = message.get("id") if _plain_id(message.get("id")) else None
             kind = message.get("type")
             if not isinstance(kind, str) or kind not in WS_TYPES:
                 raise ApiError("message.unknown_type",
@@ -234,6 +251,8 @@ class Connection:
         while True:
             item = await self.outbox.get()
             try:
+                if item[0] == "stop":
+                    return
                 if item[0] == "send":
                     await self._send(item[1])
                 elif item[0] == "close":

@@ -519,13 +519,17 @@ async def test_race_refusals_after_the_start(node: Node, protocol: str) -> None:
 @PROTOCOLS
 async def test_a_flood_is_limited_then_disconnected(strict_node: Node, protocol: str) -> None:
     _, ws = await connect(strict_node, protocol)
-    for _ in range(100):
+    for i in range(100):
         try:
-            await ws.send({"type": "ping"})
+            await ws.send({"type": "ping", "id": i})
         except ConnectionClosed:
             break
     got, code = await closed_with(ws)
     kinds = [m["type"] if m["type"] != "error" else m["code"] for m in got]
+    limited = [m["id"] for m in got if m.get("code") == "rate.limited"]
+    answered = [m["id"] for m in got if m["type"] == "pong"]
+    # a refusal for the rate names the request it refuses: each one once, in order
+    assert limited == sorted(set(limited)) and not set(limited) & set(answered), got
     assert kinds.count("pong") >= 1, kinds
     assert kinds.count("rate.limited") == 20, kinds  # refused 20 times, closed on the 21st
     assert kinds[-1] == "rate.flood", kinds

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import signal
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from redis import asyncio as redis
@@ -191,3 +193,20 @@ async def test_a_burst_of_moves_beyond_the_redis_pool_all_succeed(node: Node) ->
                                                             if r["type"] != "ack"][:1]
     for ws in sockets:
         await ws.close()
+
+
+async def test_a_node_stops_when_asked_after_a_client_vanished_mid_request(
+        redis_url: str, tmp_path: Path) -> None:
+    """A socket cut while its race.create (with a seat) was being served once left the
+    connection's writer waiting for ever, and the node hung on SIGTERM."""
+    node, proc = start_node(redis_url, tmp_path / "node.log")
+    _, token = await player(node, "Gone")
+    for _ in range(3):
+        ws = await Ws.open(node, token)
+        await ws.send({"type": "race.create", "game": "klondike", "variant": "easy",
+                       "seats": 2})
+        ws.conn.transport.abort()
+    await asyncio.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    # uvicorn re-raises the signal once it has shut down; a hang raises TimeoutExpired
+    assert proc.wait(15) in (0, -signal.SIGTERM)
