@@ -1,0 +1,36 @@
+"""The SameDeal Python SDK: an asyncio client (``Client``) and a blocking one
+(``BlockingClient``) over the documented protocol (docs/protocol.md), and helpers that play
+whole games with a bot (``clients.sdk.play``). It imports nothing of the server or the engine,
+so it works against any SameDeal server. Reference: docs/bots.md."""
+
+from __future__ import annotations
+
+from .blocking import BlockingClient
+from .client import Client, MatchState, RaceState, RequestTimeout
+from .errors import ConnectionLost, ProtocolError, SdkError, ServerError
+from .messages import (
+    Board,
+    Daily,
+    Event,
+    Match,
+    MatchEvent,
+    Notice,
+    Race,
+    RaceEnded,
+    RaceEvent,
+    RaceJoined,
+    RaceLeft,
+    RaceProgress,
+    RaceResync,
+    RaceStarted,
+    Results,
+    Session,
+    SessionPushed,
+)
+
+__all__ = [
+    "BlockingClient", "Board", "Client", "ConnectionLost", "Daily", "Event", "Match",
+    "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
+    "RaceJoined", "RaceLeft", "RaceProgress", "RaceResync", "RaceStarted", "RaceState",
+    "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",
+]

@@ -1,0 +1,196 @@
+"""A synchronous face on the asyncio client, for scripts and notebooks: the client runs on
+its own event loop in a background thread, so reconnecting and keep-alive pings go on while
+your code thinks."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
+
+from . import rest
+from .client import Client, MatchState, RaceState
+from .messages import Board, Daily, Event, Match, Race, Results, Session
+
+T = TypeVar("T")
+
+
+class BlockingClient:
+    """The same calls as ``Client``, each blocking until its reply. Listeners in
+    ``client.listeners`` run on the background thread."""
+
+    def __init__(self, url: str, token: str | None = None, *, encoding: str = "json",
+                 **options: Any) -> None:
+        self.client = Client(url, token, encoding=encoding, **options)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
+                                        name="samedeal-sdk")
+        self._thread.start()
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self._loop.is_closed():
+            coro.close()
+            raise RuntimeError("the client is closed")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    @staticmethod
+    def register(url: str, name: str, kind: str = "human", *, encoding: str = "json"
+                 ) -> tuple[dict[str, Any], str]:
+        body = rest.call(url, "POST", "/players", {"name": name, "kind": kind}, None, encoding)
+        return body["player"], body["token"]
+
+    def __enter__(self) -> BlockingClient:
+        self.connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def player(self) -> dict[str, Any] | None:
+        return self.client.player
+
+    @property
+    def url(self) -> str:
+        return self.client.url
+
+    def connect(self) -> None:
+        self._run(self.client.connect())
+
+    def close(self) -> None:
+        """Close the connection and stop the background thread."""
+        if self._loop.is_closed():
+            return
+        self._run(self.client.close())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        return self._run(self.client.request(message))
+
+    def ping(self) -> None:
+        self._run(self.client.ping())
+
+    # accounts, catalog, REST reads
+    def profile(self, player: str = "me") -> dict[str, Any]:
+        return self._run(self.client.profile(player))
+
+    def stats(self, player: str) -> dict[str, Any]:
+        return self._run(self.client.stats(player))
+
+    def catalog(self) -> list[dict[str, Any]]:
+        return self._run(self.client.catalog())
+
+    def rule_set(self, game: str, variant: str) -> dict[str, Any]:
+        return self._run(self.client.rule_set(game, variant))
+
+    def transcript(self, session: str) -> dict[str, Any]:
+        return self._run(self.client.transcript(session))
+
+    # sessions
+    def solo(self, game: str, variant: str, seed: str | None = None) -> Session:
+        return self._run(self.client.solo(game, variant, seed))
+
+    def session(self, session_id: str) -> Session:
+        return self._run(self.client.session(session_id))
+
+    def move(self, session_id: str, move: str | dict[str, Any], rev: int | None = None
+             ) -> Session:
+        return self._run(self.client.move(session_id, move, rev))
+
+    def undo(self, session_id: str) -> Session:
+        return self._run(self.client.undo(session_id))
+
+    def resign(self, session_id: str) -> Session:
+        return self._run(self.client.resign(session_id))
+
+    # races
+    def races(self) -> list[Race]:
+        return self._run(self.client.races())
+
+    def race(self, race: str) -> Race:
+        return self._run(self.client.race(race))
+
+    def race_results(self, race: str) -> Results:
+        return self._run(self.client.race_results(race))
+
+    def create_race(self, game: str, variant: str, seats: int, **options: Any) -> Race:
+        return self._run(self.client.create_race(game, variant, seats, **options))
+
+    def join_race(self, race: str) -> Race:
+        return self._run(self.client.join_race(race))
+
+    def leave_race(self, race: str) -> Race:
+        return self._run(self.client.leave_race(race))
+
+    def start_race(self, race: str) -> Race:
+        return self._run(self.client.start_race(race))
+
+    def subscribe_race(self, race: str, after: int | None = None) -> RaceState:
+        return self._run(self.client.subscribe_race(race, after))
+
+    def unsubscribe_race(self, race: str) -> None:
+        self._run(self.client.unsubscribe_race(race))
+
+    def race_state(self, race: str) -> RaceState | None:
+        return self.client.race_state(race)
+
+    def wait_race_session(self, race: str, timeout: float | None = None) -> Session | None:
+        return self._run(self.client.wait_race_session(race, timeout))
+
+    def wait_race_end(self, race: str, timeout: float | None = None) -> Results:
+        return self._run(self.client.wait_race_end(race, timeout))
+
+    # daily and boards
+    def daily(self, day: str | None = None) -> Daily:
+        return self._run(self.client.daily(day))
+
+    def start_daily(self, game: str, variant: str, ranked: bool = True,
+                    day: str | None = None) -> Session:
+        return self._run(self.client.start_daily(game, variant, ranked, day))
+
+    def board(self, name: str, kind: str = "human", start: int = 0, count: int = 20,
+              around: str | None = None) -> Board:
+        return self._run(self.client.board(name, kind, start, count, around))
+
+    # matches
+    def create_match(self, game: str, variant: str, seats: int, **options: Any) -> Match:
+        return self._run(self.client.create_match(game, variant, seats, **options))
+
+    def join_match(self, match: str) -> Match:
+        return self._run(self.client.join_match(match))
+
+    def leave_match(self, match: str) -> Match:
+        return self._run(self.client.leave_match(match))
+
+    def start_match(self, match: str) -> Match:
+        return self._run(self.client.start_match(match))
+
+    def match(self, match: str) -> Match:
+        return self._run(self.client.match(match))
+
+    def subscribe_match(self, match: str, after: int | None = None) -> MatchState:
+        return self._run(self.client.subscribe_match(match, after))
+
+    def unsubscribe_match(self, match: str) -> None:
+        self._run(self.client.unsubscribe_match(match))
+
+    def match_move(self, match: str, move: str | dict[str, Any]) -> dict[str, Any]:
+        return self._run(self.client.match_move(match, move))
+
+    def match_transcript(self, match: str) -> dict[str, Any]:
+        return self._run(self.client.match_transcript(match))
+
+    # events
+    def next_event(self, timeout: float | None = None) -> Event:
+        return self._run(self.client.next_event(timeout))
+
+    def events(self, timeout: float | None = None) -> Iterator[Event]:
+        """Pushed events as they come; stops after ``timeout`` s without one (if given)."""
+        while True:
+            try:
+                yield self.next_event(timeout)
+            except TimeoutError:
+                return

@@ -1,0 +1,277 @@
+"""Typed views of the server's messages. Each object keeps the message as received in
+``raw``, so a field the server adds later is never lost to a client built before it."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def _build(cls: type[T], raw: dict[str, Any], **renamed: str) -> T:
+    """``cls`` from the message's fields of the same names (``renamed``: field <- key)."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        key = renamed.get(f.name, f.name)
+        if f.name == "raw":
+            values["raw"] = raw
+        elif key in raw:
+            values[f.name] = raw[key]
+    return cls(**values)
+
+
+@dataclass
+class Session:
+    """A session payload (``session`` or ``ack``): what its own player sees of one game."""
+
+    id: str
+    rev: int
+    mode: str
+    view: dict[str, Any]
+    legal: list[str]
+    can_undo: bool = False
+    commitment: str | None = None
+    seed: str | None = None
+    race: str | None = None
+    daily: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Session:
+        return _build(cls, raw, id="session")
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``won``, ``lost`` or ``finished``."""
+        return str(self.view["status"])
+
+    @property
+    def score(self) -> int:
+        return int(self.view["score"])
+
+    @property
+    def over(self) -> bool:
+        return self.status != "playing"
+
+
+@dataclass
+class Race:
+    """A race summary: the reply to race calls, and the resync after a long absence."""
+
+    id: str
+    game: str
+    variant: str
+    state: str
+    seats: int = 0
+    start: str = "full"
+    time_limit: int = 0
+    countdown: int = 0
+    creator: str | None = None
+    commitment: str | None = None
+    name: str | None = None
+    scoring: str | None = None
+    created: int | None = None
+    starts_at: int | None = None
+    ends_at: int | None = None
+    ended_at: int | None = None
+    seq: int = 0
+    joined_seq: int | None = None
+    entrants: list[dict[str, Any]] = field(default_factory=list)
+    seed: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Race:
+        return _build(cls, raw, id="race")
+
+    def entrant(self, player: str) -> dict[str, Any] | None:
+        return next((e for e in self.entrants if e.get("player") == player), None)
+
+
+@dataclass
+class Results:
+    """A finished race's ranking and revealed seed (``GET /races/{race}/results``)."""
+
+    race: str
+    game: str
+    variant: str
+    seed: str
+    commitment: str
+    ranking: list[dict[str, Any]]
+    starts_at: int | None = None
+    ended_at: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Results:
+        return _build(cls, raw)
+
+
+@dataclass
+class Daily:
+    """One day's challenge: its state, times and a deal (with commitment) per rule set."""
+
+    day: str
+    state: str
+    deals: list[dict[str, Any]]
+    opens_at: int | None = None
+    closes_at: int | None = None
+    deadline: int | None = None
+    now: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Daily:
+        return _build(cls, raw)
+
+
+@dataclass
+class Board:
+    """A page of a leaderboard."""
+
+    board: str
+    kind: str
+    total: int
+    entries: list[dict[str, Any]]
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Board:
+        return _build(cls, raw)
+
+
+@dataclass
+class Match:
+    """A match summary: the id, state and event number; every other field (players, scores,
+    whose turn, your own grid as ``you``) is in ``raw`` (docs/protocol.md#the-match-summary)."""
+
+    id: str
+    state: str | None = None
+    seq: int = 0
+    joined_seq: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Match:
+        return _build(cls, raw, id="match")
+
+
+# ----- pushed messages ----------------------------------------------------------------------
+
+
+@dataclass
+class Event:
+    """Something the server pushed (not a reply), or a notice from the SDK itself. ``type`` is
+    the message's type; ``raw`` the whole message."""
+
+    type: str
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def seq(self) -> int | None:
+        return self.raw.get("seq")
+
+
+@dataclass
+class RaceEvent(Event):
+    """A numbered race event (``race.joined``, ``race.left``, ``race.started``,
+    ``race.progress``, ``race.ended``); ``race`` is the race id."""
+
+    race: str = ""
+
+
+@dataclass
+class RaceJoined(RaceEvent):
+    player: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RaceLeft(RaceEvent):
+    player: str = ""
+
+
+@dataclass
+class RaceStarted(RaceEvent):
+    starts_at: int = 0
+    ends_at: int = 0
+    sessions: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class RaceProgress(RaceEvent):
+    player: str = ""
+    moves: int = 0
+    score: int = 0
+    cards: int = 0
+    status: str = "playing"
+
+
+@dataclass
+class RaceEnded(RaceEvent):
+    seed: str = ""
+    ranking: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RaceResync(Event):
+    """A full race summary sent instead of events the server no longer holds (or on a
+    subscribe without ``after``): replace what you knew of the race with it."""
+
+    summary: Race | None = None
+
+    @property
+    def race(self) -> str:
+        return self.summary.id if self.summary else ""
+
+
+@dataclass
+class SessionPushed(Event):
+    """Your session, pushed when your race starts or when you (re)subscribe to it."""
+
+    session: Session | None = None
+
+
+@dataclass
+class MatchEvent(Event):
+    """Any ``match.*`` event, or ``match.you`` (your own view and legal moves)."""
+
+    match: str = ""
+
+
+@dataclass
+class Notice(Event):
+    """The SDK's own news: ``connection.lost`` and ``connection.resumed`` (with ``reason`` and
+    ``attempts``), and ``error`` for a server error that answered no request."""
+
+    reason: str = ""
+    attempts: int = 0
+    code: str = ""
+    message: str = ""
+
+
+RACE_EVENTS: dict[str, type[RaceEvent]] = {
+    "race.joined": RaceJoined, "race.left": RaceLeft, "race.started": RaceStarted,
+    "race.progress": RaceProgress, "race.ended": RaceEnded,
+}
+
+
+def event_from(raw: dict[str, Any]) -> Event:
+    """The typed event for a pushed message."""
+    kind = str(raw.get("type", ""))
+    if kind in RACE_EVENTS:
+        cls = RACE_EVENTS[kind]
+        values = {f.name: raw[f.name] for f in dataclasses.fields(cls)
+                  if f.name not in ("type", "raw") and f.name in raw}
+        return cls(type=kind, raw=raw, **values)
+    if kind == "race":
+        return RaceResync(type=kind, raw=raw, summary=Race.from_raw(raw))
+    if kind == "session":
+        return SessionPushed(type=kind, raw=raw, session=Session.from_raw(raw))
+    if kind.startswith("match"):
+        return MatchEvent(type=kind, raw=raw, match=str(raw.get("match", "")))
+    if kind == "error":
+        return Notice(type=kind, raw=raw, code=raw.get("code", ""),
+                      message=raw.get("message", ""))
+    return Event(type=kind, raw=raw)
