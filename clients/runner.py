@@ -32,7 +32,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--token", default=os.environ.get("SAMEDEAL_TOKEN"),
                    help="the bot account's bearer token (default $SAMEDEAL_TOKEN)")
     p.add_argument("--register", metavar="NAME",
-                   help="with no token: register a bot account NAME first and print its token")
+                   help="register a new bot account NAME first (even if $SAMEDEAL_TOKEN is "
+                        "set) and print its token")
     p.add_argument("--encoding", choices=("json", "msgpack"), default="json")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--race", metavar="ID", help="join race ID and play it to the end")
@@ -279,7 +280,7 @@ def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
 async def main(args: argparse.Namespace) -> int:
     make_bot = bot_factory(args.bot, bot_options(args.option))
     display = Display(args.quiet)
-    token = args.token
+    token = None if args.register else args.token  # --register makes a new account
     if not token:
         if not args.register:
             print("samedeal bot: no token: pass --token T (or set SAMEDEAL_TOKEN), or "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,9 +16,10 @@ from tests.server.client import Node
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def samedeal(*args: str, timeout: float = 180) -> tuple[int, str, str]:
+async def samedeal(*args: str, timeout: float = 180,
+                   env: dict[str, str] | None = None) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "engine.cli", *args, cwd=ROOT,
+        sys.executable, "-m", "engine.cli", *args, cwd=ROOT, env=os.environ | (env or {}),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await asyncio.wait_for(proc.communicate(), timeout)
     assert proc.returncode is not None
@@ -114,3 +116,15 @@ async def test_bots_bowl_and_play_called_card_matches_to_the_end(nodes: list[Nod
             assert {m["bowler"] for m in moves} == {1, 2}
         else:
             assert all(len(v) >= 25 for v in moves.values())  # every grid filled
+
+
+async def test_register_makes_a_new_account_even_with_a_token_in_the_environment(
+        node: Node) -> None:
+    """docs/bots.md exports SAMEDEAL_TOKEN, then registers a second bot with --register."""
+    first, token = await Client.register(node.url, "First", "bot")
+    code, out, err = await samedeal(
+        "bot", "clients.bots.random:RandomBot", "--server", node.url, "--register", "Second",
+        "--solo", "golf", "easy", "--games", "1", "--json", env={"SAMEDEAL_TOKEN": token})
+    assert code == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["player"]["name"] == "Second" and summary["player"]["id"] != first["id"]
