@@ -258,7 +258,7 @@ class Matches:
         if m.running:
             view["status"] = "finished" if m.flag("full", pid) else "playing"
         legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()] if waiting else []
-        return {"view": view, "legal": legal, "waiting": waiting}
+        return {"view": view, "legal": legal, "waiting": waiting, "as_of": m.meta["seq"]}
 
     async def list_open(self, limit: int = 50) -> list[dict[str, Any]]:
         out = []

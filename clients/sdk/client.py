@@ -83,6 +83,7 @@ class MatchState:
     seq: int = 0
     summary: Match | None = None
     you: dict[str, Any] | None = None
+    you_seq: int = -1  # the match's event number when ``you`` was computed
     ended: dict[str, Any] | None = None
 
 
@@ -754,8 +755,27 @@ class Client:
                 self._matches[mid].summary = Match.from_raw(msg)
         elif kind == "match.ack":
             ms = self._matches.get(str(msg.get("match")))
-            if ms is not None:  # your view and legal moves, at the top or under "you"
-                ms.you = msg["you"] if isinstance(msg.get("you"), dict) else msg
+            if ms is not None:
+                self._offer(ms, msg)
+
+    def _offer(self, ms: MatchState, msg: dict[str, Any]) -> None:
+        """Keep the newest position offered to this player: a reply may reach us after an
+        event that already moved the match on, so the match's event number decides."""
+        you = msg.get("you")
+        if not isinstance(you, dict):
+            if "turn" in msg:  # Bowling: the shared view; legal moves only on our turn
+                turn = msg["turn"]
+                mine = (isinstance(turn, dict) and self.player is not None
+                        and turn.get("player") == self.player["id"])
+                you = msg if mine else {**msg, "legal": []}
+            elif "legal" in msg:
+                you = msg
+            else:
+                return
+        seq = you.get("as_of", msg.get("seq"))
+        if not isinstance(seq, int) or seq >= ms.you_seq:
+            ms.you = you
+            ms.you_seq = seq if isinstance(seq, int) else ms.you_seq
 
     def _note_push(self, kind: str, msg: dict[str, Any]) -> Event | None:
         event = event_from(msg)
@@ -788,14 +808,7 @@ class Client:
                     if seq <= ms.seq:
                         return None
                     ms.seq = seq
-                turn = msg.get("turn")
-                if isinstance(turn, dict):  # a turn-based event: legal moves for its player
-                    mine = self.player is not None and turn.get("player") == self.player["id"]
-                    ms.you = msg if mine else {**msg, "legal": []}
-                elif isinstance(msg.get("you"), dict):
-                    ms.you = msg["you"]
-                elif kind in ("match.you", "match.ack") or "legal" in msg:
-                    ms.you = msg
+                self._offer(ms, msg)
                 if kind == "match":
                     ms.summary = Match.from_raw(msg)
                     ms.seq = max(ms.seq, ms.summary.seq)

@@ -28,6 +28,7 @@ from clients.sdk import (
     Session,
     SessionPushed,
 )
+from clients.sdk.client import MatchState
 from clients.sdk.play import play_session
 from tests.server.client import Node
 
@@ -405,3 +406,23 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
         transcript = await b.match_transcript(made.id)
         assert transcript["moves"][0]["move"] == started.raw["legal"][0]
         assert [m["move"] for m in transcript["moves"]][-2:] == ["forfeit", "forfeit"]
+
+
+def test_a_late_reply_does_not_replace_a_newer_position() -> None:
+    """A match.ack computed before the round ended can arrive after the next card's
+    match.you; the newer position (by the match's event number) is kept."""
+    c = Client("http://127.0.0.1:1", "token")
+    c.player = {"id": "p1", "name": "A", "kind": "bot"}
+    ms = c._matches.setdefault("m1", MatchState("m1"))
+    c._note_push("match.you", {"type": "match.you", "match": "m1", "legal": ["s-g2"],
+                               "waiting": True, "as_of": 9})
+    c._note_reply("match.ack", {"type": "match.ack", "match": "m1", "seq": 7,
+                                "you": {"legal": [], "waiting": False, "as_of": 7}})
+    assert ms.you is not None and ms.you["legal"] == ["s-g2"]
+    c._note_reply("match.ack", {"type": "match.ack", "match": "m1", "seq": 10,
+                                "you": {"legal": [], "waiting": False, "as_of": 10}})
+    assert ms.you["legal"] == []
+    # Bowling: a turn that is not ours offers no legal moves, whatever the message lists
+    c._note_reply("match.ack", {"type": "match.ack", "match": "m1", "seq": 11,
+                                "turn": {"player": "p2"}, "legal": ["s-p1"]})
+    assert ms.you["legal"] == []
