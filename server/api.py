@@ -85,19 +85,24 @@ async def match_create(sv: Services, player: Player, body: dict[str, Any]) -> di
     return await sv.matches.create(player, body, body.get("present", False))
 
 
-def _match(call: str) -> Handler:
-    """A match operation on the match the body names, as the caller."""
+async def match_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.join(player, body["match"], body.get("present", False))
 
-    async def handler(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-        if call == "get":
-            return await sv.matches.summary(body["match"], player.id)
-        if call == "move":
-            return await sv.matches.move(player, body["match"], body["move"])
-        if call == "join":
-            return await sv.matches.join(player, body["match"], body.get("present", False))
-        return await getattr(sv.matches, call)(player, body["match"])  # type: ignore[no-any-return]
 
-    return handler
+async def match_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.leave(player, body["match"])
+
+
+async def match_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.start(player, body["match"])
+
+
+async def match_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.summary(body["match"], player.id)
+
+
+async def match_move(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.move(player, body["match"], body["move"])
 
 
 async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
@@ -134,11 +139,11 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "race.leave": (race_leave, "race"),
     "race.start": (race_start, "race"),
     "match.create": (match_create, "match"),
-    "match.join": (_match("join"), "match"),
-    "match.leave": (_match("leave"), "match"),
-    "match.start": (_match("start"), "match"),
-    "match.get": (_match("get"), "match"),
-    "match.move": (_match("move"), "match.ack"),
+    "match.join": (match_join, "match"),
+    "match.leave": (match_leave, "match"),
+    "match.start": (match_start, "match"),
+    "match.get": (match_get, "match"),
+    "match.move": (match_move, "match.ack"),
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),

@@ -22,7 +22,7 @@ from .config import Settings
 from .daily import Clock, Daily
 from .errors import ApiError
 from .events import Hub
-from .matches import Matches
+from .matches import Matches, pause
 from .metrics import Metrics
 from .races import Races
 from .ratings import Ratings
@@ -93,14 +93,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await sv.hub.start()
-        tasks = [asyncio.create_task(sweep(sv)), asyncio.create_task(sv.matches.run_timers())]
+        stop = asyncio.Event()
+        tasks = {asyncio.create_task(sweep(sv, stop)),
+                 asyncio.create_task(sv.matches.run_timers(stop))}
         try:
             yield
         finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            stop.set()  # the loops end by this flag: a cancellation can be swallowed
+            await asyncio.wait(tasks, timeout=5)
             await sv.hub.stop()
             await sv.redis.aclose()
 
@@ -110,16 +110,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     return app
 
 
-async def sweep(sv: Services) -> None:
-    """Every node, every ``sweep_interval``: end races past their time limit and close daily
-    attempts past their deadline (both idempotent, so nodes may overlap)."""
-    while True:
-        await asyncio.sleep(sv.settings.sweep_interval)
+async def sweep(sv: Services, stop: asyncio.Event) -> None:
+    """Every node, every ``sweep_interval`` until ``stop``: end races past their time limit
+    and close daily attempts past their deadline (both idempotent, so nodes may overlap)."""
+    while not await pause(stop, sv.settings.sweep_interval):
         for job in (sv.races.end_due, sv.daily.close_due):
             try:
                 await job()
-            except asyncio.CancelledError:
-                raise
             except Exception:
                 log.exception("sweep failed: %s", job.__qualname__)
 

@@ -103,6 +103,14 @@ class Match:
         return self.calls[self.meta["round"]]
 
 
+async def pause(stop: asyncio.Event, seconds: float) -> bool:
+    """Sleep up to ``seconds``; whether ``stop`` was set meanwhile (then at once). A loop
+    that ends by this flag ends even if a cancellation was swallowed by a store call."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+    return stop.is_set()
+
+
 def _decode(raw: dict[bytes, bytes]) -> dict[str, Any]:
     out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items()}
     for k in INTS:
@@ -356,7 +364,7 @@ class Matches:
         """Before the start: give up the seat. After: leave for good, forfeiting the rest."""
         m = await self.load(mid)
         if m.meta["state"] == "running" and player.id in m.players:
-            await self._forfeit(player.id, mid)
+            await self._change(mid, player.id, None)
             return await self.summary(mid, player.id)
         mk, pk, ek = store.match_keys(mid)
         event = {"type": "match.left", "match": mid, "player": player.id}
@@ -409,22 +417,30 @@ class Matches:
 
     async def move(self, player: Player, mid: str, move: str | dict[str, Any]) -> dict[str, Any]:
         """A player's placement, stored and announced before this returns."""
+        await self._change(mid, player.id, move)
+        return await self.summary(mid, player.id)
+
+    async def _change(self, mid: str, pid: str, move: str | dict[str, Any] | None) -> None:
+        """Place ``move`` for ``pid``, or (``None``) take them out of the match for good; tried
+        again on a fresh read when another node changed the match meanwhile."""
         async with self.lock(mid):
             for _ in range(3):
                 m = await self.load(mid)
-                if player.id not in m.players:
+                if pid not in m.players:
                     raise ApiError("match.not_player", MESSAGES["match.not_player"])
+                if move is None and (not m.running or m.flag("out", pid)):
+                    return  # over, or gone already: nothing to leave
                 if not m.running:
                     raise ApiError("match.not_running", MESSAGES["match.not_running"])
-                if m.flag("out", player.id):
+                if m.flag("out", pid):
                     raise ApiError("match.left", MESSAGES["match.left"])
-                mv = parse(m.rules, move)
+                mv = parse(m.rules, move) if move is not None else None
                 if m.kind == BOWLING:
-                    done = await self._bowl(m, m.order.index(player.id), mv, player.id)
+                    done = await self._bowl(m, m.order.index(pid), mv, pid)
                 else:
-                    done = await self._call(m, player.id, mv, player.id)
+                    done = await self._call(m, pid, mv, pid)
                 if done:
-                    return await self.summary(mid, player.id)
+                    return
                 self._cache.pop(mid, None)
             raise ApiError("conflict", "the match kept changing; try again")
 
@@ -527,21 +543,6 @@ class Matches:
             return False
         raise ApiError(code, MESSAGES.get(code, code))
 
-    async def _forfeit(self, pid: str, mid: str) -> None:
-        async with self.lock(mid):
-            for _ in range(3):
-                m = await self.load(mid)
-                if not m.running or m.flag("out", pid):
-                    return
-                if m.kind == BOWLING:
-                    done = await self._bowl(m, m.order.index(pid), None, pid)
-                else:
-                    done = await self._call(m, pid, None, pid)
-                if done:
-                    return
-                self._cache.pop(mid, None)
-            raise ApiError("conflict", "the match kept changing; try again")
-
     # ----- the turn timer and presence --------------------------------------------------
 
     def due_at(self, m: Match, now: int) -> int | None:
@@ -588,24 +589,29 @@ class Matches:
                         mv = m.rules.timer_move(m.grids[pid])  # type: ignore[attr-defined]
                         await self._call(m, pid, mv, "timer")
 
-    async def run_timers(self) -> None:
-        """Every node: sleep until the earliest deadline (at most ``sweep_interval``), then
-        make the due placements. Nodes may overlap; the scripts let one placement through."""
-        while True:
-            first = await self.redis.zrange(store.DUE_MATCHES, 0, 0, withscores=True)
-            now = await store.now_ms(self.redis)
-            wait = self.settings.sweep_interval
-            if first:
-                wait = min(wait, max(0.0, (first[0][1] - now) / 1000))
-            await asyncio.sleep(max(wait, 0.02))
-            now = await store.now_ms(self.redis)
-            for mid in await self.redis.zrangebyscore(store.DUE_MATCHES, 0, now):
-                try:
-                    await self.timeout(mid.decode())
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("the turn timer failed for match %s", mid)
+    async def run_timers(self, stop: asyncio.Event) -> None:
+        """Every node, until ``stop``: sleep until the earliest deadline (at most
+        ``sweep_interval``), then make the due placements. Nodes may overlap; the scripts let
+        one placement through. A failing store only delays the timers."""
+        while not stop.is_set():
+            try:
+                first = await self.redis.zrange(store.DUE_MATCHES, 0, 0, withscores=True)
+                now = await store.now_ms(self.redis)
+                wait = self.settings.sweep_interval
+                if first:
+                    wait = min(wait, max(0.0, (first[0][1] - now) / 1000))
+                if await pause(stop, max(wait, 0.02)):
+                    return
+                now = await store.now_ms(self.redis)
+                for mid in await self.redis.zrangebyscore(store.DUE_MATCHES, 0, now):
+                    try:
+                        await self.timeout(mid.decode())
+                    except Exception:
+                        log.exception("the turn timer failed for match %s", mid)
+            except Exception:
+                log.exception("the match timers could not read the store; trying again")
+                if await pause(stop, self.settings.sweep_interval):
+                    return
 
     async def present(self, mid: str, pid: str, delta: int) -> None:
         """A player's socket started (+1) or stopped (-1) following the match."""
