@@ -62,6 +62,7 @@ class Connection:
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
+        self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.refused = 0
         self.refused_since = 0.0
@@ -227,6 +228,7 @@ class Connection:
     async def _unsubscribe(self, eid: str) -> None:
         listener = self.listeners.pop(eid, None)
         self.last_seq.pop(eid, None)
+        self.grid_as_of.pop(eid, None)
         if listener is not None:
             await self.sv.hub.unsubscribe(store.channel(eid), listener)
         if eid in self.present and self.player is not None:
@@ -342,9 +344,12 @@ class Connection:
         """A called-card player's own grid and legal placements, when a card is called."""
         assert self.player is not None
         m = await self.sv.matches.load(mid)
-        if self.player.id in m.grids and m.meta["state"] != "open":
-            await self._send({"type": "match.you", "match": mid,
-                              **self.sv.matches.own_grid(m, self.player.id)})
+        if self.player.id not in m.grids or m.meta["state"] == "open":
+            return
+        grid = self.sv.matches.own_grid(m, self.player.id)
+        if self.grid_as_of.get(mid) != grid["as_of"]:  # a catch-up and the event it raced
+            self.grid_as_of[mid] = grid["as_of"]      # with would send the same grid twice
+            await self._send({"type": "match.you", "match": mid, **grid})
 
     async def _close(self, code: int, error: str, message: str) -> None:
         """Say why, then close once everything queued before has been written."""
