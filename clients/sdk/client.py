@@ -751,8 +751,13 @@ class Client:
             if "joined_seq" in msg:
                 ms = self._matches.setdefault(mid, MatchState(mid))
                 ms.seq = max(ms.seq, int(msg["joined_seq"]))
-            if mid in self._matches:
-                self._matches[mid].summary = Match.from_raw(msg)
+            ms = self._matches.get(mid)
+            if ms is not None:
+                ms.summary = Match.from_raw(msg)
+                self._offer(ms, msg)
+                if msg.get("state") == "ended" and ms.ended is None:  # its event was missed
+                    ms.ended = {"type": "match.ended", "match": mid, "seed": msg.get("seed"),
+                                "results": msg.get("results")}
         elif kind == "match.ack":
             ms = self._matches.get(str(msg.get("match")))
             if ms is not None:

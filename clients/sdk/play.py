@@ -19,6 +19,7 @@ from .messages import Results, Session
 STOPPED = {"race.over", "daily.closed", "game.over", "undo.finished"}
 # Refusals of a match move that only mean "not now": wait for the next position.
 WAIT_CODES = {"conflict", "match.not_started", "match.not_your_turn"}
+RECHECK = 5.0  # seconds a match player waits for news before reading the match again
 _IN_SECONDS = re.compile(r"in ([0-9.]+) ?s")
 
 
@@ -173,10 +174,19 @@ async def play_match(client: Client, bot: Chooser, match: str,
             except ServerError as e:
                 if e.code not in WAIT_CODES and not e.code.startswith("turn."):
                     raise
+                if e.code == "conflict":  # the match moved meanwhile: look again
+                    answered = None
+                    await client.match(match)
             continue
         mark = (state.seq, id(state.you))
-        await client.wait_for(lambda m=mark: state.ended is not None  # type: ignore[misc]
-                              or (state.seq, id(state.you)) != m)
+        try:
+            await client.wait_for(lambda m=mark: state.ended is not None  # type: ignore[misc]
+                                  or (state.seq, id(state.you)) != m, RECHECK)
+        except TimeoutError:
+            # Nothing for a while: read the match, in case an event never reached us; the
+            # position it offers may be answered again (a move that landed changed it).
+            answered = None
+            await client.match(match)
         if on_event is not None:
             on_event({"match": match, "seq": state.seq, "you": state.you})
     return state.ended

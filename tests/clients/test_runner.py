@@ -21,7 +21,13 @@ async def samedeal(*args: str, timeout: float = 180,
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "engine.cli", *args, cwd=ROOT, env=os.environ | (env or {}),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError:  # say where it stood, for the failure report
+        proc.kill()
+        out, err = await proc.communicate()
+        raise AssertionError(f"samedeal {' '.join(args)} ran over {timeout} s:\n"
+                             f"{out.decode()[-2000:]}\n{err.decode()[-3000:]}") from None
     assert proc.returncode is not None
     return proc.returncode, out.decode(), err.decode()
 

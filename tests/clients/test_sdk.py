@@ -27,9 +27,10 @@ from clients.sdk import (
     ServerError,
     Session,
     SessionPushed,
+    play,
 )
 from clients.sdk.client import MatchState
-from clients.sdk.play import play_session
+from clients.sdk.play import play_match, play_session
 from tests.server.client import Node
 
 ENCODINGS = ["json", "msgpack"]
@@ -426,3 +427,30 @@ def test_a_late_reply_does_not_replace_a_newer_position() -> None:
     c._note_reply("match.ack", {"type": "match.ack", "match": "m1", "seq": 11,
                                 "turn": {"player": "p2"}, "legal": ["s-p1"]})
     assert ms.you["legal"] == []
+
+
+class Deaf(Client):
+    """A client that misses the first event handing it the turn (as if its notice were lost
+    on the way); everything else arrives."""
+
+    missed = 0
+
+    def _note_push(self, kind: str, msg: dict[str, Any]) -> Any:
+        turn = msg.get("turn") or {}
+        if (kind == "match.moved" and not self.missed and self.player is not None
+                and turn.get("player") == self.player["id"]):
+            self.missed = msg["seq"]
+            return None
+        return super()._note_push(kind, msg)
+
+
+async def test_a_match_player_who_missed_its_turn_reads_the_match_again(
+        nodes: list[Node], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(play, "RECHECK", 0.5)
+    _, a_token = await bot_account(nodes[0], "Ann")
+    _, b_token = await bot_account(nodes[1], "Bob")
+    async with Client(nodes[0].url, a_token) as host, Deaf(nodes[1].url, b_token) as deaf:
+        made = await host.create_match("bowling", "easy", 2, turn_time=600)
+        runs = [play_match(host, RandomBot(1), made.id), play_match(deaf, RandomBot(2), made.id)]
+        ended = await asyncio.wait_for(asyncio.gather(*runs), 120)  # no timer would help
+    assert deaf.missed and all(e["results"]["winner"] for e in ended)
