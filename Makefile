@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?= serve
 
-.PHONY: serve test lint redis bench
+.PHONY: serve test lint system bench
 
 $(VENV)/bin/python:
 	python3 -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
@@ -25,13 +25,17 @@ serve: $(VENV)/.serve
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 
-# The server tests start their own redis-server on a free loopback port.
-redis:
-	command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server)
+# What the tests run for real, from Debian: redis-server (started on a free loopback port),
+# nginx (the deploy tests' load balancer) and Chromium (the web client's tests, headless).
+SYSTEM := redis-server:redis-server nginx:nginx chromium:chromium
+system:
+	@missing=""; for pair in $(SYSTEM); do command -v $${pair%%:*} >/dev/null || \
+	  missing="$$missing $${pair#*:}"; done; [ -z "$$missing" ] || \
+	  (apt-get update && apt-get install -y --no-install-recommends $$missing)
 
-test: lint redis
+test: lint system
 	$(PY) -m pytest
 
 # Benchmarks against baselines measured in the same run: writes bench/results.md (not a test).
-bench: $(VENV)/.test redis
+bench: $(VENV)/.test system
 	$(PY) -m bench
