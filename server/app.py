@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 
 from . import openapi, rest, store, ws
 from .accounts import Accounts
@@ -89,6 +92,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     routes.append(Route("/openapi.json", openapi_json, methods=["GET"]))
     doc.update(openapi.document(routes))
+    web = web_root(settings)
+    if web is not None:  # last: the API's routes win over a file of the same name
+        routes.append(Mount("/", StaticFiles(directory=web, html=True), name="web"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -108,6 +114,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.services = sv
     return app
+
+
+def web_root(settings: Settings) -> Path | None:
+    """The browser client's files: found on disk, never imported (the server speaks to clients
+    only through the protocol)."""
+    if settings.web_root:
+        return Path(settings.web_root)
+    spec = importlib.util.find_spec("clients")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "web"
+    return folder if folder.is_dir() else None
 
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:

@@ -39,6 +39,8 @@ class Settings:
     #: Days a daily board is kept after its day; weeks a weekly board is kept after its week.
     daily_board_days: int = 30
     weekly_board_weeks: int = 12
+    #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
+    web_root: str = ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
