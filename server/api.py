@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
@@ -14,6 +14,7 @@ from .accounts import Accounts, Player
 from .boards import Boards
 from .config import Settings
 from .daily import Daily, day_of, parse_day
+from .drain import Drain
 from .errors import ApiError
 from .events import Hub
 from .matches import Matches
@@ -36,6 +37,7 @@ class Services:
     records: Records
     hub: Hub
     metrics: Metrics
+    drain: Drain = field(default_factory=Drain)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]

@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -23,7 +25,7 @@ from .api import Services
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
-from .errors import ApiError
+from .errors import ApiError, store_unavailable
 from .events import Hub
 from .matches import Matches, pause
 from .metrics import Metrics
@@ -71,6 +73,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return JSONResponse({"status": "ok"})
 
     async def readyz(request: Request) -> Response:
+        if sv.drain.draining:  # shutting down: the balancer should send no one here
+            return JSONResponse({"status": "draining"}, 503)
         try:
             await asyncio.wait_for(sv.redis.ping(), 2.0)
         except Exception:
@@ -99,21 +103,37 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await sv.hub.start()
+        undo_sigterm = sv.drain.on_sigterm()
         stop = asyncio.Event()
         tasks = {asyncio.create_task(sweep(sv, stop)),
                  asyncio.create_task(sv.matches.run_timers(stop))}
         try:
             yield
         finally:
+            undo_sigterm()
             stop.set()  # the loops end by this flag: a cancellation can be swallowed
             await asyncio.wait(tasks, timeout=5)
             await sv.hub.stop()
             await sv.redis.aclose()
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ApiError: api_error, HTTPException: http_error, Exception: server_error})
+        ApiError: api_error, HTTPException: http_error, RedisConnectionError: store_error,
+        RedisTimeoutError: store_error, Exception: server_error})
     app.state.services = sv
     return app
+
+
+async def settle(sv: Services) -> None:
+    """Sessions whose change failed on a Redis error (``Sessions.unsure``): the change may
+    have been stored with its reply lost, so the race may be over or the ranked attempt ended
+    without either being recorded. Both checks are idempotent."""
+    for sid in list(sv.sessions.unsure):
+        race, _, player = sid.partition(".")
+        if player:
+            await sv.races.finish(race)
+        else:
+            await sv.daily.settle(sid)
+        sv.sessions.unsure.discard(sid)
 
 
 def web_root(settings: Settings) -> Path | None:
@@ -129,12 +149,18 @@ def web_root(settings: Settings) -> Path | None:
 
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
-    """Every node, every ``sweep_interval`` until ``stop``: end races past their time limit
-    and close daily attempts past their deadline (both idempotent, so nodes may overlap)."""
+    """Every node, every ``sweep_interval`` until ``stop``: end races past their time limit,
+    close daily attempts past their deadline, and settle the sessions whose change failed on a
+    Redis error here (all idempotent, so nodes may overlap)."""
+    async def settle_unsure() -> None:
+        await settle(sv)
+
     while not await pause(stop, sv.settings.sweep_interval):
-        for job in (sv.races.end_due, sv.daily.close_due):
+        for job in (sv.races.end_due, sv.daily.close_due, settle_unsure):
             try:
                 await job()
+            except (RedisConnectionError, RedisTimeoutError) as e:  # tried again next sweep
+                log.warning("sweep: the store is unreachable (%s)", e)
             except Exception:
                 log.exception("sweep failed: %s", job.__qualname__)
 
@@ -150,6 +176,11 @@ async def http_error(request: Request, exc: Exception) -> Response:
     code = {404: "not_found", 405: "method.not_allowed"}.get(exc.status_code, "frame.malformed")
     return rest.respond(request, {"code": code, "message": str(exc.detail).lower()},
                         exc.status_code)
+
+
+async def store_error(request: Request, exc: Exception) -> Response:
+    await store.forget_idle(request.app.state.services.redis)
+    return await api_error(request, store_unavailable())
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -84,13 +84,20 @@ return write(ARGV[2], ARGV[3], ARGV[4])
 
 # Add a result's points to a player's total (weekly and all-time boards): more points rank
 # first, then whoever reached the total first. KEYS: rank, entries; ARGV: player, points,
-# member, details json, expire-at, won (0/1). Returns {1, rank}.
+# member, details json, expire-at, won (0/1), the result's id. Returns {1, rank}, or {0, rank}
+# when the result was already added: the entry keeps its last few result ids, so a retry
+# after a failure part-way through recording does not count the result twice.
 ADD = _WRITE + """
+local RECENT = 8
 local e = cjson.decode(ARGV[4])
-e.points, e.results, e.wins = tonumber(ARGV[2]), 1, tonumber(ARGV[6])
+e.points, e.results, e.wins, e.recent = tonumber(ARGV[2]), 1, tonumber(ARGV[6]), {ARGV[7]}
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
   local o = cjson.decode(old)
+  for _, id in ipairs(o.recent or {}) do
+    if id == ARGV[7] then return {0, redis.call('ZRANK', KEYS[1], o.member)} end
+    if #e.recent < RECENT then e.recent[#e.recent + 1] = id end
+  end
   e.points, e.results, e.wins = e.points + o.points, o.results + 1, e.wins + o.wins
   redis.call('ZREM', KEYS[1], o.member)
 end
@@ -147,11 +154,12 @@ class Boards:
         return (bool(out[0]), int(out[1]) + 1) if client is None else (False, 0)
 
     async def add(self, board: str, player: str, points: int, won: bool, finished_at: int,
-                  details: dict[str, Any], expire_at: int = 0, client: Any = None) -> None:
-        """Add ``points`` to the player's total on a points board."""
+                  details: dict[str, Any], result: str, expire_at: int = 0,
+                  client: Any = None) -> None:
+        """Add ``points`` to the player's total on a points board, once per ``result`` id."""
         await self._add(keys=list(board_keys(board)), client=client, args=[
             player, points, member(finished_at, player), json.dumps(details), expire_at,
-            int(won)])
+            int(won), result])
 
     async def page(self, board: str, start: int = 0, count: int = 20,
                    around: str = "") -> Page | None:
@@ -164,6 +172,7 @@ class Boards:
         entries = json.loads(out[2])
         for i, e in enumerate(entries):
             del e["key"], e["member"]
+            e.pop("recent", None)
             e["rank"] = first + i + 1
         return Page(total, entries)
 

@@ -166,18 +166,29 @@ class Daily:
         return s
 
     async def finished(self, s: Session, finished_at: int, walked_away: bool = False) -> None:
-        """Put a ranked attempt on the boards, once: the node that takes it off the in-flight
-        set records it; on a failure it goes back for the sweeper to retry."""
-        if not await self.redis.zrem(store.DAILY_INFLIGHT, s.id):
-            return
+        """Put a ranked attempt on the boards, then take it off the in-flight set. Recording
+        is idempotent (each write is keyed by the attempt), so nodes may overlap; a failure
+        part-way (Redis away) leaves the attempt in flight for the sweeper to settle (this
+        node's next sweep, else the day's close)."""
         try:
+            if await self.redis.zscore(store.DAILY_INFLIGHT, s.id) is None:
+                return
             player = await self.accounts.get(s.player)
             await self.records.daily_result(player, s, date.fromisoformat(s.daily),
                                             finished_at, walked_away)
         except BaseException:
-            end = self.deadline(date.fromisoformat(s.daily))
-            await self.redis.zadd(store.DAILY_INFLIGHT, {s.id: end})
+            self.sessions.unsure.add(s.id)
             raise
+        await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
+
+    async def settle(self, sid: str) -> None:
+        """A session whose change failed on a Redis error: if it is a ranked attempt that has
+        ended, record it (the change may have been stored with its reply lost)."""
+        status, created, finished, daily, competitive = await self.redis.hmget(
+            store.session_keys(sid)[0], "status", "created", "finished_at", "daily",
+            "competitive")
+        if daily and competitive == b"1" and status and status.decode() != PLAYING:
+            await self.finished(await self.sessions.load(sid), int(finished or created))
 
     async def close_due(self) -> int:
         """Close every attempt past its deadline; how many were closed."""

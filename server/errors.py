@@ -53,6 +53,8 @@ STATUS = {
     "not_found": 404,
     "method.not_allowed": 405,
     "server.error": 500,
+    "store.unavailable": 503,
+    "server.restarting": 503,
 }
 
 #: Any other code is a rule refusal from the engine: the request was understood and refused.
@@ -71,3 +73,10 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+def store_unavailable() -> ApiError:
+    """Redis could not be reached (it is restarting, or the network failed): the client may
+    retry. A change whose reply was lost may have been applied, so it is not said otherwise."""
+    return ApiError("store.unavailable", "the game store is unreachable for a moment: try "
+                    "again (read the game first: a change sent just now may have been applied)")

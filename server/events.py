@@ -17,7 +17,9 @@ from . import store
 
 log = logging.getLogger("samedeal.events")
 
-Listener = Callable[[bytes], None]
+#: Called with each published event, or with ``None`` after the pub/sub connection was lost and
+#: made again: events published meanwhile never arrive, so the listener catches up itself.
+Listener = Callable[[bytes | None], None]
 #: A channel every node listens on, so the connection exists before any race is watched.
 NODE_CHANNEL = "sd:node"
 
@@ -32,7 +34,17 @@ class Hub:
 
     async def start(self) -> None:
         await self.pubsub.subscribe(NODE_CHANNEL)
+        assert self.pubsub.connection is not None
+        # Called on every reconnect, after redis-py has renewed the subscriptions.
+        self.pubsub.connection.register_connect_callback(self._reconnected)
         self._task = asyncio.create_task(self._run())
+
+    def _reconnected(self, connection: Any) -> None:
+        log.warning("pub/sub connection made again: %d channel(s) catch up",
+                    len(self._listeners))
+        for listeners in list(self._listeners.values()):
+            for listener in list(listeners):
+                listener(None)
 
     async def stop(self) -> None:
         if self._task:
@@ -65,8 +77,8 @@ class Hub:
                                                     timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("pub/sub read failed; retrying")
+            except Exception as e:  # Redis restarting, the network failing: try again
+                log.warning("pub/sub read failed (%s); retrying", e)
                 await asyncio.sleep(0.5)
                 continue
             if msg is None or msg["type"] != "message":

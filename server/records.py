@@ -36,8 +36,17 @@ from .sessions import Session, rules_for
 WIN_POINTS, RESULT_POINTS = 5, 1  # a ranked daily result earns 1 point, a win 5
 STREAK_MAX = 1 << 30
 
-# KEYS: player hash; ARGV: 'game/variant', won (0/1), score, low (0/1), time ms.
+# KEYS: player hash; ARGV: 'game/variant', won (0/1), score, low (0/1), time ms, the result's
+# id. The hash keeps the last few result ids counted, so a retry after a failure part-way
+# through recording counts nothing twice (returns 0).
 STATS = """
+local seen = redis.call('HGET', KEYS[1], 'recorded') or ''
+if string.find(' ' .. seen .. ' ', ' ' .. ARGV[6] .. ' ', 1, true) then return 0 end
+local ids = {ARGV[6]}
+for id in string.gmatch(seen, '%S+') do
+  if #ids < 16 then ids[#ids + 1] = id end
+end
+redis.call('HSET', KEYS[1], 'recorded', table.concat(ids, ' '))
 local p = 'stats:' .. ARGV[1] .. ':'
 local score = tonumber(ARGV[3])
 redis.call('HINCRBY', KEYS[1], p .. 'played', 1)
@@ -133,9 +142,9 @@ class Records:
     # ----- writing ----------------------------------------------------------------------
 
     async def _count(self, pid: str, rules: engine.RuleSet, won: bool, score: int,
-                     time_ms: int, client: Any = None) -> None:
+                     time_ms: int, result: str, client: Any = None) -> None:
         await self._stats(keys=[store.player_key(pid)], client=client, args=[
-            rules_key(rules), int(won), score, int(rules.scoring == "low"), time_ms])
+            rules_key(rules), int(won), score, int(rules.scoring == "low"), time_ms, result])
 
     async def _streak_board(self, player: Player, which: str, best: int, at: int) -> None:
         await self.boards.put(f"streak:{which}:{player.kind}", player.id, STREAK_MAX - best,
@@ -151,7 +160,7 @@ class Records:
         """A practice game or unranked replay ended: it counts in the player's statistics."""
         st = s.state
         await self._count(s.player, s.rules, st.status == WON, st.score,
-                          finished_at - s.created)
+                          finished_at - s.created, s.id)
 
     async def daily_result(self, player: Player, s: Session, day: date, finished_at: int,
                            walked_away: bool) -> None:
@@ -182,8 +191,8 @@ class Records:
                                   (f"weekly:{week}:all", weekly_expiry),
                                   (f"alltime:{game}", 0), ("alltime:all", 0)):
                 await self.boards.add(f"{board}:{kind}", player.id, points, won, finished_at,
-                                      details, expiry, client=pipe)
-            await self._count(player.id, rules, won, st.score, time_ms, client=pipe)
+                                      details, s.id, expiry, client=pipe)
+            await self._count(player.id, rules, won, st.score, time_ms, s.id, client=pipe)
             if won:
                 await self._streak(keys=[store.player_key(player.id)], client=pipe,
                                    args=["won", day.toordinal()])
@@ -197,7 +206,8 @@ class Records:
         async with self.redis.pipeline(transaction=False) as pipe:
             for e in results["ranking"]:
                 await self._count(e["player"], rules, e["status"] == WON, e["score"],
-                                  e["time_ms"], client=pipe)
+                                  e["time_ms"], results.get("race") or results["match"],
+                                  client=pipe)
             await pipe.execute()
         await self.ratings.update(rules, results["ranking"])
 

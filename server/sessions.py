@@ -18,6 +18,8 @@ from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import engine
 from engine.core import PLAYING, Move, State
@@ -88,9 +90,11 @@ class Sessions:
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
+        #: sessions whose change failed on a Redis error, for the sweeper to settle
+        self.unsure: set[str] = set()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
-        self._change = redis.register_script(store.CHANGE)
+        self._store_change = redis.register_script(store.CHANGE)
         self._open = redis.register_script(store.OPEN)
 
     def lock(self, sid: str) -> asyncio.Lock:
@@ -182,6 +186,18 @@ class Sessions:
     async def change(self, player: Player, sid: str, op: str,
                      move: str | dict[str, Any] | None = None, rev: int | None = None) -> Session:
         """Play, undo or resign; persisted before this returns. ``op``: move|undo|resign."""
+        try:
+            return await self._change(player, sid, op, move, rev)
+        except (RedisConnectionError, RedisTimeoutError):
+            # Redis away: the change may or may not be stored, and what follows it (a race's
+            # end, a ranked result) may be unrecorded. The cached state is not to be trusted,
+            # and the sweeper looks at the session again (see ``unsure``).
+            self._cache.pop(sid, None)
+            self.unsure.add(sid)
+            raise
+
+    async def _change(self, player: Player, sid: str, op: str,
+                      move: str | dict[str, Any] | None, rev: int | None) -> Session:
         async with self.lock(sid):
             for attempt in range(3):
                 s = await self.load(sid, check=attempt > 0)
@@ -252,7 +268,7 @@ class Sessions:
                      "status": st.status}
             args += [msgpack.packb(event), self.settings.event_window,
                      store.channel(s.race)]
-        return await self._change(keys=keys, args=args)
+        return await self._store_change(keys=keys, args=args)
 
     async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:
         """The move list with server times; the seed only when ``reveal``."""

@@ -29,6 +29,8 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
 
 from __future__ import annotations
 
+import contextlib
+
 from redis.asyncio import BlockingConnectionPool, Redis
 
 
@@ -44,6 +46,14 @@ def connect(url: str, connections: int = 64) -> Redis:
     import fakeredis  # the same commands and scripts, held in this process's memory
 
     return fakeredis.FakeAsyncRedis(decode_responses=False)
+
+
+async def forget_idle(redis: Redis) -> None:
+    """After a failed connection: Redis restarted or the network broke, so the idle pooled
+    connections are likely dead too. Drop them, so the next requests connect afresh instead of
+    each failing once."""
+    with contextlib.suppress(Exception):
+        await redis.connection_pool.disconnect(inuse_connections=False)
 
 
 def player_key(pid: str) -> str:

@@ -15,12 +15,15 @@ import logging
 import time
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import codec, schema, store
+from . import codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
-from .errors import ApiError
+from .errors import ApiError, store_unavailable
 from .events import decode_event, events_after
 from .sessions import session_payload
 
@@ -67,12 +70,16 @@ class Connection:
         self.refused = 0
         self.refused_since = 0.0
         self.closing = False
+        self.restarting = False  # the node is shutting down: no new message is handled
+        self.idle = asyncio.Event()  # not in the middle of handling a message
+        self.idle.set()
 
     # ----- reading ----------------------------------------------------------------------
 
     async def serve(self, subprotocol: str | None) -> None:
         await self.ws.accept(subprotocol=subprotocol)
         self.sv.metrics.sockets.inc()
+        self.sv.drain.opened(self)
         writer = asyncio.create_task(self._write())
         try:
             auth = self.ws.headers.get("authorization", "")
@@ -89,6 +96,17 @@ class Connection:
             for eid in list(self.listeners):
                 await self._unsubscribe(eid)
             await self._stop(writer)
+            self.sv.drain.closed(self)
+
+    async def restart(self) -> None:
+        """The node is shutting down: finish the message in hand, then tell the client to
+        reconnect (to another node) and close; messages after this are left unanswered, so
+        the client sends them again where it lands."""
+        self.restarting = True
+        await self.idle.wait()
+        self.send(drain.NOTICE)
+        self._post(("close", drain.RESTART, "server restarting"))
+        self.closing = True
 
     async def _stop(self, writer: asyncio.Task[None]) -> None:
         """End the writer by an item it reads, not by cancelling it: a cancellation that
@@ -118,8 +136,14 @@ class Connection:
                 msg = await self.ws.receive()
             if msg["type"] == "websocket.disconnect":
                 return
+            if self.restarting:
+                continue
             data = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
-            await self._handle(data or b"")
+            self.idle.clear()
+            try:
+                await self._handle(data or b"")
+            finally:
+                self.idle.set()
 
     async def _handle(self, data: str | bytes) -> None:
         request_id = None
@@ -162,9 +186,14 @@ class Connection:
                     if is_match(eid):
                         self.present.add(eid)
                     await self._subscribe(eid, reply["joined_seq"], quiet=True)
-        except ApiError as e:
-            self.sv.metrics.errors.labels(e.code).inc()
-            out: dict[str, Any] = {"type": "error", **e.body()}
+        except (ApiError, RedisConnectionError, RedisTimeoutError) as e:
+            if isinstance(e, ApiError):
+                error = e
+            else:
+                error = store_unavailable()
+                await store.forget_idle(self.sv.redis)
+            self.sv.metrics.errors.labels(error.code).inc()
+            out: dict[str, Any] = {"type": "error", **error.body()}
             if request_id is not None:
                 out["id"] = request_id
             self.send(out)
@@ -214,8 +243,11 @@ class Connection:
 
     async def _subscribe(self, eid: str, after: int | None, quiet: bool = False) -> None:
         if eid not in self.listeners:
-            def listener(data: bytes, eid: str = eid) -> None:
-                self._post(("event", eid, data))
+            def listener(data: bytes | None, eid: str = eid) -> None:
+                if data is not None:
+                    self._post(("event", eid, data))
+                elif eid in self.last_seq:  # pub/sub was down: what did we miss?
+                    self._post(("subscribe", eid, self.last_seq[eid], False))
 
             self.listeners[eid] = listener
             await self.sv.hub.subscribe(store.channel(eid), listener)
@@ -370,6 +402,11 @@ def _plain_id(value: Any) -> bool:
 
 async def endpoint(ws: WebSocket) -> None:
     sv: Services = ws.app.state.services
+    if sv.drain.draining:  # 503 before the upgrade: the load balancer tries another node
+        await ws.send_denial_response(JSONResponse(
+            {"code": "server.restarting", "message": "this server is restarting: try another"},
+            503))
+        return
     offered = [p.strip() for p in ws.headers.get("sec-websocket-protocol", "").split(",")]
     chosen = next((p for p in codec.SUBPROTOCOLS if p in offered), None)
     encoding = codec.SUBPROTOCOLS[chosen] if chosen else codec.JSON
