@@ -113,6 +113,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             undo_sigterm()
             stop.set()  # the loops end by this flag: a cancellation can be swallowed
             await asyncio.wait(tasks, timeout=5)
+            with contextlib.suppress(Exception):  # Redis away: the others time this node out
+                await sv.matches.leave_nodes()
             await sv.hub.stop()
             await sv.redis.aclose()
 
@@ -149,20 +151,24 @@ def web_root(settings: Settings) -> Path | None:
 
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
-    """Every node, every ``sweep_interval`` until ``stop``: end races past their time limit,
+    """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
+    presence counted by nodes that died), end races past their time limit,
     close daily attempts past their deadline, and settle the sessions whose change failed on a
     Redis error here (all idempotent, so nodes may overlap)."""
     async def settle_unsure() -> None:
         await settle(sv)
 
-    while not await pause(stop, sv.settings.sweep_interval):
-        for job in (sv.races.end_due, sv.daily.close_due, settle_unsure):
+    while True:  # the first sweep at once: the heartbeat comes before any socket's presence
+        for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
+                    settle_unsure):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # tried again next sweep
                 log.warning("sweep: the store is unreachable (%s)", e)
             except Exception:
                 log.exception("sweep failed: %s", job.__qualname__)
+        if await pause(stop, sv.settings.sweep_interval):
+            return
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -32,6 +32,9 @@ class Settings:
     sweep_interval: float = 1.0
     #: Seconds between the turn timer's placements for a match player away past the grace.
     absent_pace: float = 1.0
+    #: Seconds without a heartbeat (one each sweep) after which a node counts as dead, and the
+    #: match players it counted present (their sockets died with it) as away.
+    node_timeout: float = 15.0
     #: The daily deals' HMAC secret; empty: a random one made once and kept in Redis.
     daily_secret: str = ""
     #: Seconds after a day's close (24:00 UTC) that its ranked attempts may still finish.

@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,6 +134,11 @@ class Matches:
         self._place = redis.register_script(store.MATCH_PLACE)
         self._here = redis.register_script(store.MATCH_HERE)
         self._end = redis.register_script(store.MATCH_END)
+        #: this process, for the presence ledger: a node that dies cannot take its sockets'
+        #: presence back, so the others do it once its heartbeat stops (``keep_presence``)
+        self.node = new_id("n")
+        self._here_now: Counter[tuple[str, str]] = Counter()  # this node's ledger, in memory
+        self._beating = False
 
     def lock(self, mid: str) -> asyncio.Lock:
         lock = self._locks.get(mid)
@@ -353,6 +358,8 @@ class Matches:
         info = json.dumps({"name": player.name, "kind": player.kind})
         result = await self._script(self._join, [mk, pk, ek], [
             player.id, info, msgpack.packb(event), *self._emit_args(mid), int(present)])
+        if present:
+            await self._ledger(mid, player.id, 1)
         seated, seats = int(result[1]), int(result[2])
         m = await self.load(mid)
         if seated >= seats and m.meta["start"] == "full":
@@ -613,8 +620,11 @@ class Matches:
                 if await pause(stop, self.settings.sweep_interval):
                     return
 
-    async def present(self, mid: str, pid: str, delta: int) -> None:
-        """A player's socket started (+1) or stopped (-1) following the match."""
+    async def present(self, mid: str, pid: str, delta: int, ledger: bool = True) -> None:
+        """A player's socket started (+1) or stopped (-1) following the match; ``ledger``:
+        this node's own sockets (not a dead node's, taken back by ``keep_presence``)."""
+        if ledger:
+            await self._ledger(mid, pid, delta)
         mk, _, ek = store.match_keys(mid)
         away = {"type": "match.away", "match": mid, "player": pid}
         back = {"type": "match.back", "match": mid, "player": pid}
@@ -624,6 +634,46 @@ class Matches:
             self._cache.pop(mid, None)
             with contextlib.suppress(ApiError):
                 await self._schedule(await self.load(mid))
+
+    async def _ledger(self, mid: str, pid: str, delta: int) -> None:
+        self._here_now[mid, pid] += delta
+        if self._here_now[mid, pid] <= 0:
+            del self._here_now[mid, pid]
+        key = store.node_presence(self.node)
+        if await self.redis.hincrby(key, f"{mid} {pid}", delta) <= 0:
+            await self.redis.hdel(key, f"{mid} {pid}")
+
+    async def keep_presence(self) -> None:
+        """Every sweep: this node's heartbeat; and a node silent past ``node_timeout`` (killed,
+        its sockets gone without a word) has its players' presence taken back, by whichever
+        node claims it first."""
+        now = await store.now_ms(self.redis)
+        if await self.redis.zadd(store.NODES, {self.node: now}) and self._beating:
+            # Taken for dead (stalled past the timeout, or cut off from Redis): its players'
+            # presence was taken back, so count what this node's sockets still follow again.
+            log.warning("node %s was taken for dead: counting its players present again",
+                        self.node)
+            for (mid, pid), count in list(self._here_now.items()):
+                del self._here_now[mid, pid]
+                await self.present(mid, pid, count)
+        self._beating = True
+        dead = await self.redis.zrangebyscore(
+            store.NODES, 0, now - int(self.settings.node_timeout * 1000))
+        for raw in dead:
+            node = raw.decode()
+            if not await self.redis.zrem(store.NODES, node):
+                continue  # another node claimed it
+            key = store.node_presence(node)
+            for entry, count in (await self.redis.hgetall(key)).items():
+                mid, _, pid = entry.decode().partition(" ")
+                with contextlib.suppress(ApiError):
+                    await self.present(mid, pid, -int(count), ledger=False)
+                await self.redis.hdel(key, entry)
+            log.warning("node %s stopped beating: its match presence was taken back", node)
+
+    async def leave_nodes(self) -> None:
+        """A clean stop: this node's sockets have closed (their presence with them)."""
+        await self.redis.zrem(store.NODES, self.node)
 
     # ----- the end ----------------------------------------------------------------------
 

@@ -98,6 +98,13 @@ def events_key(eid: str) -> str:
 
 OPEN_RACES, RUNNING_RACES = "sd:races:open", "sd:races:running"
 OPEN_MATCHES, DUE_MATCHES = "sd:matches:open", "sd:matches:due"
+#: Live nodes by their last heartbeat (ms), and what each counts present in matches.
+NODES = "sd:nodes"
+
+
+def node_presence(node: str) -> str:
+    """A node's ledger of match presence it counted: ``<match> <player>`` -> sockets."""
+    return f"sd:node:{{{node}}}:here"
 DAILY_INFLIGHT, DAILY_SECRET = "sd:daily:inflight", "sd:daily:secret"
 
 # A race event: bump the sequence, keep it in the window, publish it. Needs rk, ek, chan.

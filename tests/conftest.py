@@ -28,7 +28,8 @@ settings.load_profile("samedeal")
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
-        "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1"}
+        "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1",
+        "SAMEDEAL_NODE_TIMEOUT": "4"}
 
 
 def free_port() -> int:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine
 from engine.cards import TEXT, parse_card
+from tests.conftest import FAST, start_node
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
@@ -204,6 +206,37 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
     assert no["code"] == "match.not_running"
     await b_rest.aclose()
     await a2.close()
+
+
+async def test_a_killed_nodes_players_count_as_away(
+        nodes: list[Node], redis_url: str, tmp_path: Path) -> None:
+    """A node killed outright never says its sockets closed: once its heartbeat stops, the
+    other nodes take its players' presence back (match.away), so the timer stops waiting."""
+    doomed, proc = start_node(redis_url, tmp_path / "doomed.log", **FAST)
+    try:
+        a_id, a_token = await player(doomed, "Doomed", "human")
+        _, b_token = await player(nodes[0], "Watcher", "human")
+        a = await Ws.open(doomed, a_token)
+        created = await a.request({"type": "match.create", "game": "bowling",
+                                   "variant": "easy", "seats": 2, "turn_time": 30,
+                                   "grace": 60})
+        mid = created["match"]
+        b = await Ws.open(nodes[0], b_token)
+        joined = await b.request({"type": "match.join", "match": mid})
+        assert joined["type"] == "match", joined
+        await b.expect("match.started", timeout=10)
+        summary = await b.request({"type": "match.get", "match": mid})
+        assert not any(p["away"] for p in summary["players"])
+        proc.kill()
+        proc.wait(10)
+        away = await b.expect("match.away", timeout=30)  # the node timeout (4 s) and a sweep
+        assert away["player"] == a_id
+        summary = await b.request({"type": "match.get", "match": mid})
+        assert [p["away"] for p in summary["players"] if p["player"] == a_id] == [True]
+        await b.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 # ----- called-card Poker and Cribbage Square ---------------------------------------------
