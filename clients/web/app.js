@@ -1,0 +1,186 @@
+// The shell: who the player is (a token kept in localStorage), the catalog, the connection, and a
+// hash router that mounts one page module at a time.
+
+import { Connection, ServerError } from "./net.js";
+import * as lobby from "./lobby.js";
+import * as practice from "./practice.js";
+import * as race from "./race.js";
+import * as daily from "./daily.js";
+import * as match from "./match.js";
+import * as replay from "./replay.js";
+
+const TOKEN = "samedeal.token";
+const NAME = "samedeal.name";
+const PLAYER = "samedeal.player";
+
+const app = document.getElementById("app");
+const netEl = document.getElementById("net");
+const nameEl = document.getElementById("player");
+
+const STATE_TEXT = { online: "online", reconnecting: "reconnecting…", offline: "offline" };
+
+// [pattern, module, names of the path parts]
+const ROUTES = [
+  [/^$/, lobby, []],
+  [/^play\/([^/]+)\/([^/]+)$/, practice, ["game", "variant"]],
+  [/^race\/([^/]+)$/, race, ["id"]],
+  [/^daily$/, daily, []],
+  [/^daily\/([^/]+)$/, daily, ["day"]],
+  [/^match\/([^/]+)$/, match, ["id"]],
+  [/^replay\/(race|match|session)\/([^/]+)$/, replay, ["kind", "id"]],
+];
+
+function showNet(state) {
+  netEl.textContent = STATE_TEXT[state] || state;
+  netEl.dataset.state = state;
+}
+
+function message(text, cls = "notice") {
+  const p = document.createElement("p");
+  p.className = cls;
+  p.textContent = text;
+  return p;
+}
+
+async function register(name) {
+  const res = await fetch("/api/v1/players", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name, kind: "human" }),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ServerError(data.code || "server.error", data.message || res.statusText, res.status);
+  localStorage.setItem(TOKEN, data.token);
+  localStorage.setItem(PLAYER, JSON.stringify(data.player));
+  return data.player;
+}
+
+// The one-field name form, shown once per browser.
+function askName() {
+  return new Promise((resolve) => {
+    const form = document.createElement("form");
+    form.className = "name-form card-panel";
+    form.innerHTML = `<h1>Welcome to SameDeal</h1>
+      <p>Pick a name to play under. It is shown to other players in races and on leaderboards.</p>
+      <label>Your name <input name="name" required maxlength="32" autocomplete="nickname"></label>
+      <button type="submit">Play</button><p class="error" role="alert"></p>`;
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = form.elements.name.value.trim();
+      if (!name) return;
+      form.querySelector("button").disabled = true;
+      try {
+        resolve(await register(name));
+      } catch (err) {
+        form.querySelector(".error").textContent = err.message;
+        form.querySelector("button").disabled = false;
+      }
+    });
+    app.replaceChildren(form);
+    form.elements.name.focus();
+  });
+}
+
+async function identify() {
+  const token = localStorage.getItem(TOKEN);
+  if (token) {
+    const res = await fetch("/api/v1/players/me", { headers: { Authorization: `Bearer ${token}` } });
+    if (res.ok) {
+      const me = await res.json();
+      const player = { id: me.id, name: me.name, kind: me.kind };
+      localStorage.setItem(PLAYER, JSON.stringify(player));
+      return player;
+    }
+    if (res.status !== 401) throw new ServerError("server.error", `the server answered ${res.status}`);
+    localStorage.removeItem(TOKEN); // a token this server does not know: register again
+  }
+  const preset = localStorage.getItem(NAME);
+  if (preset) return register(preset);
+  return askName();
+}
+
+function parseHash() {
+  const raw = location.hash.replace(/^#\/?/, "");
+  const q = raw.indexOf("?");
+  const path = (q < 0 ? raw : raw.slice(0, q)).replace(/\/$/, "");
+  const query = new URLSearchParams(q < 0 ? "" : raw.slice(q + 1));
+  return { path, query };
+}
+
+let cleanup = null;
+let generation = 0;
+
+async function route(ctx) {
+  const gen = ++generation;
+  if (cleanup) {
+    try { cleanup(); } catch (e) { console.error(e); }
+    cleanup = null;
+  }
+  app.replaceChildren();
+  const { path, query } = parseHash();
+  const share = document.getElementById("share");
+  if (share && share.dataset.for !== `#/${path}`) {
+    share.replaceChildren(); // a share banner belongs to the race or match it links to
+    share.hidden = true;
+    delete share.dataset.for;
+  }
+  for (const [pattern, mod, names] of ROUTES) {
+    const m = pattern.exec(path);
+    if (!m) continue;
+    const params = { query };
+    names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
+    const root = document.createElement("div");
+    root.className = "page";
+    app.append(root);
+    try {
+      const done = await mod.mount(root, ctx, params);
+      if (gen !== generation) done?.();
+      else cleanup = typeof done === "function" ? done : null;
+    } catch (e) {
+      console.error(e);
+      if (gen === generation) root.append(message(e.message || String(e), "error"));
+    }
+    window.scrollTo(0, 0);
+    return;
+  }
+  app.append(message("There is no such page."));
+  const a = document.createElement("a");
+  a.href = "#/";
+  a.textContent = "Back to the lobby";
+  app.append(a);
+}
+
+async function start() {
+  showNet("offline");
+  let player;
+  try {
+    player = await identify();
+  } catch (e) {
+    app.replaceChildren(message(`The server can't be reached: ${e.message}`, "error"));
+    return;
+  }
+  nameEl.textContent = player.name;
+  const net = new Connection({ token: localStorage.getItem(TOKEN) });
+  net.on("net.state", showNet);
+  net.on("net.auth", () => {
+    // The server no longer knows this token: forget it and start over.
+    localStorage.removeItem(TOKEN);
+    location.reload();
+  });
+  const games = await net.rest("GET", "/games");
+  const catalog = games.rule_sets;
+  const ctx = {
+    net,
+    catalog,
+    player,
+    ruleSet(game, variant) {
+      return catalog.find((r) => r.id === game && r.variant === variant) || null;
+    },
+  };
+  window.samedeal = { net, ctx };
+  net.connect();
+  window.addEventListener("hashchange", () => route(ctx));
+  await route(ctx);
+}
+
+start();

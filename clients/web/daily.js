@@ -1,0 +1,236 @@
+// The daily challenge (#/daily, optionally ?game=&variant=): today's deals with their
+// commitments, the ranked attempt (after a warning that its clock starts with the first card),
+// unranked replays, the day's leaderboard for a game with the player's own page, and streaks.
+
+import { mountSession } from "./play.js";
+import { h, clock, duration, errorText, serverNow, syncClock } from "./race.js";
+import { seedReveal } from "./replay.js";
+
+const PAGE = 10; // leaderboard rows per page
+
+// Children for replaceChildren: nested lists flattened, the left-out (null, false) dropped.
+const kids = (...list) => list.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
+
+export async function mount(root, ctx, params) {
+  const { net } = ctx;
+  let day = null;
+  let picked = null; // {game, variant, name, commitment, seed?}
+  let session = null;
+  let timer = null;
+  let closed = false;
+
+  const title = h("h1", { text: "Daily challenge" });
+  const when = h("p.daily-when", { role: "status" });
+  const days = h("nav.daily-days", { "aria-label": "other days" });
+  const streaks = h("div.streaks");
+  const error = h("p.live-error", { role: "alert" });
+  const filter = h("input.daily-filter", { type: "search", placeholder: "Find a game", "aria-label": "find a game" });
+  const list = h("tbody");
+  const detail = h("section.daily-game", { hidden: true });
+  root.append(h("section.live.daily", {},
+    h("header.live-head", {}, title, days), when, streaks, error,
+    h("div.daily-main", {},
+      h("div.daily-list", {}, filter,
+        h("table.daily-deals", {},
+          h("thead", {}, h("tr", {}, ["Game and commitment", ""].map((t) => h("th", { scope: "col", text: t })))),
+          list)),
+      detail)));
+
+  const fail = (e) => { error.textContent = errorText(e); };
+
+  // ---- the day and its deals ----
+
+  async function loadDay() {
+    day = await net.request(params.day ? { type: "daily.get", day: params.day } : { type: "daily.get" });
+    title.textContent = `Daily challenge — ${day.day}`;
+    const shift = (n) => new Date(Date.parse(`${day.day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    days.replaceChildren(...kids(
+      h("a", { href: `#/daily/${shift(-1)}`, text: `‹ ${shift(-1)}` }),
+      day.state !== "open" ? h("a", { href: "#/daily", text: "Today" }) : null));
+    drawDeals();
+    tick();
+  }
+
+  function tick() {
+    if (!day) return;
+    const now = serverNow();
+    when.textContent = day.state === "open"
+      ? `Open for ranked attempts for another ${clock(day.closes_at - now)} (until 24:00 UTC); attempts in progress may finish until ${new Date(day.deadline).toISOString().slice(11, 16)} UTC.`
+      : day.state === "revealed"
+        ? "This day is over and its seeds are revealed: replay any deal unranked, and check each seed against its commitment."
+        : "This day is closed; its seeds are revealed once its last attempts have ended.";
+  }
+
+  function drawDeals() {
+    const q = filter.value.trim().toLowerCase();
+    const rows = day.deals.filter((d) => !q || `${d.name} ${d.game} ${d.variant}`.toLowerCase().includes(q));
+    list.replaceChildren(...rows.map((d) => h(`tr${picked && picked.game === d.game && picked.variant === d.variant ? ".picked" : ""}`,
+      { "data-game": d.game, "data-variant": d.variant },
+      h("th", { scope: "row" }, d.name, h("span.variant", { text: ` ${d.variant}` }),
+        h("code.commitment", { title: d.commitment, text: `${d.commitment.slice(0, 16)}…` })),
+      h("td.daily-acts", {},
+        day.state === "open" ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked", title: "ranked attempt", onclick: () => pick(d, "ranked") }) : null,
+        h("button", { type: "button", "data-act": "board", text: "Board", title: "leaderboard", onclick: () => pick(d, "board") })))));
+  }
+  filter.addEventListener("input", () => day && drawDeals());
+
+  async function loadStreaks() {
+    const me = await net.rest("GET", "/players/me");
+    const s = me.streaks || {};
+    const item = (label, v) => h("div.streak", {}, h("span.streak-label", { text: label }),
+      h("strong.streak-days", { text: `${v?.days ?? 0} day${v?.days === 1 ? "" : "s"}` }),
+      h("span.streak-best", { text: ` best ${v?.best ?? 0}` }));
+    streaks.replaceChildren(h("h2", { text: "Your streaks" }),
+      item("Played", s.played), item("Won", s.won));
+  }
+
+  // ---- one game: the attempt and its leaderboard ----
+
+  function pick(d, what) {
+    session?.destroy();
+    session = null;
+    picked = d;
+    history.replaceState(null, "", `#/daily${params.day ? `/${params.day}` : ""}?game=${encodeURIComponent(d.game)}&variant=${encodeURIComponent(d.variant)}`);
+    drawDeals();
+    const play = h("div.daily-play");
+    const board = h("div.leaderboard");
+    detail.hidden = false;
+    detail.dataset.game = d.game;
+    detail.dataset.variant = d.variant;
+    detail.replaceChildren(...kids(
+      h("h2", { text: `${d.name} (${d.variant})` }),
+      h("p.commitment", {}, "Today's commitment: ", h("code", { text: d.commitment })),
+      d.seed ? seedReveal(d.seed, d.commitment) : null,
+      h("div.actions", {},
+        day.state === "open" ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked attempt", onclick: () => warn(d, play, board) }) : null,
+        h("button", { type: "button", "data-act": "replay", text: "Practice replay (unranked)", onclick: () => replay(d, play) })),
+      play, board));
+    showBoard(d, board);
+    if (what === "ranked") warn(d, play, board);
+    detail.scrollIntoView?.({ block: "nearest" });
+  }
+
+  // The warning first: the attempt's clock starts the moment its first card shows.
+  function warn(d, play, board) {
+    const go = h("button.primary", { type: "button", "data-act": "confirm", text: "Deal — start my clock" });
+    const cancel = h("button", { type: "button", "data-act": "cancel", text: "Not now" });
+    const box = h("div.daily-confirm", { role: "alertdialog", "aria-label": "start the ranked attempt" },
+      h("p", {}, h("strong", { text: "Your ranked attempt starts when the first card shows" }),
+        ", and its clock runs from then, even if you leave the page: walking away counts as finishing with the score reached."),
+      h("p", { text: "You get one ranked attempt at this deal today. Moves that show a card can't be undone. If you already started, this resumes it." }),
+      h("div.actions", {}, go, cancel));
+    play.replaceChildren(box);
+    cancel.addEventListener("click", () => play.replaceChildren());
+    go.addEventListener("click", async () => {
+      go.disabled = true;
+      try {
+        const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant });
+        mountAttempt(play, s, () => showBoard(d, board));
+      } catch (e) {
+        play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.played"
+          ? "You have played today's ranked attempt at this deal; the leaderboard is below, or replay it unranked."
+          : errorText(e) }));
+      }
+    });
+    go.focus();
+  }
+
+  async function replay(d, play) {
+    try {
+      const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant, ranked: false, day: day.day });
+      mountAttempt(play, s, null);
+    } catch (e) {
+      play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.not_played"
+        ? "The unranked replay opens once your ranked attempt at this deal is over."
+        : errorText(e) }));
+    }
+  }
+
+  async function mountAttempt(play, s, onEnd) {
+    session?.destroy();
+    session = null;
+    // The clock runs from when the first card was shown (server time), also on a resumed attempt.
+    let startedAt;
+    try {
+      const t = await net.rest("GET", `/sessions/${encodeURIComponent(s.session)}/moves`);
+      startedAt = t.created - (serverNow() - Date.now());
+    } catch { /* the timer then counts from now */ }
+    if (closed) return;
+    play.replaceChildren(h("p.daily-mode", { "data-mode": s.mode,
+      text: s.mode === "daily" ? "Ranked attempt: the clock is running." : "Unranked replay: practice, not on any board." }));
+    const area = h("div.daily-session");
+    play.append(area);
+    let ended = false;
+    session = mountSession(area, ctx, s, {
+      undo: true, resign: true, startedAt,
+      onEnd: () => {
+        if (ended) return;
+        ended = true;
+        onEnd?.();
+        loadStreaks().catch(() => {});
+      },
+    });
+  }
+
+  // The day's board for a game: the top page, and the page around the player, their row marked.
+  async function showBoard(d, el) {
+    const name = `daily/${day.day}/${d.game}/${d.variant}`;
+    const refresh = h("button", { type: "button", "data-act": "refresh", text: "Refresh", onclick: () => showBoard(d, el) });
+    let top;
+    let around = null;
+    try {
+      top = await net.request({ type: "board.get", board: name, count: PAGE });
+      around = await net.request({ type: "board.get", board: name, count: PAGE, around: "me" }).catch((e) => {
+        if (e.code === "board.absent") return null;
+        throw e;
+      });
+    } catch (e) {
+      el.replaceChildren(h("h3", { text: "Leaderboard" }), h("p.live-error", { role: "alert", text: errorText(e) }), refresh);
+      return;
+    }
+    if (closed) return;
+    const me = ctx.player?.id ?? net.player?.id;
+    const mine = around?.entries.find((e) => e.player === me);
+    const table = (entries) => h("table.standings", {},
+      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score", "Time", "Moves", ""].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, entries.map((e) => h(`tr${e.player === me ? ".me" : ""}`, { "data-player": e.player, "data-rank": e.rank },
+        h("td.rank", { text: e.rank }),
+        h("th", { scope: "row", text: e.player === me ? `${e.name} (you)` : e.name }),
+        h("td", { text: e.walked_away ? "walked away" : e.status }),
+        h("td", { text: e.score }),
+        h("td", { text: duration(e.time_ms) }),
+        h("td", { text: e.moves }),
+        h("td", {}, e.session && (e.player === me || day.state === "revealed")
+          ? h("a.replay-link", { href: `#/replay/session/${e.session}`, text: "replay" }) : null)))));
+    const overlap = mine && top.entries.some((e) => e.player === me);
+    el.replaceChildren(...kids(
+      h("h3", { text: `Leaderboard — ${top.total} player${top.total === 1 ? "" : "s"}` }),
+      h("p.board-position", { "data-rank": mine?.rank ?? "" , text: mine
+        ? `Your position: ${mine.rank} of ${top.total}.`
+        : "You have no result on this board yet." }),
+      top.entries.length ? table(top.entries) : h("p", { text: "No results yet today." }),
+      around && !overlap ? [h("h4", { text: "Around you" }), table(around.entries)] : null,
+      refresh));
+  }
+
+  // ---- wiring ----
+
+  timer = setInterval(tick, 1000);
+  try {
+    await syncClock(net);
+    await loadDay();
+    loadStreaks().catch(fail);
+    const g = params.query?.get("game");
+    const v = params.query?.get("variant");
+    const d = day.deals.find((x) => x.game === g && (!v || x.variant === v));
+    if (d) pick(d, "board");
+  } catch (e) {
+    fail(e);
+  }
+
+  return () => {
+    closed = true;
+    clearInterval(timer);
+    session?.destroy();
+  };
+}

@@ -1,0 +1,379 @@
+// The match page (#/match/{id}): seats and the start, then for Bowling the shared lane (pins,
+// balls, the card being bowled), every bowler's scorecard, whose turn and its timer; for the
+// called-card games (Poker Square, Cribbage Square) the called card, the player's own grid and
+// everyone's running line scores (never another player's grid). Away, back and forfeits are
+// shown as they happen; at the end the results and the seed, checked against its commitment.
+
+import { renderBoard } from "./render.js";
+import { cardElement, parseCard } from "./cards.js";
+import { h, clock, duration, errorText, serverNow, shareBox, syncClock } from "./race.js";
+import { seedReveal } from "./replay.js";
+
+export async function mount(root, ctx, params) {
+  const { net } = ctx;
+  const matchId = params.id;
+  const me = () => ctx.player?.id ?? net.player?.id;
+
+  let m = null; // the match summary, kept current by events
+  let seq = 0;
+  let early = [];
+  let you = null; // a called-card player's own grid (match.you), the newest by as_of
+  let board = null; // the rendered lane or own grid
+  let boardKey = "";
+  let closed = false;
+  const log = [];
+
+  const title = h("h1", { text: "Match" });
+  const badge = h("span.badge.match-state", { text: "…" });
+  const meta = h("p.live-meta");
+  const commitment = h("p.commitment");
+  const actions = h("div.actions");
+  const error = h("p.live-error", { role: "alert" });
+  const turn = h("p.match-turn", { role: "status", "aria-live": "polite" });
+  const players = h("ul.match-players");
+  const called = h("div.called-card");
+  const refusal = h("p.refusal", { role: "alert", hidden: true });
+  const boardEl = h("div.match-board");
+  const scores = h("div.match-scores");
+  const events = h("ul.match-log");
+  const resultsBox = h("section.match-results", { hidden: true });
+  const page = h("section.live.match", { "data-match": matchId },
+    h("header.live-head", {}, title, badge), meta,
+    shareBox(location.href.split("#")[0] + `#/match/${matchId}`), commitment,
+    actions, error, turn,
+    h("div.match-main", {},
+      h("div.match-play", {}, called, refusal, boardEl),
+      h("aside.match-side", {}, h("h2", { text: "Players" }), players,
+        h("h2", { text: "What happened" }), events)),
+    scores, resultsBox);
+  root.append(page);
+
+  const fail = (e) => { error.textContent = errorText(e); };
+  const nameOf = (pid) => m?.players.find((p) => p.player === pid)?.name ?? pid;
+  const seated = () => m?.players.some((p) => p.player === me());
+  const act = (type, ask) => async () => {
+    if (ask && !confirm(ask)) return;
+    error.textContent = "";
+    try {
+      applySummary(await net.request({ type, match: matchId }));
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const note = (text) => {
+    log.unshift(text);
+    log.length = Math.min(log.length, 12);
+    events.replaceChildren(...log.map((t) => h("li", { text: t })));
+  };
+
+  // ---- state ----
+
+  function applySummary(s) {
+    if (!s || s.match !== matchId) return;
+    if (m && s.seq < seq) return;
+    m = s;
+    seq = s.seq;
+    if (s.you) applyYou({ ...s.you, match: matchId });
+    const queued = early.filter((ev) => ev.seq > seq);
+    early = [];
+    queued.forEach(applyEvent);
+    draw();
+  }
+
+  function applyYou(y) {
+    if (y.match !== matchId) return;
+    if (you && y.as_of < you.as_of) return; // a reply that an event already overtook
+    you = y;
+    draw();
+  }
+
+  async function refresh() {
+    try {
+      const s = await net.request({ type: "match.get", match: matchId });
+      m = null;
+      applySummary(s);
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  function applyEvent(ev) {
+    if (!m) { early.push(ev); return; }
+    if (ev.seq <= seq) return;
+    if (ev.seq > seq + 1) { refresh(); return; }
+    seq = m.seq = ev.seq;
+    const player = m.players.find((p) => p.player === (ev.player?.id ?? ev.player));
+    switch (ev.type) {
+      case "match.joined":
+        if (!player) m.players.push({ player: ev.player.id, name: ev.player.name, kind: ev.player.kind, away: false, forfeited: false });
+        note(`${ev.player.name} took a seat.`);
+        break;
+      case "match.left":
+        m.players = m.players.filter((p) => p.player !== ev.player);
+        note(`${player?.name ?? "A player"} gave up their seat.`);
+        break;
+      case "match.started":
+        m.state = "running";
+        m.started_at = ev.started_at;
+        m.players = ev.order.map((p, i) => ({ ...(m.players.find((q) => q.player === p.player) || {}), ...p, seat: i + 1 }));
+        Object.assign(m, pick(ev, ["view", "turn", "legal", "round", "card", "deadline"]));
+        if (m.kind === "called") {
+          m.scores = Object.fromEntries(m.players.map((p) => [p.player, { score: 0, lines: [], placed: 0, waiting: true, done: false }]));
+        }
+        note("The match started.");
+        break;
+      case "match.moved": {
+        const card = m.view?.piles?.s?.up?.at(-1); // the card being bowled, before this event
+        Object.assign(m, pick(ev, ["view", "turn", "legal"]));
+        note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
+        break;
+      }
+      case "match.placed": {
+        const s = m.scores?.[ev.player];
+        if (s) Object.assign(s, { score: ev.score, lines: ev.lines, placed: s.placed + 1, waiting: false, done: ev.done });
+        note(`${nameOf(ev.player)} placed card ${ev.round + 1}${ev.by === "timer" ? " (by the timer)" : ""}.`);
+        break;
+      }
+      case "match.card":
+        Object.assign(m, { round: ev.round, card: ev.card, deadline: ev.deadline });
+        for (const [pid, s] of Object.entries(m.scores || {})) {
+          const p = m.players.find((q) => q.player === pid);
+          s.waiting = !s.done && !p?.forfeited;
+        }
+        break;
+      case "match.forfeit":
+        if (player) player.forfeited = true;
+        if (m.scores?.[ev.player]) m.scores[ev.player].waiting = false;
+        Object.assign(m, pick(ev, ["view", "turn", "legal"]));
+        note(`${player?.name ?? "A player"} left the match for good.`);
+        break;
+      case "match.away":
+        if (player) player.away = true;
+        note(`${player?.name ?? "A player"} is away.`);
+        break;
+      case "match.back":
+        if (player) player.away = false;
+        note(`${player?.name ?? "A player"} is back.`);
+        break;
+      case "match.ended":
+        Object.assign(m, { state: "ended", seed: ev.seed, results: ev.results, turn: null, legal: [], card: null, deadline: null });
+        note("The match is over.");
+        break;
+    }
+    draw();
+  }
+
+  function refuse(text) {
+    refusal.textContent = text;
+    refusal.hidden = !text;
+  }
+
+  async function move(text) {
+    refuse("");
+    try {
+      const reply = await net.request({ type: "match.move", match: matchId, move: text });
+      applySummary(reply);
+    } catch (e) {
+      refuse(errorText(e));
+    }
+  }
+
+  // ---- drawing ----
+
+  function draw() {
+    if (!m) return;
+    const mine = seated();
+    title.textContent = `${m.name} match`;
+    badge.textContent = m.state;
+    badge.dataset.state = m.state;
+    page.dataset.state = m.state;
+    page.dataset.kind = m.kind;
+    page.dataset.seq = String(seq);
+    meta.textContent = [m.variant, `${m.players.length}/${m.seats} seats`, `${m.turn_time} s a card`,
+      `${m.grace} s grace when away`, m.start === "manual" ? "the creator starts it" : "starts when full",
+      `created by ${nameOf(m.creator)}`].join(" · ");
+    commitment.replaceChildren(h("span", { text: "Seed commitment (SHA-256): " }), h("code", { text: m.commitment }));
+
+    const buttons = [];
+    if (m.state === "open") {
+      if (!mine && m.players.length < m.seats) buttons.push(h("button.primary", { type: "button", "data-act": "join", text: "Join match", onclick: act("match.join") }));
+      if (mine) buttons.push(h("button", { type: "button", "data-act": "leave", text: "Give up my seat", onclick: act("match.leave") }));
+      if (m.creator === me() && m.players.length >= (m.kind === "bowling" ? 1 : 2)) {
+        buttons.push(h("button.primary", { type: "button", "data-act": "start", text: "Start now", onclick: act("match.start") }));
+      }
+    } else if (m.state === "running" && mine && !m.players.find((p) => p.player === me())?.forfeited) {
+      buttons.push(h("button", { type: "button", "data-act": "leave", text: "Leave the match",
+        onclick: act("match.leave", "Leave for good? Your remaining turns are forfeited.") }));
+    }
+    actions.replaceChildren(...buttons);
+
+    const turnOf = m.kind === "bowling" ? m.turn?.player : null;
+    players.replaceChildren(...m.players.map((p, i) => h(`li${p.player === me() ? ".me" : ""}${p.player === turnOf ? ".turn" : ""}`,
+      { "data-player": p.player, "data-away": p.away ? "yes" : "no", "data-forfeited": p.forfeited ? "yes" : "no" },
+      h("span.seat", { text: `${i + 1}.` }), ` ${p.name}${p.player === me() ? " (you)" : ""}`,
+      p.kind === "bot" ? h("span.kind", { text: " bot" }) : null,
+      p.player === turnOf ? h("span.tag.turn-tag", { text: "to bowl" }) : null,
+      m.kind === "called" && m.scores?.[p.player]?.waiting && m.state === "running" ? h("span.tag", { text: "placing" }) : null,
+      p.away ? h("span.tag.away", { text: "away" }) : null,
+      p.forfeited ? h("span.tag.forfeit", { text: "left" }) : null)));
+
+    if (m.state === "open") {
+      boardEl.replaceChildren(h("p.waiting", { text: `Waiting for players (${m.players.length}/${m.seats})…` }));
+      board = null;
+      boardKey = "";
+    } else if (m.kind === "bowling") {
+      drawLane();
+    } else {
+      drawCalled();
+    }
+    tick();
+    if (m.state === "ended" && m.results) showResults();
+  }
+
+  // A board drawn with renderBoard, rebuilt only when what it shows changes kind.
+  function showBoard(key, view, legal) {
+    if (!view) return;
+    const rules = ctx.ruleSet(m.game, m.variant);
+    if (board && boardKey === key) {
+      board.update(view, legal);
+      return;
+    }
+    board?.destroy();
+    boardEl.replaceChildren();
+    boardKey = key;
+    board = renderBoard(boardEl, rules, view, { legal, interactive: key !== "watch", onMove: move });
+  }
+
+  function drawLane() {
+    const myTurn = m.turn?.player === me();
+    showBoard(seated() ? "play" : "watch", m.view, myTurn ? m.legal || [] : []);
+    const info = m.view?.info;
+    if (!info) return;
+    const frames = 10;
+    scores.replaceChildren(h("h2", { text: "Scorecards" }), h("table.scorecard", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Bowler" }),
+        Array.from({ length: frames }, (_, i) => h("th", { scope: "col", text: i + 1 })),
+        h("th", { scope: "col", text: "Total" }))),
+      h("tbody", {}, info.bowlers.map((b) => {
+        const p = m.players[b.bowler - 1];
+        const current = m.state === "running" && info.bowler === b.bowler;
+        return h(`tr${current ? ".current" : ""}${p?.player === me() ? ".me" : ""}`, { "data-bowler": b.bowler, "data-player": p?.player },
+          h("th", { scope: "row", text: p ? p.name : `Bowler ${b.bowler}` }, b.forfeited ? h("span.tag.forfeit", { text: "left" }) : null),
+          b.frames.map((f) => {
+            const live = current && info.frame === f.frame;
+            return h(`td.frame${live ? ".live" : ""}`, { "data-frame": f.frame },
+              h("span.marks", { text: f.marks.join(" ") }),
+              live ? h("span.pins", { text: ` ball ${info.ball}: ${info.pins} pin${info.pins === 1 ? "" : "s"}` }) : null,
+              h("span.total", { text: f.total ?? "" }));
+          }),
+          h("td.bowler-total", { text: b.total }));
+      }))));
+  }
+
+  function drawCalled() {
+    called.replaceChildren();
+    if (m.state === "running" && m.card) {
+      called.append(h("span", { text: `Card ${m.round + 1} called: ` }), cardElement(m.card));
+    } else if (m.state === "running") {
+      called.append(h("span", { text: "Every grid is full." }));
+    }
+    if (you) showBoard("play", you.view, you.legal);
+    else if (!seated()) boardEl.replaceChildren(h("p.watching", { text: "You are watching: each player's grid is their own; their line scores are below." }));
+    const order = m.players.map((p) => p.player);
+    scores.replaceChildren(h("h2", { text: "Line scores" }), h("table.line-scores", {},
+      h("thead", {}, h("tr", {}, ["Player", "Score", "Placed", "", "Lines"].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, order.map((pid) => {
+        const s = m.scores?.[pid] || {};
+        const p = m.players.find((q) => q.player === pid);
+        const state = p?.forfeited ? "left" : s.done ? "grid full" : s.waiting ? "placing…" : m.state === "running" ? "waiting for the others" : "";
+        return h(`tr${pid === me() ? ".me" : ""}`, { "data-player": pid },
+          h("th", { scope: "row", text: p?.name ?? pid }),
+          h("td.score", { text: s.score ?? 0 }), h("td", { text: s.placed ?? 0 }), h("td.state", { text: state }),
+          h("td.lines", {}, (s.lines || []).filter((l) => l.hand).map((l) => h("span.line", { text: `${l.line}: ${l.hand} ${l.points}` }))));
+      }))));
+  }
+
+  // Whose turn (or who is still to place) and the turn timer.
+  function tick() {
+    if (!m) return;
+    const now = serverNow();
+    let text = "";
+    let mineNow = false;
+    if (m.state === "open") text = "The match has not started.";
+    else if (m.state === "ended") text = "The match is over.";
+    else if (m.kind === "bowling" && m.turn) {
+      mineNow = m.turn.player === me();
+      const left = m.turn.deadline ? ` — ${clock(m.turn.deadline - now)} left` : "";
+      text = mineNow ? `Your turn: bowl frame ${m.view?.info?.frame}${left}` : `${nameOf(m.turn.player)} is bowling${left}`;
+    } else if (m.kind === "called") {
+      const s = m.scores?.[me()];
+      const left = m.deadline ? ` — ${clock(m.deadline - now)} left` : "";
+      mineNow = Boolean(you?.waiting);
+      if (mineNow) text = `Your turn: place the called card${left}`;
+      else if (s?.done) text = "Your grid is full: waiting for the others.";
+      else if (seated()) text = `Waiting for the others to place this card${left}`;
+      else text = `Card ${m.round + 1}${left}`;
+    }
+    turn.textContent = text;
+    turn.classList.toggle("yours", mineNow);
+    page.classList.toggle("my-turn", mineNow);
+  }
+
+  function showResults() {
+    const r = m.results;
+    resultsBox.hidden = false;
+    resultsBox.replaceChildren(...h("div", {}, h("h2", { text: "Results" }),
+      h("table.ranking", {},
+        h("thead", {}, h("tr", {}, ["Rank", "Player", "Score", "Result", "Time"].map((t) => h("th", { scope: "col", text: t })))),
+        h("tbody", {}, r.ranking.map((e) => h(`tr${e.player === me() ? ".me" : ""}`, { "data-player": e.player },
+          h("td.rank", { text: e.rank }), h("th", { scope: "row", text: e.name }), h("td", { text: e.score }),
+          h("td", { text: e.forfeited ? "left" : e.status }), h("td", { text: duration(e.time_ms) }))))),
+      r.starter ? h("p", {}, "Starter: ", cardElement(r.starter)) : null,
+      seedReveal(m.seed || r.seed, m.commitment),
+      h("p.verify", {}, h("a.verify-link", { href: `#/replay/match/${matchId}`, text: "Step through the placements" }),
+        " — or check the seed yourself: ", h("code", { text: `samedeal verify --seed ${m.seed || r.seed} --commitment ${m.commitment}` }))).childNodes);
+  }
+
+  // ---- wiring ----
+
+  const offs = [
+    net.on("match", (s) => { if (s.match === matchId) applySummary(s); }),
+    net.on("match.you", applyYou),
+    ...["match.joined", "match.left", "match.started", "match.moved", "match.placed", "match.card",
+      "match.forfeit", "match.away", "match.back", "match.ended"].map(
+      (t) => net.on(t, (ev) => { if (ev.match === matchId) applyEvent(ev); })),
+  ];
+  const timer = setInterval(tick, 250);
+  syncClock(net).then(tick);
+  net.follow("match", matchId);
+  try {
+    applySummary(await net.request({ type: "match.get", match: matchId }));
+  } catch (e) {
+    fail(e);
+  }
+
+  return () => {
+    closed = true;
+    clearInterval(timer);
+    offs.forEach((off) => off());
+    net.unfollow("match", matchId);
+    board?.destroy();
+  };
+}
+
+// "s-p4" -> "onto pin 4", "s-b1" -> "into ball pile 1".
+function placeName(move) {
+  const to = move.split("-")[1] || move;
+  if (/^p\d+$/.test(to)) return `onto pin ${to.slice(1)}`;
+  if (/^b\d+$/.test(to)) return `into ball pile ${to.slice(1)}`;
+  return move;
+}
+
+function cardLabel(text) {
+  const c = parseCard(text);
+  return c ? `${c.label}${c.symbol}` : text;
+}
+
+function pick(obj, keys) {
+  return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
+}

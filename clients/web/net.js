@@ -1,0 +1,281 @@
+// The connection to the server: REST calls and the one WebSocket (JSON), with requests matched
+// to replies by id, pushed messages to listeners, and reconnection that resumes followed races
+// and matches from the last event seen.
+
+const API = "/api/v1";
+const FIRST_DELAY = 250;
+const MAX_DELAY = 5000;
+const PING_EVERY = 20000;
+const PONG_WITHIN = 10000;
+
+export class ServerError extends Error {
+  constructor(code, message, status = 0) {
+    super(message || code);
+    this.name = "ServerError";
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export class Connection {
+  constructor({ token = null, base = "" } = {}) {
+    this.token = token;
+    this.base = base;
+    this.state = "offline";
+    this.player = null;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {msg, resolve, reject, sent}
+    this.listeners = new Map(); // type -> Set(fn)
+    this.followed = new Map(); // "race:r…" -> {kind, id}
+    this.seqs = new Map(); // "race:r…" -> last event seq seen
+    this.closed = false;
+    this.delay = FIRST_DELAY;
+    this.everOnline = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+  }
+
+  // ---- REST ----
+
+  async rest(method, path, body) {
+    const headers = { Accept: "application/json" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const init = { method, headers };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(this.base + API + path, init);
+    } catch (e) {
+      throw new ServerError("net.lost", "the server can't be reached", 0);
+    }
+    const text = await res.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (!res.ok) {
+      throw new ServerError(data?.code || "server.error", data?.message || res.statusText, res.status);
+    }
+    return data;
+  }
+
+  // ---- WebSocket ----
+
+  connect() {
+    this.closed = false;
+    if (this.ws) return;
+    this._setState("reconnecting"); // until the welcome
+    this._open();
+  }
+
+  _url() {
+    if (this.base) return this.base.replace(/^http/, "ws") + API + "/ws";
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}${API}/ws`;
+  }
+
+  _open() {
+    clearTimeout(this.retryTimer);
+    let ws;
+    try {
+      ws = new WebSocket(this._url(), ["samedeal.json"]);
+    } catch {
+      this._lost(1006);
+      return;
+    }
+    this.ws = ws;
+    this.authed = false;
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || "", id: "hello" }));
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this._receive(msg);
+    };
+    ws.onclose = (ev) => {
+      if (ws !== this.ws) return;
+      this._lost(ev.code);
+    };
+    ws.onerror = () => {}; // a close always follows
+  }
+
+  _receive(msg) {
+    this.lastHeard = Date.now();
+    if (msg.id === "hello") {
+      if (msg.type === "welcome") this._welcomed(msg.player);
+      else this._authFailed(msg);
+      return;
+    }
+    if (msg.id === "ping") return;
+    const waiting = msg.id !== undefined && msg.id !== null ? this.pending.get(msg.id) : null;
+    if (waiting) {
+      this.pending.delete(msg.id);
+      this._noteSeq(msg, true);
+      if (msg.type === "error") waiting.reject(new ServerError(msg.code, msg.message, 0));
+      else waiting.resolve(msg);
+      return;
+    }
+    this._noteSeq(msg, false);
+    this._emit(msg.type, msg);
+    this._emit("*", msg);
+  }
+
+  // Remember the last event number per race or match so a reconnect resumes after it. A reply that
+  // seated us carries joined_seq: events after that one follow the reply, so resume from there.
+  _noteSeq(msg, isReply) {
+    const kind = msg.type.startsWith("race") ? "race" : msg.type.startsWith("match") ? "match" : null;
+    if (!kind || typeof msg[kind] !== "string") return;
+    const key = `${kind}:${msg[kind]}`;
+    if (isReply) {
+      if (typeof msg.joined_seq === "number") {
+        this.seqs.set(key, Math.max(this.seqs.get(key) ?? 0, msg.joined_seq));
+      }
+      return;
+    }
+    if (typeof msg.seq !== "number") return;
+    if (msg.type === kind) this.seqs.set(key, msg.seq); // a resync: the summary's seq is where events resume
+    else this.seqs.set(key, Math.max(this.seqs.get(key) ?? 0, msg.seq));
+  }
+
+  _welcomed(player) {
+    const resumed = this.everOnline;
+    this.authed = true;
+    this.everOnline = true;
+    this.player = player;
+    this.delay = FIRST_DELAY;
+    this._setState("online");
+    for (const { kind, id } of this.followed.values()) this._subscribe(kind, id);
+    for (const [id, p] of this.pending) {
+      if (!p.sent) this._send(id, p);
+    }
+    this._startPings();
+    if (resumed) this._emit("net.resumed", player);
+    this._emit("net.welcome", player);
+  }
+
+  _authFailed(msg) {
+    // A token the server does not know (a reset store, a bad preset): reconnecting won't help.
+    this._emit("net.auth", new ServerError(msg.code || "auth.invalid", msg.message, 401));
+    this.close();
+  }
+
+  _lost(code) {
+    const ws = this.ws;
+    this.ws = null;
+    this.authed = false;
+    clearInterval(this.pingTimer);
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(); } catch { /* already closed */ }
+    }
+    for (const [id, p] of this.pending) {
+      if (p.sent) {
+        this.pending.delete(id);
+        p.reject(new ServerError("net.lost", "the connection dropped before the reply", 0));
+      }
+    }
+    if (this.closed) {
+      this._setState("offline");
+      return;
+    }
+    this._setState("reconnecting");
+    const now = code === 1012 || code === 1013;
+    const wait = now ? 0 : this.delay;
+    if (!now) this.delay = Math.min(this.delay * 2, MAX_DELAY);
+    this.retryTimer = setTimeout(() => this._open(), wait);
+  }
+
+  _startPings() {
+    clearInterval(this.pingTimer);
+    this.lastHeard = Date.now();
+    this.pingTimer = setInterval(() => {
+      if (!this.authed) return;
+      if (Date.now() - this.lastHeard > PING_EVERY + PONG_WITHIN) {
+        this.drop(); // nothing heard, not even a pong: the network is gone
+        return;
+      }
+      this.ws?.send(JSON.stringify({ type: "ping", id: "ping" }));
+    }, PING_EVERY);
+  }
+
+  _send(id, p) {
+    p.sent = true;
+    this.ws.send(JSON.stringify({ ...p.msg, id }));
+  }
+
+  request(msg) {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      const p = { msg, resolve, reject, sent: false };
+      this.pending.set(id, p);
+      if (this.authed && this.ws && this.ws.readyState === WebSocket.OPEN) this._send(id, p);
+      else if (this.closed) {
+        this.pending.delete(id);
+        reject(new ServerError("net.lost", "not connected", 0));
+      }
+    });
+  }
+
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(fn);
+    return () => this.listeners.get(type)?.delete(fn);
+  }
+
+  _emit(type, arg) {
+    const fns = this.listeners.get(type);
+    if (!fns) return;
+    for (const fn of [...fns]) {
+      try { fn(arg); } catch (e) { console.error(e); }
+    }
+  }
+
+  _setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this._emit("net.state", state);
+  }
+
+  follow(kind, id) {
+    this.followed.set(`${kind}:${id}`, { kind, id });
+    if (this.authed) this._subscribe(kind, id);
+  }
+
+  unfollow(kind, id) {
+    const key = `${kind}:${id}`;
+    if (!this.followed.delete(key)) return;
+    if (this.authed) this.ws.send(JSON.stringify({ type: `${kind}.unsubscribe`, [kind]: id }));
+  }
+
+  lastSeq(kind, id) {
+    return this.seqs.get(`${kind}:${id}`) ?? null;
+  }
+
+  _subscribe(kind, id) {
+    const msg = { type: `${kind}.subscribe`, [kind]: id };
+    const seq = this.seqs.get(`${kind}:${id}`);
+    if (seq !== undefined) msg.after = seq;
+    this.ws.send(JSON.stringify(msg));
+  }
+
+  // Close the socket as if the network dropped: the connection reconnects by itself.
+  drop() {
+    if (this.ws) this._lost(1006);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    if (this.ws) this._lost(1000);
+    else this._setState("offline");
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new ServerError("net.lost", "the connection is closed", 0));
+    }
+  }
+}

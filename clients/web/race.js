@@ -1,0 +1,377 @@
+// The race page (#/race/{id}): seats, the countdown, the player's own board, every opponent's
+// live progress (counts only: the server never sends their cards), the finish order, and at the
+// end the ranking with the seed revealed and checked against its commitment.
+//
+// It also exports the small helpers the other live pages share (h, the server clock, time
+// formats), so match.js and daily.js keep to their own jobs.
+
+import { mountSession } from "./play.js";
+import { seedReveal } from "./replay.js";
+
+// ---- shared helpers -----------------------------------------------------------------------
+
+// h("div.a.b", {attrs}, ...children): a DOM element. `on*` attributes are listeners, `text`
+// sets the text; false/null attributes and children are left out.
+export function h(tag, attrs = {}, ...kids) {
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else if (k === "value") el.value = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  el.append(...kids.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+// Server times are Unix ms by the store's clock; the browser's clock may be off. The offset is
+// measured once from daily.get's `now` (halfway through the round trip) and kept.
+let clockOffset = null;
+export async function syncClock(net) {
+  if (clockOffset !== null) return clockOffset;
+  try {
+    const t0 = Date.now();
+    const day = await net.request({ type: "daily.get" });
+    const t1 = Date.now();
+    clockOffset = day.now - (t0 + t1) / 2;
+  } catch {
+    return 0; // try again next time; meanwhile trust the local clock
+  }
+  return clockOffset;
+}
+export function serverNow() {
+  return Date.now() + (clockOffset ?? 0);
+}
+
+// 75_300 -> "1:15", 5_400_000 -> "1:30:00"; for a countdown or a time left (rounded up, so
+// 0:00 means over).
+export function clock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const mm = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, "0")}`;
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm.padStart(5, "0")}` : mm;
+}
+// 75_340 -> "1:15.3"; for a finishing time.
+export function duration(ms) {
+  if (ms === null || ms === undefined) return "—";
+  const t = Math.max(0, Math.round(ms / 100));
+  const s = Math.floor(t / 10);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}.${t % 10}`;
+}
+
+export function errorText(e) {
+  return e?.message || String(e);
+}
+
+// A read-only link field with a copy button, so a race or match can be shared; none when the
+// lobby's banner (#share) already offers this very page's link.
+export function shareBox(url) {
+  const banner = document.getElementById("share");
+  if (banner && !banner.hidden && url.endsWith(banner.dataset.for || "\0")) return null;
+  const input = h("input.share-url", { value: url, readonly: true, "aria-label": "link to share" });
+  const copy = h("button", { type: "button", text: "Copy link" });
+  copy.addEventListener("click", async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = "Copied";
+    } catch {
+      document.execCommand?.("copy");
+    }
+  });
+  return h("div.share", {}, h("span", { text: "Share: " }), input, copy);
+}
+
+// ---- the race page --------------------------------------------------------------------------
+
+const DONE = (status) => status && status !== "playing";
+
+export async function mount(root, ctx, params) {
+  const { net } = ctx;
+  const raceId = params.id;
+  const me = () => ctx.player?.id ?? net.player?.id;
+
+  let race = null; // the summary as last known, kept up to date by events
+  let seq = 0; // the last event applied
+  let early = []; // events that came before the first summary
+  let session = null; // the mounted own game
+  let sessionId = null;
+  let results = null;
+  let timer = null;
+  let closed = false;
+  const finishedAt = new Map(); // player -> server ms it finished (as seen live)
+
+  const title = h("h1", { text: "Race" });
+  const badge = h("span.badge.race-state", { text: "…" });
+  const meta = h("p.live-meta");
+  const commitment = h("p.commitment");
+  const actions = h("div.actions");
+  const error = h("p.live-error", { role: "alert" });
+  const status = h("p.race-clock", { role: "status", "aria-live": "polite" });
+  const board = h("div.race-board");
+  const cover = h("div.race-cover", { hidden: true });
+  const progress = h("tbody");
+  const finish = h("ol.race-finish");
+  const resultsBox = h("section.race-results", { hidden: true });
+  const page = h("section.live.race", { "data-race": raceId },
+    h("header.live-head", {}, title, badge),
+    meta, shareBox(location.href.split("#")[0] + `#/race/${raceId}`), commitment,
+    actions, error, status,
+    h("div.race-main", {},
+      h("div.race-play", {}, board, cover),
+      h("aside.race-side", {},
+        h("h2", { text: "Entrants" }),
+        h("table.race-progress", {},
+          h("thead", {}, h("tr", {}, ["Player", "Moves", "Score", "Cards", "Status"].map(
+            (t) => h("th", { scope: "col", text: t })))),
+          progress),
+        h("h2", { text: "Finish order" }), finish)),
+    resultsBox);
+  root.append(page);
+
+  const fail = (e) => { error.textContent = errorText(e); };
+  const act = (type) => async () => {
+    error.textContent = "";
+    try {
+      const reply = await net.request({ type, race: raceId });
+      applySummary(reply);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  // ---- state ----
+
+  function entrant(pid) {
+    return race?.entrants.find((e) => e.player === pid);
+  }
+
+  function applySummary(s) {
+    if (!s || s.race !== raceId) return;
+    if (race && s.seq < seq) return; // an older picture than what events already told us
+    race = { ...s, entrants: s.entrants.map((e) => ({ ...(entrant(e.player) || {}), ...e })) };
+    seq = s.seq;
+    for (const e of race.entrants) {
+      if (e.finished_at) finishedAt.set(e.player, e.finished_at);
+    }
+    const queued = early.filter((ev) => ev.seq > seq);
+    early = [];
+    for (const ev of queued) applyEvent(ev);
+    if (race.state === "ended" && !results) loadResults();
+    ownSession();
+    draw();
+  }
+
+  function applyEvent(ev) {
+    if (!race) { early.push(ev); return; }
+    if (ev.seq <= seq) return; // seen already (a summary covered it)
+    if (ev.seq > seq + 1) { refresh(); return; } // a gap: read the whole race again
+    seq = ev.seq;
+    race.seq = ev.seq;
+    switch (ev.type) {
+      case "race.joined":
+        if (!entrant(ev.player.id)) {
+          race.entrants.push({ player: ev.player.id, name: ev.player.name, kind: ev.player.kind });
+        }
+        break;
+      case "race.left":
+        race.entrants = race.entrants.filter((e) => e.player !== ev.player);
+        break;
+      case "race.started":
+        Object.assign(race, { state: "running", starts_at: ev.starts_at, ends_at: ev.ends_at });
+        for (const e of race.entrants) {
+          Object.assign(e, { session: ev.sessions[e.player], status: "playing", moves: 0, score: e.score ?? 0, cards: 0 });
+        }
+        break;
+      case "race.progress": {
+        const e = entrant(ev.player);
+        if (e) {
+          if (!DONE(e.status) && DONE(ev.status)) finishedAt.set(ev.player, serverNow());
+          Object.assign(e, { moves: ev.moves, score: ev.score, cards: ev.cards, status: ev.status });
+        }
+        break;
+      }
+      case "race.ended":
+        Object.assign(race, { state: "ended", seed: ev.seed });
+        for (const r of ev.ranking) {
+          const e = entrant(r.player);
+          if (e) Object.assign(e, r);
+          if (r.finished_at) finishedAt.set(r.player, r.finished_at);
+        }
+        showResults({ race: raceId, seed: ev.seed, commitment: race.commitment, ranking: ev.ranking });
+        break;
+    }
+    ownSession();
+    draw();
+  }
+
+  async function refresh() {
+    try {
+      const s = await net.rest("GET", `/races/${encodeURIComponent(raceId)}`);
+      if (closed) return;
+      seq = Math.min(seq, s.seq); // accept it even if it does not move us forward
+      race = null;
+      applySummary(s);
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  async function loadResults() {
+    try {
+      const r = await net.rest("GET", `/races/${encodeURIComponent(raceId)}/results`);
+      if (!closed && !results) showResults(r);
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  // The player's own game: mounted from the pushed `session`, or read with session.get if the
+  // race runs and that push came before this page was listening.
+  function ownSession() {
+    const mine = entrant(me());
+    if (!race || race.state === "open" || !mine?.session || sessionId) return;
+    sessionId = mine.session;
+    net.request({ type: "session.get", session: sessionId }).then(showSession, fail);
+  }
+
+  function showSession(payload) {
+    if (closed || payload.race !== raceId) return;
+    sessionId = payload.session;
+    if (!session) {
+      board.replaceChildren();
+      // The game's timer runs from the race's start (server time, on this browser's clock).
+      const startedAt = race?.starts_at ? race.starts_at - (serverNow() - Date.now()) : undefined;
+      session = mountSession(board, ctx, payload, { undo: true, resign: true, startedAt });
+    } else {
+      session.update(payload);
+    }
+  }
+
+  // ---- drawing ----
+
+  function draw() {
+    if (!race) return;
+    const mine = entrant(me());
+    title.textContent = `${race.name} race`;
+    badge.textContent = race.state;
+    badge.dataset.state = race.state;
+    page.dataset.state = race.state;
+    const creator = entrant(race.creator)?.name;
+    meta.textContent = [race.variant, `${race.entrants.length}/${race.seats} seats`,
+      `${Math.round(race.time_limit / 60 * 10) / 10} min`, `countdown ${race.countdown} s`,
+      race.start === "manual" ? "the creator starts it" : "starts when full",
+      creator ? `created by ${creator}` : null].filter(Boolean).join(" · ");
+    commitment.replaceChildren(h("span", { text: "Seed commitment (SHA-256): " }),
+      h("code", { text: race.commitment }));
+
+    const buttons = [];
+    if (race.state === "open") {
+      if (!mine && race.entrants.length < race.seats) {
+        buttons.push(h("button.primary", { type: "button", "data-act": "join", text: "Join race", onclick: act("race.join") }));
+      }
+      if (mine) buttons.push(h("button", { type: "button", "data-act": "leave", text: "Leave", onclick: act("race.leave") }));
+      if (race.creator === me() && race.entrants.length >= 2) {
+        buttons.push(h("button.primary", { type: "button", "data-act": "start", text: "Start now", onclick: act("race.start") }));
+      }
+    }
+    actions.replaceChildren(...buttons);
+    if (!mine && race.state !== "open") {
+      board.replaceChildren(h("p.watching", { text: "You are watching this race." }));
+    } else if (race.state === "open") {
+      board.replaceChildren(h("p.waiting", {
+        text: mine ? `Waiting for players (${race.entrants.length}/${race.seats})…`
+          : race.entrants.length < race.seats ? "Join to race this deal." : "The race is full.",
+      }));
+    }
+
+    const rows = [...race.entrants].sort((a, b) => (b.player === me()) - (a.player === me()));
+    progress.replaceChildren(...rows.map((e) => h(`tr${e.player === me() ? ".me" : ""}`,
+      { "data-player": e.player, "data-status": e.status || "waiting" },
+      h("th", { scope: "row", text: e.player === me() ? `${e.name} (you)` : e.name },
+        e.kind === "bot" ? h("span.kind", { text: " bot" }) : null),
+      h("td.moves", { text: e.moves ?? "—" }),
+      h("td.score", { text: e.score ?? "—" }),
+      h("td.cards", { text: e.cards ?? "—" }),
+      h("td.status", { text: e.status || "waiting" }))));
+
+    const done = race.entrants.filter((e) => DONE(e.status) && race.state !== "open")
+      .sort((a, b) => (finishedAt.get(a.player) ?? Infinity) - (finishedAt.get(b.player) ?? Infinity));
+    finish.replaceChildren(...done.map((e) => h("li", { "data-player": e.player },
+      `${e.name} — ${e.status}, score ${e.score}`,
+      race.starts_at && finishedAt.has(e.player)
+        ? ` (${duration(finishedAt.get(e.player) - race.starts_at)})` : "")));
+    if (!done.length) finish.replaceChildren(h("li.none", { text: "Nobody has finished yet." }));
+    tick();
+  }
+
+  // The countdown before the first move, then the time left.
+  function tick() {
+    if (!race) return;
+    const now = serverNow();
+    let text = "";
+    cover.hidden = true;
+    if (race.state === "open") text = "The race has not started.";
+    else if (race.state === "ended") text = "The race is over.";
+    else if (race.starts_at && now < race.starts_at) {
+      text = `Starts in ${Math.ceil((race.starts_at - now) / 1000)} s`;
+      if (entrant(me())) {
+        cover.hidden = false;
+        cover.textContent = String(Math.ceil((race.starts_at - now) / 1000));
+      }
+    } else if (race.ends_at) text = `Time left ${clock(race.ends_at - now)}`;
+    status.textContent = text;
+    status.dataset.phase = race.state === "running" && now < race.starts_at ? "countdown" : race.state;
+  }
+
+  function showResults(r) {
+    results = r;
+    const names = new Map(race?.entrants.map((e) => [e.player, e.name]));
+    resultsBox.hidden = false;
+    resultsBox.replaceChildren(
+      h("h2", { text: "Results" }),
+      h("table.ranking", {},
+        h("thead", {}, h("tr", {}, ["Rank", "Player", "Status", "Score", "Moves", "Time"].map(
+          (t) => h("th", { scope: "col", text: t })))),
+        h("tbody", {}, r.ranking.map((e) => h(`tr${e.player === me() ? ".me" : ""}`, { "data-player": e.player },
+          h("td.rank", { text: e.rank }),
+          h("th", { scope: "row", text: e.name || names.get(e.player) || e.player },
+            e.kind === "bot" ? h("span.kind", { text: " bot" }) : null),
+          h("td", { text: e.status }), h("td", { text: e.score }), h("td", { text: e.moves }),
+          h("td", { text: duration(e.time_ms) }))))),
+      seedReveal(r.seed, r.commitment || race?.commitment),
+      h("p.verify", {},
+        h("a.verify-link", { href: `#/replay/race/${raceId}`, text: "Verify this deal" }),
+        " — step through every entrant's moves on the revealed deal, or check it yourself: ",
+        h("code", { text: `samedeal verify --seed ${r.seed} --commitment ${r.commitment || race?.commitment}` }),
+        " (see docs/fairness.md)."));
+    draw();
+  }
+
+  // ---- wiring ----
+
+  const offs = [
+    net.on("race", (m) => { if (m.race === raceId) applySummary(m); }),
+    ...["race.joined", "race.left", "race.started", "race.progress", "race.ended"].map(
+      (t) => net.on(t, (m) => { if (m.race === raceId) applyEvent(m); })),
+    net.on("session", (m) => { if (m.race === raceId) showSession(m); }),
+  ];
+  timer = setInterval(tick, 250);
+  syncClock(net).then(tick);
+  net.follow("race", raceId);
+  try {
+    applySummary(await net.rest("GET", `/races/${encodeURIComponent(raceId)}`));
+  } catch (e) {
+    fail(e);
+  }
+
+  return () => {
+    closed = true;
+    clearInterval(timer);
+    offs.forEach((off) => off());
+    net.unfollow("race", raceId);
+    session?.destroy();
+  };
+}

@@ -1,0 +1,77 @@
+"""Browser fixtures for the web client's tests: one headless Debian Chromium per test run
+(driven by Playwright's sync API, no browser download), the nodes' base URLs, and a factory of
+pages each logged in as a new player."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.server.client import Node
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+TIMEOUT_MS = 30_000  # generous: the machine is shared and slow at times
+
+# Registers silently: app.js registers with this name when there is no token yet.
+REGISTER = """
+if (!localStorage.getItem('samedeal.token')) localStorage.setItem('samedeal.name', %s);
+"""
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    exe = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if exe is None:
+        pytest.fail("chromium is not installed: run the README's test command (make test)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def web(nodes: list[Node]) -> str:
+    return nodes[0].url
+
+
+@pytest.fixture(scope="session")
+def web2(nodes: list[Node]) -> str:
+    return nodes[1].url
+
+
+def open_context(browser: Browser, name: str, **options: object) -> BrowserContext:
+    context = browser.new_context(**options)  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT_MS)
+    context.add_init_script(REGISTER % repr(name))
+    return context
+
+
+def wait_online(page: Page) -> None:
+    page.wait_for_function("document.getElementById('net')?.dataset.state === 'online'")
+
+
+@pytest.fixture
+def page_for(browser: Browser, web: str) -> Iterator[Callable[..., Page]]:
+    """page_for(name, base=None): a new context and page, registered as a new player named
+    `name`, on the lobby (`#/`) and connected."""
+    contexts: list[BrowserContext] = []
+
+    def make(name: str, base: str | None = None) -> Page:
+        context = open_context(browser, name, viewport={"width": 1200, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"{base or web}/#/")
+        page.wait_for_selector(".lobby")
+        wait_online(page)
+        return page
+
+    yield make
+    for c in contexts:
+        c.close()

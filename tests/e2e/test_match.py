@@ -1,0 +1,68 @@
+"""A Bowling match between two browsers, one bowler on each node: created in the lobby,
+joined through its link; each of the first bowler's placements shows on the second bowler's
+page as it is made, and the finished frame lands on the second bowler's scorecard."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+WAIT = 30_000
+
+
+def match_state(page: Page, mid: str) -> dict[str, Any]:
+    return page.evaluate("(m) => samedeal.net.request({type: 'match.get', match: m})", mid)
+
+
+def bowl(page: Page, move: str) -> None:
+    """Place the card being bowled: click it on the stock, then click the pin or ball pile."""
+    board = page.locator(".match-board")
+    board.locator(".pile[data-pile=s] > .card:not(.back)").click()
+    board.locator(f".pile[data-pile={move.split('-')[1]}]").click()
+
+
+def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str) -> None:
+    ann = page_for("Ann")
+    form = ann.locator("form.create-match")
+    form.locator("select[name=game]").select_option("bowling")
+    form.locator("select[name=variant]").select_option("easy")
+    form.locator("input[name=seats]").fill("2")
+    form.locator("input[name=turn_time]").fill("300")  # no timer placements in this test
+    form.get_by_role("button", name="Create match").click()
+    expect(ann.locator(".match .match-state")).to_have_text("open", timeout=WAIT)
+    mid = ann.url.rsplit("/", 1)[1]
+
+    bob = page_for("Bob", web2)
+    bob.goto(f"{web2}/#/match/{mid}")
+    bob.locator("[data-act=join]").click()
+    for page in (ann, bob):
+        expect(page.locator(".match-state")).to_have_text("running", timeout=WAIT)
+    # Seats are in joining order: Ann bowls first, and both pages say so.
+    expect(ann.locator(".match-turn")).to_contain_text("Your turn", timeout=WAIT)
+    expect(bob.locator(".match-turn")).to_contain_text("Ann is bowling")
+    frame = bob.locator(".scorecard tr[data-bowler='1'] td[data-frame='1']")
+
+    # Ann bowls her first frame card by card; Bob's page follows every card.
+    placed = 0
+    while True:
+        m = match_state(ann, mid)
+        if m["turn"]["bowler"] != 1:
+            break
+        bowl(ann, m["legal"][0])
+        placed += 1
+        # Ann's page has the placement (its event), and so has Bob's.
+        for page in (ann, bob):
+            page.wait_for_function("(s) => +document.querySelector('.match').dataset.seq > s",
+                                   arg=m["seq"])
+        expect(bob.locator(".match-log li").first).to_contain_text("Ann bowled")
+        if placed == 1:
+            expect(frame.locator(".pins")).to_contain_text(re.compile(r"ball \d+: \d+ pin"))
+
+    # The frame is over: Bob sees its total on Ann's row, and that it is his turn.
+    expect(frame.locator(".total")).to_have_text(re.compile(r"^\d+$"), timeout=WAIT)
+    expect(frame.locator(".marks")).not_to_have_text("")
+    expect(bob.locator(".match-turn")).to_contain_text("Your turn", timeout=WAIT)
+    expect(ann.locator(".match-turn")).to_contain_text("Bob is bowling")
+    expect(ann.locator(".match-players li.turn")).to_contain_text("Bob")
