@@ -25,7 +25,9 @@ if (!localStorage.getItem('samedeal.token')) localStorage.setItem('samedeal.name
 """
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running on this thread while it is
+# open, and the async tests that run after tests/e2e need the thread's loop back.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     exe = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     if exe is None:
