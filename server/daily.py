@@ -168,17 +168,13 @@ class Daily:
     async def finished(self, s: Session, finished_at: int, walked_away: bool = False) -> None:
         """Put a ranked attempt on the boards, then take it off the in-flight set. Recording
         is idempotent (each write is keyed by the attempt), so nodes may overlap; a failure
-        part-way (Redis away) leaves the attempt in flight for the sweeper to settle (this
-        node's next sweep, else the day's close)."""
-        try:
-            if await self.redis.zscore(store.DAILY_INFLIGHT, s.id) is None:
-                return
-            player = await self.accounts.get(s.player)
-            await self.records.daily_result(player, s, date.fromisoformat(s.daily),
-                                            finished_at, walked_away)
-        except BaseException:
-            self.sessions.unsure.add(s.id)
-            raise
+        part-way (Redis away) leaves the attempt in flight, for the sweeper to settle (after a
+        move: ``Sessions.unsure``; else the day's close)."""
+        if await self.redis.zscore(store.DAILY_INFLIGHT, s.id) is None:
+            return
+        player = await self.accounts.get(s.player)
+        await self.records.daily_result(player, s, date.fromisoformat(s.daily), finished_at,
+                                        walked_away)
         await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
 
     async def settle(self, sid: str) -> None:
