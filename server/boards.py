@@ -19,6 +19,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from . import store
+
 SCORE_BITS, TIE_BITS, TIME_BITS, MOVES_BITS = 11, 4, 25, 12
 SCORE_MIN, SCORE_MAX = -(1 << (SCORE_BITS - 1)), (1 << (SCORE_BITS - 1)) - 1
 TIME_MAX = (1 << TIME_BITS) - 1  # 9 h 19 min: longer counts as this long
@@ -107,8 +109,8 @@ return write(e.key, ARGV[3], cjson.encode(e))
 
 # A page of a board: from ``start`` (0-based), or centred on a player ("around me").
 # KEYS: rank, entries; ARGV: start, count, player ('' for a plain page).
-# Returns {total, first rank, details as one JSON array}; {total, -1} when the player is not on
-# the board. (One array: the client decodes one document per page, not one per entry.)
+# Returns {total, first rank, the entries' details}; {total, -1} when the player is not on the
+# board. (Not joined here: Lua's strings cost Redis more than the client's join.)
 PAGE = """
 local total = redis.call('ZCARD', KEYS[1])
 local start = tonumber(ARGV[1])
@@ -119,11 +121,10 @@ if ARGV[3] ~= '' then
   local r = redis.call('ZRANK', KEYS[1], cjson.decode(mine).member)
   start = math.max(0, math.min(r - math.floor(n / 2), total - n))
 end
-local entries = {}
-for _, m in ipairs(redis.call('ZRANGE', KEYS[1], start, start + n - 1)) do
-  entries[#entries + 1] = redis.call('HGET', KEYS[2], string.sub(m, 15))
-end
-return {total, start, '[' .. table.concat(entries, ',') .. ']'}
+local players = redis.call('ZRANGE', KEYS[1], start, start + n - 1)
+if #players == 0 then return {total, start, {}} end
+for i, m in ipairs(players) do players[i] = string.sub(m, 15) end
+return {total, start, redis.call('HMGET', KEYS[2], unpack(players))}
 """
 
 
@@ -138,9 +139,9 @@ class Boards:
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self._put = redis.register_script(PUT)
-        self._page = redis.register_script(PAGE)
-        self._add = redis.register_script(ADD)
+        self._put = store.script(redis, PUT)
+        self._page = store.script(redis, PAGE)
+        self._add = store.script(redis, ADD)
 
     async def put(self, board: str, player: str, key: int, finished_at: int,
                   details: dict[str, Any], expire_at: int = 0, replace: bool = False,
@@ -169,7 +170,7 @@ class Boards:
         total, first = int(out[0]), int(out[1])
         if first < 0:
             return None
-        entries = json.loads(out[2])
+        entries = json.loads(b"[" + b",".join(out[2]) + b"]")  # one document, not one each
         for i, e in enumerate(entries):
             del e["key"], e["member"]
             e.pop("recent", None)

@@ -75,7 +75,7 @@ class Daily:
         self.records = records
         self.clock = clock or (lambda: store.now_ms(redis))
         self._secret: bytes | None = None
-        self._close = redis.register_script(store.CLOSE)
+        self._close = store.script(redis, store.CLOSE)
 
     async def secret(self) -> bytes:
         """The setting's secret, else one made once and kept in Redis for every node."""

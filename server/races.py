@@ -55,10 +55,10 @@ class Races:
         self.settings = settings
         self.sessions = sessions
         self.on_end = on_end  # once per race, with its results: statistics and ratings
-        self._join = redis.register_script(store.JOIN)
-        self._leave = redis.register_script(store.LEAVE)
-        self._start = redis.register_script(store.START)
-        self._end = redis.register_script(store.END)
+        self._join = store.script(redis, store.JOIN)
+        self._leave = store.script(redis, store.LEAVE)
+        self._start = store.script(redis, store.START)
+        self._end = store.script(redis, store.END)
 
     # ----- reading ----------------------------------------------------------------------
 

@@ -136,8 +136,8 @@ class Records:
         self.settings = settings
         self.boards = boards
         self.ratings = ratings
-        self._stats = redis.register_script(STATS)
-        self._streak = redis.register_script(STREAK)
+        self._stats = store.script(redis, STATS)
+        self._streak = store.script(redis, STREAK)
 
     # ----- writing ----------------------------------------------------------------------
 

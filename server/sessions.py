@@ -9,6 +9,7 @@ before it is acknowledged.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import weakref
 from collections import OrderedDict
@@ -62,6 +63,10 @@ class Session:
     def rules(self) -> engine.RuleSet:
         return self.state.rules
 
+    @functools.cached_property
+    def commitment(self) -> str:
+        return engine.commitment(self.seed)  # in every reply: hashed once
+
 
 def rules_for(game: str, variant: str) -> engine.RuleSet:
     try:
@@ -94,8 +99,8 @@ class Sessions:
         self.unsure: set[str] = set()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
-        self._store_change = redis.register_script(store.CHANGE)
-        self._open = redis.register_script(store.OPEN)
+        self._store_change = store.script(redis, store.CHANGE)
+        self._open = store.script(redis, store.OPEN)
 
     def lock(self, sid: str) -> asyncio.Lock:
         lock = self._locks.get(sid)
@@ -299,7 +304,7 @@ def session_payload(s: Session) -> dict[str, Any]:
         "view": st.view(),
         "legal": [engine.move_text(rules, m) for m in st.legal_moves()],
         "can_undo": st.can_undo() is None and not (s.competitive and st.over),
-        "commitment": engine.commitment(s.seed),
+        "commitment": s.commitment,
     }
     if s.race:
         out["race"] = s.race

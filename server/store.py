@@ -33,16 +33,22 @@ import contextlib
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from .link import Client, call, script
+
+__all__ = ["call", "connect", "script"]  # and the key helpers and scripts below
+
 
 def connect(url: str, connections: int = 64) -> Redis:
     """A real Redis for ``url``; with no URL the embedded in-process store (one process).
 
     At most ``connections`` to Redis at once; a request that finds them all busy waits for
-    one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring."""
+    one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring.
+    Scripts and single commands on the hot paths go over the client's ``link`` instead
+    (server/link.py)."""
     if url:
         pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
                                                health_check_interval=30)
-        return Redis(connection_pool=pool, decode_responses=False)
+        return Client(connection_pool=pool, decode_responses=False)
     import fakeredis  # the same commands and scripts, held in this process's memory
 
     return fakeredis.FakeAsyncRedis(decode_responses=False)

@@ -12,9 +12,9 @@ from datetime import date
 from typing import Any
 
 import pytest
-from redis import asyncio as redis
 
 import engine
+from server import store
 from server.boards import MOVES_MAX, SCORE_MAX, TIME_MAX, Boards, order_key
 from server.daily import daily_seed
 from server.races import rank
@@ -24,9 +24,7 @@ _names = itertools.count()
 
 @pytest.fixture
 async def boards(redis_url: str) -> AsyncIterator[Boards]:
-    # Writers queue for one of 64 connections, as a server process's pool would make them.
-    r = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-        redis_url, max_connections=64))
+    r = store.connect(redis_url)  # as a server makes it: the scripts go over its link
     yield Boards(r)
     await r.aclose()
 

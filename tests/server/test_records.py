@@ -7,7 +7,6 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
-from redis import asyncio as redis
 
 from server import store
 from server.boards import Boards
@@ -18,7 +17,7 @@ from server.records import Records
 
 @pytest.fixture
 async def records(redis_url: str) -> AsyncIterator[Records]:
-    r = redis.Redis.from_url(redis_url)
+    r = store.connect(redis_url)  # as a server makes it: the scripts go over its link
     boards = Boards(r)
     yield Records(r, Settings(), boards, Ratings(r, boards))
     await r.aclose()
