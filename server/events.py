@@ -14,6 +14,7 @@ import msgpack
 from redis.asyncio import Redis
 
 from . import store
+from .link import Channels, link_of
 
 log = logging.getLogger("samedeal.events")
 
@@ -25,39 +26,38 @@ NODE_CHANNEL = "sd:node"
 
 
 class Hub:
+    """Listeners by channel, fed by one pub/sub connection: ``link.Channels`` on a real Redis,
+    redis-py's PubSub (``_PubSub``) on the embedded store."""
+
     def __init__(self, redis: Redis) -> None:
-        self.redis = redis
-        self.pubsub = redis.pubsub()
         self._listeners: dict[str, set[Listener]] = {}
-        self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self.channels: Channels | _PubSub = (
+            Channels(redis.connection_pool, self._deliver, self._reconnected)
+            if link_of(redis) else _PubSub(redis, self._deliver, self._reconnected))
 
     async def start(self) -> None:
-        await self.pubsub.subscribe(NODE_CHANNEL)
-        assert self.pubsub.connection is not None
-        # Called on every reconnect, after redis-py has renewed the subscriptions.
-        self.pubsub.connection.register_connect_callback(self._reconnected)
-        self._task = asyncio.create_task(self._run())
+        await self.channels.start(NODE_CHANNEL)
 
-    def _reconnected(self, connection: Any) -> None:
+    async def stop(self) -> None:
+        await self.channels.stop()
+
+    def _deliver(self, channel: str, data: bytes) -> None:
+        for listener in list(self._listeners.get(channel, ())):
+            listener(data)
+
+    def _reconnected(self) -> None:
         log.warning("pub/sub connection made again: %d channel(s) catch up",
                     len(self._listeners))
         for listeners in list(self._listeners.values()):
             for listener in list(listeners):
                 listener(None)
 
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self.pubsub.aclose()
-
     async def subscribe(self, channel: str, listener: Listener) -> None:
         async with self._lock:
             listeners = self._listeners.setdefault(channel, set())
             if not listeners:
-                await self.pubsub.subscribe(channel)
+                await self.channels.subscribe(channel)
             listeners.add(listener)
 
     async def unsubscribe(self, channel: str, listener: Listener) -> None:
@@ -68,7 +68,38 @@ class Hub:
             listeners.discard(listener)
             if not listeners:
                 del self._listeners[channel]
-                await self.pubsub.unsubscribe(channel)
+                await self.channels.unsubscribe(channel)
+
+
+class _PubSub:
+    """``link.Channels``' duties done by redis-py's PubSub and a reading task."""
+
+    def __init__(self, redis: Redis, on_message: Callable[[str, bytes], None],
+                 on_reconnect: Callable[[], None]) -> None:
+        self.pubsub = redis.pubsub()
+        self.on_message = on_message
+        self.on_reconnect = on_reconnect
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, channel: str) -> None:
+        await self.pubsub.subscribe(channel)
+        assert self.pubsub.connection is not None
+        # Called on every reconnect, after redis-py has renewed the subscriptions.
+        self.pubsub.connection.register_connect_callback(lambda _: self.on_reconnect())
+        self._task = asyncio.create_task(self._run())
+
+    async def subscribe(self, channel: str) -> None:
+        await self.pubsub.subscribe(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        await self.pubsub.unsubscribe(channel)
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.pubsub.aclose()
 
     async def _run(self) -> None:
         while True:
@@ -81,11 +112,8 @@ class Hub:
                 log.warning("pub/sub read failed (%s); retrying", e)
                 await asyncio.sleep(0.5)
                 continue
-            if msg is None or msg["type"] != "message":
-                continue
-            channel = msg["channel"].decode()
-            for listener in list(self._listeners.get(channel, ())):
-                listener(msg["data"])
+            if msg is not None and msg["type"] == "message":
+                self.on_message(msg["channel"].decode(), msg["data"])
 
 
 @functools.lru_cache(maxsize=1024)
