@@ -86,6 +86,7 @@ class State:
 
     __slots__ = (
         "_journal",
+        "_legal",
         "_marks",
         "_shown",
         "_status",
@@ -122,13 +123,25 @@ class State:
         self._marks: list[int] = []
         self._shown = False
         self._status: str | None = None
+        self._legal: list[Move] | None = None  # until the position changes
 
     # ----- what players ask -------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        if self.status != PLAYING:
-            return []
-        return self.rules.legal_moves(self)
+        """Kept until the position changes: a server asks for the status and then the moves
+        of every position it replies with, and one search of the moves answers both."""
+        legal = self._legal
+        if legal is None:
+            rules = self.rules
+            status = self._status if self._status is not None else rules.settled(self)
+            if status is None:  # not settled by itself: the moves decide whether it goes on
+                legal = rules.legal_moves(self)
+                status = rules.going_on(self, legal)
+            elif status == PLAYING:
+                legal = rules.legal_moves(self)
+            self._status = status
+            self._legal = legal = legal if status == PLAYING else []
+        return list(legal)
 
     def refusal(self, move: Move, player: int | None = None) -> Refusal | None:
         """``None`` when ``move`` is legal now, else why not."""
@@ -166,7 +179,7 @@ class State:
         self.rules.after_move(self)
         self.history.append(move)
         self.revealed.append(self._shown)
-        self._status = None
+        self._status = self._legal = None
 
     def can_undo(self) -> Refusal | None:
         if not self._marks:
@@ -192,7 +205,7 @@ class State:
         while len(journal) > mark:
             self._revert(journal.pop())
         self.revealed.pop()
-        self._status = None
+        self._status = self._legal = None
         return self.history.pop()
 
     def resign(self) -> None:
@@ -207,12 +220,13 @@ class State:
         change()
         self.history.append(move)
         self.revealed.append(self._shown)
-        self._status = None
+        self._status = self._legal = None
 
     @property
     def status(self) -> str:
         if self._status is None:
-            self._status = self.rules.status(self)
+            self.legal_moves()
+        assert self._status is not None
         return self._status
 
     @property

@@ -21,6 +21,10 @@ from .deal import shuffled_deck
 TABLEAU, FOUNDATION, STOCK_PILE, WASTE, RESERVE, CELL, GRID = (
     "tableau", "foundation", "stock", "waste", "reserve", "cell", "grid",
 )
+#: Which cards an empty pile takes, 52 flags each (see ``RuleSet._takes``).
+EVERYTHING, NOTHING = bytes([1] * 52), bytes(52)
+RANK_ROWS = {r: bytes(RANK[c] == r for c in range(52)) for r in range(1, 14)}
+KINGS = RANK_ROWS[13]
 PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w", RESERVE: "r", CELL: "c",
           GRID: "g"}
 WORD = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock", WASTE: "waste pile",
@@ -50,11 +54,12 @@ class Build:
     wrap: bool = False
     closed: tuple[int, ...] = ()
     table: bytes = field(init=False, repr=False, compare=False)
+    rows: tuple[bytes, ...] = field(init=False, repr=False, compare=False)  # per under card
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "table", bytes(self._fits(u, o) for u in range(52) for o in range(52))
-        )
+        table = bytes(self._fits(u, o) for u in range(52) for o in range(52))
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "rows", tuple(table[u * 52:u * 52 + 52] for u in range(52)))
 
     def steps(self, over_rank: int) -> list[int]:
         """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
@@ -284,10 +289,12 @@ class RuleSet(ABC):
     def iter_moves(self, st: State) -> Iterator[Move]:
         piles, groups = st.piles, self.pile_group
         # The hot path of every solver and of every reply: where the shared target and fill
-        # rules apply, most answers are a lookup, with no refusal to build.
+        # rules apply, each target pile's answer is a row of 52 flags, looked up per card,
+        # with no refusal to build.
         cls = type(self)
         plain = (cls.target_refusal is RuleSet.target_refusal
                  and cls.fill_refusal is RuleSet.fill_refusal)
+        takes = [self._takes(st, dst) if plain else None for dst in range(len(piles))]
         for src in self.sources:
             pile = piles[src]
             if not pile:
@@ -296,37 +303,34 @@ class RuleSet(ABC):
             for n in self.unit_sizes(st, src):
                 card = pile[-n]
                 for dst in targets:
-                    if plain:
-                        fits = self._fits(st, piles[dst], groups[dst], card, n)
-                        if fits is not None:
-                            if fits:
-                                yield Move(MOVE, src, dst, n)
-                            continue
-                    if self.target_refusal(st, src, dst, card, n) is None:
+                    row = takes[dst]
+                    if row is not None:
+                        if row[card] and (n == 1 or groups[dst].kind != FOUNDATION):
+                            yield Move(MOVE, src, dst, n)
+                    elif self.target_refusal(st, src, dst, card, n) is None:
                         yield Move(MOVE, src, dst, n)
         if self.stock and self.stock_refusal(st) is None:
             yield Move(STOCK)
         yield from self.extra_moves(st)
 
-    @staticmethod
-    def _fits(st: State, target: list[int], dg: Group, card: int, n: int) -> bool | None:
-        """``target_refusal(...) is None`` for its common cases, ``None`` for the others."""
-        if n > 1 and dg.kind == FOUNDATION:
-            return False
+    def _takes(self, st: State, dst: int) -> bytes | None:
+        """Which cards pile ``dst`` takes now under the shared rules, as 52 flags; ``None``
+        where ``target_refusal`` must be asked (a pile with a capacity, an unusual fill)."""
+        dg = self.pile_group[dst]
         if dg.capacity:
             return None
+        target = st.piles[dst]
         if target:
-            build = dg.build
-            return build is not None and bool(build.table[target[-1] * 52 + card])
+            return NOTHING if dg.build is None else dg.build.rows[target[-1]]
         fill = dg.fill
         if fill == "any":
-            return True
+            return EVERYTHING
         if fill == "king":
-            return RANK[card] == 13
+            return KINGS
         if fill == "base":
             base = st.vars.get("base", 1)
-            return base == 0 or RANK[card] == base
-        return False if fill == "none" else None
+            return EVERYTHING if base == 0 else RANK_ROWS[base]
+        return NOTHING if fill == "none" else None
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()
@@ -541,9 +545,11 @@ class RuleSet(ABC):
 
     def status(self, st: State) -> str:
         settled = self._settled(st)
-        if settled is not None:
-            return settled
-        if any(self.useful(st, m) for m in self.iter_moves(st)):
+        return settled if settled is not None else self.going_on(st, self.iter_moves(st))
+
+    def going_on(self, st: State, moves: Iterable[Move]) -> str:
+        """The status of a position not settled by itself: playing while a move is useful."""
+        if any(self.useful(st, m) for m in moves):
             return PLAYING
         return LOST if self.scoring != "points" else FINISHED
 
