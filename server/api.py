@@ -58,8 +58,7 @@ def _change(op: str) -> Handler:
         s = await sv.sessions.change(player, body["session"], op, body.get("move"),
                                      body.get("rev"))
         out = session_payload(s)
-        sv.metrics.moves.labels(op).inc()
-        sv.metrics.latency.observe(time.perf_counter() - t0)
+        sv.metrics.moved(op, time.perf_counter() - t0)
         return out
 
     return change

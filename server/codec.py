@@ -18,7 +18,12 @@ MEDIA = {JSON: "application/json", MSGPACK: "application/msgpack"}
 def encode(obj: Any, encoding: str) -> bytes:
     if encoding == MSGPACK:
         return msgpack.packb(obj, use_bin_type=True)
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+    return text(obj).encode()
+
+
+def text(obj: Any) -> str:
+    """JSON for a text frame (which takes a ``str``: no round trip through bytes)."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 def decode(data: bytes | str, encoding: str, limit: int) -> Any:

@@ -28,6 +28,15 @@ class Metrics:
             "samedeal_move_seconds", "Time from a move's arrival to its acknowledgement",
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
             registry=r)
+        self._moves_by_op: dict[str, Counter] = {}
+
+    def moved(self, op: str, seconds: float) -> None:
+        """One accepted change: on every move's path, so the labelled child is kept."""
+        child = self._moves_by_op.get(op)
+        if child is None:
+            child = self._moves_by_op[op] = self.moves.labels(op)
+        child.inc()
+        self.latency.observe(seconds)
 
     async def endpoint(self, request: Request) -> Response:
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)

@@ -302,11 +302,10 @@ class Connection:
                 log.debug("write failed", exc_info=True)
 
     async def _send(self, message: dict[str, Any]) -> None:
-        data = codec.encode(message, self.encoding)
         if self.encoding == codec.MSGPACK:
-            await self.ws.send_bytes(data)
+            await self.ws.send_bytes(codec.encode(message, codec.MSGPACK))
         else:
-            await self.ws.send_text(data.decode())
+            await self.ws.send_text(codec.text(message))
 
     async def _event(self, eid: str, event: dict[str, Any]) -> None:
         last = self.last_seq.get(eid)
