@@ -147,6 +147,8 @@ def test_two_browsers_race_one_deal(page_for, web: str, web2: str) -> None:
     total = ann_moves + 1  # and the resign
     expect(ann.locator(".replay-pos")).to_have_text(f"Move 0 of {total}", timeout=WAIT)
     expect(ann.locator(".replay-board .pile").first).to_be_visible()
+    # Away from the player <select> first: arrow keys there change the player, as they should.
+    ann.locator(".replay-note").click()
     ann.keyboard.press("ArrowRight")
     expect(ann.locator(".replay-pos")).to_have_text(f"Move 1 of {total}", timeout=WAIT)
     ann.locator("[data-step=last]").click()
