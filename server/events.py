@@ -84,9 +84,13 @@ class _PubSub:
     async def start(self, channel: str) -> None:
         await self.pubsub.subscribe(channel)
         assert self.pubsub.connection is not None
-        # Called on every reconnect, after redis-py has renewed the subscriptions.
-        self.pubsub.connection.register_connect_callback(lambda _: self.on_reconnect())
+        # Called on every reconnect, after redis-py has renewed the subscriptions (it keeps a
+        # weak reference: a bound method, not a lambda).
+        self.pubsub.connection.register_connect_callback(self._reconnected)
         self._task = asyncio.create_task(self._run())
+
+    def _reconnected(self, connection: Any) -> None:
+        self.on_reconnect()
 
     async def subscribe(self, channel: str) -> None:
         await self.pubsub.subscribe(channel)
