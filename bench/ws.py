@@ -43,15 +43,22 @@ FAST = {"SAMEDEAL_RATE_PER_SECOND": "1000000", "SAMEDEAL_RATE_BURST": "1000000",
         "SAMEDEAL_FLOOD_AFTER": "1000000"}
 LOADS = (0.5, 0.8)
 WHY_CPU = (
-    "A move is more work than an echo: the server reads one message and writes three (the "
-    "ack, carrying the whole view and every legal move, and a progress event to each of the "
-    "two entrants), makes one Redis round trip (the move script) and reads one pub/sub "
-    "message; an echo reads one message and writes it back. By py-spy, before the engine "
-    "work, the engine (checking the move, the status, the legal moves for the reply) was "
-    "about a quarter of the server's CPU, the Redis client about 14%, JSON about 5%, "
-    "compression 3% (now off); the rest is the ASGI and WebSocket layers for four frames. "
-    "Cutting further means smaller replies (a diff instead of the whole view) or fewer "
-    "frames, which are protocol changes.")
+    "A move is more work than an echo: the server reads one frame and writes three (the ack, "
+    "carrying the whole view and every legal move, and the race.progress event to each of "
+    "the two entrants, the mover too, as the protocol numbers every event for every "
+    "follower), runs one Lua script and reads one pub/sub message; an echo reads one frame "
+    "and writes it back. Done for this target, on this load: the CPU per move was about "
+    "430 µs (11.7x the echo) before; Redis calls now go over one connection the process "
+    "shares instead of a pool checkout each (server/link.py, about -130 µs), pub/sub is "
+    "read straight from its socket, one search of the legal moves answers both the status "
+    "and the reply, move generation looks each target pile's fitting cards up in a row of "
+    "flags, and the seed's commitment is hashed once per session. Where the rest goes, by "
+    "py-spy after those changes: the engine about 20% (the legal moves, the view), JSON 8%, "
+    "the WebSocket, ASGI and event-loop layers about 36% for four frames and two Redis "
+    "messages, SameDeal's own request path about 30% (checking the message, the session "
+    "lock, building the reply and the event, each socket's outbox task), the Redis client "
+    "6%. Reaching 5x would take fewer or smaller frames (a diff instead of the whole view, "
+    "no progress event for the mover): protocol changes, left for an issue of their own.")
 
 
 # ----- the load generator (its own process) --------------------------------------------------
