@@ -128,8 +128,8 @@ class State:
     # ----- what players ask -------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        """Kept until the position changes: a server asks for the status and then the moves
-        of every position it replies with, and one search of the moves answers both."""
+        """Kept until the position changes. When the status is not known yet the same search
+        answers it: a server replying with the moves needs both."""
         legal = self._legal
         if legal is None:
             rules = self.rules
@@ -224,9 +224,8 @@ class State:
 
     @property
     def status(self) -> str:
-        if self._status is None:
-            self.legal_moves()
-        assert self._status is not None
+        if self._status is None:  # stops at the first useful move; legal_moves sets it too
+            self._status = self.rules.status(self)
         return self._status
 
     @property

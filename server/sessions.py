@@ -262,6 +262,7 @@ class Sessions:
 
     async def _persist(self, s: Session, op: str, entry: str) -> list[Any]:
         st = s.state
+        st.legal_moves()  # the reply lists them: one search answers the status below too
         keys = list(store.session_keys(s.id))
         args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
                            s.rules.tie_break(st)]
