@@ -47,9 +47,10 @@ WHY_CPU = (
     "carrying the whole view and every legal move, and the race.progress event to each of "
     "the two entrants, the mover too, as the protocol numbers every event for every "
     "follower), runs one Lua script and reads one pub/sub message; an echo reads one frame "
-    "and writes it back. Done for this target, on this load: the CPU per move was about "
-    "430 µs (11.7x the echo) before; Redis calls now go over one connection the process "
-    "shares instead of a pool checkout each (server/link.py, about -130 µs), pub/sub is "
+    "and writes it back. Done for this target: the CPU per move was 11.7x the echo's before "
+    "(the previous results). Redis calls now go over one connection the process "
+    "shares instead of a pool checkout each (server/link.py: a third of the CPU per move "
+    "before), pub/sub is "
     "read straight from its socket, one search of the legal moves answers both the status "
     "and the reply, move generation looks each target pile's fitting cards up in a row of "
     "flags, and the seed's commitment is hashed once per session. Where the rest goes, by "
@@ -237,7 +238,7 @@ def one_run(kind: str, nodes: int, players: int, seconds: float) -> dict[str, An
 
 
 def why_scale(med: Any) -> str:
-    """Why two processes fall short here, from the figures: whether the cores were full, and
+    """Why two processes fall short here, from the figures: what core 1 was asked for, and
     what the CPU per move says two processes would do with a core each."""
     def sat(name: str, key: str) -> float:
         return float(med(name, "saturation", key))
@@ -245,15 +246,20 @@ def why_scale(med: Any) -> str:
     each, gen = sat("samedeal x2", "server_cpu_share"), sat("samedeal x2", "loadgen_cpu_share")
     rds = sat("samedeal x2", "redis_cpu_share")
     one, two = sat("samedeal", "server_cpu_per_move"), sat("samedeal x2", "server_cpu_per_move")
+    core1 = each + gen + rds
+    crowd = (f"core 1 was asked for {core1:.0%} of itself ({each:.0%} + {gen:.0%} + {rds:.0%}), "
+             f"so all three were starved, and the starved load generator could not keep the "
+             f"first server (alone on core 0) busier than {each:.0%} either"
+             if core1 >= 0.95 else
+             f"core 1 was {core1:.0%} busy ({each:.0%} + {gen:.0%} + {rds:.0%}) and core 0 "
+             f"{each:.0%}: the rate was bound by round trips through the crowded core")
     return (
-        f"This machine has {CORES} cores and in 'x2' they were full: the two servers "
-        f"{each:.0%} each, the load generator {gen:.0%} and Redis {rds:.0%} "
-        f"({2 * each + gen + rds:.0%} of {CORES * 100}%); the second server shares core 1 "
-        f"with both. Per move the two processes together used {two * 1e6:.0f} µs of CPU, one "
-        f"alone {one * 1e6:.0f} µs ({one / two:.0%} as efficient): they share nothing but "
-        f"Redis, so with a core each (and the load generator and Redis on others) two would "
-        f"do about {2 * one / two:.1f}x one's moves. That is a projection from CPU time, "
-        f"not a measurement: a machine with more cores is needed to measure it.")
+        f"On this {CORES}-core machine the second server shares core 1 with the load "
+        f"generator and Redis: {crowd}. One server alone used {one * 1e6:.0f} µs of CPU per "
+        f"move, the two together {two * 1e6:.0f} µs ({one / two:.0%} as efficient): they "
+        f"share nothing but Redis, so with a core each, and the load generator and Redis on "
+        f"others, two would do about {2 * one / two:.1f}x one's moves. That is a projection "
+        f"from CPU time, not a measurement, which needs a machine with at least 4 cores.")
 
 
 def run(quick: bool = False) -> Section:
