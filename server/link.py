@@ -194,7 +194,7 @@ class Channels(_Wire):
             self.reader = hiredis.Reader()
             try:
                 await self.open(self.pool)
-            except (RedisConnectionError, OSError) as e:
+            except Exception as e:  # unreachable, timed out, still loading: try again
                 log.warning("pub/sub connection: Redis unreachable (%s); retrying", e)
                 continue
             channels = list(self.channels)
