@@ -33,9 +33,9 @@ import contextlib
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from .link import Client, call, script
-
-__all__ = ["call", "connect", "script"]  # and the key helpers and scripts below
+from .link import Client
+from .link import call as call  # re-exported: services reach Redis through store
+from .link import script as script
 
 
 def connect(url: str, connections: int = 64) -> Redis:
