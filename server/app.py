@@ -40,7 +40,7 @@ log = logging.getLogger("samedeal")
 def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day."""
     redis = store.connect(settings.redis_url, settings.redis_connections)
-    accounts = Accounts(redis)
+    accounts = Accounts(redis, clock)
     boards = Boards(redis)
     records = Records(redis, settings, boards, Ratings(redis, boards))
     races: Races | None = None
