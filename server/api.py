@@ -22,6 +22,7 @@ from .metrics import Metrics
 from .races import Races
 from .records import Records, board_name
 from .sessions import Sessions, session_payload
+from .signups import SignupLimit
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Services:
     records: Records
     hub: Hub
     metrics: Metrics
+    signups: SignupLimit
     drain: Drain = field(default_factory=Drain)
 
 

@@ -36,5 +36,8 @@ def serve(args: argparse.Namespace) -> int:
                 workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
                 ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=settings.ws_compression, lifespan="on",
-                proxy_headers=True)
+                # The client's address is the server's own business (``trusted_proxies``,
+                # server/rest.py client_address): uvicorn would believe X-Forwarded-For from any
+                # local peer, letting a client pick its own registration bucket.
+                proxy_headers=False)
     return 0
