@@ -177,6 +177,7 @@ class Boards:
         for i, e in enumerate(entries):
             del e["key"], e["member"]
             e.pop("recent", None)
+            e.pop("integrity", None)  # for the moderators (server/moderation.py), not public
             e["rank"] = first + i + 1
         return Page(total, entries)
 

@@ -13,6 +13,7 @@ none is left the day's seeds are revealed.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import os
@@ -25,7 +26,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import PLAYING
 
-from . import store
+from . import integrity, store
 from .accounts import Accounts, Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -189,8 +190,17 @@ class Daily:
         if await self.unranked_reason(player.id, day):  # the player's statistics only
             await self.records.game_over(s, finished_at)
         else:
-            await self.records.daily_result(player, s, day, finished_at, walked_away)
+            await self.records.daily_result(player, s, day, finished_at, walked_away,
+                                            await self.integrity(s))
         await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
+
+    async def integrity(self, s: Session) -> dict[str, Any]:
+        """The attempt's integrity signal (server/integrity.py), computed off the event loop:
+        it replays the attempt with a look-ahead at every move."""
+        entries = await self.redis.lrange(store.session_keys(s.id)[1], 0, -1)
+        times = [int(e.partition(b" ")[0]) for e in entries]
+        return await asyncio.to_thread(integrity.signal, s.rules, s.seed,
+                                       list(s.state.history), times, s.created)
 
     async def settle(self, sid: str) -> None:
         """A session whose change failed on a Redis error: if it is a ranked attempt that has

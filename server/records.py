@@ -163,9 +163,10 @@ class Records:
                           finished_at - s.created, s.id)
 
     async def daily_result(self, player: Player, s: Session, day: date, finished_at: int,
-                           walked_away: bool) -> None:
-        """A ranked attempt ended: the daily board, points on the longer boards, statistics
-        and the streak of days won, in one pipelined round trip (two after a win)."""
+                           walked_away: bool, integrity: dict[str, Any] | None = None) -> None:
+        """A ranked attempt ended: the daily board (with the attempt's integrity signal for
+        the moderators, server/integrity.py), points on the longer boards, statistics and the
+        streak of days won, in one pipelined round trip (two after a win)."""
         st, rules = s.state, s.rules
         won = st.status == WON
         time_ms = max(0, finished_at - s.created)
@@ -187,7 +188,7 @@ class Records:
                 details | {"status": st.status, "score": st.score, "time_ms": time_ms,
                            "moves": st.ply, "tie_break": tie, "finished_at": finished_at,
                            "session": s.id, "walked_away": walked_away,
-                           "resigned": resigned},
+                           "resigned": resigned, "integrity": integrity},
                 daily_expiry, client=pipe)
             for board, expiry in ((f"weekly:{week}:{game}", weekly_expiry),
                                   (f"weekly:{week}:all", weekly_expiry),
