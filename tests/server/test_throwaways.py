@@ -109,3 +109,15 @@ async def test_an_account_made_today_plays_the_daily_off_the_boards(
     status, me = await rest.call("GET", "/players/me")
     assert status == 200 and me["stats"][0]["played"] == 1  # it counts for the player
     await rest.aclose()
+
+
+def test_an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_as_itself() -> None:
+    from server.signups import bucket_name, networks, within
+
+    assert bucket_name("2001:db8:1:2:aaaa::1") == bucket_name("2001:db8:1:2:ffff::9") \
+        == "2001:db8:1:2::/64"
+    assert bucket_name("2001:db8:1:3::1") != bucket_name("2001:db8:1:2::1")
+    assert bucket_name("::ffff:198.51.100.7") == bucket_name("198.51.100.7") == "198.51.100.7"
+    trusted = networks(" 10.0.0.0/8, 192.168.1.5 ,")
+    assert within("10.20.30.40", trusted) and within("192.168.1.5", trusted)
+    assert not within("192.168.1.6", trusted) and not within("not an address", trusted)
