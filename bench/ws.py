@@ -40,7 +40,7 @@ from .common import (
 )
 
 FAST = {"SAMEDEAL_RATE_PER_SECOND": "1000000", "SAMEDEAL_RATE_BURST": "1000000",
-        "SAMEDEAL_FLOOD_AFTER": "1000000"}
+        "SAMEDEAL_FLOOD_AFTER": "1000000", "SAMEDEAL_SIGNUP_BURST": "0"}
 LOADS = (0.5, 0.8)
 WHY_CPU = (
     "A move is more work than an echo: the server reads one frame and writes three (the ack, "

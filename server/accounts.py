@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
@@ -33,8 +34,10 @@ def _digest(token: str) -> str:
 
 
 class Accounts:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis,
+                 clock: Callable[[], Awaitable[int]] | None = None) -> None:
         self.redis = redis
+        self.clock = clock or (lambda: store.now_ms(redis))  # the daily's clock: "made today"
 
     async def register(self, name: str, kind: str) -> tuple[Player, str]:
         name = " ".join(name.split())
@@ -42,7 +45,7 @@ class Accounts:
             raise ApiError("message.invalid", "'name' needs a visible character")
         player = Player(new_id("p"), name, kind)
         token = secrets.token_urlsafe(32)
-        now = await store.now_ms(self.redis)
+        now = await self.clock()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(store.player_key(player.id),
                       mapping={"name": name, "kind": kind, "created": now})
@@ -63,3 +66,7 @@ class Accounts:
         if name is None:
             raise ApiError("player.unknown", "there is no such player")
         return Player(pid, name.decode(), kind.decode())
+
+    async def created(self, pid: str) -> int:
+        """When the account was made (server ms); 0 for an account older than the field."""
+        return int(await self.redis.hget(store.player_key(pid), "created") or 0)

@@ -22,6 +22,7 @@ from .metrics import Metrics
 from .races import Races
 from .records import Records, board_name
 from .sessions import Sessions, session_payload
+from .signups import SignupLimit
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Services:
     records: Records
     hub: Hub
     metrics: Metrics
+    signups: SignupLimit
     drain: Drain = field(default_factory=Drain)
 
 
@@ -109,7 +111,12 @@ async def match_move(sv: Services, player: Player, body: dict[str, Any]) -> dict
 async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
     s = await sv.daily.start(player, body["game"], body["variant"], body.get("ranked", True),
                              body.get("day"))
-    return session_payload(s)
+    out = session_payload(s)
+    why = await sv.daily.unranked_reason(player.id, parse_day(s.daily)) if s.competitive else ""
+    out["ranked"] = s.competitive and not why
+    if why:
+        out["unranked_reason"] = why
+    return out
 
 
 async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:

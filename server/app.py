@@ -33,6 +33,7 @@ from .races import Races
 from .ratings import Ratings
 from .records import Records
 from .sessions import Session, Sessions
+from .signups import SignupLimit
 
 log = logging.getLogger("samedeal")
 
@@ -40,7 +41,7 @@ log = logging.getLogger("samedeal")
 def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day."""
     redis = store.connect(settings.redis_url, settings.redis_connections)
-    accounts = Accounts(redis)
+    accounts = Accounts(redis, clock)
     boards = Boards(redis)
     records = Records(redis, settings, boards, Ratings(redis, boards))
     races: Races | None = None
@@ -62,7 +63,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, Hub(redis), Metrics())
+                    records, Hub(redis), Metrics(), SignupLimit(redis, settings))
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:

@@ -23,7 +23,7 @@ from . import store
 
 SCORE_BITS, TIE_BITS, TIME_BITS, MOVES_BITS = 11, 4, 25, 12
 SCORE_MIN, SCORE_MAX = -(1 << (SCORE_BITS - 1)), (1 << (SCORE_BITS - 1)) - 1
-TIME_MAX = (1 << TIME_BITS) - 1  # 9 h 19 min: longer counts as this long
+TIME_MAX = (1 << TIME_BITS) - 1  # 9 h 19 min: a resignation's time; longer play counts 1 ms less
 MOVES_MAX = (1 << MOVES_BITS) - 1
 TIE_MAX = (1 << TIE_BITS) - 1
 
@@ -33,9 +33,12 @@ def _clamp(value: int, low: int, high: int) -> int:
 
 
 def order_key(won: bool, score: int, low: bool, tie_break: int, time_ms: int,
-              moves: int) -> int:
-    """The whole ranking order in one integer below 2**53; lower is better."""
+              moves: int, resigned: bool = False) -> int:
+    """The whole ranking order in one integer below 2**53; lower is better. A resignation
+    counts as the longest time a board measures, which no attempt that played on reaches
+    (theirs stop one ms short), so it never ranks above the same score played on."""
     score = _clamp(score, SCORE_MIN, SCORE_MAX)
+    time_ms = TIME_MAX if resigned else _clamp(time_ms, 0, TIME_MAX - 1)
     score_part = score - SCORE_MIN if low else SCORE_MAX - score
     key = 0 if won else 1
     key = (key << SCORE_BITS) | score_part
@@ -174,6 +177,7 @@ class Boards:
         for i, e in enumerate(entries):
             del e["key"], e["member"]
             e.pop("recent", None)
+            e.pop("integrity", None)  # for the moderators (server/moderation.py), not public
             e["rank"] = first + i + 1
         return Page(total, entries)
 

@@ -18,6 +18,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--log-level", default="info")
     p.set_defaults(run=serve)
 
+    m = sub.add_parser("moderate", help="list a day's board by its integrity signal, most "
+                       "suspicious first (docs/daily.md)")
+    m.add_argument("what", choices=["daily"])
+    m.add_argument("day", help="YYYY-MM-DD")
+    m.add_argument("game")
+    m.add_argument("variant")
+    m.add_argument("--kind", choices=["human", "bot"], default="human")
+    m.add_argument("--redis-url", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="the servers' Redis (SAMEDEAL_REDIS_URL)")
+    m.add_argument("--json", action="store_true", help="one JSON object per entry")
+    m.set_defaults(run=moderate)
+
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -36,5 +48,27 @@ def serve(args: argparse.Namespace) -> int:
                 workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
                 ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=settings.ws_compression, lifespan="on",
-                proxy_headers=True)
+                # The client's address is the server's own business (``trusted_proxies``,
+                # server/rest.py client_address): uvicorn would believe X-Forwarded-For from any
+                # local peer, letting a client pick its own registration bucket.
+                proxy_headers=False)
+    return 0
+
+
+def moderate(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .moderation import daily_by_signal, table
+
+    if not args.redis_url:
+        print("samedeal moderate: give --redis-url (or SAMEDEAL_REDIS_URL): the boards live "
+              "in the servers' Redis", file=sys.stderr)
+        return 2
+    try:
+        entries = asyncio.run(daily_by_signal(args.redis_url, args.day, args.game,
+                                              args.variant, args.kind))
+    except ValueError as e:
+        print(f"samedeal moderate: {e}", file=sys.stderr)
+        return 2
+    print(table(entries, args.json))
     return 0

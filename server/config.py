@@ -19,6 +19,16 @@ class Settings:
     rate_burst: int = 200
     #: Messages refused for the rate limit within 10 s before the socket is closed as a flood.
     flood_after: int = 400
+    #: New accounts one client address may make at once, and how many it earns back an hour
+    #: (a token bucket in Redis shared by every node; a burst of 0 turns the limit off). Ten
+    #: at once lets a family, a classroom behind one NAT or a bot author's test rig sign up
+    #: together; six an hour (one every ten minutes) is more than anyone makes by hand,
+    #: while a script gets 144 a day instead of thousands a second.
+    signup_burst: int = 10
+    signup_per_hour: float = 6.0
+    #: Reverse proxies (CIDRs, comma-separated) whose X-Forwarded-For names the client; empty:
+    #: the connection's own address is the client's, and the header is ignored.
+    trusted_proxies: str = ""
     #: Race events kept for reconnecting clients; older gaps get a full resync.
     event_window: int = 256
     #: WebSocket per-message compression: off, since every move's reply is small and its CPU
@@ -39,6 +49,10 @@ class Settings:
     daily_secret: str = ""
     #: Seconds after a day's close (24:00 UTC) that its ranked attempts may still finish.
     daily_grace: int = 3600
+    #: Rank a day's attempts by accounts made during that day too. Off: such an account (a
+    #: throwaway made to scout the deal) plays the day's deals unranked; on only for a
+    #: deployment's first day or a test rig, where every account is new.
+    daily_rank_new_accounts: bool = False
     #: Days a daily board is kept after its day; weeks a weekly board is kept after its week.
     daily_board_days: int = 30
     weekly_board_weeks: int = 12

@@ -13,6 +13,7 @@ none is left the day's seeds are revealed.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import os
@@ -25,7 +26,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import PLAYING
 
-from . import store
+from . import integrity, store
 from .accounts import Accounts, Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -136,16 +137,26 @@ class Daily:
                 raise ApiError("daily.closed", f"the {day} challenge is closed to ranked play; "
                                "replay it unranked")
             return await self._ranked(player, rules, seed, day, sid)
-        revealed = await self.revealed(day, now)
-        if not revealed:
-            status = await self.redis.hget(store.session_keys(sid)[0], "status")
-            if status is None or status.decode() == PLAYING:
-                raise ApiError("daily.not_played", "the unranked replay opens once your ranked "
-                               "attempt at this deal is over")
-        s = await self.sessions.open(new_id("s"), player, rules, seed, reveal=revealed,
+        if not await self.revealed(day, now):  # for everyone: a resigned ranked attempt
+            # (by a throwaway account, say) must not open the deal to study before the reveal
+            raise ApiError("daily.not_revealed", f"the unranked replay of the {day} deal opens "
+                           "for everyone once the day's seeds are revealed, after its deadline")
+        s = await self.sessions.open(new_id("s"), player, rules, seed, reveal=True,
                                      daily=day.isoformat())
         assert s is not None  # a fresh random id
         return s
+
+    async def unranked_reason(self, player_id: str, day: date) -> str:
+        """Why a ranked attempt of ``day`` stays off the boards ("" when it counts): an
+        account made during the day could be a throwaway made to scout the deal, or a second
+        account of someone who already played it, so it plays under the ranked rules but
+        ranks from the next day on (unless ``daily_rank_new_accounts`` is set)."""
+        if self.settings.daily_rank_new_accounts:
+            return ""
+        if await self.accounts.created(player_id) < opens_at(day):
+            return ""
+        return (f"accounts made on {day} play that day's deals under the ranked rules but "
+                "off the boards; your attempts rank from the next day on")
 
     async def _ranked(self, player: Player, rules: engine.RuleSet, seed: bytes, day: date,
                       sid: str) -> Session:
@@ -157,10 +168,12 @@ class Daily:
                                                   "ends_at")
             if status != PLAYING.encode() or ends == b"0":
                 raise ApiError("daily.played", f"you have played today's {rules.name} "
-                               f"({rules.variant}); replay it unranked")
+                               f"({rules.variant}); replay it unranked once the day's seeds "
+                               "are revealed")
             return await self.sessions.get(player, sid)
         await self.redis.zadd(store.DAILY_INFLIGHT, {sid: end})
-        await self.records.played_daily(player, day)
+        if not await self.unranked_reason(player.id, day):
+            await self.records.played_daily(player, day)
         if s.state.over:  # a deal with no move at all: the attempt is over as it starts
             await self.finished(s, s.created)
         return s
@@ -173,9 +186,21 @@ class Daily:
         if await self.redis.zscore(store.DAILY_INFLIGHT, s.id) is None:
             return
         player = await self.accounts.get(s.player)
-        await self.records.daily_result(player, s, date.fromisoformat(s.daily), finished_at,
-                                        walked_away)
+        day = date.fromisoformat(s.daily)
+        if await self.unranked_reason(player.id, day):  # the player's statistics only
+            await self.records.game_over(s, finished_at)
+        else:
+            await self.records.daily_result(player, s, day, finished_at, walked_away,
+                                            await self.integrity(s))
         await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
+
+    async def integrity(self, s: Session) -> dict[str, Any]:
+        """The attempt's integrity signal (server/integrity.py), computed off the event loop:
+        it replays the attempt with a look-ahead at every move."""
+        entries = await self.redis.lrange(store.session_keys(s.id)[1], 0, -1)
+        times = [int(e.partition(b" ")[0]) for e in entries]
+        return await asyncio.to_thread(integrity.signal, s.rules, s.seed,
+                                       list(s.state.history), times, s.created)
 
     async def settle(self, sid: str) -> None:
         """A session whose change failed on a Redis error: if it is a ranked attempt that has

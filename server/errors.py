@@ -44,7 +44,7 @@ STATUS = {
     "daily.not_open": 409,
     "daily.closed": 409,
     "daily.played": 409,
-    "daily.not_played": 409,
+    "daily.not_revealed": 409,
     "board.unknown": 404,
     "board.absent": 404,
     "conflict": 409,

@@ -35,12 +35,16 @@ INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done"
 
 def rank(entries: list[dict[str, Any]], low: bool, ended_at: int) -> list[dict[str, Any]]:
     """Won first, then score in the game's direction, then the game's own tie-break (lower
-    first), then finishing time by the server's clock (still playing at the limit counts as
-    finishing then), then fewer moves. Equal keys share a rank."""
+    first), then entries that played on before resignations, then finishing time by the
+    server's clock (still playing at the limit, or resigned, counts as finishing then), then
+    fewer moves. Equal keys share a rank. So resigning at once never beats playing on to the
+    same score."""
 
-    def key(e: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    def key(e: dict[str, Any]) -> tuple[int, int, int, bool, int, int]:
+        resigned = bool(e.get("resigned"))
+        end = ended_at if resigned else e.get("finished_at") or ended_at
         return (0 if e["status"] == WON else 1, e["score"] if low else -e["score"],
-                e.get("tie_break", 0), e.get("finished_at") or ended_at, e["moves"])
+                e.get("tie_break", 0), resigned, end, e["moves"])
 
     out = sorted(entries, key=key)
     for i, e in enumerate(out):
@@ -86,9 +90,11 @@ class Races:
         if r["state"] != "open":
             async with self.redis.pipeline(transaction=False) as pipe:
                 for pid in pids:
-                    pipe.hmget(store.session_keys(f"{r['race']}.{pid}")[0],
-                               "status", "score", "moves", "finished_at", "tie")
-                rows = await pipe.execute()
+                    key, moves_key = store.session_keys(f"{r['race']}.{pid}")
+                    pipe.hmget(key, "status", "score", "moves", "finished_at", "tie")
+                    pipe.lindex(moves_key, -1)  # a resignation is the last entry of its log
+                replies = await pipe.execute()
+            rows = [[*row, last] for row, last in zip(replies[::2], replies[1::2], strict=True)]
         for pid, row in zip(pids, rows, strict=True):
             info = r["entrant_info"][pid]
             e: dict[str, Any] = {"player": pid, "name": info["name"], "kind": info["kind"]}
@@ -96,7 +102,8 @@ class Races:
                 e |= {"session": f"{r['race']}.{pid}", "status": row[0].decode(),
                       "score": int(row[1]), "moves": int(row[2]),
                       "finished_at": int(row[3]) if row[3] else None,
-                      "tie_break": int(row[4] or 0)}
+                      "tie_break": int(row[4] or 0),
+                      "resigned": bool(row[5] and row[5].endswith(b" resign"))}
             out.append(e)
         return out
 
@@ -242,8 +249,8 @@ class Races:
             rules = engine.get(r["game"], r["variant"])
             ended_at = min(now, r["ends_at"])
             ranking = rank(summary["entrants"], rules.scoring == "low", ended_at)
-            for e in ranking:
-                end = e.get("finished_at") or ended_at
+            for e in ranking:  # a resignation's time is the race's whole time limit
+                end = r["ends_at"] if e.get("resigned") else e.get("finished_at") or ended_at
                 e["time_ms"] = max(0, end - r["starts_at"])
             results = {"race": rid, "game": r["game"], "variant": r["variant"],
                        "seed": r["seed"], "commitment": r["commitment"],

@@ -163,14 +163,16 @@ class Records:
                           finished_at - s.created, s.id)
 
     async def daily_result(self, player: Player, s: Session, day: date, finished_at: int,
-                           walked_away: bool) -> None:
-        """A ranked attempt ended: the daily board, points on the longer boards, statistics
-        and the streak of days won, in one pipelined round trip (two after a win)."""
+                           walked_away: bool, integrity: dict[str, Any] | None = None) -> None:
+        """A ranked attempt ended: the daily board (with the attempt's integrity signal for
+        the moderators, server/integrity.py), points on the longer boards, statistics and the
+        streak of days won, in one pipelined round trip (two after a win)."""
         st, rules = s.state, s.rules
         won = st.status == WON
         time_ms = max(0, finished_at - s.created)
         tie = rules.tie_break(st)
-        key = order_key(won, st.score, rules.scoring == "low", tie, time_ms, st.ply)
+        resigned = bool(st.vars.get("resigned"))
+        key = order_key(won, st.score, rules.scoring == "low", tie, time_ms, st.ply, resigned)
         game = f"{rules.id}:{rules.variant}"
         kind = player.kind
         monday = day - timedelta(days=day.weekday())
@@ -185,7 +187,8 @@ class Records:
                 f"daily:{day.isoformat()}:{game}:{kind}", player.id, key, finished_at,
                 details | {"status": st.status, "score": st.score, "time_ms": time_ms,
                            "moves": st.ply, "tie_break": tie, "finished_at": finished_at,
-                           "session": s.id, "walked_away": walked_away},
+                           "session": s.id, "walked_away": walked_away,
+                           "resigned": resigned, "integrity": integrity},
                 daily_expiry, client=pipe)
             for board, expiry in ((f"weekly:{week}:{game}", weekly_expiry),
                                   (f"weekly:{week}:all", weekly_expiry),

@@ -6,6 +6,7 @@ message schema before an operation sees it; the reply is encoded as the Accept h
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from starlette.requests import Request
@@ -19,6 +20,7 @@ from .accounts import Player
 from .api import OPERATIONS, Services, transcript
 from .daily import day_of
 from .errors import ApiError
+from .signups import Network, is_address, within
 
 API = "/api/v1"
 
@@ -32,9 +34,11 @@ def reply_encoding(request: Request) -> str:
         "accept", "") else codec.JSON
 
 
-def respond(request: Request, payload: Any, status: int = 200) -> Response:
+def respond(request: Request, payload: Any, status: int = 200,
+            headers: dict[str, str] | None = None) -> Response:
     encoding = reply_encoding(request)
-    return Response(codec.encode(payload, encoding), status, media_type=codec.MEDIA[encoding])
+    return Response(codec.encode(payload, encoding), status, headers,
+                    media_type=codec.MEDIA[encoding])
 
 
 async def read_body(request: Request, kind: str, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -56,9 +60,36 @@ async def caller(request: Request) -> Player:
     return await services(request).accounts.authenticate(token)
 
 
+def client_address(request: Request, trusted: list[Network]) -> str:
+    """The client's address: the connection's, or, when that is a trusted proxy, the
+    right-most X-Forwarded-For entry that is not one (each proxy appends the address it saw,
+    so entries further left are the client's own say and are not believed)."""
+    address = request.client.host if request.client else ""
+    if not trusted or not within(address, trusted):
+        return address
+    hops = [h.strip() for line in request.headers.getlist("x-forwarded-for")
+            for h in line.split(",")]
+    for hop in reversed(hops):
+        if not is_address(hop):  # garbage: keep the last proxy's
+            break
+        address = hop
+        if not within(hop, trusted):
+            break
+    return address
+
+
 async def register(request: Request) -> Response:
+    """A new account, within the client address's registration limit (server/signups.py)."""
+    sv = services(request)
     body = await read_body(request, "player.register")
-    player, token = await services(request).accounts.register(body["name"], body["kind"])
+    wait = await sv.signups.take(client_address(request, sv.signups.trusted))
+    if wait:
+        sv.metrics.errors.labels("rate.limited").inc()
+        when = f"{wait} s" if wait < 120 else f"{math.ceil(wait / 60)} min"
+        error = ApiError("rate.limited", "too many new accounts from your network: try "
+                         f"again in {when}")
+        return respond(request, error.body(), error.status, {"Retry-After": str(wait)})
+    player, token = await sv.accounts.register(body["name"], body["kind"])
     return respond(request, {"player": player.public(), "token": token}, 201)
 
 

@@ -128,7 +128,7 @@ export async function mount(root, ctx, params) {
         mountAttempt(play, s, () => showBoard(d, board));
       } catch (e) {
         play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.played"
-          ? "You have played today's ranked attempt at this deal; the leaderboard is below, or replay it unranked."
+          ? "You have played today's ranked attempt at this deal; the leaderboard is below, and its unranked replay opens when the day's seeds are revealed."
           : errorText(e) }));
       }
     });
@@ -140,8 +140,8 @@ export async function mount(root, ctx, params) {
       const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant, ranked: false, day: day.day });
       mountAttempt(play, s, null);
     } catch (e) {
-      play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.not_played"
-        ? "The unranked replay opens once your ranked attempt at this deal is over."
+      play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.not_revealed"
+        ? "The unranked replay opens for everyone once the day's seeds are revealed, after the day's deadline."
         : errorText(e) }));
     }
   }
@@ -157,7 +157,8 @@ export async function mount(root, ctx, params) {
     } catch { /* the timer then counts from now */ }
     if (closed) return;
     play.replaceChildren(h("p.daily-mode", { "data-mode": s.mode,
-      text: s.mode === "daily" ? "Ranked attempt: the clock is running." : "Unranked replay: practice, not on any board." }));
+      text: s.mode !== "daily" ? "Unranked replay: practice, not on any board."
+        : s.unranked_reason ? `Ranked rules, off the boards: ${s.unranked_reason}.` : "Ranked attempt: the clock is running." }));
     const area = h("div.daily-session");
     play.append(area);
     let ended = false;

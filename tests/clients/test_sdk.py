@@ -237,8 +237,9 @@ async def test_daily_boards_and_profile(node: Node, encoding: str) -> None:
         with pytest.raises(ServerError) as e:
             await c.start_daily("golf", "easy")
         assert e.value.code == "daily.played"
-        replay = await c.start_daily("golf", "easy", ranked=False)
-        assert replay.mode == "daily-replay" and replay.id != s.id
+        with pytest.raises(ServerError) as e:  # the replay waits for the day's reveal
+            await c.start_daily("golf", "easy", ranked=False)
+        assert e.value.code == "daily.not_revealed"
 
         board = await c.board("daily/today/golf/easy", kind="bot", around="me", count=5)
         mine = [x for x in board.entries if x["player"] == me]

@@ -46,10 +46,10 @@ def test_ranked_attempt_reaches_the_leaderboard(page_for) -> None:
     expect(board.locator(".board-position")).to_contain_text(f"Your position: {rank} of")
     expect(page.locator(".streak-days").first).to_have_text("1 day", timeout=WAIT)
 
-    # A second ranked attempt is refused; the unranked replay opens instead.
+    # A second ranked attempt is refused; so is the unranked replay, until the day's reveal.
     page.locator(".daily-game [data-act=ranked]").click()
     page.locator(".daily-confirm [data-act=confirm]").click()
     expect(page.locator(".daily-play .refusal-note")).to_contain_text("played today")
     page.locator(".daily-game [data-act=replay]").click()
-    expect(page.locator(".daily-mode")).to_have_attribute("data-mode", "daily-replay",
-                                                         timeout=WAIT)
+    expect(page.locator(".daily-play .refusal-note")).to_contain_text(
+        "once the day's seeds are revealed", timeout=WAIT)

@@ -36,12 +36,12 @@ def board() -> str:
 def result(rng: random.Random) -> dict[str, Any]:
     return {"status": rng.choice(["won", "lost", "playing"]), "score": rng.randint(-20, 60),
             "tie_break": rng.randint(0, 3), "finished_at": rng.randint(1, 30),
-            "moves": rng.randint(0, 9)}
+            "moves": rng.randint(0, 9), "resigned": rng.random() < 0.2}
 
 
 def key_of(e: dict[str, Any], low: bool, start: int = 0) -> int:
     return order_key(e["status"] == "won", e["score"], low, e["tie_break"],
-                     e["finished_at"] - start, e["moves"])
+                     e["finished_at"] - start, e["moves"], e.get("resigned", False))
 
 
 @pytest.mark.parametrize("low", [False, True], ids=["higher-better", "lower-better"])
@@ -69,6 +69,9 @@ def test_the_order_field_by_field() -> None:
     assert k(tie_break=0) < k(tie_break=1)  # the game's own tie-break (Eliminator)
     assert k(time_ms=4999) < k() < k(time_ms=5001)
     assert k(moves=49) < k() < k(moves=51)
+    # A resignation ranks after the same result played on, however long that took.
+    assert k(time_ms=TIME_MAX + 10**9, moves=MOVES_MAX) < k(resigned=True, time_ms=0, moves=0)
+    assert k(resigned=True) < k(score=9, time_ms=0)  # ... but never after a lower score
     # Out-of-range values clamp instead of spilling into the next field.
     assert k(time_ms=TIME_MAX + 10**9) == k(time_ms=TIME_MAX) < k(tie_break=1, time_ms=0)
     assert k(moves=MOVES_MAX + 1) == k(moves=MOVES_MAX) < k(time_ms=5001, moves=0)

@@ -59,7 +59,10 @@ def fresh_day() -> date:
 async def services(redis_url: str) -> AsyncIterator[tuple[api.Services, Clock]]:
     day = fresh_day()
     clock = Clock(day)
-    sv = build_services(Settings(redis_url=redis_url, daily_secret=f"secret {day}"), clock)
+    # Accounts made by the tests are made on the test's day: let them rank (one test below
+    # checks the rule that keeps them off the boards).
+    sv = build_services(Settings(redis_url=redis_url, daily_secret=f"secret {day}",
+                                 daily_rank_new_accounts=True), clock)
     yield sv, clock
     await sv.redis.aclose()
 
@@ -182,15 +185,17 @@ async def test_commitment_before_play_reveal_after_the_close_and_a_walk_away(
 
 async def test_one_ranked_attempt_then_unranked_replays(
         services: tuple[api.Services, Clock]) -> None:
-    sv, _ = services
+    sv, clock = services
+    day = date.fromisoformat((await sv.daily.info())["day"])
     ann, _ = await sv.accounts.register("Ann", "human")
     bob, _ = await sv.accounts.register("Bob", "human")
     s = await start(sv, ann)
+    assert s["ranked"] and "unranked_reason" not in s
     again = await start(sv, ann)  # a second device resumes the same attempt
     assert again["session"] == s["session"] and again["rev"] == s["rev"]
-    with pytest.raises(ApiError) as e:  # no peeking at the deal before the ranked attempt
+    with pytest.raises(ApiError) as e:  # no peeking at the deal before the reveal
         await start(sv, bob, ranked=False)
-    assert e.value.code == "daily.not_played"
+    assert e.value.code == "daily.not_revealed"
     with pytest.raises(ApiError) as e:
         await api.OPERATIONS["undo"][0](sv, ann, {"session": s["session"]})
     assert e.value.code.startswith("undo.")
@@ -198,17 +203,44 @@ async def test_one_ranked_attempt_then_unranked_replays(
     with pytest.raises(ApiError) as e:
         await start(sv, ann)
     assert e.value.code == "daily.played" and "unranked" in e.value.message
-    replay = await start(sv, ann, ranked=False)
-    assert replay["mode"] == "daily-replay" and replay["session"] != s["session"]
-    assert replay["commitment"] == s["commitment"] and "seed" not in replay
-    replay = await resign(sv, ann, replay["session"])
-    assert "seed" not in replay  # the day's deal stays secret until the day's reveal
-    entries = (await board(sv, ann, "daily/today/isabel/standard"))["entries"]
-    assert [x["player"] for x in entries] == [ann.id]  # the replay is not on the board
     with pytest.raises(ApiError) as e:  # ranked play is for today's deal only
-        await start(sv, ann, "klondike", "easy", day=(date.fromisoformat(
-            (await sv.daily.info())["day"]) - timedelta(days=1)).isoformat())
+        await start(sv, ann, "klondike", "easy", day=(day - timedelta(days=1)).isoformat())
     assert e.value.code == "daily.closed"
+
+    clock.at(day + timedelta(days=1), 2 * HOUR)  # past the deadline: the day is revealed
+    await sv.daily.close_due()
+    for p in (ann, bob):
+        replay = await start(sv, p, ranked=False, day=day.isoformat())
+        assert replay["mode"] == "daily-replay" and replay["session"] != s["session"]
+        assert replay["commitment"] == s["commitment"] and not replay["ranked"]
+        assert engine.commitment(bytes.fromhex(replay["seed"])) == s["commitment"]
+        await resign(sv, p, replay["session"])
+    entries = (await board(sv, ann, f"daily/{day}/isabel/standard"))["entries"]
+    assert [x["player"] for x in entries] == [ann.id]  # the replays are not on the board
+
+
+async def test_a_resigned_attempt_opens_no_replay_until_the_reveal(
+        services: tuple[api.Services, Clock]) -> None:
+    """The scouting route: play a ranked attempt with a throwaway account, resign, study the
+    deal in the unranked replay. The replay stays shut, for everyone, until the reveal."""
+    sv, clock = services
+    day = date.fromisoformat((await sv.daily.info())["day"])
+    scout, _ = await sv.accounts.register("Scout", "human")
+    s = await start(sv, scout, "klondike", "easy")
+    await resign(sv, scout, s["session"])
+    for at in (2 * HOUR, 23 * HOUR):  # all day, and in the grace period after the close
+        clock.at(day, at)
+        with pytest.raises(ApiError) as e:
+            await start(sv, scout, "klondike", "easy", ranked=False, day=day.isoformat())
+        assert e.value.code == "daily.not_revealed" and "revealed" in e.value.message
+    clock.at(day + timedelta(days=1), 30 * 60_000)
+    with pytest.raises(ApiError) as e:
+        await start(sv, scout, "klondike", "easy", ranked=False, day=day.isoformat())
+    assert e.value.code == "daily.not_revealed"
+    clock.at(day + timedelta(days=1), 2 * HOUR)
+    await sv.daily.close_due()
+    replay = await start(sv, scout, "klondike", "easy", ranked=False, day=day.isoformat())
+    assert replay["mode"] == "daily-replay" and replay["can_undo"] is not None
 
 
 async def test_a_win_ranks_first_and_counts_for_the_streak_of_days_won(
@@ -332,9 +364,9 @@ async def test_a_ranked_attempt_resumes_on_the_other_node_and_is_refused_a_secon
     assert ack["type"] == "ack" and ack["view"]["status"] == "lost"
     status, err = await a.call("POST", "/daily", {"game": "klondike", "variant": "easy"})
     assert status == 409 and err["code"] == "daily.played"
-    status, replay = await a.call("POST", "/daily", {"game": "klondike", "variant": "easy",
-                                                     "ranked": False})
-    assert status == 201 and replay["mode"] == "daily-replay"
+    status, err = await a.call("POST", "/daily", {"game": "klondike", "variant": "easy",
+                                                  "ranked": False})
+    assert status == 409 and err["code"] == "daily.not_revealed"  # not before the reveal
     status, page = await a.call("GET", "/boards/daily/today/klondike/easy?around=me&count=5")
     assert status == 200 and any(x["player"] == pid for x in page["entries"])
     status, today = await a.call("GET", "/daily")
@@ -371,7 +403,8 @@ async def test_bots_stay_off_the_human_boards(nodes: list[Node]) -> None:
 
 
 async def finish_race(nodes: list[Node], people: list[tuple[str, str]]) -> dict[str, Any]:
-    """A race of Isabel over both nodes in which every entrant resigns at once, in turn."""
+    """A race of Isabel over both nodes in which entrant i makes i moves, then resigns: the
+    resignations rank as finishing at the race's end, so the moves set a strict order."""
     sockets = [await Ws.open(nodes[i % 2], token) for i, (_, token) in enumerate(people)]
     race = await sockets[0].request({"type": "race.create", "game": "isabel",
                                      "variant": "standard", "seats": len(people),
@@ -379,8 +412,11 @@ async def finish_race(nodes: list[Node], people: list[tuple[str, str]]) -> dict[
     for ws in sockets[1:]:
         await ws.request({"type": "race.join", "race": race["race"]})
     sessions = [await ws.expect("session") for ws in sockets]
-    for ws, s in zip(sockets, sessions, strict=True):
-        await asyncio.sleep(0.01)  # distinct finishing times
+    for i, (ws, s) in enumerate(zip(sockets, sessions, strict=True)):
+        for _ in range(i):
+            s = await ws.request({"type": "move", "session": s["session"],
+                                  "move": s["legal"][0]})
+            assert s["type"] == "ack", s
         ack = await ws.request({"type": "resign", "session": s["session"]})
         assert ack["type"] == "ack", ack
     ended = await sockets[0].expect("race.ended")
@@ -482,3 +518,69 @@ async def test_no_daily_message_names_a_hidden_card_in_any_rule_set(
         assert not cards_in(page), rules.key
         with pytest.raises(ApiError):  # still the day: nobody else may read the moves
             await api.transcript(sv, None, s["session"])
+
+
+# ----- who ranks: new accounts, resignations --------------------------------------------------
+
+
+async def test_an_account_made_during_the_day_plays_it_unranked(redis_url: str) -> None:
+    """Old was made the day before, New during the day: both get a ranked attempt (one, no
+    undo, hidden cards), but only Old's reaches the boards, the points and the streaks."""
+    day = fresh_day()
+    clock = Clock(day - timedelta(days=1))
+    sv = build_services(Settings(redis_url=redis_url, daily_secret=f"age {day}"), clock)
+    old, _ = await sv.accounts.register("Old", "human")
+    clock.at(day, 0)  # the first ms of the day is already "during the day"
+    new, _ = await sv.accounts.register("New", "human")
+    clock.at(day, 5 * HOUR)
+    for p in (old, new):
+        s = await start(sv, p, "klondike", "easy")
+        assert s["mode"] == "daily" and "seed" not in s
+        assert s["ranked"] == (p is old) and ("unranked_reason" in s) == (p is new)
+        if p is new:
+            assert "from the next day on" in s["unranked_reason"]
+        assert (await sv.sessions.load(s["session"])).competitive  # the ranked rules
+        await resign(sv, p, s["session"])
+        with pytest.raises(ApiError) as e:  # still one attempt
+            await start(sv, p, "klondike", "easy")
+        assert e.value.code == "daily.played"
+    for name in (f"daily/{day}/klondike/easy", "weekly/current/all", "alltime/klondike/easy",
+                 "streaks/played"):
+        ids = {x["player"] for x in (await board(sv, old, name))["entries"]}
+        assert old.id in ids and new.id not in ids, name
+    stats = (await sv.records.profile(new, day))["stats"]
+    assert [(x["game"], x["played"]) for x in stats] == [("klondike", 1)]  # still counted
+    # From the next day on, New ranks like anyone.
+    clock.at(day + timedelta(days=1))
+    s = await start(sv, new, "klondike", "easy")
+    assert s["ranked"] and "unranked_reason" not in s
+    await resign(sv, new, s["session"])
+    ids = {x["player"] for x in (await board(sv, new, "daily/today/klondike/easy"))["entries"]}
+    assert new.id in ids
+    await sv.redis.aclose()
+
+
+async def test_resigning_at_once_ranks_below_playing_on_to_the_same_score_on_the_day(
+        services: tuple[api.Services, Clock]) -> None:
+    """Quick resigns at once with 0; Slow makes a move that scores nothing and walks away:
+    also 0, far later, yet Slow ranks first."""
+    sv, clock = services
+    day = date.fromisoformat((await sv.daily.info())["day"])
+    quick, _ = await sv.accounts.register("Quick", "human")
+    slow, _ = await sv.accounts.register("Slow", "human")
+    s = await start(sv, slow, "klondike", "easy")
+    quiet = "s" if "s" in s["legal"] else next(m for m in s["legal"] if "-f" not in m)
+    await asyncio.sleep(0.05)  # Slow's time is longer than the resignation's by any clock
+    s = await move(sv, slow, s["session"], quiet)
+    assert s["view"]["score"] == 0
+    q = await start(sv, quick, "klondike", "easy")
+    q = await resign(sv, quick, q["session"])
+    assert q["view"]["score"] == 0
+    clock.at(day + timedelta(days=1), 2 * HOUR)
+    await sv.daily.close_due()
+    entries = (await board(sv, quick, f"daily/{day}/klondike/easy"))["entries"]
+    order = [(x["player"], x["rank"]) for x in entries if x["player"] in (quick.id, slow.id)]
+    assert [p for p, _ in order] == [slow.id, quick.id], entries
+    mine = {x["player"]: x for x in entries}
+    assert mine[quick.id]["resigned"] and not mine[slow.id]["resigned"]
+    assert mine[slow.id]["walked_away"]

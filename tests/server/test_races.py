@@ -4,6 +4,7 @@ the seed revealed, and every move list replaying on the engine."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import subprocess
 import sys
@@ -88,9 +89,11 @@ async def test_two_players_race_one_klondike_deal(nodes: list[Node], spread: str
     assert ended_a["ranking"] == ended_b["ranking"]
     assert engine.verify(bytes.fromhex(ended_a["seed"]), commitment)
 
-    # The ranking: won, then score, then finishing time, then moves.
+    # The ranking: won, then score, then played on before resigned, then finishing time (a
+    # resignation's counts as the race's end), then moves.
     ranking = ended_a["ranking"]
-    keys = [(e["status"] != "won", -e["score"], e["finished_at"], e["moves"]) for e in ranking]
+    keys = [(e["status"] != "won", -e["score"], e["resigned"],
+             math.inf if e["resigned"] else e["finished_at"], e["moves"]) for e in ranking]
     assert keys == sorted(keys) and [e["rank"] for e in ranking] == [1, 2]
 
     rest = Rest(node_b, b_token, protocol == MSGPACK)
@@ -142,3 +145,42 @@ def test_ranking_orders_won_score_tie_break_time_then_moves() -> None:
     # Low scoring (Golf): fewer points first among the equally lost.
     low = rank([e("a", "lost", 9, 5, 1), e("b", "lost", 3, 50, 1)], low=True, ended_at=60)
     assert [x["player"] for x in low] == ["b", "a"]
+
+
+def test_a_resignation_ranks_after_the_same_score_played_on() -> None:
+    def e(p: str, at: int | None, moves: int, resigned: bool = False) -> dict[str, Any]:
+        return {"player": p, "status": "lost" if at else "playing", "score": 0,
+                "finished_at": at, "moves": moves, "tie_break": 0, "resigned": resigned}
+
+    order = rank([e("resigned-at-once", 1, 0, True), e("stuck-late", 90, 30),
+                  e("playing-at-the-limit", None, 50), e("resigned-late", 80, 9, True)],
+                 low=False, ended_at=100)
+    assert [x["player"] for x in order] == [
+        "stuck-late", "playing-at-the-limit", "resigned-at-once", "resigned-late"]
+
+
+async def test_resigning_at_once_ranks_below_playing_on_to_the_same_score(
+        nodes: list[Node]) -> None:
+    """Ann resigns as the race starts; Bob makes a move that scores nothing and plays on
+    until the time limit: both end on 0, and Bob ranks first."""
+    a_id, a_token = await player(nodes[0], "Ann", "human")
+    b_id, b_token = await player(nodes[1], "Bob", "human")
+    a = await Ws.open(nodes[0], a_token)
+    b = await Ws.open(nodes[1], b_token)
+    race = await a.request({"type": "race.create", "game": "klondike", "variant": "easy",
+                            "seats": 2, "countdown": 0, "time_limit": 5})
+    await b.request({"type": "race.join", "race": race["race"]})
+    sa, sb = await a.expect("session"), await b.expect("session")
+    ack = await a.request({"type": "resign", "session": sa["session"]})
+    assert ack["type"] == "ack" and ack["view"]["score"] == 0, ack
+    quiet = "s" if "s" in sb["legal"] else next(m for m in sb["legal"] if "-f" not in m)
+    ack = await b.request({"type": "move", "session": sb["session"], "move": quiet})
+    assert ack["type"] == "ack" and ack["view"]["score"] == 0, ack
+    ended = await a.expect("race.ended", timeout=20)
+    ranking = {e["player"]: e for e in ended["ranking"]}
+    assert ranking[b_id]["rank"] == 1 and ranking[a_id]["rank"] == 2, ended["ranking"]
+    assert ranking[a_id]["resigned"] and not ranking[b_id]["resigned"]
+    # The resignation's time is the race's whole time limit.
+    assert ranking[a_id]["time_ms"] == 5000
+    await a.close()
+    await b.close()

@@ -1,0 +1,106 @@
+"""The daily integrity signal: a scout who knows the deal picks reveals that pay off, and the
+signal (computed by the server when the attempt is recorded, stored on the board entry, and
+listed for moderators by ``samedeal moderate``) tells that line from an honest one.
+
+The deal is a fixed day's Klondike under a fixed secret, a day on which the scout's line
+reaches the flag and the honest one does not (bench/integrity.py measures the rates over
+many deals)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from datetime import date, timedelta
+
+import engine
+from engine.core import Move
+from server import api
+from server.app import build_services
+from server.config import Settings
+from server.daily import daily_seed
+from server.integrity import FLAG, _useful, _visible, foresight
+from tests.conftest import ROOT
+
+from .test_daily import Clock, board
+
+DAY, SECRET = date(2041, 3, 4), "integrity test"
+RULES = engine.get("klondike", "easy")
+
+
+def line(seed: bytes, knows_the_deal: bool, limit: int = 200) -> list[Move]:
+    """A foundation move first, else a random one; the scout first takes any move whose
+    reveal it knows to be playable at once."""
+    rng = random.Random(1)
+    st = RULES.deal(seed, competitive=True)
+    seen = _visible(st)
+    while not st.over and st.ply < limit:
+        legal = st.legal_moves()
+        choice = None
+        for a in legal if knows_the_deal else []:
+            st.push(a)
+            shown = _visible(st) - seen
+            good = bool(shown) and _useful(st, shown, low=False)
+            st.pop()
+            if good:
+                choice = a
+                break
+        if choice is None:
+            home = [m for m in legal if m.kind == "move"
+                    and RULES.pile_names[m.dst].startswith("f")]
+            choice = home[0] if home else rng.choice(legal)
+        st.push(choice)
+        seen |= _visible(st)
+    return list(st.history)
+
+
+def test_the_signal_tells_a_scout_from_an_honest_player() -> None:
+    seed = daily_seed(SECRET.encode(), DAY, RULES)
+    scout, honest = foresight(RULES, seed, line(seed, True)), foresight(
+        RULES, seed, line(seed, False))
+    assert scout["foresight"] >= FLAG > honest["foresight"], (scout, honest)
+    assert scout["useful"] > scout["expected"] and scout["blind"] >= 5
+    # A line with no choice between different unseen cards carries no evidence either way.
+    assert foresight(RULES, seed, [])["foresight"] == 0
+
+
+async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
+        redis_url: str) -> None:
+    clock = Clock(DAY - timedelta(days=1))
+    sv = build_services(Settings(redis_url=redis_url, daily_secret=SECRET), clock)
+    scout, _ = await sv.accounts.register("Scout", "human")
+    honest, _ = await sv.accounts.register("Honest", "human")
+    clock.at(DAY)
+    seed = daily_seed(SECRET.encode(), DAY, RULES)
+    for p, knows in ((scout, True), (honest, False)):
+        s = await api.daily_start(sv, p, {"game": "klondike", "variant": "easy"})
+        for m in line(seed, knows):
+            s = await api.OPERATIONS["move"][0](sv, p, {"session": s["session"],
+                                                         "move": engine.move_text(RULES, m)})
+        if s["view"]["status"] == "playing":
+            await api.OPERATIONS["resign"][0](sv, p, {"session": s["session"]})
+    clock.at(DAY + timedelta(days=1), 2 * 3_600_000)
+    await sv.daily.close_due()
+    entries = {json.loads(v)["player"]: json.loads(v) for v in await sv.redis.hvals(
+        f"sd:{{board:daily:{DAY}:klondike:easy:human}}:entries")}
+    flagged = entries[scout.id]["integrity"]
+    assert flagged["flagged"] and flagged["foresight"] >= FLAG
+    assert flagged["median_move_ms"] is not None and flagged["median_move_ms"] >= 0
+    assert not entries[honest.id]["integrity"]["flagged"]
+    # The public board does not show it.
+    page = await board(sv, scout, f"daily/{DAY}/klondike/easy")
+    assert page["total"] == 2 and all("integrity" not in e for e in page["entries"])
+    await sv.redis.aclose()
+
+    out = subprocess.run([sys.executable, "-m", "engine.cli", "moderate", "daily",
+                          DAY.isoformat(), "klondike", "easy", "--redis-url", redis_url],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    rows = [r for r in out.stdout.splitlines() if scout.id in r or honest.id in r]
+    assert scout.id in rows[0] and "!" in rows[0] and honest.id in rows[1], out.stdout
+    out = subprocess.run([sys.executable, "-m", "engine.cli", "moderate", "daily",
+                          DAY.isoformat(), "klondike", "easy", "--redis-url", redis_url,
+                          "--json"], cwd=ROOT, capture_output=True, text=True)
+    first = json.loads(out.stdout.splitlines()[0])
+    assert first["player"] == scout.id and first["integrity"]["flagged"]

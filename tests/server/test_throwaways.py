@@ -1,0 +1,123 @@
+"""Throwaway accounts on real server processes: the registration limit per client address
+(one token bucket in Redis for every node, X-Forwarded-For believed only from a trusted
+proxy), and an account made during the day playing that day's deals off the boards.
+
+The nodes here use their own Redis database, so the rest of the suite's registrations from
+127.0.0.1 (with the limit off) never touch these buckets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from tests.conftest import start_node
+
+from .client import Node, Rest
+
+BURST = 3
+
+
+@pytest.fixture(scope="module")
+def limited(redis_url: str, tmp_path_factory: pytest.TempPathFactory
+            ) -> Iterator[tuple[str, Node, Node]]:
+    """Two nodes sharing one bucket per address (3 at once, 1 back an hour): the first
+    trusts 127.0.0.1 as a proxy, the second trusts nobody."""
+    url = redis_url.rsplit("/", 1)[0] + "/1"
+    logs: Path = tmp_path_factory.mktemp("throwaways")
+    env = {"SAMEDEAL_SIGNUP_BURST": str(BURST), "SAMEDEAL_SIGNUP_PER_HOUR": "1",
+           "SAMEDEAL_DAILY_SECRET": "throwaways"}
+    a, pa = start_node(url, logs / "a.log", SAMEDEAL_TRUSTED_PROXIES="127.0.0.1/32", **env)
+    b, pb = start_node(url, logs / "b.log", **env)
+    yield url, a, b
+    for proc in (pa, pb):
+        proc.terminate()
+        proc.wait(10)
+
+
+async def register(node: Node, forwarded: str | None = None) -> httpx.Response:
+    headers = {"x-forwarded-for": forwarded} if forwarded else {}
+    async with httpx.AsyncClient(base_url=node.url, timeout=10) as http:
+        return await http.post("/api/v1/players", json={"name": "Throwaway", "kind": "human"},
+                               headers=headers)
+
+
+async def players(url: str) -> int:
+    r = aioredis.from_url(url)
+    try:
+        return len([k async for k in r.scan_iter("sd:player:*")])
+    finally:
+        await r.aclose()
+
+
+async def test_registrations_per_address_are_limited_across_nodes(
+        limited: tuple[str, Node, Node]) -> None:
+    url, a, b = limited
+    # 127.0.0.1 straight to either node: one bucket, shared by both nodes.
+    made = [await register(n) for n in (a, b, a)]
+    assert [r.status_code for r in made] == [201] * BURST
+    before = await players(url)
+    for node in (b, a):
+        r = await register(node)
+        assert r.status_code == 429, r.text
+        body = r.json()
+        assert body["code"] == "rate.limited" and "try again in" in body["message"]
+        assert 0 < int(r.headers["retry-after"]) <= 3600
+    assert await players(url) == before  # a refusal makes no account
+
+    # An untrusted peer's X-Forwarded-For is ignored: still 127.0.0.1's empty bucket.
+    r = await register(b, forwarded="198.51.100.1")
+    assert r.status_code == 429 and r.json()["code"] == "rate.limited"
+
+    # Through the trusted proxy the header names the client: another address, another bucket.
+    made = [await register(a, forwarded="198.51.100.1") for _ in range(BURST)]
+    assert [r.status_code for r in made] == [201] * BURST
+    # The proxy appends what it saw; whatever the client wrote to the left is not believed.
+    for spoof in ("203.0.113.5, 198.51.100.1", "10.9.9.9, 198.51.100.1, 127.0.0.1"):
+        r = await register(a, forwarded=spoof)
+        assert r.status_code == 429, (spoof, r.text)
+    assert (await register(a, forwarded="203.0.113.5, 198.51.100.2")).status_code == 201
+
+    # Each bucket expires once it would be full again: nothing grows.
+    r = aioredis.from_url(url)
+    keys = [k async for k in r.scan_iter("sd:signups:*")]
+    ttls = [await r.pttl(k) for k in keys]
+    await r.aclose()
+    assert len(keys) == 3 and all(0 < t <= BURST * 3_600_000 for t in ttls), ttls
+
+
+async def test_an_account_made_today_plays_the_daily_off_the_boards(
+        limited: tuple[str, Node, Node]) -> None:
+    """On a node with the default rule, a player registered now (during today) gets a ranked
+    attempt that does not reach the day's board."""
+    _, a, _ = limited
+    r = await register(a, forwarded="192.0.2.44")
+    assert r.status_code == 201, r.text
+    rest = Rest(a, r.json()["token"])
+    status, s = await rest.call("POST", "/daily", {"game": "golf", "variant": "easy"})
+    assert status == 201 and s["mode"] == "daily" and s["ranked"] is False, s
+    assert "from the next day on" in s["unranked_reason"] and "seed" not in s
+    status, ack = await rest.call("POST", f"/sessions/{s['session']}/resign", {})
+    assert status == 200 and ack["view"]["status"] != "playing"
+    status, err = await rest.call("POST", "/daily", {"game": "golf", "variant": "easy"})
+    assert status == 409 and err["code"] == "daily.played"  # one attempt all the same
+    status, err = await rest.call("GET", "/boards/daily/today/golf/easy?around=me")
+    assert status == 404 and err["code"] == "board.absent"
+    status, me = await rest.call("GET", "/players/me")
+    assert status == 200 and me["stats"][0]["played"] == 1  # it counts for the player
+    await rest.aclose()
+
+
+def test_an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_as_itself() -> None:
+    from server.signups import bucket_name, networks, within
+
+    assert bucket_name("2001:db8:1:2:aaaa::1") == bucket_name("2001:db8:1:2:ffff::9") \
+        == "2001:db8:1:2::/64"
+    assert bucket_name("2001:db8:1:3::1") != bucket_name("2001:db8:1:2::1")
+    assert bucket_name("::ffff:198.51.100.7") == bucket_name("198.51.100.7") == "198.51.100.7"
+    trusted = networks(" 10.0.0.0/8, 192.168.1.5 ,")
+    assert within("10.20.30.40", trusted) and within("192.168.1.5", trusted)
+    assert not within("192.168.1.6", trusted) and not within("not an address", trusted)
