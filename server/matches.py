@@ -111,6 +111,14 @@ async def pause(stop: asyncio.Event, seconds: float) -> bool:
     return stop.is_set()
 
 
+def face_down(view: dict[str, Any]) -> dict[str, Any]:
+    """A view with every card turned face down: which piles hold cards and how many, never
+    which cards."""
+    piles = {name: {"down": p["down"] + len(p["up"]), "up": []}
+             for name, p in view["piles"].items()}
+    return view | {"piles": piles}
+
+
 def _decode(raw: dict[bytes, bytes]) -> dict[str, Any]:
     out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items()}
     for k in INTS:
@@ -220,6 +228,9 @@ class Matches:
             return out
         if m.state is not None:
             out |= self._bowling_public(m)
+            lane = self.own_lane(m, viewer) if viewer else None
+            if lane is not None:
+                out["you"] = lane
         else:
             out["round"] = meta["round"]
             card = m.called()
@@ -234,15 +245,37 @@ class Matches:
         return out
 
     def _bowling_public(self, m: Match) -> dict[str, Any]:
-        """The pins, balls, next card and scorecard everyone sees, and whose turn it is."""
+        """The lane, the scorecards and whose turn it is, as everyone sees them. While the
+        match runs the lane's cards are face down: every bowler bowls a frame from the same
+        deck, so a card shown to anyone but its bowler would tell the bowlers still to bowl
+        that frame what is coming. The bowler sees their own lane as ``you`` (``own_lane``)."""
         st = m.state
         assert st is not None
-        out: dict[str, Any] = {"view": st.view(), "turn": None, "legal": []}
-        if m.running and not st.over:
+        live = m.running and not st.over
+        view = st.view()
+        out: dict[str, Any] = {"view": face_down(view) if live else view, "turn": None}
+        if live:
             out["turn"] = {"player": m.order[st.turn], "bowler": st.turn + 1,
                            "deadline": m.meta["deadline"]}
-            out["legal"] = [engine.move_text(m.rules, mv) for mv in st.legal_moves()]
         return out
+
+    def own_lane(self, m: Match, pid: str) -> dict[str, Any] | None:
+        """The bowler's own lane, cards and legal placements, while it is their turn; for
+        anyone else ``None`` (they see the face-down lane)."""
+        st = m.state
+        if st is None or not m.running or st.over or m.order[st.turn] != pid:
+            return None
+        legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()]
+        return {"view": st.view(), "legal": legal, "waiting": True, "as_of": m.meta["seq"]}
+
+    def own(self, m: Match, pid: str) -> dict[str, Any] | None:
+        """What only this player may see: a called-card player's grid, or the bowler's lane
+        on their turn; ``None`` when there is nothing of theirs to show."""
+        if m.meta["state"] == "open":
+            return None
+        if m.state is not None:
+            return self.own_lane(m, pid)
+        return self.own_grid(m, pid) if pid in m.grids else None
 
     def _line_scores(self, m: Match, pid: str) -> dict[str, Any]:
         """A player's running score line by line, as everyone sees it: before the end with no
