@@ -218,3 +218,57 @@ async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]
     await spy_rest.aclose()
     for ws in scans:
         await ws.close()
+
+
+# ----- called-card matches: the next card, the starter and the deck order -----------------
+
+
+@pytest.mark.parametrize("game", ["poker-square", "cribbage-square"])
+async def test_no_card_shows_before_it_is_called_for_everyone(nodes: list[Node],
+                                                              game: str) -> None:
+    """Three players (the easy variant: discards, so grids fill in different rounds) and a
+    spectator: scanned in the order received, every message names only cards already called
+    to everyone, never the next one early (a player who has placed this round waits without
+    it), never the deck's order, and Cribbage Square's starter only once the match is over."""
+    rng = random.Random(game)
+    socks = []
+    for i in range(3):
+        _, token = await player(nodes[i % 2], f"Caller{i + 1}", "human")
+        socks.append(await Ws.open(nodes[i % 2], token, MSGPACK if i == 2 else JSON))
+    _, spy_token = await player(nodes[1], "Watcher", "human")
+    spy = await Ws.open(nodes[1], spy_token)
+    mid = (await socks[0].request({"type": "match.create", "game": game, "variant": "easy",
+                                   "seats": 3, "turn_time": 120}))["match"]
+    await spy.send({"type": "match.subscribe", "match": mid})
+    await spy.expect("match")
+    for ws in socks[1:]:
+        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+    mine = [await ws.expect("match.you") for ws in socks]
+    ended, last = None, 0
+    while ended is None:
+        for i, ws in enumerate(socks):
+            if mine[i]["waiting"]:
+                move = rng.choice(mine[i]["legal"])
+                ack = await ws.request({"type": "match.move", "match": mid, "move": move})
+                assert ack["type"] == "match.ack", ack
+        event = await next_match_event(spy, mid, last)
+        while event["type"] not in ("match.card", "match.ended"):
+            event = await next_match_event(spy, mid, event["seq"])
+        last = event["seq"]
+        if event["type"] == "match.ended":
+            ended = event
+            break
+        mine = [await ws.expect("match.you") for ws in socks]
+    for ws in [*socks, spy]:
+        await ws.drain(0.3)
+        shown: set[str] = set()  # cards called to everyone so far, in the order received
+        over = False
+        for m in ws.received:
+            if m.get("type") in ("match.started", "match.card") or (
+                    m.get("type") == "match" and m.get("card")):
+                shown.add(m["card"])
+            over = over or m.get("type") == "match.ended" or m.get("state") == "ended"
+            allowed = shown | ({ended["results"]["starter"]} if over and ended["results"].get(
+                "starter") else set())
+            assert cards_in(m) <= allowed, (m.get("type"), cards_in(m) - allowed)
+        await ws.close()
