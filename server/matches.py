@@ -28,7 +28,7 @@ import engine
 from engine.cards import TEXT
 from engine.core import State
 
-from . import store
+from . import lanes, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -60,6 +60,7 @@ class Match:
     calls: list[int]  # the deal in the order its cards are called (called-card games)
     state: State | None = None  # Bowling: the whole match in one state
     grids: dict[str, State] = field(default_factory=dict)  # called-card: each player's
+    bowled: list[lanes.Bowled] = field(default_factory=list)  # Bowling: every card, in order
 
     @property
     def kind(self) -> str:
@@ -109,14 +110,6 @@ async def pause(stop: asyncio.Event, seconds: float) -> bool:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), seconds)
     return stop.is_set()
-
-
-def face_down(view: dict[str, Any]) -> dict[str, Any]:
-    """A view with every card turned face down: which piles hold cards and how many, never
-    which cards."""
-    piles = {name: {"down": p["down"] + len(p["up"]), "up": []}
-             for name, p in view["piles"].items()}
-    return view | {"piles": piles}
 
 
 def _decode(raw: dict[bytes, bytes]) -> dict[str, Any]:
@@ -207,6 +200,7 @@ class Matches:
             if text == "forfeit":
                 rules.forfeit(st, int(bowler))  # type: ignore[attr-defined]
             else:
+                m.bowled.append(lanes.about_to_bowl(st, text))
                 st.push(engine.parse_move(rules, text))
         return st
 
@@ -227,8 +221,9 @@ class Matches:
         if meta["state"] == "open":
             return out
         if m.state is not None:
-            out |= self._bowling_public(m)
-            lane = self.own_lane(m, viewer) if viewer else None
+            out |= lanes.public(m)
+            out["frames"] = lanes.frames(m)
+            lane = lanes.own(m, viewer) if viewer else None
             if lane is not None:
                 out["you"] = lane
         else:
@@ -244,37 +239,13 @@ class Matches:
             out["results"] = json.loads(meta["results"])
         return out
 
-    def _bowling_public(self, m: Match) -> dict[str, Any]:
-        """The lane, the scorecards and whose turn it is, as everyone sees them. While the
-        match runs the lane's cards are face down: every bowler bowls a frame from the same
-        deck, so a card shown to anyone but its bowler would tell the bowlers still to bowl
-        that frame what is coming. The bowler sees their own lane as ``you`` (``own_lane``)."""
-        st = m.state
-        assert st is not None
-        live = m.running and not st.over
-        view = st.view()
-        out: dict[str, Any] = {"view": face_down(view) if live else view, "turn": None}
-        if live:
-            out["turn"] = {"player": m.order[st.turn], "bowler": st.turn + 1,
-                           "deadline": m.meta["deadline"]}
-        return out
-
-    def own_lane(self, m: Match, pid: str) -> dict[str, Any] | None:
-        """The bowler's own lane, cards and legal placements, while it is their turn; for
-        anyone else ``None`` (they see the face-down lane)."""
-        st = m.state
-        if st is None or not m.running or st.over or m.order[st.turn] != pid:
-            return None
-        legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()]
-        return {"view": st.view(), "legal": legal, "waiting": True, "as_of": m.meta["seq"]}
-
     def own(self, m: Match, pid: str) -> dict[str, Any] | None:
         """What only this player may see: a called-card player's grid, or the bowler's lane
         on their turn; ``None`` when there is nothing of theirs to show."""
         if m.meta["state"] == "open":
             return None
         if m.state is not None:
-            return self.own_lane(m, pid)
+            return lanes.own(m, pid)
         return self.own_grid(m, pid) if pid in m.grids else None
 
     def _line_scores(self, m: Match, pid: str) -> dict[str, Any]:
@@ -437,7 +408,7 @@ class Matches:
                                      "order": order, "started_at": now}
             if m.kind == BOWLING:
                 m.state = m.rules.deal(m.seed, competitive=True, players=len(m.order))
-                event |= self._bowling_public(m)
+                event |= lanes.public(m)
             else:
                 event |= {"round": 0, "card": TEXT[m.calls[0]], "deadline": deadline}
             mk, pk, ek = store.match_keys(mid)
@@ -495,6 +466,8 @@ class Matches:
         assert st is not None
         rules = m.rules
         pid = m.order[k]
+        complete = lanes.complete(st)
+        bowled = None
         if mv is None:
             rules.forfeit(st, k)  # type: ignore[attr-defined]
             entry, event = f"{k} forfeit", {"type": "match.forfeit", "match": m.id,
@@ -502,8 +475,9 @@ class Matches:
         else:
             if by != "timer":
                 self._refuse(st, mv, k)
-            st.push(mv)
             text = engine.move_text(rules, mv)
+            bowled = lanes.about_to_bowl(st, text)
+            st.push(mv)
             entry = f"{k} {text}"
             event = {"type": "match.moved", "match": m.id, "player": pid, "bowler": k + 1,
                      "move": text, "by": "timer" if by == "timer" else "player"}
@@ -511,7 +485,11 @@ class Matches:
         deadline = now + m.meta["turn_time"] * 1000
         old = dict(m.meta)
         m.meta |= {"shown_at": now, "deadline": deadline}
-        event |= self._bowling_public(m)
+        if bowled is not None:
+            m.bowled.append(bowled)
+        event |= lanes.public(m)
+        if lanes.complete(st) > complete:  # a frame every bowler still in has bowled
+            event["frames"] = lanes.frames(m, complete + 1)
         mk, _, ek = store.match_keys(m.id)
         result = await self._move(keys=[mk, store.match_moves(m.id), ek], args=[
             m.rev, entry, msgpack.packb(event), *self._emit_args(m.id), now, deadline,
@@ -519,6 +497,8 @@ class Matches:
         if result[0] != 1:
             st.pop()
             m.meta = old
+            if bowled is not None:
+                m.bowled.pop()
             return self._changed(result)
         m.meta["rev"], m.meta["seq"] = int(result[1]), int(result[2])
         if mv is None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import engine
+from engine.cards import TEXT
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
@@ -118,12 +119,14 @@ class FrameScan:
                 assert cards_in(own) <= view_cards(own["view"]), own
             if m.get("type") == "match.you":
                 continue
-            public = {k: v for k, v in m.items() if k != "you"}
+            public = {k: v for k, v in m.items() if k not in ("you", "frames")}
             view = public.get("view")
             if public.get("type") == "match.ended" or public.get("state") == "ended" or (
                     view is not None and "frame" not in view["info"]):
                 continue  # every frame complete: the cards are everyone's
             frame = view["info"]["frame"] if view is not None else None
+            # a complete frame's cards are everyone's: only frames before the one being bowled
+            assert all(f["frame"] < (frame or 0) for f in m.get("frames", [])), m
             turn = public.get("turn") or {}
             if self.bowler is not None and turn.get("bowler") == self.bowler + 1:
                 self.bowled.add(frame)  # their own lane as they bowl it
@@ -212,6 +215,29 @@ async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]
         await ws.drain(0.3)
         scan.scan(ws.received)
     FrameScan(None).scan(rest_reads)
+    # each complete frame's cards were shown to all, as bowled: the spectator's frames, from
+    # the events as frames completed, are the transcript's cards and placements
+    status, transcript = await spy_rest.call("GET", f"/matches/{mid}/transcript")
+    assert status == 200
+    rules = engine.get("bowling", "difficult")
+    st = rules.deal(bytes.fromhex(transcript["seed"]), competitive=True, players=4)
+    truth: dict[tuple[int, int], list[dict[str, str]]] = {}
+    for entry in transcript["moves"]:
+        if entry["move"] == "forfeit":
+            rules.forfeit(st, entry["bowler"] - 1)  # type: ignore[attr-defined]
+            continue
+        card = TEXT[st.piles[rules.stock_pile][-1]]
+        truth.setdefault((st.vars["frame"], entry["bowler"]), []).append(
+            {"card": card, "move": entry["move"]})
+        st.play(engine.parse_move(rules, entry["move"]), player=entry["bowler"] - 1)
+    told = {(f["frame"], b["bowler"]): b["cards"] for m in spy.received
+            for f in m.get("frames", []) for b in f["bowlers"]}
+    assert told == truth
+    status, summary = await spy_rest.call("GET", f"/matches/{mid}")
+    assert [f["frame"] for f in summary["frames"]] == list(range(1, 11))
+    assert {(f["frame"], b["bowler"]): b["cards"] for f in summary["frames"]
+            for b in f["bowlers"]} == truth
+
     # the scan saw what it should: each bowler shown their own frames, bowler 3 up to frame 4
     assert [sorted(scans[ws].bowled) for ws in socks] == [
         list(range(1, 11)), list(range(1, 11)), [1, 2, 3], list(range(1, 11))]
