@@ -35,6 +35,9 @@ def check_hidden(messages: list[dict[str, Any]], shown: set[str]) -> None:
         seen = view_cards(m["view"]) if "view" in m else set()
         if m.get("card"):
             seen.add(m["card"])
+        # Bowling: a complete frame's cards, shown to all by the message that lists them
+        seen |= {c["card"] for f in m.get("frames", []) for b in f["bowlers"]
+                 for c in b["cards"]}
         assert cards_in(m) <= shown | seen, (m.get("type"), cards_in(m) - shown - seen)
         shown |= seen
 
