@@ -120,6 +120,7 @@ export async function mount(root, ctx, params) {
         m.started_at = ev.started_at;
         m.players = ev.order.map((p, i) => ({ ...(m.players.find((q) => q.player === p.player) || {}), ...p, seat: i + 1 }));
         Object.assign(m, pick(ev, ["view", "turn", "round", "card", "deadline"]));
+        if (m.kind === "bowling") m.frames = [];
         if (m.kind === "called") {
           m.scores = Object.fromEntries(m.players.map((p) => [p.player, { score: 0, lines: [], placed: 0, waiting: true, done: false }]));
         }
@@ -128,6 +129,7 @@ export async function mount(root, ctx, params) {
       case "match.moved": {
         const card = shown?.piles?.s?.up?.at(-1); // the card bowled, if it was shown here
         Object.assign(m, pick(ev, ["view", "turn"]));
+        if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
         note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
         break;
       }
@@ -148,6 +150,7 @@ export async function mount(root, ctx, params) {
         if (player) player.forfeited = true;
         if (m.scores?.[ev.player]) m.scores[ev.player].waiting = false;
         Object.assign(m, pick(ev, ["view", "turn"]));
+        if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
         note(`${player?.name ?? "A player"} left the match for good.`);
         break;
       case "match.away":
@@ -277,7 +280,22 @@ export async function mount(root, ctx, params) {
               h("span.total", { text: f.total ?? "" }));
           }),
           h("td.bowler-total", { text: b.total }));
-      }))));
+      }))), frameCards(m.frames?.at(-1)));
+  }
+
+  // The last frame every bowler still in has bowled: its cards are everyone's now, bowler by
+  // bowler in the order bowled, each titled with where it went.
+  function frameCards(f) {
+    if (!f) return null;
+    return h("section.frame-cards", { "data-frame": f.frame },
+      h("h3", { text: `Frame ${f.frame}: the cards each bowler bowled` }),
+      f.bowlers.map((b) => h("div.frame-lane", { "data-bowler": b.bowler },
+        h("span.who", { text: nameOf(b.player) }),
+        h("span.cards", {}, b.cards.map((c) => {
+          const el = cardElement(c.card);
+          el.title = `${cardLabel(c.card)} ${placeName(c.move)}`;
+          return el;
+        })))));
   }
 
   function drawCalled() {

@@ -73,3 +73,23 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
     expect(bob.locator(".match-board .pile[data-pile=s] > .card:not(.back)")).to_have_count(1)
     expect(ann.locator(".match-board .card:not(.back)")).to_have_count(0)
     expect(ann.locator(".match-players li.turn")).to_contain_text("Bob")
+    expect(bob.locator(".frame-cards")).to_have_count(0)  # frame 1 is not complete yet
+
+    # Bob bowls his frame 1: frame 1 is complete, and both pages show its cards, bowler by
+    # bowler, the same cards in the same order (one deck for the frame).
+    while True:
+        m = match_state(bob, mid)
+        if m["turn"]["bowler"] != 2:
+            break
+        bowl(bob, m["you"]["legal"][0])
+        bob.wait_for_function("(s) => +document.querySelector('.match').dataset.seq > s",
+                              arg=m["seq"])
+    for page in (ann, bob):
+        cards = page.locator(".frame-cards[data-frame='1']")
+        expect(cards.locator(".frame-lane")).to_have_count(2, timeout=WAIT)
+        expect(cards.locator(".frame-lane[data-bowler='1'] .who")).to_have_text("Ann")
+    lanes = [ann.locator(f".frame-cards .frame-lane[data-bowler='{b}'] .card")
+             for b in (1, 2)]
+    first = [lane.evaluate_all("(es) => es.map((e) => e.dataset.card)") for lane in lanes]
+    n = min(len(first[0]), len(first[1]))
+    assert n and first[0][:n] == first[1][:n]
