@@ -1,7 +1,8 @@
 """Player names are other players' words: a name made of markup, a right-to-left override or
 the longest name allowed shows as text on every page that names players (the lobby's open races
 and matches, a race, a match and its results, the match replay, the daily leaderboard), nothing
-in it runs or becomes an element, and no page breaks its Content-Security-Policy."""
+in it runs or becomes an element, and no page (a practice game's too) breaks its
+Content-Security-Policy."""
 
 from __future__ import annotations
 
@@ -138,6 +139,11 @@ def test_hostile_names_stay_text_on_every_page(page_for, web: str,
     labels = options.all_inner_texts()
     for p, label in zip((bowler, other, third), labels, strict=True):
         assert label.startswith(f"{p.name} — score"), label
+    check(page, errors)
+
+    # a practice game (no names; the policy holds on the board page too)
+    page.goto(f"{web}/#/play/klondike/easy")
+    expect(page.locator(".session .pile").first).to_be_visible(timeout=WAIT)
     check(page, errors)
 
     # the daily leaderboard for golf
