@@ -208,8 +208,9 @@ class Matches:
         return self._summary(await self.load(mid), viewer)
 
     def _summary(self, m: Match, viewer: str | None = None) -> dict[str, Any]:
-        """What anyone may see of a match (never a card no player has been shown), and for a
-        player in a called-card match their own grid as ``you``."""
+        """What anyone may see of a match (never a card not yet everyone's: server/lanes.py
+        for Bowling), and as ``you`` what only the viewer may: a called-card player's grid,
+        the bowler's own lane on their turn."""
         meta = m.meta
         out: dict[str, Any] = {k: meta.get(k) for k in PUBLIC}
         out["match"] = m.id
