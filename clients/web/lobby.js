@@ -186,7 +186,7 @@ function openRaces(ctx) {
 }
 
 function openMatches(ctx) {
-  const list = el("ul", { class: "open-races open-matches" });
+  const list = el("ul", { class: "open-matches" });
   const section = el("section", { class: "matches" }, el("h2", {}, "Open matches"), list);
   async function load() {
     let matches;
