@@ -14,6 +14,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,6 +28,7 @@ from .config import Settings
 from .daily import Clock, Daily
 from .errors import ApiError, store_unavailable
 from .events import Hub
+from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .matches import Matches, pause
 from .metrics import Metrics
 from .races import Races
@@ -99,7 +101,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     doc.update(openapi.document(routes))
     web = web_root(settings)
     if web is not None:  # last: the API's routes win over a file of the same name
-        routes.append(Mount("/", StaticFiles(directory=web, html=True), name="web"))
+        pages = WithHeaders(StaticFiles(directory=web, html=True), page_headers)
+        routes.append(Mount("/", pages, name="web"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -119,7 +122,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await sv.hub.stop()
             await sv.redis.aclose()
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
+        Middleware(WithHeaders, extra=api_headers)], exception_handlers={
         ApiError: api_error, HTTPException: http_error, RedisConnectionError: store_error,
         RedisTimeoutError: store_error, Exception: server_error})
     app.state.services = sv
@@ -193,4 +197,4 @@ async def store_error(request: Request, exc: Exception) -> Response:
 async def server_error(request: Request, exc: Exception) -> Response:
     log.error("request failed: %s %s", request.method, request.url.path, exc_info=exc)
     return JSONResponse({"code": "server.error", "message": "the server failed; it changed "
-                         "nothing"}, 500)
+                         "nothing"}, 500, headers=dict(NOSNIFF))  # outside the middleware

@@ -28,7 +28,7 @@ import engine
 from engine.cards import TEXT
 from engine.core import State
 
-from . import store
+from . import lanes, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -60,6 +60,7 @@ class Match:
     calls: list[int]  # the deal in the order its cards are called (called-card games)
     state: State | None = None  # Bowling: the whole match in one state
     grids: dict[str, State] = field(default_factory=dict)  # called-card: each player's
+    bowled: list[lanes.Bowled] = field(default_factory=list)  # Bowling: every card, in order
 
     @property
     def kind(self) -> str:
@@ -199,6 +200,7 @@ class Matches:
             if text == "forfeit":
                 rules.forfeit(st, int(bowler))  # type: ignore[attr-defined]
             else:
+                m.bowled.append(lanes.about_to_bowl(st, text))
                 st.push(engine.parse_move(rules, text))
         return st
 
@@ -206,8 +208,9 @@ class Matches:
         return self._summary(await self.load(mid), viewer)
 
     def _summary(self, m: Match, viewer: str | None = None) -> dict[str, Any]:
-        """What anyone may see of a match (never a card no player has been shown), and for a
-        player in a called-card match their own grid as ``you``."""
+        """What anyone may see of a match (never a card not yet everyone's: server/lanes.py
+        for Bowling), and as ``you`` what only the viewer may: a called-card player's grid,
+        the bowler's own lane on their turn."""
         meta = m.meta
         out: dict[str, Any] = {k: meta.get(k) for k in PUBLIC}
         out["match"] = m.id
@@ -219,7 +222,11 @@ class Matches:
         if meta["state"] == "open":
             return out
         if m.state is not None:
-            out |= self._bowling_public(m)
+            out |= lanes.public(m)
+            out["frames"] = lanes.frames(m)
+            lane = lanes.own(m, viewer) if viewer else None
+            if lane is not None:
+                out["you"] = lane
         else:
             out["round"] = meta["round"]
             card = m.called()
@@ -233,16 +240,14 @@ class Matches:
             out["results"] = json.loads(meta["results"])
         return out
 
-    def _bowling_public(self, m: Match) -> dict[str, Any]:
-        """The pins, balls, next card and scorecard everyone sees, and whose turn it is."""
-        st = m.state
-        assert st is not None
-        out: dict[str, Any] = {"view": st.view(), "turn": None, "legal": []}
-        if m.running and not st.over:
-            out["turn"] = {"player": m.order[st.turn], "bowler": st.turn + 1,
-                           "deadline": m.meta["deadline"]}
-            out["legal"] = [engine.move_text(m.rules, mv) for mv in st.legal_moves()]
-        return out
+    def own(self, m: Match, pid: str) -> dict[str, Any] | None:
+        """What only this player may see: a called-card player's grid, or the bowler's lane
+        on their turn; ``None`` when there is nothing of theirs to show."""
+        if m.meta["state"] == "open":
+            return None
+        if m.state is not None:
+            return lanes.own(m, pid)
+        return self.own_grid(m, pid) if pid in m.grids else None
 
     def _line_scores(self, m: Match, pid: str) -> dict[str, Any]:
         """A player's running score line by line, as everyone sees it: before the end with no
@@ -404,7 +409,7 @@ class Matches:
                                      "order": order, "started_at": now}
             if m.kind == BOWLING:
                 m.state = m.rules.deal(m.seed, competitive=True, players=len(m.order))
-                event |= self._bowling_public(m)
+                event |= lanes.public(m)
             else:
                 event |= {"round": 0, "card": TEXT[m.calls[0]], "deadline": deadline}
             mk, pk, ek = store.match_keys(mid)
@@ -462,6 +467,8 @@ class Matches:
         assert st is not None
         rules = m.rules
         pid = m.order[k]
+        complete = lanes.complete(st)
+        bowled = None
         if mv is None:
             rules.forfeit(st, k)  # type: ignore[attr-defined]
             entry, event = f"{k} forfeit", {"type": "match.forfeit", "match": m.id,
@@ -469,8 +476,9 @@ class Matches:
         else:
             if by != "timer":
                 self._refuse(st, mv, k)
-            st.push(mv)
             text = engine.move_text(rules, mv)
+            bowled = lanes.about_to_bowl(st, text)
+            st.push(mv)
             entry = f"{k} {text}"
             event = {"type": "match.moved", "match": m.id, "player": pid, "bowler": k + 1,
                      "move": text, "by": "timer" if by == "timer" else "player"}
@@ -478,7 +486,11 @@ class Matches:
         deadline = now + m.meta["turn_time"] * 1000
         old = dict(m.meta)
         m.meta |= {"shown_at": now, "deadline": deadline}
-        event |= self._bowling_public(m)
+        if bowled is not None:
+            m.bowled.append(bowled)
+        event |= lanes.public(m)
+        if lanes.complete(st) > complete:  # a frame every bowler still in has bowled
+            event["frames"] = lanes.frames(m, complete + 1)
         mk, _, ek = store.match_keys(m.id)
         result = await self._move(keys=[mk, store.match_moves(m.id), ek], args=[
             m.rev, entry, msgpack.packb(event), *self._emit_args(m.id), now, deadline,
@@ -486,6 +498,8 @@ class Matches:
         if result[0] != 1:
             st.pop()
             m.meta = old
+            if bowled is not None:
+                m.bowled.pop()
             return self._changed(result)
         m.meta["rev"], m.meta["seq"] = int(result[1]), int(result[2])
         if mv is None:

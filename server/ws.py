@@ -33,8 +33,10 @@ WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is R
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
-#: Match events after which a called-card player is sent their own grid (``match.you``).
-OWN_GRID_EVENTS = frozenset({"match.started", "match.card", "match.ended"})
+#: Match events after which a player is sent what is theirs alone (``match.you``): a
+#: called-card player's grid, or the lane of the bowler whose turn the event gives.
+OWN_GRID_EVENTS = frozenset({"match.started", "match.card", "match.ended", "match.moved",
+                             "match.forfeit"})
 
 
 class Bucket:
@@ -325,7 +327,7 @@ class Connection:
                 if e["type"] == "race.started":
                     await self._own_session(eid, e["sessions"])
                 elif e["type"] in OWN_GRID_EVENTS:
-                    await self._own_grid(eid)
+                    await self._own_grid(eid, e)
 
     async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
         """A new subscription: the events after ``after`` if the window has them, else the
@@ -371,13 +373,18 @@ class Connection:
             s = await self.sv.sessions.get(self.player, sid)
             await self._send({"type": "session", **session_payload(s)})
 
-    async def _own_grid(self, mid: str) -> None:
-        """A called-card player's own grid and legal placements, when a card is called."""
+    async def _own_grid(self, mid: str, event: dict[str, Any] | None = None) -> None:
+        """A called-card player's own grid and legal placements, when a card is called; a
+        bowler's own lane and legal placements on their turn (``event``: the one just sent,
+        whose ``turn`` says whether it is this player's)."""
         assert self.player is not None
+        if event is not None and "turn" in event and (
+                (event["turn"] or {}).get("player") != self.player.id):
+            return  # a Bowling event that gives the turn to someone else
         m = await self.sv.matches.load(mid)
-        if self.player.id not in m.grids or m.meta["state"] == "open":
+        grid = self.sv.matches.own(m, self.player.id)
+        if grid is None:
             return
-        grid = self.sv.matches.own_grid(m, self.player.id)
         if self.grid_as_of.get(mid) != grid["as_of"]:  # a catch-up and the event it raced
             self.grid_as_of[mid] = grid["as_of"]      # with would send the same grid twice
             await self._send({"type": "match.you", "match": mid, **grid})

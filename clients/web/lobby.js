@@ -1,5 +1,6 @@
-// The lobby: today's daily challenge, open races to join, forms to create a race or a match (with
-// a link to share), and every rule set with its short rules and a practice link.
+// The lobby: today's daily challenge, open races and matches to join, forms to create a race or
+// a match (with a link to share), and every rule set with its short rules and a practice link.
+// Player names are other players' words: they go into the page as text, never as markup.
 
 const MATCH_GAMES = ["bowling", "poker-square", "cribbage-square"];
 const REFRESH_MS = 10000;
@@ -184,20 +185,47 @@ function openRaces(ctx) {
   return { section, load };
 }
 
+function openMatches(ctx) {
+  const list = el("ul", { class: "open-matches" });
+  const section = el("section", { class: "matches" }, el("h2", {}, "Open matches"), list);
+  async function load() {
+    let matches;
+    try {
+      matches = (await ctx.net.rest("GET", "/matches")).matches;
+    } catch (e) {
+      list.replaceChildren(el("li", { class: "error" }, e.message));
+      return;
+    }
+    if (!matches.length) {
+      list.replaceChildren(el("li", { class: "notice" }, "No open matches right now: create one."));
+      return;
+    }
+    list.replaceChildren(...matches.map((m) => el("li", { "data-match": m.match },
+      el("b", {}, `${m.name} (${m.variant})`),
+      el("span", {}, `${m.players.length}/${m.seats} seats`),
+      el("span", { class: "notice" }, `by ${m.players.find((p) => p.player === m.creator)?.name ?? "?"}`),
+      el("a", { class: "join", href: `#/match/${m.match}` }, "Join"))));
+  }
+  return { section, load };
+}
+
 export async function mount(root, ctx) {
   root.classList.add("lobby");
   const races = openRaces(ctx);
+  const matches = openMatches(ctx);
   root.append(
     el("h1", {}, "SameDeal"),
     el("p", {}, "Competitive solitaire: everyone in a race gets the same secretly seeded deal. ",
       el("a", { class: "daily-link", href: "#/daily" }, "Today's daily challenge →")),
     races.section,
+    matches.section,
     el("section", { class: "create" }, el("h2", {}, "Play with others"),
       el("div", { class: "forms" }, raceForm(ctx), matchForm(ctx))),
     ruleSetsSection(ctx));
-  await races.load();
-  const timer = setInterval(races.load, REFRESH_MS);
-  const off = ctx.net.on("net.resumed", races.load);
+  const load = () => Promise.all([races.load(), matches.load()]);
+  await load();
+  const timer = setInterval(load, REFRESH_MS);
+  const off = ctx.net.on("net.resumed", load);
   return () => {
     clearInterval(timer);
     off();

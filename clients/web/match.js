@@ -17,7 +17,9 @@ export async function mount(root, ctx, params) {
   let m = null; // the match summary, kept current by events
   let seq = 0;
   let early = [];
-  let you = null; // a called-card player's own grid (match.you), the newest by as_of
+  let you = null; // what is this player's alone (match.you), the newest by as_of: a
+  // called-card player's grid, or the bowler's own lane on their turn (everyone else sees
+  // that lane face down until the frame is complete)
   let board = null; // the rendered lane or own grid
   let boardKey = "";
   let closed = false;
@@ -101,6 +103,7 @@ export async function mount(root, ctx, params) {
     if (!m) { early.push(ev); return; }
     if (ev.seq <= seq) return;
     if (ev.seq > seq + 1) { refresh(); return; }
+    const shown = lane().view; // the lane as this page showed it before the event
     seq = m.seq = ev.seq;
     const player = m.players.find((p) => p.player === (ev.player?.id ?? ev.player));
     switch (ev.type) {
@@ -116,15 +119,17 @@ export async function mount(root, ctx, params) {
         m.state = "running";
         m.started_at = ev.started_at;
         m.players = ev.order.map((p, i) => ({ ...(m.players.find((q) => q.player === p.player) || {}), ...p, seat: i + 1 }));
-        Object.assign(m, pick(ev, ["view", "turn", "legal", "round", "card", "deadline"]));
+        Object.assign(m, pick(ev, ["view", "turn", "round", "card", "deadline"]));
+        if (m.kind === "bowling") m.frames = [];
         if (m.kind === "called") {
           m.scores = Object.fromEntries(m.players.map((p) => [p.player, { score: 0, lines: [], placed: 0, waiting: true, done: false }]));
         }
         note("The match started.");
         break;
       case "match.moved": {
-        const card = m.view?.piles?.s?.up?.at(-1); // the card being bowled, before this event
-        Object.assign(m, pick(ev, ["view", "turn", "legal"]));
+        const card = shown?.piles?.s?.up?.at(-1); // the card bowled, if it was shown here
+        Object.assign(m, pick(ev, ["view", "turn"]));
+        if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
         note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
         break;
       }
@@ -144,7 +149,8 @@ export async function mount(root, ctx, params) {
       case "match.forfeit":
         if (player) player.forfeited = true;
         if (m.scores?.[ev.player]) m.scores[ev.player].waiting = false;
-        Object.assign(m, pick(ev, ["view", "turn", "legal"]));
+        Object.assign(m, pick(ev, ["view", "turn"]));
+        if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
         note(`${player?.name ?? "A player"} left the match for good.`);
         break;
       case "match.away":
@@ -156,7 +162,7 @@ export async function mount(root, ctx, params) {
         note(`${player?.name ?? "A player"} is back.`);
         break;
       case "match.ended":
-        Object.assign(m, { state: "ended", seed: ev.seed, results: ev.results, turn: null, legal: [], card: null, deadline: null });
+        Object.assign(m, { state: "ended", seed: ev.seed, results: ev.results, turn: null, card: null, deadline: null });
         note("The match is over.");
         break;
     }
@@ -244,9 +250,16 @@ export async function mount(root, ctx, params) {
     board = renderBoard(boardEl, rules, view, { legal, interactive: key !== "watch", onMove: move });
   }
 
+  // The lane to draw: the bowler's own (cards and legal placements) on their turn, once their
+  // match.you for this event has come; else the lane as everyone sees it, face down.
+  function lane() {
+    const mine = m?.kind === "bowling" && m.turn?.player === me() && you && you.as_of >= seq;
+    return mine ? you : { view: m?.view, legal: [] };
+  }
+
   function drawLane() {
-    const myTurn = m.turn?.player === me();
-    showBoard(seated() ? "play" : "watch", m.view, myTurn ? m.legal || [] : []);
+    const { view, legal } = lane();
+    showBoard(seated() ? "play" : "watch", view, legal);
     const info = m.view?.info;
     if (!info) return;
     const frames = 10;
@@ -267,7 +280,22 @@ export async function mount(root, ctx, params) {
               h("span.total", { text: f.total ?? "" }));
           }),
           h("td.bowler-total", { text: b.total }));
-      }))));
+      }))), frameCards(m.frames?.at(-1)));
+  }
+
+  // The last frame every bowler still in has bowled: its cards are everyone's now, bowler by
+  // bowler in the order bowled, each titled with where it went.
+  function frameCards(f) {
+    if (!f) return null;
+    return h("section.frame-cards", { "data-frame": f.frame },
+      h("h3", { text: `Frame ${f.frame}: the cards each bowler bowled` }),
+      f.bowlers.map((b) => h("div.frame-lane", { "data-bowler": b.bowler },
+        h("span.who", { text: nameOf(b.player) }),
+        h("span.cards", {}, b.cards.map((c) => {
+          const el = cardElement(c.card);
+          el.title = `${cardLabel(c.card)} ${placeName(c.move)}`;
+          return el;
+        })))));
   }
 
   function drawCalled() {

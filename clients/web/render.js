@@ -287,7 +287,7 @@ export function renderBoard(el, ruleSet, view, opts = {}) {
       row.insertCell().textContent = String(b.total ?? "");
     }
     const cap = table.createCaption();
-    cap.textContent = `frame ${data.frame}, ball ${data.ball}`;
+    cap.textContent = data.frame ? `frame ${data.frame}, ball ${data.ball}` : "the bowling is over";
     return table;
   }
 

@@ -394,9 +394,9 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
         started = await a.start_match(made.id)
         assert started.state == "running" and started.raw["turn"]["player"] == a_id
         with pytest.raises(ServerError) as e:
-            await b.match_move(made.id, started.raw["legal"][0])
+            await b.match_move(made.id, started.raw["you"]["legal"][0])
         assert e.value.code == "turn.wrong" and "player 1's turn" in e.value.message
-        ack = await a.match_move(made.id, started.raw["legal"][0])
+        ack = await a.match_move(made.id, started.raw["you"]["legal"][0])
         assert ack["type"] == "match.ack" and ack["view"]["moves"] == 1
         watched = await b.subscribe_match(made.id)
         await b.wait_for(lambda: watched.seq >= ack["seq"], 10)
@@ -406,7 +406,7 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
         await b.wait_for(lambda: watched.ended is not None, 10)
         assert watched.ended["results"]["winner"] == [a_id, b_id]  # everyone left: totals
         transcript = await b.match_transcript(made.id)
-        assert transcript["moves"][0]["move"] == started.raw["legal"][0]
+        assert transcript["moves"][0]["move"] == started.raw["you"]["legal"][0]
         assert [m["move"] for m in transcript["moves"]][-2:] == ["forfeit", "forfeit"]
 
 

@@ -1,6 +1,7 @@
 """A Bowling match between two browsers, one bowler on each node: created in the lobby,
 joined through its link; each of the first bowler's placements shows on the second bowler's
-page as it is made, and the finished frame lands on the second bowler's scorecard."""
+page as it is made (the lane face down: the second bowler bowls the same deck next), and the
+finished frame lands on the second bowler's scorecard."""
 
 from __future__ import annotations
 
@@ -50,7 +51,10 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
         m = match_state(ann, mid)
         if m["turn"]["bowler"] != 1:
             break
-        bowl(ann, m["legal"][0])
+        # Bob watches Ann's lane face down: this frame's deck is his next
+        expect(bob.locator(".match-board .pile[data-pile=s] .card")).not_to_have_count(0)
+        expect(bob.locator(".match-board .card:not(.back)")).to_have_count(0)
+        bowl(ann, m["you"]["legal"][0])
         placed += 1
         # Ann's page has the placement (its event), and so has Bob's.
         for page in (ann, bob):
@@ -65,4 +69,27 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
     expect(frame.locator(".marks")).not_to_have_text("")
     expect(bob.locator(".match-turn")).to_contain_text("Your turn", timeout=WAIT)
     expect(ann.locator(".match-turn")).to_contain_text("Bob is bowling")
+    # Bob's own lane shows him the card he bowls; Ann now sees it face down
+    expect(bob.locator(".match-board .pile[data-pile=s] > .card:not(.back)")).to_have_count(1)
+    expect(ann.locator(".match-board .card:not(.back)")).to_have_count(0)
     expect(ann.locator(".match-players li.turn")).to_contain_text("Bob")
+    expect(bob.locator(".frame-cards")).to_have_count(0)  # frame 1 is not complete yet
+
+    # Bob bowls his frame 1: frame 1 is complete, and both pages show its cards, bowler by
+    # bowler, the same cards in the same order (one deck for the frame).
+    while True:
+        m = match_state(bob, mid)
+        if m["turn"]["bowler"] != 2:
+            break
+        bowl(bob, m["you"]["legal"][0])
+        bob.wait_for_function("(s) => +document.querySelector('.match').dataset.seq > s",
+                              arg=m["seq"])
+    for page in (ann, bob):
+        cards = page.locator(".frame-cards[data-frame='1']")
+        expect(cards.locator(".frame-lane")).to_have_count(2, timeout=WAIT)
+        expect(cards.locator(".frame-lane[data-bowler='1'] .who")).to_have_text("Ann")
+    lanes = [ann.locator(f".frame-cards .frame-lane[data-bowler='{b}'] .card")
+             for b in (1, 2)]
+    first = [lane.evaluate_all("(es) => es.map((e) => e.dataset.card)") for lane in lanes]
+    n = min(len(first[0]), len(first[1]))
+    assert n and first[0][:n] == first[1][:n]

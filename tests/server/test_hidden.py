@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 import engine
+from engine.cards import TEXT
 
-from .client import Node, Ws, cards_in, player, view_cards
+from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
 RULE_SETS = [f"{r.id}/{r.variant}" for r in engine.rule_sets() if r.players[0] == 1]
 
@@ -90,4 +91,210 @@ async def test_no_message_names_a_hidden_card(nodes: list[Node], key: str) -> No
                 seen |= view_cards(m["view"])
             else:
                 assert cards_in(m) <= seen, m
+        await ws.close()
+
+
+# ----- Bowling matches: one deck per frame for every bowler ----------------------------
+
+
+class FrameScan:
+    """The hidden-card scan of one socket's messages in a Bowling match, kept up as they come:
+    no message names a card of frame k's deck before this player has been shown it as the
+    bowler of frame k (``bowler``: their 0-based place; ``None``: a spectator, shown a frame's
+    cards only once it is complete). Every frame deals the same deck to each bowler (and any
+    card of it could be next), so while frame k is being bowled no card may show at all."""
+
+    def __init__(self, bowler: int | None) -> None:
+        self.bowler = bowler
+        self.bowled: set[int] = set()  # frames this player has been shown as their bowler
+        self.done = 0  # messages scanned
+
+    def scan(self, messages: list[dict[str, Any]]) -> None:
+        for m in messages[self.done:]:
+            own = m if m.get("type") == "match.you" else m.get("you")
+            if own is not None and self.bowler is not None:
+                info = own["view"]["info"]
+                assert info["bowler"] == self.bowler + 1, own  # only ever the bowler's own
+                self.bowled.add(info["frame"])
+                assert cards_in(own) <= view_cards(own["view"]), own
+            if m.get("type") == "match.you":
+                continue
+            public = {k: v for k, v in m.items() if k not in ("you", "frames")}
+            view = public.get("view")
+            if public.get("type") == "match.ended" or public.get("state") == "ended" or (
+                    view is not None and "frame" not in view["info"]):
+                continue  # every frame complete: the cards are everyone's
+            frame = view["info"]["frame"] if view is not None else None
+            # a complete frame's cards are everyone's: only frames before the one being bowled
+            assert all(f["frame"] < (frame or 0) for f in m.get("frames", [])), m
+            turn = public.get("turn") or {}
+            if self.bowler is not None and turn.get("bowler") == self.bowler + 1:
+                self.bowled.add(frame)  # their own lane as they bowl it
+            assert frame in self.bowled or not cards_in(public), (
+                f"frame {frame}: {public.get('type')} names {sorted(cards_in(public))} to "
+                f"{'bowler ' + str(self.bowler + 1) if self.bowler is not None else 'a spectator'}"
+                " before they bowled it")
+        self.done = len(messages)
+
+
+async def next_match_event(ws: Ws, mid: str, after: int) -> dict[str, Any]:
+    """The match's next numbered event after ``after`` (sync messages and own lanes wait)."""
+    while True:
+        for i, m in enumerate(ws._buffer):
+            if m.get("match") == mid and m.get("seq", 0) > after and m["type"] != "match":
+                return ws._buffer.pop(i)
+        ws._buffer.append(await ws._next(20))
+
+
+async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]) -> None:
+    """Four bowlers on both nodes and spectators, played through with one bowler leaving: a
+    frame's cards show only to the bowler bowling them until every bowler still in the match
+    has bowled that frame, in events, sync messages, replies and REST reads alike."""
+    rng = random.Random("frames")
+    ids, socks = [], []
+    for i in range(4):
+        pid, token = await player(nodes[i % 2], f"Bowler{i + 1}", "human")
+        ids.append(pid)
+        socks.append(await Ws.open(nodes[i % 2], token, MSGPACK if i == 3 else JSON))
+    _, spy_token = await player(nodes[1], "Watcher", "human")
+    spy = await Ws.open(nodes[1], spy_token)
+    spy_rest = Rest(nodes[0], spy_token)
+    rest_reads: list[dict[str, Any]] = []  # what the spectator read over REST
+    created = await socks[0].request({"type": "match.create", "game": "bowling",
+                                      "variant": "difficult", "seats": 4, "turn_time": 120})
+    mid = created["match"]
+    await spy.send({"type": "match.subscribe", "match": mid})
+    await spy.expect("match")
+    for ws in socks[1:]:
+        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+    scans = {ws: FrameScan(i) for i, ws in enumerate(socks)} | {spy: FrameScan(None)}
+    watchers = [*socks, spy]
+    current = await socks[0].expect("match.started")
+    for ws in watchers[1:]:
+        await ws.expect("match.started")
+    late: Ws | None = None
+    left = False
+    while current["turn"] is not None:
+        for ws, scan in scans.items():
+            scan.scan(ws.received)
+        FrameScan(None).scan(rest_reads)
+        k = current["turn"]["bowler"] - 1
+        frame = current["view"]["info"]["frame"]
+        if frame == 4 and k == 0 and not left:  # bowler 3 leaves for good mid-frame
+            assert (await socks[2].request({"type": "match.leave", "match": mid}))[
+                "type"] == "match"
+            left = True
+            for ws in watchers:
+                event = await next_match_event(ws, mid, current["seq"])
+                assert event["type"] == "match.forfeit", event
+            current = event
+            continue
+        if frame == 6 and late is None:  # a spectator arriving mid-match: a full sync
+            late = await Ws.open(nodes[0], spy_token, MSGPACK)
+            await late.send({"type": "match.subscribe", "match": mid})
+            await late.expect("match")
+            scans[late] = FrameScan(None)
+        if current["view"]["info"]["ball"] == 1 and current["view"]["info"]["pins"] == 0:
+            status, body = await spy_rest.call("GET", f"/matches/{mid}")
+            assert status == 200 and "you" not in body
+            rest_reads.append(body)
+        you = await socks[k].expect("match.you")
+        while you["as_of"] < current["seq"]:
+            you = await socks[k].expect("match.you")
+        move = rng.choice(you["legal"])
+        ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
+        assert ack["type"] == "match.ack", ack
+        for ws in watchers + ([late] if late else []):
+            event = await next_match_event(ws, mid, current["seq"])
+            assert event["type"] == "match.moved" and event["move"] == move, event
+        current = event
+
+    ended = await next_match_event(spy, mid, current["seq"])
+    assert ended["type"] == "match.ended"
+    for ws, scan in scans.items():
+        await ws.drain(0.3)
+        scan.scan(ws.received)
+    FrameScan(None).scan(rest_reads)
+    # each complete frame's cards were shown to all, as bowled: the spectator's frames, from
+    # the events as frames completed, are the transcript's cards and placements
+    status, transcript = await spy_rest.call("GET", f"/matches/{mid}/transcript")
+    assert status == 200
+    rules = engine.get("bowling", "difficult")
+    st = rules.deal(bytes.fromhex(transcript["seed"]), competitive=True, players=4)
+    truth: dict[tuple[int, int], list[dict[str, str]]] = {}
+    for entry in transcript["moves"]:
+        if entry["move"] == "forfeit":
+            rules.forfeit(st, entry["bowler"] - 1)  # type: ignore[attr-defined]
+            continue
+        card = TEXT[st.piles[rules.stock_pile][-1]]
+        truth.setdefault((st.vars["frame"], entry["bowler"]), []).append(
+            {"card": card, "move": entry["move"]})
+        st.play(engine.parse_move(rules, entry["move"]), player=entry["bowler"] - 1)
+    told = {(f["frame"], b["bowler"]): b["cards"] for m in spy.received
+            for f in m.get("frames", []) for b in f["bowlers"]}
+    assert told == truth
+    status, summary = await spy_rest.call("GET", f"/matches/{mid}")
+    assert [f["frame"] for f in summary["frames"]] == list(range(1, 11))
+    assert {(f["frame"], b["bowler"]): b["cards"] for f in summary["frames"]
+            for b in f["bowlers"]} == truth
+
+    # the scan saw what it should: each bowler shown their own frames, bowler 3 up to frame 4
+    assert [sorted(scans[ws].bowled) for ws in socks] == [
+        list(range(1, 11)), list(range(1, 11)), [1, 2, 3], list(range(1, 11))]
+    await spy_rest.aclose()
+    for ws in scans:
+        await ws.close()
+
+
+# ----- called-card matches: the next card, the starter and the deck order -----------------
+
+
+@pytest.mark.parametrize("game", ["poker-square", "cribbage-square"])
+async def test_no_card_shows_before_it_is_called_for_everyone(nodes: list[Node],
+                                                              game: str) -> None:
+    """Three players (the easy variant: discards, so grids fill in different rounds) and a
+    spectator: scanned in the order received, every message names only cards already called
+    to everyone, never the next one early (a player who has placed this round waits without
+    it), never the deck's order, and Cribbage Square's starter only once the match is over."""
+    rng = random.Random(game)
+    socks = []
+    for i in range(3):
+        _, token = await player(nodes[i % 2], f"Caller{i + 1}", "human")
+        socks.append(await Ws.open(nodes[i % 2], token, MSGPACK if i == 2 else JSON))
+    _, spy_token = await player(nodes[1], "Watcher", "human")
+    spy = await Ws.open(nodes[1], spy_token)
+    mid = (await socks[0].request({"type": "match.create", "game": game, "variant": "easy",
+                                   "seats": 3, "turn_time": 120}))["match"]
+    await spy.send({"type": "match.subscribe", "match": mid})
+    await spy.expect("match")
+    for ws in socks[1:]:
+        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+    mine = [await ws.expect("match.you") for ws in socks]
+    ended, last = None, 0
+    while ended is None:
+        for i, ws in enumerate(socks):
+            if mine[i]["waiting"]:
+                move = rng.choice(mine[i]["legal"])
+                ack = await ws.request({"type": "match.move", "match": mid, "move": move})
+                assert ack["type"] == "match.ack", ack
+        event = await next_match_event(spy, mid, last)
+        while event["type"] not in ("match.card", "match.ended"):
+            event = await next_match_event(spy, mid, event["seq"])
+        last = event["seq"]
+        if event["type"] == "match.ended":
+            ended = event
+            break
+        mine = [await ws.expect("match.you") for ws in socks]
+    for ws in [*socks, spy]:
+        await ws.drain(0.3)
+        shown: set[str] = set()  # cards called to everyone so far, in the order received
+        over = False
+        for m in ws.received:
+            if m.get("type") in ("match.started", "match.card") or (
+                    m.get("type") == "match" and m.get("card")):
+                shown.add(m["card"])
+            over = over or m.get("type") == "match.ended" or m.get("state") == "ended"
+            allowed = shown | ({ended["results"]["starter"]} if over and ended["results"].get(
+                "starter") else set())
+            assert cards_in(m) <= allowed, (m.get("type"), cards_in(m) - allowed)
         await ws.close()

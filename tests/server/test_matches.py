@@ -35,6 +35,9 @@ def check_hidden(messages: list[dict[str, Any]], shown: set[str]) -> None:
         seen = view_cards(m["view"]) if "view" in m else set()
         if m.get("card"):
             seen.add(m["card"])
+        # Bowling: a complete frame's cards, shown to all by the message that lists them
+        seen |= {c["card"] for f in m.get("frames", []) for b in f["bowlers"]
+                 for c in b["cards"]}
         assert cards_in(m) <= shown | seen, (m.get("type"), cards_in(m) - shown - seen)
         shown |= seen
 
@@ -94,10 +97,15 @@ async def test_four_bowlers_on_two_nodes_bowl_a_match_to_the_end(nodes: list[Nod
         k = turn["bowler"] - 1
         assert turn["player"] == ids[k]
         frame = current["view"]["info"]["frame"]
+        assert not current["view"]["piles"]["s"]["up"]  # the lane is face down to all
+        you = await socks[k].expect("match.you")  # the bowler's own lane, to them alone
+        while you["as_of"] < current["seq"]:
+            you = await socks[k].expect("match.you")
+        assert you["view"]["info"]["frame"] == frame and you["legal"]
         if (k, frame) != last_turn:  # a bowler's frame begins: fresh pins, the frame's deck
-            first_cards.setdefault(frame, set()).add(current["view"]["piles"]["s"]["up"][0])
+            first_cards.setdefault(frame, set()).add(you["view"]["piles"]["s"]["up"][0])
             last_turn = (k, frame)
-        move = rng.choice(current["legal"])
+        move = rng.choice(you["legal"])
         if refused < 12:  # somebody else tries first: refused, nothing changes
             other = (k + 1 + rng.randrange(3)) % 4
             no = await socks[other].request({"type": "match.move", "match": mid, "move": move})
@@ -161,11 +169,11 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
     started = await a.expect("match.started", timeout=10)
     assert started["turn"]["player"] == a_id
 
-    current = started
+    current, you = started, await a.expect("match.you")
     while current["turn"]["player"] == a_id:  # A bowls frame 1
-        ack = await a.request({"type": "match.move", "match": mid, "move": current["legal"][0]})
+        ack = await a.request({"type": "match.move", "match": mid, "move": you["legal"][0]})
         assert ack["type"] == "match.ack", ack
-        current = ack
+        current, you = ack, ack.get("you")
     timed = []
     while current["turn"] is not None and current["turn"]["player"] == b_id:
         event = await next_event(a, mid, timeout=15, after=current["seq"])
@@ -190,9 +198,9 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
     assert away["player"] == back["player"] == a_id and back["seq"] > away["seq"] > last
     assert not [m for m in a2.received if m.get("type") == "match.moved"]
     now = await a2.request({"type": "match.get", "match": mid})
-    assert now["turn"]["player"] == a_id and now["legal"]
+    assert now["turn"]["player"] == a_id and now["you"]["legal"]
     assert not [p for p in now["players"] if p["away"] and p["player"] == a_id]
-    ack = await a2.request({"type": "match.move", "match": mid, "move": now["legal"][0]})
+    ack = await a2.request({"type": "match.move", "match": mid, "move": now["you"]["legal"][0]})
     assert ack["type"] == "match.ack"
 
     # B leaves for good, then A: the match is over, both frames as bowled
