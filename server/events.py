@@ -32,12 +32,20 @@ class Hub:
     def __init__(self, redis: Redis) -> None:
         self._listeners: dict[str, set[Listener]] = {}
         self._lock = asyncio.Lock()
+        link = link_of(redis)
         self.channels: Channels | _PubSub = (
-            Channels(redis.connection_pool, self._deliver, self._reconnected)
-            if link_of(redis) else _PubSub(redis, self._deliver, self._reconnected))
+            Channels(redis.connection_pool, self._deliver, self._reconnected, link.timeout)
+            if link else _PubSub(redis, self._deliver, self._reconnected))
 
     async def start(self) -> None:
+        """Listen; with Redis unreachable this returns at once and the connection is made in
+        the background (``ready`` says when)."""
         await self.channels.start(NODE_CHANNEL)
+
+    @property
+    def ready(self) -> bool:
+        """Subscribed: events published from now on reach this process."""
+        return self.channels.ready
 
     async def stop(self) -> None:
         await self.channels.stop()
@@ -80,9 +88,11 @@ class _PubSub:
         self.on_message = on_message
         self.on_reconnect = on_reconnect
         self._task: asyncio.Task[None] | None = None
+        self.ready = False
 
     async def start(self, channel: str) -> None:
         await self.pubsub.subscribe(channel)
+        self.ready = True
         assert self.pubsub.connection is not None
         # Called on every reconnect, after redis-py has renewed the subscriptions (it keeps a
         # weak reference: a bound method, not a lambda).
