@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import shutil
 import signal
 import subprocess
 import time
@@ -30,7 +29,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import store
 from server.link import Channels, Client, Link, link_of
-from tests.conftest import free_port, wait_for
+from tests.conftest import free_port
+
+from . import own_redis as own_redis_server
 
 
 @pytest.fixture
@@ -418,24 +419,10 @@ async def test_channels_drop_a_connection_speaking_broken_resp_and_subscribe_aga
 
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A redis-server of this test's own, to pause (the session's is shared)."""
-    exe = shutil.which("redis-server")
-    assert exe is not None
     port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    url = f"redis://127.0.0.1:{port}/0"
-
-    def up() -> bool:
-        return subprocess.run(["redis-cli", "-u", url, "ping"], capture_output=True,
-                              timeout=5).stdout.strip() == b"PONG"
-
-    wait_for(up, "redis-server")
-    yield url, proc
-    proc.send_signal(signal.SIGCONT)
-    proc.terminate()
-    proc.wait(10)
+    proc = own_redis_server.start(port, tmp_path)
+    yield f"redis://127.0.0.1:{port}/0", proc
+    own_redis_server.stop(proc)
 
 
 async def test_a_paused_redis_fails_link_and_pool_calls_at_the_deadline(
