@@ -14,7 +14,8 @@ import msgpack
 from redis.asyncio import Redis
 
 from . import store
-from .link import Channels, link_of
+from .channels import Channels
+from .link import link_of
 
 log = logging.getLogger("samedeal.events")
 
@@ -26,7 +27,7 @@ NODE_CHANNEL = "sd:node"
 
 
 class Hub:
-    """Listeners by channel, fed by one pub/sub connection: ``link.Channels`` on a real Redis,
+    """Listeners by channel, fed by one pub/sub connection: ``channels.Channels`` on a real Redis,
     redis-py's PubSub (``_PubSub``) on the embedded store."""
 
     def __init__(self, redis: Redis) -> None:
@@ -80,7 +81,7 @@ class Hub:
 
 
 class _PubSub:
-    """``link.Channels``' duties done by redis-py's PubSub and a reading task."""
+    """``channels.Channels``' duties done by redis-py's PubSub and a reading task."""
 
     def __init__(self, redis: Redis, on_message: Callable[[str, bytes], None],
                  on_reconnect: Callable[[], None]) -> None:

@@ -28,7 +28,8 @@ from redis.exceptions import DataError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import store
-from server.link import Channels, Client, Link, link_of
+from server.channels import Channels
+from server.link import Client, Link, link_of
 from tests.conftest import free_port
 
 from . import own_redis as own_redis_server
