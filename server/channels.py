@@ -120,6 +120,7 @@ class Channels(Wire):
     def broken(self, reason: str) -> None:
         """Drop the connection: ``connection_lost`` makes it again."""
         transport, self.transport = self.transport, None
+        self.ready = False
         if transport is not None:
             log.warning("pub/sub connection broke (%s): connecting again", reason)
             transport.abort()

@@ -189,9 +189,16 @@ class Link:
         self.timeout = timeout
         self._wire: _Replies | None = None
         self._opening: asyncio.Task[_Replies] | None = None
+        self._vetted: set[str] = set()
 
     async def call(self, *args: Arg) -> Any:
-        command = self._pack(args)
+        name = args[0] if args else None
+        if type(name) is not str or name not in self._vetted:
+            self._vet(args)
+        try:  # encoded before anything is queued: a failure here fails this call alone
+            command = hiredis.pack_command(args)
+        except TypeError:
+            command = self._encoded(args)
         wire = self._wire
         if wire is None or wire.transport is None:
             wire = await self._connect()
@@ -200,21 +207,23 @@ class Link:
         wire.send(command)
         return await fut
 
-    def _pack(self, args: tuple[Any, ...]) -> bytes:
-        """The command on the wire, or an exception and nothing queued. Arguments hiredis
-        does not take are encoded as redis-py encodes them (a bytearray is sent; ``None``, a
-        bool, a list raise redis-py's ``DataError``)."""
+    def _vet(self, args: tuple[Any, ...]) -> None:
+        """Refuse a command that would shift the replies (``NOT_ON_LINK``). The few names the
+        code uses are remembered once vetted, so a call costs a set lookup."""
         if not args:
             raise DataError("a command needs a name")
         name = _word(args[0])
         if name in NOT_ON_LINK or (name == "CLIENT" and len(args) > 1
                                    and _word(args[1]) == "REPLY"):
             raise DataError(f"{name} changes how the connection answers: not on the link")
-        try:
-            return hiredis.pack_command(args)
-        except TypeError:
-            encode = self.pool.get_encoder().encode
-            return hiredis.pack_command(tuple(bytes(encode(a)) for a in args))
+        if type(args[0]) is str and name != "CLIENT" and len(self._vetted) < 256:
+            self._vetted.add(args[0])
+
+    def _encoded(self, args: tuple[Any, ...]) -> bytes:
+        """Arguments hiredis does not take, encoded as redis-py encodes them: a bytearray is
+        sent; ``None``, a bool, a list raise redis-py's ``DataError``."""
+        encode = self.pool.get_encoder().encode
+        return hiredis.pack_command(tuple(bytes(encode(a)) for a in args))
 
     async def _connect(self) -> _Replies:
         """The one connection being made; every caller waiting for it shares its outcome."""
