@@ -39,8 +39,8 @@ class Hub:
             if link else _PubSub(redis, self._deliver, self._reconnected))
 
     async def start(self) -> None:
-        """Listen; with Redis unreachable this returns at once and the connection is made in
-        the background (``ready`` says when)."""
+        """Listen; with Redis unreachable this returns after one try (within the store
+        deadline) and the connection is made in the background (``ready`` says when)."""
         await self.channels.start(NODE_CHANNEL)
 
     @property

@@ -112,20 +112,15 @@ class _Replies(Wire):
         self.timeout = timeout
         self.waiting: collections.deque[tuple[asyncio.Future[Any], float]] = (
             collections.deque())
-        self._watch: asyncio.TimerHandle | None = None
+        self.timer: asyncio.TimerHandle | None = None
 
-    def expect(self, fut: asyncio.Future[Any]) -> None:
-        """Queue ``fut`` for the reply to the command about to be sent."""
-        if self.transport is None:
-            raise RedisConnectionError("the connection to Redis was lost")
-        loop = fut.get_loop()
-        deadline = loop.time() + self.timeout
-        self.waiting.append((fut, deadline))
-        if self._watch is None:  # one timer per connection, not one per command
-            self._watch = loop.call_at(deadline, self._check)
+    def watch(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        """Check the oldest command at ``deadline``: one timer per connection, not one per
+        command (``Link.call`` queues the commands)."""
+        self.timer = loop.call_at(deadline, self._check)
 
     def _check(self) -> None:
-        self._watch = None
+        self.timer = None
         if not self.waiting:
             return
         loop = asyncio.get_running_loop()
@@ -135,7 +130,7 @@ class _Replies(Wire):
             self.fail(lambda: RedisTimeoutError(
                 f"Redis did not answer within {self.timeout:g} s"))
         else:
-            self._watch = loop.call_at(deadline, self._check)
+            self.timer = loop.call_at(deadline, self._check)
 
     def data_received(self, data: bytes) -> None:
         if self.transport is None:
@@ -164,9 +159,9 @@ class _Replies(Wire):
     def fail(self, error: Callable[[], Exception]) -> None:
         """Close the connection and fail every command in flight with ``error()``."""
         transport, self.transport = self.transport, None
-        if self._watch is not None:
-            self._watch.cancel()
-            self._watch = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
         if transport is not None:
             transport.abort()
         while self.waiting:
@@ -202,8 +197,14 @@ class Link:
         wire = self._wire
         if wire is None or wire.transport is None:
             wire = await self._connect()
-        fut = asyncio.get_running_loop().create_future()
-        wire.expect(fut)
+            if wire.transport is None:  # lost again before this caller's turn
+                raise RedisConnectionError("the connection to Redis was lost")
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        deadline = loop.time() + self.timeout
+        wire.waiting.append((fut, deadline))
+        if wire.timer is None:
+            wire.watch(loop, deadline)
         wire.send(command)
         return await fut
 
