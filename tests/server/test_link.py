@@ -455,3 +455,34 @@ async def test_a_paused_redis_fails_link_and_pool_calls_at_the_deadline(
         assert await client.get(k) == b"kept"
     finally:
         await client.aclose()
+
+
+async def test_channels_started_without_redis_retry_with_backoff_until_it_comes(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    port = free_port()  # nothing listens there yet
+    got: list[tuple[str, bytes]] = []
+    pool = redis.BlockingConnectionPool.from_url(f"redis://127.0.0.1:{port}/0")
+    channels = Channels(pool, lambda c, d: got.append((c, d)), lambda: None)
+    channels.RETRY_S, channels.RETRY_MAX_S = 0.01, 0.04
+    caplog.set_level(logging.WARNING)
+    proc = None
+    try:
+        await channels.start("ch")  # returns: the tries go on in the background
+        assert not channels.ready
+        tries = "pub/sub connection: Redis unreachable"
+        await wait(lambda: caplog.text.count(tries) >= 6)
+        waits = [r.getMessage().rsplit("next try in ", 1)[1] for r in caplog.records
+                 if tries in r.getMessage()]
+        assert waits[:6] == ["0.01 s", "0.02 s", "0.04 s", "0.04 s", "0.04 s", "0.04 s"]
+        assert not [r for r in caplog.records if r.exc_info], "a traceback in the log"
+        proc = own_redis_server.start(port, tmp_path)
+        await wait(lambda: channels.ready)
+        admin = redis.Redis(port=port)
+        assert await admin.publish("ch", b"late") == 1
+        await admin.aclose()
+        await wait(lambda: got == [("ch", b"late")])
+    finally:
+        await channels.stop()
+        await pool.aclose()
+        if proc is not None:
+            own_redis_server.stop(proc)
