@@ -42,7 +42,8 @@ log = logging.getLogger("samedeal")
 
 def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day."""
-    redis = store.connect(settings.redis_url, settings.redis_connections)
+    redis = store.connect(settings.redis_url, settings.redis_connections,
+                          settings.store_timeout)
     accounts = Accounts(redis, clock)
     boards = Boards(redis)
     records = Records(redis, settings, boards, Ratings(redis, boards))
@@ -78,8 +79,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def readyz(request: Request) -> Response:
         if sv.drain.draining:  # shutting down: the balancer should send no one here
             return JSONResponse({"status": "draining"}, 503)
-        try:
-            await asyncio.wait_for(sv.redis.ping(), 2.0)
+        if not sv.hub.ready:  # not subscribed (Redis away): race and match events would miss
+            return JSONResponse({"status": "store unreachable"}, 503)
+        try:  # the way moves go: over the link, where there is one
+            await asyncio.wait_for(store.call(sv.redis, "PING"), 2.0)
         except Exception:
             return JSONResponse({"status": "store unreachable"}, 503)
         return JSONResponse({"status": "ready", "store": "redis" if settings.redis_url
@@ -106,11 +109,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await sv.hub.start()
+        await sv.hub.start()  # returns even without Redis: /readyz says 503 until it comes
         undo_sigterm = sv.drain.on_sigterm()
         stop = asyncio.Event()
-        tasks = {asyncio.create_task(sweep(sv, stop)),
-                 asyncio.create_task(sv.matches.run_timers(stop))}
+        tasks = {asyncio.create_task(background(sv, stop))}
         try:
             yield
         finally:
@@ -155,6 +157,16 @@ def web_root(settings: Settings) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+async def background(sv: Services, stop: asyncio.Event) -> None:
+    """The sweep and the match timers, from the moment the pub/sub connection is made: a node
+    started before Redis waits here quietly (the connection logs each try) instead of failing
+    every second until then."""
+    while not sv.hub.ready:
+        if await pause(stop, 0.1):
+            return
+    await asyncio.gather(sweep(sv, stop), sv.matches.run_timers(stop))
+
+
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
     """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
     presence counted by nodes that died), end races past their time limit,
@@ -168,8 +180,9 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
                     settle_unsure):
             try:
                 await job()
-            except (RedisConnectionError, RedisTimeoutError) as e:  # tried again next sweep
+            except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep
                 log.warning("sweep: the store is unreachable (%s)", e)
+                break  # the next jobs would fail the same way, each after the deadline
             except Exception:
                 log.exception("sweep failed: %s", job.__qualname__)
         if await pause(stop, sv.settings.sweep_interval):

@@ -12,6 +12,10 @@ class Settings:
     redis_url: str = ""
     #: Connections each process keeps to Redis at most; more requests at once wait their turn.
     redis_connections: int = 64
+    #: Seconds a Redis command (or a new connection to Redis) may take before it fails and
+    #: the request answers ``store.unavailable``: redis-py's own default socket timeout, far
+    #: above a healthy Redis's milliseconds and far below a client's patience (the SDK's 30 s).
+    store_timeout: float = 5.0
     #: Largest inbound WebSocket message or REST body, in bytes.
     max_message_bytes: int = 16384
     #: Per-socket rate limit: messages per second, and the burst allowed above it.

@@ -14,7 +14,8 @@ import msgpack
 from redis.asyncio import Redis
 
 from . import store
-from .link import Channels, link_of
+from .channels import Channels
+from .link import link_of
 
 log = logging.getLogger("samedeal.events")
 
@@ -26,18 +27,26 @@ NODE_CHANNEL = "sd:node"
 
 
 class Hub:
-    """Listeners by channel, fed by one pub/sub connection: ``link.Channels`` on a real Redis,
+    """Listeners by channel, fed by one pub/sub connection: ``channels.Channels`` on a real Redis,
     redis-py's PubSub (``_PubSub``) on the embedded store."""
 
     def __init__(self, redis: Redis) -> None:
         self._listeners: dict[str, set[Listener]] = {}
         self._lock = asyncio.Lock()
+        link = link_of(redis)
         self.channels: Channels | _PubSub = (
-            Channels(redis.connection_pool, self._deliver, self._reconnected)
-            if link_of(redis) else _PubSub(redis, self._deliver, self._reconnected))
+            Channels(redis.connection_pool, self._deliver, self._reconnected, link.timeout)
+            if link else _PubSub(redis, self._deliver, self._reconnected))
 
     async def start(self) -> None:
+        """Listen; with Redis unreachable this returns after one try (within the store
+        deadline) and the connection is made in the background (``ready`` says when)."""
         await self.channels.start(NODE_CHANNEL)
+
+    @property
+    def ready(self) -> bool:
+        """Subscribed: events published from now on reach this process."""
+        return self.channels.ready
 
     async def stop(self) -> None:
         await self.channels.stop()
@@ -72,7 +81,7 @@ class Hub:
 
 
 class _PubSub:
-    """``link.Channels``' duties done by redis-py's PubSub and a reading task."""
+    """``channels.Channels``' duties done by redis-py's PubSub and a reading task."""
 
     def __init__(self, redis: Redis, on_message: Callable[[str, bytes], None],
                  on_reconnect: Callable[[], None]) -> None:
@@ -80,9 +89,11 @@ class _PubSub:
         self.on_message = on_message
         self.on_reconnect = on_reconnect
         self._task: asyncio.Task[None] | None = None
+        self.ready = False
 
     async def start(self, channel: str) -> None:
         await self.pubsub.subscribe(channel)
+        self.ready = True
         assert self.pubsub.connection is not None
         # Called on every reconnect, after redis-py has renewed the subscriptions (it keeps a
         # weak reference: a bound method, not a lambda).

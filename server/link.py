@@ -7,8 +7,17 @@ and gives the connection back, about 80 µs of client CPU per command here. That
 the server's CPU per move and the whole of a leaderboard submit's. Many requests in flight on one
 connection cost a few µs each, and their replies arrive several to a read.
 
-Transactions (WATCH/MULTI), pipelines and pub/sub stay on redis-py's pool, whose connections
-the link's connection is made like (same URL, password, database, TLS).
+Matching by position is only safe while every command written gets exactly one reply, so the
+link keeps that true by construction: a command is encoded before anything about it is queued
+(one that cannot be encoded fails alone); anything else unexpected (bytes that are not Redis's
+protocol, a reply no command asked for, a failed write, an exception while handing a reply over,
+no reply within the store deadline) closes the connection and fails every command in flight
+with redis-py's ``ConnectionError`` or ``TimeoutError``; the next command connects afresh. A
+reply can only reach the caller whose command was written in its place on its connection.
+
+Transactions (WATCH/MULTI) and pipelines stay on redis-py's pool, whose connections the
+link's connection is made like (same URL, password, database, TLS); pub/sub has a connection
+of its own (server/channels.py).
 """
 
 from __future__ import annotations
@@ -25,28 +34,49 @@ import hiredis
 from redis._parsers.base import BaseParser
 from redis.asyncio import ConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
+from redis.exceptions import DataError, NoScriptError, RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger("samedeal.link")
 
 Arg = str | bytes | int | float
+#: Seconds a command may wait for its reply, and a new connection for Redis, by default.
+TIMEOUT_S = 5.0
+#: Commands that change how a connection answers (no reply, several, or other callers'
+#: commands queued into a transaction): on a shared connection they would shift every later
+#: reply onto the wrong caller, so the link refuses them. redis-py's pool serves them.
+NOT_ON_LINK = frozenset({"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE",
+                         "PUNSUBSCRIBE", "SUNSUBSCRIBE", "MONITOR", "SYNC", "PSYNC", "QUIT",
+                         "RESET", "HELLO", "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"})
 
 
-class _Wire(asyncio.Protocol):
-    """A connection redis-py made (address, TLS, AUTH, SELECT, RESP2) and then handed over:
+class Wire(asyncio.Protocol):
+    """A connection redis-py made (address, TLS, AUTH, SELECT, HELLO) and then handed over:
     its transport now feeds this protocol, and its own stream objects are never used again."""
 
     def __init__(self) -> None:
-        self.reader = hiredis.Reader()
+        self.reader = hiredis.Reader(replyError=BaseParser.parse_error)
         self.transport: asyncio.Transport | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.outgoing: list[bytes] = []  # commands written once per loop turn, not each
 
-    async def open(self, pool: ConnectionPool) -> None:
+    async def open(self, pool: ConnectionPool, timeout: float) -> None:
+        """Connect within ``timeout`` seconds, the handshake included."""
         conn = pool.make_connection()
-        await conn.connect()
+        try:
+            async with asyncio.timeout(timeout):
+                await conn.connect()
+        except BaseException as e:
+            with contextlib.suppress(Exception):
+                conn._close()  # type: ignore[attr-defined]
+            if isinstance(e, TimeoutError):  # asyncio's, not redis-py's
+                raise RedisTimeoutError(
+                    f"Redis did not accept a connection within {timeout:g} s") from None
+            raise
         writer = conn._writer  # type: ignore[attr-defined]
         conn._reader = conn._writer = None  # type: ignore[attr-defined]
+        self.reader = hiredis.Reader(replyError=BaseParser.parse_error)
+        self.outgoing = []
         self.writer = writer  # kept: a collected StreamWriter closes its transport
         self.transport = writer.transport
         writer.transport.set_protocol(self)
@@ -57,163 +87,178 @@ class _Wire(asyncio.Protocol):
         self.outgoing.append(command)
 
     def flush(self) -> None:
-        if self.transport is not None and self.outgoing:
-            self.transport.write(b"".join(self.outgoing))
-        self.outgoing.clear()
+        outgoing, self.outgoing = self.outgoing, []
+        if self.transport is not None and outgoing:
+            try:
+                self.transport.write(b"".join(outgoing))
+            except Exception as e:  # the transport refused: its commands would get no reply
+                self.broken(f"writing to Redis failed ({e})")
+
+    def broken(self, reason: str) -> None:
+        """Something unexpected on the connection: close it."""
+        raise NotImplementedError
 
     def close(self) -> None:
         if self.transport is not None:
             self.transport.close()
 
 
-class _Replies(_Wire):
-    """The link's connection: replies, in order, resolve the oldest waiting future."""
+class _Replies(Wire):
+    """The link's connection: replies, in order, resolve the oldest waiting future; the oldest
+    command still waiting past its deadline closes the connection."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float) -> None:
         super().__init__()
-        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.timeout = timeout
+        self.waiting: collections.deque[tuple[asyncio.Future[Any], float]] = (
+            collections.deque())
+        self.timer: asyncio.TimerHandle | None = None
+
+    def watch(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        """Check the oldest command at ``deadline``: one timer per connection, not one per
+        command (``Link.call`` queues the commands)."""
+        self.timer = loop.call_at(deadline, self._check)
+
+    def _check(self) -> None:
+        self.timer = None
+        if not self.waiting:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = self.waiting[0][1]
+        if loop.time() >= deadline - 0.001:  # the loop may fire a timer a hair early
+            log.warning("Redis did not answer within %g s: closing the link", self.timeout)
+            self.fail(lambda: RedisTimeoutError(
+                f"Redis did not answer within {self.timeout:g} s"))
+        else:
+            self.timer = loop.call_at(deadline, self._check)
 
     def data_received(self, data: bytes) -> None:
-        self.reader.feed(data)
+        if self.transport is None:
+            return
         waiting, gets = self.waiting, self.reader.gets
-        while (reply := gets()) is not False:
-            fut = waiting.popleft()
-            if fut.done():  # its caller was cancelled: the reply is dropped, the order kept
-                continue
-            if isinstance(reply, hiredis.ReplyError):
-                fut.set_exception(BaseParser.parse_error(str(reply)))
-            else:
-                fut.set_result(reply)
+        try:
+            self.reader.feed(data)
+            while (reply := gets()) is not False:
+                if not waiting:
+                    raise ValueError(f"a reply no command asked for: {reply!r:.80}")
+                fut = waiting[0][0]  # taken off only once resolved: fail() gets it otherwise
+                if not fut.done():  # else its caller was cancelled: the reply is dropped
+                    if isinstance(reply, RedisError):
+                        fut.set_exception(reply)
+                    else:
+                        fut.set_result(reply)
+                waiting.popleft()
+        except Exception as e:  # the order is no longer known: nothing more can be matched
+            self.broken(f"{type(e).__name__}: {e}")
+
+    def broken(self, reason: str) -> None:
+        log.warning("the link to Redis broke (%s): closing it", reason)
+        self.fail(lambda: RedisConnectionError(
+            f"the connection to Redis broke ({reason}) and was closed"))
+
+    def fail(self, error: Callable[[], Exception]) -> None:
+        """Close the connection and fail every command in flight with ``error()``."""
+        transport, self.transport = self.transport, None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if transport is not None:
+            transport.abort()
+        while self.waiting:
+            fut = self.waiting.popleft()[0]
+            if not fut.done():
+                fut.set_exception(error())
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.transport = None
-        while self.waiting:
-            fut = self.waiting.popleft()
-            if not fut.done():
-                fut.set_exception(RedisConnectionError("the connection to Redis was lost"))
+        self.fail(lambda: RedisConnectionError("the connection to Redis was lost"))
 
 
 class Link:
     """The shared connection, made on first use and again after it was lost. A command caught
-    by the loss fails with redis-py's ``ConnectionError``, as through the pool."""
+    by the loss fails with redis-py's ``ConnectionError``, as through the pool; one without a
+    reply within ``timeout`` seconds with its ``TimeoutError``, and so do the others in flight,
+    since the connection is then closed."""
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, timeout: float = TIMEOUT_S) -> None:
         self.pool = pool
+        self.timeout = timeout
         self._wire: _Replies | None = None
-        self._connecting = asyncio.Lock()
+        self._opening: asyncio.Task[_Replies] | None = None
+        self._vetted: set[str] = set()
 
     async def call(self, *args: Arg) -> Any:
+        name = args[0] if args else None
+        if type(name) is not str or name not in self._vetted:
+            self._vet(args)
+        try:  # encoded before anything is queued: a failure here fails this call alone
+            command = hiredis.pack_command(args)
+        except TypeError:
+            command = self._encoded(args)
         wire = self._wire
         if wire is None or wire.transport is None:
             wire = await self._connect()
-        fut = asyncio.get_running_loop().create_future()
-        wire.waiting.append(fut)
-        wire.send(hiredis.pack_command(args))
+            if wire.transport is None:  # lost again before this caller's turn
+                raise RedisConnectionError("the connection to Redis was lost")
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        deadline = loop.time() + self.timeout
+        wire.waiting.append((fut, deadline))
+        if wire.timer is None:
+            wire.watch(loop, deadline)
+        wire.send(command)
         return await fut
 
+    def _vet(self, args: tuple[Any, ...]) -> None:
+        """Refuse a command that would shift the replies (``NOT_ON_LINK``). The few names the
+        code uses are remembered once vetted, so a call costs a set lookup."""
+        if not args:
+            raise DataError("a command needs a name")
+        name = _word(args[0])
+        if name in NOT_ON_LINK or (name == "CLIENT" and len(args) > 1
+                                   and _word(args[1]) == "REPLY"):
+            raise DataError(f"{name} changes how the connection answers: not on the link")
+        if type(args[0]) is str and name != "CLIENT" and len(self._vetted) < 256:
+            self._vetted.add(args[0])
+
+    def _encoded(self, args: tuple[Any, ...]) -> bytes:
+        """Arguments hiredis does not take, encoded as redis-py encodes them: a bytearray is
+        sent; ``None``, a bool, a list raise redis-py's ``DataError``."""
+        encode = self.pool.get_encoder().encode
+        return hiredis.pack_command(tuple(bytes(encode(a)) for a in args))
+
     async def _connect(self) -> _Replies:
-        async with self._connecting:
-            wire = self._wire
-            if wire is None or wire.transport is None:  # else another caller made it
-                wire = _Replies()
-                await wire.open(self.pool)
-                self._wire = wire
+        """The one connection being made; every caller waiting for it shares its outcome."""
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self._open())
+            self._opening.add_done_callback(_seen)
+        return await asyncio.shield(self._opening)
+
+    async def _open(self) -> _Replies:
+        try:
+            wire = _Replies(self.timeout)
+            await wire.open(self.pool, self.timeout)
+            self._wire = wire
             return wire
+        finally:
+            self._opening = None
 
     def close(self) -> None:
+        if self._opening is not None:
+            self._opening.cancel()
         if self._wire is not None:
-            self._wire.close()
+            self._wire.fail(lambda: RedisConnectionError("the link to Redis was closed"))
         self._wire = None
 
 
-class Channels(_Wire):
-    """The process's pub/sub connection, read straight from the socket: each message goes to
-    ``on_message(channel, data)``. When the connection is lost it is made again (every half
-    second until Redis answers), every channel is subscribed again, and then ``on_reconnect()``
-    runs: what was published meanwhile never arrives, so listeners catch up themselves."""
+def _word(arg: Any) -> str:
+    """A command's name (or sub-command) in capitals, however it was given."""
+    return (arg.decode("latin-1") if isinstance(arg, bytes) else str(arg)).upper()
 
-    RETRY_S = 0.5
 
-    def __init__(self, pool: ConnectionPool, on_message: Callable[[str, bytes], None],
-                 on_reconnect: Callable[[], None]) -> None:
-        super().__init__()
-        self.pool = pool
-        self.on_message = on_message
-        self.on_reconnect = on_reconnect
-        self.channels: set[str] = set()
-        self._confirm: dict[tuple[bytes, str], asyncio.Future[None]] = {}
-        self._retry: asyncio.Task[None] | None = None
-        self._closed = False
-
-    async def start(self, channel: str) -> None:
-        """Connect, listening on ``channel``."""
-        await self.open(self.pool)
-        await self.subscribe(channel)
-
-    async def subscribe(self, channel: str) -> None:
-        self.channels.add(channel)
-        await self._confirmed(b"subscribe", channel)
-
-    async def unsubscribe(self, channel: str) -> None:
-        self.channels.discard(channel)
-        await self._confirmed(b"unsubscribe", channel)
-
-    async def _confirmed(self, kind: bytes, channel: str) -> None:
-        """Send and wait for Redis to confirm, so events published after this returns reach
-        us. Disconnected: nothing to wait for, the reconnect subscribes ``channels``."""
-        if self.transport is None:
-            return
-        fut = self._confirm[(kind, channel)] = asyncio.get_running_loop().create_future()
-        self.send(hiredis.pack_command((kind.decode().upper(), channel)))
-        with contextlib.suppress(RedisConnectionError):
-            await fut
-
-    def data_received(self, data: bytes) -> None:
-        self.reader.feed(data)
-        while (reply := self.reader.gets()) is not False:
-            kind = reply[0]
-            if kind == b"message":
-                self.on_message(reply[1].decode(), reply[2])
-            elif isinstance(kind, bytes):  # subscribe / unsubscribe confirmations
-                fut = self._confirm.pop((kind, reply[1].decode()), None)
-                if fut is not None and not fut.done():
-                    fut.set_result(None)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.transport = None
-        for fut in self._confirm.values():
-            if not fut.done():
-                fut.set_exception(RedisConnectionError("the connection to Redis was lost"))
-        self._confirm.clear()
-        if not self._closed:
-            self._retry = asyncio.get_running_loop().create_task(self._reconnect())
-
-    async def _reconnect(self) -> None:
-        while not self._closed:
-            await asyncio.sleep(self.RETRY_S)
-            self.reader = hiredis.Reader()
-            try:
-                await self.open(self.pool)
-            except Exception as e:  # unreachable, timed out, still loading: try again
-                log.warning("pub/sub connection: Redis unreachable (%s); retrying", e)
-                continue
-            channels = list(self.channels)
-            if channels:  # Redis confirms them in order: the last confirmed, all are
-                last = self._confirm[(b"subscribe", channels[-1])] = (
-                    asyncio.get_running_loop().create_future())
-                self.send(hiredis.pack_command(("SUBSCRIBE", *channels)))
-                try:
-                    await last
-                except RedisConnectionError:
-                    return  # lost again: connection_lost started the next try
-            self.on_reconnect()
-            return
-
-    async def stop(self) -> None:
-        self._closed = True
-        if self._retry is not None:
-            self._retry.cancel()
-        self.close()
+def _seen(task: asyncio.Task[Any]) -> None:
+    """A connection attempt whose callers all left: its failure is not worth a warning."""
+    if not task.cancelled():
+        task.exception()
 
 
 class Script:
@@ -241,9 +286,10 @@ class Script:
 class Client(Redis):
     """redis-py's client with the link beside its pool: ``store.connect`` makes one."""
 
-    def __init__(self, *, connection_pool: ConnectionPool, **kwargs: Any) -> None:
+    def __init__(self, *, connection_pool: ConnectionPool, store_timeout: float = TIMEOUT_S,
+                 **kwargs: Any) -> None:
         super().__init__(connection_pool=connection_pool, **kwargs)
-        self.link = Link(connection_pool)
+        self.link = Link(connection_pool, store_timeout)
 
     async def aclose(self, close_connection_pool: bool | None = None) -> None:
         self.link.close()

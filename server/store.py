@@ -38,17 +38,20 @@ from .link import call as call  # re-exported: services reach Redis through stor
 from .link import script as script
 
 
-def connect(url: str, connections: int = 64) -> Redis:
+def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
     """A real Redis for ``url``; with no URL the embedded in-process store (one process).
 
     At most ``connections`` to Redis at once; a request that finds them all busy waits for
     one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring.
     Scripts and single commands on the hot paths go over the client's ``link`` instead
-    (server/link.py)."""
+    (server/link.py). Every command, and every new connection, gets ``timeout`` seconds
+    (the ``store_timeout`` setting) before it fails with redis-py's ``TimeoutError``."""
     if url:
         pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
-                                               health_check_interval=30)
-        return Client(connection_pool=pool, decode_responses=False)
+                                               health_check_interval=30,
+                                               socket_timeout=timeout,
+                                               socket_connect_timeout=timeout)
+        return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
     import fakeredis  # the same commands and scripts, held in this process's memory
 
     return fakeredis.FakeAsyncRedis(decode_responses=False)

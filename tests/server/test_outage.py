@@ -1,0 +1,98 @@
+"""A node whose Redis is away: paused mid-play (a move answers ``store.unavailable`` at the
+store deadline, over the WebSocket and REST; /readyz says 503; all works once Redis is back),
+and absent when the node starts (it stays up, unready, one log line per try, and becomes ready
+when Redis comes). Each test runs a redis-server of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import FAST, free_port, start_node, wait_for
+
+from . import own_redis
+from .client import Node, Rest, Ws, player
+
+
+def status(node: Node, path: str) -> int:
+    return httpx.get(node.url + path, timeout=10).status_code
+
+
+async def test_a_paused_redis_answers_store_unavailable_then_play_goes_on(
+        tmp_path: Path) -> None:
+    port = free_port()
+    redis = own_redis.start(port, tmp_path)
+    node, proc = start_node(f"redis://127.0.0.1:{port}/0", tmp_path / "node.log",
+                            SAMEDEAL_STORE_TIMEOUT="1", **FAST)
+    try:
+        wait_for(lambda: status(node, "/readyz") == 200, "the node's readiness")
+        _, token = await player(node)
+        ws = await Ws.open(node, token)
+        rest = Rest(node, token)
+        s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy"})
+        sid = s["session"]
+        redis.send_signal(signal.SIGSTOP)
+        try:
+            # Once moves waited silently for as long as Redis was paused.
+            move = {"type": "move", "session": sid, "move": s["legal"][0]}
+            failed = await ws.request(move, timeout=30)
+            assert failed["type"] == "error" and failed["code"] == "store.unavailable"
+            assert failed["id"] and failed["message"]
+            code, body = await asyncio.wait_for(rest.call(
+                "POST", f"/sessions/{sid}/moves", {"move": s["legal"][0]}), 30)
+            assert code == 503 and body["code"] == "store.unavailable"
+            assert status(node, "/readyz") == 503
+            assert status(node, "/healthz") == 200
+        finally:
+            redis.send_signal(signal.SIGCONT)
+        wait_for(lambda: status(node, "/readyz") == 200, "readiness after the pause")
+        # A change whose reply was lost may have been stored: re-read, then play on.
+        now = await ws.request({"type": "session.get", "session": sid})
+        assert now["type"] == "session", now
+        ack = await ws.request({"type": "move", "session": sid, "move": now["legal"][0]})
+        assert ack["type"] == "ack" and ack["rev"] == now["rev"] + 1, ack
+        await ws.close()
+        await rest.aclose()
+    finally:
+        proc.terminate()
+        proc.wait(15)
+        own_redis.stop(redis)
+
+
+async def test_a_node_started_before_redis_waits_unready_and_serves_once_it_comes(
+        tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there yet
+    log = tmp_path / "node.log"
+    node, proc = start_node(f"redis://127.0.0.1:{port}/0", log, **FAST)
+    redis: subprocess.Popen[bytes] | None = None
+    try:
+        tries = "pub/sub connection: Redis unreachable"
+        wait_for(lambda: log.read_text().count(tries) >= 3, "three tries in the log")
+        assert proc.poll() is None
+        assert status(node, "/healthz") == 200
+        assert status(node, "/readyz") == 503
+        code, body = await Rest(node).call("POST", "/players", {"name": "Early", "kind": "bot"})
+        assert code == 503 and body["code"] == "store.unavailable"
+        redis = own_redis.start(port, tmp_path)
+        wait_for(lambda: status(node, "/readyz") == 200, "readiness once Redis came")
+        _, token = await player(node, "Late")
+        ws = await Ws.open(node, token)
+        s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy"})
+        assert (await ws.request({"type": "move", "session": s["session"],
+                                  "move": s["legal"][0]}))["type"] == "ack"
+        await ws.close()
+    finally:
+        proc.terminate()
+        proc.wait(15)
+        if redis is not None:
+            own_redis.stop(redis)
+    text = log.read_text()
+    assert "Traceback" not in text and "startup failed" not in text.lower(), text[-3000:]
+    # One line per try, each saying when the next comes: 0.5 s doubling up to 5 s.
+    waits = [line.rsplit("next try in ", 1)[1] for line in text.splitlines() if tries in line]
+    assert waits[:3] == ["0.5 s", "1 s", "2 s"], waits
+    assert set(waits) <= {"0.5 s", "1 s", "2 s", "4 s", "5 s"}, waits
