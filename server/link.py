@@ -95,8 +95,11 @@ class Wire(asyncio.Protocol):
                 self.broken(f"writing to Redis failed ({e})")
 
     def broken(self, reason: str) -> None:
-        """Something unexpected on the connection: close it."""
-        raise NotImplementedError
+        """Something unexpected on the connection: drop it (the link and the pub/sub
+        connection also fail or renew what was waiting on it)."""
+        transport, self.transport = self.transport, None
+        if transport is not None:
+            transport.abort()
 
     def close(self) -> None:
         if self.transport is not None:

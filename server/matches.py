@@ -23,6 +23,8 @@ from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import engine
 from engine.cards import TEXT
@@ -629,6 +631,10 @@ class Matches:
                         await self.timeout(mid.decode())
                     except Exception:
                         log.exception("the turn timer failed for match %s", mid)
+            except (RedisConnectionError, RedisTimeoutError) as e:  # one line, not a trace
+                log.warning("the match timers could not reach the store (%s); trying again", e)
+                if await pause(stop, self.settings.sweep_interval):
+                    return
             except Exception:
                 log.exception("the match timers could not read the store; trying again")
                 if await pause(stop, self.settings.sweep_interval):
