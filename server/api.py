@@ -17,6 +17,7 @@ from .daily import Daily, day_of, parse_day
 from .drain import Drain
 from .errors import ApiError
 from .events import Hub
+from .followups import FollowUps
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -38,6 +39,7 @@ class Services:
     hub: Hub
     metrics: Metrics
     drain: Drain = field(default_factory=Drain)
+    followups: FollowUps | None = None  # the due follow-ups of ended games: every node sweeps
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
