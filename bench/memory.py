@@ -167,6 +167,9 @@ def rows(m: dict[str, Any]) -> tuple[list[list[Any]], dict[str, float]]:
     figures["race_used_after"] = (m["race"]["used"] - m["expired"]["freed"]) / n
     figures["race_events"] = m["race"]["usage"].get("race events", (0, 0))[1] / n
     figures["player_used"] = m["players"]["used"] / m["players"]["count"]
+    accounts = m["players"]["usage"]
+    figures["player_keys"] = (sum(accounts.get(k, (0, 0))[1] for k in ("player", "token"))
+                              / max(1, accounts.get("player", (0, 0))[0]))
     figures["due_left"] = m["due_left"]
     return table, figures
 
@@ -192,18 +195,19 @@ def run(quick: bool = False) -> Section:
          f"({fmt(f['race_moves'])} moves per entrant)"],
         ["race (2 entrants)", "all its keys / dataset growth, after the replay window", "",
          f"{fmt(f['race_keys_after'])} / {fmt(f['race_used_after'])}"],
-        ["player", "used_memory per registered player (hash + token)", "",
-         fmt(f["player_used"])],
+        ["player, registered", "its hash and token / dataset growth", "",
+         f"{fmt(f['player_keys'])} / {fmt(f['player_used'])}"],
     ]
     method = (
         f"One node and a throwaway redis-server; {n} practice games, {n} ranked daily attempts "
         f"and {n} two-entrant races of Klondike (easy), each entrant playing random legal "
         f"moves up to {MOVES} then resigning. Per item: `MEMORY USAGE` (all samples) of the "
-        "keys each kind added, and the `INFO memory` `used_memory` growth of the whole phase "
-        "(which also holds the statistics, boards and ratings the games wrote, and Redis's "
-        f"own overhead: `used_memory_dataset`). The node ran with `replay_window` {REPLAY_S} s; "
-        f"the last race row is measured once every race's event list had expired "
-        f"({m['expired']['after_s']:.0f} s after the last race ended). Follow-ups left in the due set at the end: {f['due_left']}.")
+        "keys each kind added, and the growth of `INFO memory` `used_memory_dataset` over the "
+        "whole phase (what Redis keeps, without its client buffers and script cache; it also "
+        "holds the statistics, boards and ratings the games wrote). The node ran with "
+        f"`replay_window` {REPLAY_S} s; the last race row is measured once every race's event "
+        f"list had expired ({m['expired']['after_s']:.0f} s after the last race ended). "
+        f"Follow-ups left in the due set at the end: {f['due_left']}.")
     return Section("Memory in Redis", method, ["what", "key kind", "keys per item",
                                                "bytes per item"], table, raw=m | {"f": f})
 

@@ -21,6 +21,7 @@ from .client import Node, Rest, Ws, player
 DELAYS_MS = (0, 2, 5, 10, 20, 50)  # after the final moves are sent, before the SIGKILL
 RACES = 6  # per delay, finishing at once: some kills land between a change and its follow-up
 DAILIES = 4
+MATCHES = 2
 SETTLE_S = 10.0  # a follow-up is due after its grace (2 s) and a sweep (1 s): well within
 
 
@@ -31,6 +32,12 @@ class Pending:
     session: str
     players: list[str]
     race: str = ""
+    match: str = ""
+
+    def final(self) -> dict[str, Any]:
+        if self.match:
+            return {"type": "match.leave", "match": self.match, "id": 1}
+        return {"type": "resign", "session": self.session, "id": 1}
 
 
 async def race_at_its_last_move(node: Node) -> Pending:
@@ -55,10 +62,30 @@ async def daily_at_its_last_move(node: Node) -> Pending:
     return Pending(ws, s["session"], [pid])
 
 
+async def match_at_its_last_move(node: Node) -> Pending:
+    """A two-bowler match on ``node`` that one bowler has left: the other leaving ends it."""
+    a_id, a_token = await player(node, "Ann")
+    b_id, b_token = await player(node, "Bob")
+    a, b = await Ws.open(node, a_token), await Ws.open(node, b_token)
+    created = await a.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                               "seats": 2})
+    mid = created["match"]
+    assert (await b.request({"type": "match.join", "match": mid}))["type"] == "match"
+    await a.expect("match.started")
+    assert (await b.request({"type": "match.leave", "match": mid}))["state"] == "running"
+    await b.close()
+    return Pending(a, "", [a_id, b_id], match=mid)
+
+
 async def finished(node: Node, game: Pending) -> bool:
     """Whether the final move was stored (it was sent, not acknowledged: the kill may have
     come first, and then the game simply goes on)."""
     rest = Rest(node, game.ws.token)
+    if game.match:
+        status, m = await rest.call("GET", f"/matches/{game.match}")
+        await rest.aclose()
+        assert status == 200, m
+        return all(p["forfeited"] for p in m["players"])
     status, s = await rest.call("GET", f"/sessions/{game.session}")
     await rest.aclose()
     assert status == 200, s
@@ -73,14 +100,17 @@ async def poll(check: Any, what: str) -> None:
         await asyncio.sleep(0.1)
 
 
-async def race_recorded(rest: Rest, game: Pending) -> bool:
-    _, race = await rest.call("GET", f"/races/{game.race}")
-    if race["state"] != "ended":
+async def recorded(rest: Rest, game: Pending) -> bool:
+    """The race or match has ended, and each player's statistics and rating counted it."""
+    path, rules = ((f"/matches/{game.match}", ("bowling", "easy")) if game.match
+                   else (f"/races/{game.race}", ("golf", "easy")))
+    _, ended = await rest.call("GET", path)
+    if ended["state"] != "ended":
         return False
     for pid in game.players:
         _, profile = await rest.call("GET", f"/players/{pid}")
         played = {(s["game"], s["variant"]): s["played"] for s in profile["stats"]}
-        if played.get(("golf", "easy")) != 1 or "golf/easy" not in profile["ratings"]:
+        if played.get(rules) != 1 or "/".join(rules) not in profile["ratings"]:
             return False
     return True
 
@@ -94,8 +124,9 @@ async def on_daily_board(ws: Ws, game: Pending) -> bool:
 
 async def test_a_node_killed_after_a_game_ending_move_leaves_no_game_half_finished(
         redis_url: str, tmp_path: Path) -> None:
-    """For each delay: every race ends with its results, statistics and ratings recorded, and
-    every ranked daily attempt reaches the daily board, through the surviving node alone."""
+    """For each delay: every race and match ends with its results, statistics and ratings
+    recorded, and every ranked daily attempt reaches the daily board, through the surviving
+    node alone."""
     survivor, survivor_proc = start_node(redis_url, tmp_path / "survivor.log", **FAST)
     rest = Rest(survivor)
     await rest.register("Watcher")
@@ -106,8 +137,9 @@ async def test_a_node_killed_after_a_game_ending_move_leaves_no_game_half_finish
             doomed, proc = start_node(redis_url, tmp_path / f"doomed-{delay}.log", **FAST)
             games = [await race_at_its_last_move(doomed) for _ in range(RACES)]
             games += [await daily_at_its_last_move(doomed) for _ in range(DAILIES)]
+            games += [await match_at_its_last_move(doomed) for _ in range(MATCHES)]
             for game in games:
-                await game.ws.send({"type": "resign", "session": game.session, "id": 1})
+                await game.ws.send(game.final())
             await asyncio.sleep(delay / 1000)
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(10)
@@ -117,9 +149,9 @@ async def test_a_node_killed_after_a_game_ending_move_leaves_no_game_half_finish
                 if not await finished(survivor, game):
                     continue
                 stored += 1
-                if game.race:
-                    await poll(lambda g=game: race_recorded(rest, g),
-                               f"race {game.race} (kill after {delay} ms) ended and recorded")
+                if game.race or game.match:
+                    await poll(lambda g=game: recorded(rest, g), f"{game.race or game.match} "
+                               f"(kill after {delay} ms) ended and recorded")
                 else:
                     await poll(lambda g=game: on_daily_board(watcher, g),
                                f"attempt {game.session} (kill after {delay} ms) on the board")
