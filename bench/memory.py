@@ -155,10 +155,10 @@ def rows(m: dict[str, Any]) -> tuple[list[list[Any]], dict[str, float]]:
         moves = r["moves"] / per[name]
         own = {k: v for k, v in r["usage"].items() if v[0] or v[1]}
         for kind, (keys, size) in sorted(own.items()):
-            if kind in ("player", "token"):
-                continue
+            if kind == "player":  # no new key: the players' hashes grew (statistics, ratings)
+                kind = "player hashes' growth"
             table.append([name, kind, fmt(keys / per[name], 2), fmt(size / per[name])])
-        keys_bytes = sum(v[1] for k, v in own.items() if k not in ("player", "token"))
+        keys_bytes = sum(v[1] for v in own.values())
         figures[f"{name}_keys"] = keys_bytes / per[name]
         figures[f"{name}_used"] = r["used"] / per[name]
         figures[f"{name}_moves"] = moves / (2 if name == "race" else 1)

@@ -235,13 +235,17 @@ class Races:
     async def follow_up(self, rid: str) -> bool:
         """The due follow-up of a race whose last entrant finished, or that ended: end it,
         then record it (statistics, ratings; server/followups.py). ``True`` once done."""
-        r = await self._race(rid)
+        try:
+            r = await self._race(rid)
+        except ApiError:
+            return True  # the race is gone: nothing to end
         if r["state"] == "ended":
             await self._record(rid, json.loads(r["results"]))
             return True
-        if r["state"] != "running":
-            return True  # nothing to end
-        return await self.finish(rid) is not None
+        if r["state"] != "running" or await self.finish(rid) is not None:
+            return True
+        r = await self._race(rid)  # not ended: not over (its time limit ends it), or contended
+        return r["state"] == "running" and r["done"] < r["entrants"]
 
     async def _record(self, rid: str, results: dict[str, Any]) -> None:
         """After the end: off the running set, the results recorded, the follow-up done. A
