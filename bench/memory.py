@@ -24,7 +24,7 @@ from .common import Section, fmt, start_redis, start_server, stop
 from .ws import FAST, Player, connect, register
 
 MOVES = 100
-REPLAY_S = 60  # the node's replay_window here: longer than the race phase, short for a run
+REPLAY_S = 120  # the node's replay_window here: longer than the race phase, short for a run
 GAME = {"game": "klondike", "variant": "easy"}
 
 # Key kinds, by their layout (server/store.py, server/boards.py); the first match wins.
