@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from redis import asyncio as redis
 
+from server import store as keys
+from server.boards import Boards
+from server.config import Settings
+from server.ratings import Ratings
+from server.records import Records
 from tests.conftest import FAST, start_node
 
 from .client import Node, Rest, Ws, player
@@ -204,3 +211,31 @@ async def test_an_ended_race_s_events_expire_and_a_subscriber_gets_its_summary(
         await store.aclose()
         proc.terminate()
         proc.wait(10)
+
+
+async def test_a_race_recorded_twice_is_rated_once(redis_url: str) -> None:
+    """A follow-up done twice (its node died after rating, before taking it off the due set;
+    or it outlasted its grace) records the race once: statistics, and ratings too."""
+    r = keys.connect(redis_url)
+    boards = Boards(r)
+    records = Records(r, Settings(), boards, Ratings(r, boards))
+    players = [f"pq{time.time_ns()}{i}" for i in range(2)]
+    race = {"race": f"r{time.time_ns()}", "game": "golf", "variant": "easy", "ranking": [
+        {"player": pid, "name": pid, "kind": "bot", "status": "lost", "score": 10 + i,
+         "moves": 3, "time_ms": 1000, "finished_at": None, "tie_break": 0, "rank": i + 1}
+        for i, pid in enumerate(players)]}
+
+    async def ratings() -> list[dict[str, Any]]:
+        return [json.loads(await r.hget(keys.player_key(pid), "rating:golf/easy"))
+                for pid in players]
+
+    await records.results(race)
+    once = await ratings()
+    await records.results(race)  # the follow-up again
+    assert await ratings() == once and [x["races"] for x in once] == [1, 1]
+    page = await boards.page("rating:golf:easy:bot", around=players[0])
+    assert page is not None and next(e for e in page.entries if e["player"] == players[0])[
+        "races"] == 1
+    await records.results(race | {"race": race["race"] + "x"})  # another race: rated
+    assert [x["races"] for x in await ratings()] == [2, 2]
+    await r.aclose()
