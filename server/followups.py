@@ -6,7 +6,7 @@ daily attempt or a practice game ending) also adds the work still to do to the d
 daily board. The request that made the change does that work at once and takes the member
 off; if its node dies first, or Redis fails part-way, any node's sweep takes the member over
 once its grace has passed (``followup_grace``) and does the work again. Every piece of it is
-idempotent per result, so doing it twice records it once (ratings aside: see docs/server.md).
+idempotent per result, so doing it twice records it once (docs/server.md).
 """
 
 from __future__ import annotations
