@@ -239,3 +239,24 @@ async def test_a_race_recorded_twice_is_rated_once(redis_url: str) -> None:
     await records.results(race | {"race": race["race"] + "x"})  # another race: rated
     assert [x["races"] for x in await ratings()] == [2, 2]
     await r.aclose()
+
+
+async def test_a_race_ends_at_its_time_limit_though_its_node_died_as_it_started(
+        nodes: list[Node], redis_url: str) -> None:
+    """The start is stored with its end due at the time limit, in one script: a node dying
+    right after it (before it listed the race among the running ones) cannot leave the race
+    running for ever. Reproduced by taking the race off that list."""
+    a_id, a_token = await player(nodes[0], "Ann")
+    b_id, b_token = await player(nodes[1], "Bob")
+    a, b = await Ws.open(nodes[0], a_token), await Ws.open(nodes[1], b_token)
+    race = await a.request({"type": "race.create", "game": "golf", "variant": "easy",
+                            "seats": 2, "countdown": 0, "time_limit": 5})
+    await b.request({"type": "race.join", "race": race["race"]})
+    store = redis.Redis.from_url(redis_url)
+    assert await store.zrem("sd:races:running", race["race"]) == 1
+    await store.aclose()
+    ended = await a.expect("race.ended", timeout=15)
+    assert {e["player"] for e in ended["ranking"]} == {a_id, b_id}
+    assert all(e["status"] == "playing" for e in ended["ranking"])
+    await a.close()
+    await b.close()
