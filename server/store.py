@@ -25,8 +25,9 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:{M}:moves:<player>         list   called-card: "<server ms> <move>" per placed card
     sd:{M}:events, sd:{M}:ev      the match's events, as a race's
     sd:matches:open, sd:matches:due   sorted sets (by creation; by the next timer's deadline)
-    sd:due                        sorted set   follow-ups of ended games still to do, by when
-                                         any node may take one over (server/followups.py)
+    sd:due                        sorted set   follow-ups still to do (of ended games; a running
+                                         race's end at its time limit), by when any node may
+                                         take one over (server/followups.py)
     sd:nodes, sd:node:{N}:here    live nodes; a node's ledger of match presence
 
 ``sd:due`` is the one global key a script writes (the script that ends a game adds its
