@@ -233,8 +233,9 @@ class Races:
         return int(self.settings.followup_grace * 1000)
 
     async def follow_up(self, rid: str) -> bool:
-        """The due follow-up of a race whose last entrant finished, or that ended: end it,
-        then record it (statistics, ratings; server/followups.py). ``True`` once done."""
+        """The due follow-up of a race at its time limit, or whose last entrant finished, or
+        that ended: end it, then record it (statistics, ratings; server/followups.py). ``True``
+        once done."""
         try:
             r = await self._race(rid)
         except ApiError:
@@ -242,10 +243,8 @@ class Races:
         if r["state"] == "ended":
             await self._record(rid, json.loads(r["results"]))
             return True
-        if r["state"] != "running" or await self.finish(rid) is not None:
-            return True
-        r = await self._race(rid)  # not ended: not over (its time limit ends it), or contended
-        return r["state"] == "running" and r["done"] < r["entrants"]
+        # False: not over yet (a clock behind), or contended; tried again after a grace
+        return r["state"] != "running" or await self.finish(rid) is not None
 
     async def _record(self, rid: str, results: dict[str, Any]) -> None:
         """After the end: off the running set, the results recorded, the follow-up done. A

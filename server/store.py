@@ -144,9 +144,13 @@ local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
--- The game's end leaves work to do: due from ``grace`` ms on (the first time counts).
+-- Work is due on a game from ``at`` (ms) on; the earliest time asked for counts.
+local function due_at(key, member, at)
+  if member ~= '' then redis.call('ZADD', key, 'LT', at, member) end
+end
+-- The game's end leaves work to do: due once ``grace`` ms have passed.
 local function due(key, member, grace)
-  if member ~= '' then redis.call('ZADD', key, 'NX', now_ms() + tonumber(grace), member) end
+  due_at(key, member, now_ms() + tonumber(grace))
 end
 """
 
@@ -243,8 +247,8 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
 
 # Start an open race with exactly the entrants the caller read. KEYS: race, entrants, events,
 # due, then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
-# score, tie-break, follow-up member, grace ms, then the entrants' ids in KEYS order. A deal
-# with no move is over at the start: its follow-up (the end) is due at once.
+# score, tie-break, follow-up member, grace ms, then the entrants' ids in KEYS order. The
+# race's end is due at its time limit, or at once for a deal with no move (over as it starts).
 START = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
@@ -260,6 +264,7 @@ for i = 1, n do
     'moves', 0, 'tie', ARGV[8], 'created', ARGV[4])
 end
 local done = 0  -- a deal with no move at all is over for everyone from the start
+due_at(KEYS[4], ARGV[9], tonumber(ARGV[5]))
 if ARGV[6] ~= 'playing' then
   done = n
   due(KEYS[4], ARGV[9], ARGV[10])
