@@ -24,7 +24,8 @@ from .common import Section, fmt, start_redis, start_server, stop
 from .ws import FAST, Player, connect, register
 
 MOVES = 100
-REPLAY_S = 120  # the node's replay_window here: longer than the race phase, short for a run
+#: The node's replay_window here (full run, --quick): longer than the race phase, short for a run.
+REPLAY_S = {False: 120, True: 20}
 GAME = {"game": "klondike", "variant": "easy"}
 
 # Key kinds, by their layout (server/store.py, server/boards.py); the first match wins.
@@ -178,7 +179,7 @@ def run(quick: bool = False) -> Section:
     n = 10 if quick else 100
     redis_proc, redis_url = start_redis(0)
     node, port = start_server("samedeal", 1, redis_url,
-                              FAST | {"SAMEDEAL_REPLAY_WINDOW": str(REPLAY_S)})
+                              FAST | {"SAMEDEAL_REPLAY_WINDOW": str(REPLAY_S[quick])})
     try:
         m = asyncio.run(measure(f"http://127.0.0.1:{port}", redis_url, n))
     finally:
@@ -205,8 +206,9 @@ def run(quick: bool = False) -> Section:
         "keys each kind added, and the growth of `INFO memory` `used_memory_dataset` over the "
         "whole phase (what Redis keeps, without its client buffers and script cache; it also "
         "holds the statistics, boards and ratings the games wrote). The node ran with "
-        f"`replay_window` {REPLAY_S} s; the last race row is measured once every race's event "
-        f"list had expired ({m['expired']['after_s']:.0f} s after the last race ended). "
+        f"`replay_window` {REPLAY_S[quick]} s; the last race row is measured once every "
+        f"race's event list had expired ({m['expired']['after_s']:.0f} s after the last race "
+        "ended). "
         f"Follow-ups left in the due set at the end: {f['due_left']}.")
     return Section("Memory in Redis", method, ["what", "key kind", "keys per item",
                                                "bytes per item"], table, raw=m | {"f": f})

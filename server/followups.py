@@ -49,6 +49,7 @@ class FollowUps:
             member = raw.decode()
             if not await self._claim(keys=[store.DUE], args=[member, self.grace_ms]):
                 continue
+            log.info("taking over follow-up %s", member)
             kind, _, ident = member.partition(":")
             handler = self.handlers.get(kind)
             try:
