@@ -1,6 +1,8 @@
 """A node killed right after a game-ending change is stored leaves nothing half-finished: the
-change put its follow-up in the due set, and another node completes it within seconds. And an
-ended race's event list expires once its replay window has passed, leaving the summary."""
+change put its follow-up in the due set, and another node completes it within seconds; done
+twice, it records once; a race started just before its node died still ends at its time
+limit. And an ended race's event list expires once its replay window has passed, leaving the
+summary."""
 
 from __future__ import annotations
 
