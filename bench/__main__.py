@@ -1,4 +1,5 @@
-"""``python -m bench [engine|ws|idle|boards|link ...] [--quick]``: run benchmarks (all by default)
+"""``python -m bench [engine|ws|idle|boards|link|memory ...] [--quick]``: run benchmarks (all by
+default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("engine", "ws", "idle", "boards", "link")
+NAMES = ("engine", "ws", "idle", "boards", "link", "memory")
 
 
 def machine() -> str:

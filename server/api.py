@@ -17,6 +17,7 @@ from .daily import Daily, day_of, parse_day
 from .drain import Drain
 from .errors import ApiError
 from .events import Hub
+from .followups import FollowUps
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -39,6 +40,7 @@ class Services:
     hub: Hub
     metrics: Metrics
     signups: SignupLimit
+    followups: FollowUps  # the due follow-ups of ended games: every node sweeps
     drain: Drain = field(default_factory=Drain)
 
 

@@ -28,6 +28,7 @@ from .config import Settings
 from .daily import Clock, Daily
 from .errors import ApiError, store_unavailable
 from .events import Hub
+from .followups import FollowUps
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .matches import Matches, pause
 from .metrics import Metrics
@@ -51,7 +52,8 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     daily: Daily | None = None
 
     async def on_change(s: Session, result: list[Any]) -> None:
-        """After a stored change: a race may be over; a game's first end is recorded."""
+        """After a stored change: a race may be over; a game's first end is recorded. Done at
+        once here; the change also left it in the due set, in case this node dies first."""
         assert races is not None and daily is not None
         if s.race:
             await races.on_change(s.race, result)
@@ -59,14 +61,30 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
             if s.daily and s.competitive:
                 await daily.finished(s, int(result[2]))
             else:
-                await records.game_over(s, int(result[2]))
+                await game_over(s, int(result[2]))
+
+    async def game_over(s: Session, finished_at: int) -> None:
+        await records.game_over(s, finished_at)
+        await redis.zrem(store.DUE, store.follow_up("game", s.id))
+
+    async def game_due(sid: str) -> bool:
+        """A practice game or unranked replay that ended: count it (idempotent per game)."""
+        finished = await redis.hget(store.session_keys(sid)[0], "finished_at")
+        if finished is not None:
+            await game_over(await sessions.load(sid), int(finished))
+        return True
 
     sessions = Sessions(redis, settings, on_change)
     races = Races(redis, settings, sessions, records.results)
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock)
+    followups = FollowUps(redis, settings)
+    followups.handle("race", races.follow_up)
+    followups.handle("match", matches.follow_up)
+    followups.handle("daily", daily.settle)
+    followups.handle("game", game_due)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, Hub(redis), Metrics(), SignupLimit(redis, settings))
+                    records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -132,19 +150,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     return app
 
 
-async def settle(sv: Services) -> None:
-    """Sessions whose change failed on a Redis error (``Sessions.unsure``): the change may
-    have been stored with its reply lost, so the race may be over or the ranked attempt ended
-    without either being recorded. Both checks are idempotent."""
-    for sid in list(sv.sessions.unsure):
-        race, _, player = sid.partition(".")
-        if player:
-            await sv.races.finish(race)
-        else:
-            await sv.daily.settle(sid)
-        sv.sessions.unsure.discard(sid)
-
-
 def web_root(settings: Settings) -> Path | None:
     """The browser client's files: found on disk, never imported (the server speaks to clients
     only through the protocol)."""
@@ -169,15 +174,12 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
     """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
-    presence counted by nodes that died), end races past their time limit,
-    close daily attempts past their deadline, and settle the sessions whose change failed on a
-    Redis error here (all idempotent, so nodes may overlap)."""
-    async def settle_unsure() -> None:
-        await settle(sv)
-
+    presence counted by nodes that died), end races past their time limit, close daily
+    attempts past their deadline, and complete the follow-ups of ended games that no node
+    completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    settle_unsure):
+                    sv.followups.run_due):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep

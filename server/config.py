@@ -35,6 +35,9 @@ class Settings:
     trusted_proxies: str = ""
     #: Race events kept for reconnecting clients; older gaps get a full resync.
     event_window: int = 256
+    #: Seconds an ended race's or match's event list is kept for reconnecting clients; after
+    #: that it expires and a client catching up gets the summary (results and seed stay).
+    replay_window: float = 600.0
     #: WebSocket per-message compression: off, since every move's reply is small and its CPU
     #: cost is on the hot path (bench/); turn on where bandwidth costs more than CPU.
     ws_compression: bool = False
@@ -44,6 +47,10 @@ class Settings:
     cache_size: int = 10000
     #: Seconds between sweeps for races past their time limit and daily attempts past the day.
     sweep_interval: float = 1.0
+    #: Seconds the work that follows a game's end (ending the race, recording results and
+    #: ratings, the daily board) is left to the node that started it before any node's sweep
+    #: takes it over (a crash or a Redis failure cut it short).
+    followup_grace: float = 2.0
     #: Seconds between the turn timer's placements for a match player away past the grace.
     absent_pace: float = 1.0
     #: Seconds without a heartbeat (one each sweep) after which a node counts as dead, and the

@@ -179,20 +179,24 @@ class Daily:
         return s
 
     async def finished(self, s: Session, finished_at: int, walked_away: bool = False) -> None:
-        """Put a ranked attempt on the boards, then take it off the in-flight set. Recording
-        is idempotent (each write is keyed by the attempt), so nodes may overlap; a failure
-        part-way (Redis away) leaves the attempt in flight, for the sweeper to settle (after a
-        move: ``Sessions.unsure``; else the day's close)."""
-        if await self.redis.zscore(store.DAILY_INFLIGHT, s.id) is None:
-            return
-        player = await self.accounts.get(s.player)
-        day = date.fromisoformat(s.daily)
-        if await self.unranked_reason(player.id, day):  # the player's statistics only
-            await self.records.game_over(s, finished_at)
-        else:
-            await self.records.daily_result(player, s, day, finished_at, walked_away,
-                                            await self.integrity(s))
-        await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
+        """Put a ranked attempt on the boards (or, by an account made that day, in the player's
+        statistics only), then take it off the in-flight set and its follow-up off the due set.
+        Recording is idempotent (each write is keyed by the attempt), so nodes may overlap; a
+        failure part-way (Redis away) leaves the attempt in flight and its follow-up due, for
+        a sweep to do again (server/followups.py)."""
+        due = store.follow_up("daily", s.id)
+        if await self.redis.zscore(store.DAILY_INFLIGHT, s.id) is not None:
+            player = await self.accounts.get(s.player)
+            day = date.fromisoformat(s.daily)
+            if await self.unranked_reason(player.id, day):  # the player's statistics only
+                await self.records.game_over(s, finished_at)
+            else:
+                await self.records.daily_result(player, s, day, finished_at, walked_away,
+                                                await self.integrity(s))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(store.DAILY_INFLIGHT, s.id)
+            pipe.zrem(store.DUE, due)
+            await pipe.execute()
 
     async def integrity(self, s: Session) -> dict[str, Any]:
         """The attempt's integrity signal (server/integrity.py), computed off the event loop:
@@ -202,14 +206,16 @@ class Daily:
         return await asyncio.to_thread(integrity.signal, s.rules, s.seed,
                                        list(s.state.history), times, s.created)
 
-    async def settle(self, sid: str) -> None:
-        """A session whose change failed on a Redis error: if it is a ranked attempt that has
-        ended, record it (the change may have been stored with its reply lost)."""
-        status, created, finished, daily, competitive = await self.redis.hmget(
-            store.session_keys(sid)[0], "status", "created", "finished_at", "daily",
-            "competitive")
-        if daily and competitive == b"1" and status and status.decode() != PLAYING:
+    async def settle(self, sid: str) -> bool:
+        """The due follow-up of a ranked attempt that ended (its node may have died before
+        recording it): put it on the boards. ``True`` once done."""
+        status, created, finished = await self.redis.hmget(
+            store.session_keys(sid)[0], "status", "created", "finished_at")
+        if status is None:
+            return True  # the attempt is gone: nothing to record
+        if status.decode() != PLAYING:
             await self.finished(await self.sessions.load(sid), int(finished or created))
+        return True
 
     async def close_due(self) -> int:
         """Close every attempt past its deadline; how many were closed."""

@@ -143,10 +143,11 @@ def decode_event(entry: bytes) -> dict[str, Any]:
 
 async def events_after(redis: Redis, eid: str, after: int) -> list[dict[str, Any]] | None:
     """A race's or match's events numbered above ``after``; ``None`` when the window no longer
-    holds them all."""
+    holds them all, or holds none: the list expired after the end (``replay_window``) or the
+    race is too new to have one, so the caller sends the summary."""
     events = [decode_event(e) for e in await redis.lrange(store.events_key(eid), 0, -1)]
     if not events:
-        return [] if after == 0 else None
+        return None
     if events[0]["seq"] > after + 1 or after > events[-1]["seq"]:
         return None
     return [e for e in events if e["seq"] > after]

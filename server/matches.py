@@ -494,9 +494,10 @@ class Matches:
         if lanes.complete(st) > complete:  # a frame every bowler still in has bowled
             event["frames"] = lanes.frames(m, complete + 1)
         mk, _, ek = store.match_keys(m.id)
-        result = await self._move(keys=[mk, store.match_moves(m.id), ek], args=[
+        result = await self._move(keys=[mk, store.match_moves(m.id), ek, store.DUE], args=[
             m.rev, entry, msgpack.packb(event), *self._emit_args(m.id), now, deadline,
-            pid if mv is None else ""])
+            pid if mv is None else "", store.follow_up("match", m.id) if st.over else "",
+            self._grace_ms])
         if result[0] != 1:
             st.pop()
             m.meta = old
@@ -542,11 +543,11 @@ class Matches:
                "card": TEXT[m.calls[rnd + 1]], "deadline": deadline}
         mk, _, ek = store.match_keys(m.id)
         window, chan = self._emit_args(m.id)
-        result = await self._place(keys=[mk, store.match_moves(m.id, pid), ek], args=[
+        result = await self._place(keys=[mk, store.match_moves(m.id, pid), ek, store.DUE], args=[
             "place" if mv is not None else "forfeit", pid, rnd,
             engine.move_text(rules, mv) if mv is not None else "", msgpack.packb(event),
             msgpack.packb(nxt), int(mv is not None and rules.finished(st)), window, chan, now,
-            deadline])
+            deadline, store.follow_up("match", m.id), self._grace_ms])
         if mv is not None:
             st.pop()  # the cache is dropped below either way; keep the state as it was
         self._cache.pop(m.id, None)
@@ -697,6 +698,30 @@ class Matches:
 
     # ----- the end ----------------------------------------------------------------------
 
+    @property
+    def _grace_ms(self) -> int:
+        return int(self.settings.followup_grace * 1000)
+
+    async def follow_up(self, mid: str) -> bool:
+        """The due follow-up of a match whose last placement was made, or that ended: end it,
+        then record it (statistics, ratings; server/followups.py). ``True`` once done."""
+        self._cache.pop(mid, None)
+        try:
+            m = await self.load(mid)
+        except ApiError:
+            return True  # the match is gone: nothing to end
+        if m.meta["state"] == "ended":
+            await self._record(mid, json.loads(m.meta["results"]))
+            return True
+        if not m.running or not m.over:
+            return True  # not over: its turn timer carries it on
+        return await self.finish(mid) is not None
+
+    async def _record(self, mid: str, results: dict[str, Any]) -> None:
+        await self.redis.zrem(store.DUE_MATCHES, mid)
+        await self.on_end(results)
+        await self.redis.zrem(store.DUE, store.follow_up("match", mid))
+
     async def finish(self, mid: str) -> dict[str, Any] | None:
         """End the match once every placement is made: results, then ratings."""
         for _ in range(10):
@@ -711,15 +736,16 @@ class Matches:
             event = {"type": "match.ended", "match": mid, "seed": m.meta["seed"],
                      "results": results}
             mk, _, ek = store.match_keys(mid)
-            result = await self._end(keys=[mk, ek], args=[
-                m.rev, json.dumps(results), msgpack.packb(event), *self._emit_args(mid)])
+            result = await self._end(keys=[mk, ek, store.DUE], args=[
+                m.rev, json.dumps(results), msgpack.packb(event), *self._emit_args(mid),
+                store.follow_up("match", mid), self._grace_ms,
+                int(self.settings.replay_window * 1000)])
             if result[0] == 1:
                 self._cache.pop(mid, None)
-                await self.redis.zrem(store.DUE_MATCHES, mid)
                 try:
-                    await self.on_end(results)
-                except Exception:  # the match is over either way; its ratings are not
-                    log.exception("recording match %s failed", mid)
+                    await self._record(mid, results)
+                except Exception:  # the match is over either way; its recording is due
+                    log.exception("recording match %s failed; a sweep does it again", mid)
                 return results
         return None
 

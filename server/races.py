@@ -210,11 +210,12 @@ class Races:
             event = {"type": "race.started", "race": rid, "starts_at": starts, "ends_at": ends,
                      "sessions": {pid: f"{rid}.{pid}" for pid in pids}}
             rk, entrants_key, ek = store.race_keys(rid)
-            keys = [rk, entrants_key, ek]
+            keys = [rk, entrants_key, ek, store.DUE]
             keys += [store.session_keys(f"{rid}.{pid}")[0] for pid in pids]
             result = await self._start(keys=keys, args=[
                 msgpack.packb(event), self.settings.event_window, store.channel(rid),
-                starts, ends, st.status, st.score, rules.tie_break(st), *pids])
+                starts, ends, st.status, st.score, rules.tie_break(st),
+                store.follow_up("race", rid), self._grace_ms, *pids])
             if result[0] == 1:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zrem(store.OPEN_RACES, rid)
@@ -233,6 +234,31 @@ class Races:
         if result[0] == 1 and int(result[4]) < int(result[5]):
             return
         await self.finish(rid)
+
+    @property
+    def _grace_ms(self) -> int:
+        return int(self.settings.followup_grace * 1000)
+
+    async def follow_up(self, rid: str) -> bool:
+        """The due follow-up of a race at its time limit, or whose last entrant finished, or
+        that ended: end it, then record it (statistics, ratings; server/followups.py). ``True``
+        once done."""
+        try:
+            r = await self._race(rid)
+        except ApiError:
+            return True  # the race is gone: nothing to end
+        if r["state"] == "ended":
+            await self._record(rid, json.loads(r["results"]))
+            return True
+        # False: not over yet (a clock behind), or contended; tried again after a grace
+        return r["state"] != "running" or await self.finish(rid) is not None
+
+    async def _record(self, rid: str, results: dict[str, Any]) -> None:
+        """After the end: off the running set, the results recorded, the follow-up done. A
+        failure leaves the follow-up due, for a sweep to do again."""
+        await self.redis.zrem(store.RUNNING_RACES, rid)
+        await self.on_end(results)
+        await self.redis.zrem(store.DUE, store.follow_up("race", rid))
 
     async def finish(self, rid: str) -> dict[str, Any] | None:
         """End the race if it is due; the results, or ``None`` if it is not over yet."""
@@ -257,15 +283,15 @@ class Races:
                        "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking}
             event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
             rk, _, ek = store.race_keys(rid)
-            result = await self._end(keys=[rk, ek], args=[
+            result = await self._end(keys=[rk, ek, store.DUE], args=[
                 r["seq"], json.dumps(results), msgpack.packb(event),
-                self.settings.event_window, store.channel(rid)])
+                self.settings.event_window, store.channel(rid), store.follow_up("race", rid),
+                self._grace_ms, int(self.settings.replay_window * 1000)])
             if result[0] == 1:
-                await self.redis.zrem(store.RUNNING_RACES, rid)
                 try:
-                    await self.on_end(results)
-                except Exception:  # the race is over either way; its ratings are not
-                    log.exception("recording race %s failed", rid)
+                    await self._record(rid, results)
+                except Exception:  # the race is over either way; its recording is due
+                    log.exception("recording race %s failed; a sweep does it again", rid)
                 return results
         return None
 

@@ -6,8 +6,9 @@ the humans are rated against the humans and the bots against the bots, each grou
 place in the race ranking (shared ranks are ties); a group of one changes nothing.
 
 Each rating board's entries hash is the ratings' home: one WATCHed transaction per group reads
-and rewrites it, so two races ending at once cannot lose an update. A copy goes to each
-player's profile.
+and rewrites it, so two races ending at once cannot lose an update. The same transaction notes
+the result's id in the hash (``RATED``: the last few), so a result rated again (its follow-up
+done twice, server/followups.py) changes nothing. A copy goes to each player's profile.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from . import store
 from .boards import Boards, board_keys
 
 ORDINAL_MAX = 1000.0  # the board key is (ORDINAL_MAX - ordinal) in millionths
+RATED, RATED_KEPT = "~rated", 256  # a field no player id takes; ids of the last results rated
 
 
 def rating_board(rules: engine.RuleSet, kind: str) -> str:
@@ -38,13 +40,16 @@ class Ratings:
         self.boards = boards
         self.model = PlackettLuce()
 
-    async def update(self, rules: engine.RuleSet, ranking: list[dict[str, Any]]) -> None:
+    async def update(self, rules: engine.RuleSet, ranking: list[dict[str, Any]],
+                     result: str = "") -> None:
+        """Rate a race's or match's ranking; once per ``result`` id, however often called."""
         for kind in ("human", "bot"):
             group = [e for e in ranking if e.get("kind", "human") == kind]
             if len(group) >= 2:
-                await self._rate(rules, kind, group)
+                await self._rate(rules, kind, group, result)
 
-    async def _rate(self, rules: engine.RuleSet, kind: str, group: list[dict[str, Any]]) -> None:
+    async def _rate(self, rules: engine.RuleSet, kind: str, group: list[dict[str, Any]],
+                    result: str) -> None:
         board = rating_board(rules, kind)
         _, entries = board_keys(board)
         pids = [e["player"] for e in group]
@@ -52,8 +57,14 @@ class Ratings:
             async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(entries)
-                    olds = [json.loads(raw) if raw else None
-                            for raw in await pipe.hmget(entries, pids)]
+                    *raws, rated = await pipe.hmget(entries, [*pids, RATED])
+                    seen = (rated or b"").decode().split()
+                    if result and result in seen:
+                        mine = {pid: {k: v for k, v in json.loads(raw).items()
+                                      if k in ("mu", "sigma", "ordinal", "races")}
+                                for pid, raw in zip(pids, raws, strict=True) if raw}
+                        break  # rated already: the profiles' copies below, again
+                    olds = [json.loads(raw) if raw else None for raw in raws]
                     teams = [[self.model.rating(o["mu"], o["sigma"]) if o
                               else self.model.rating()] for o in olds]
                     new = self.model.rate(teams, ranks=[e["rank"] for e in group])
@@ -71,6 +82,8 @@ class Ratings:
                         await self.boards.put(board, e["player"], key, now_ms,
                                               {"name": e["name"], **mine[e["player"]]},
                                               replace=True, client=pipe)
+                    if result:
+                        pipe.hset(entries, RATED, " ".join([result, *seen][:RATED_KEPT]))
                     await pipe.execute()
                 except WatchError:
                     continue

@@ -212,7 +212,8 @@ class Records:
                                   e["time_ms"], results.get("race") or results["match"],
                                   client=pipe)
             await pipe.execute()
-        await self.ratings.update(rules, results["ranking"])
+        await self.ratings.update(rules, results["ranking"], results.get("race")
+                                  or results["match"])
 
     # ----- reading ----------------------------------------------------------------------
 

@@ -95,8 +95,6 @@ class Sessions:
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
-        #: sessions whose change failed on a Redis error, for the sweeper to settle
-        self.unsure: set[str] = set()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         self._store_change = store.script(redis, store.CHANGE)
@@ -194,11 +192,10 @@ class Sessions:
         try:
             return await self._change(player, sid, op, move, rev)
         except (RedisConnectionError, RedisTimeoutError):
-            # Redis away: the change may or may not be stored, and what follows it (a race's
-            # end, a ranked result) may be unrecorded. The cached state is not to be trusted,
-            # and the sweeper looks at the session again (see ``unsure``).
+            # Redis away: the change may or may not be stored, so the cached state is not to be
+            # trusted. If it was stored and ended the game, its follow-up is in the due set
+            # (stored with it), for any node's sweep to complete (server/followups.py).
             self._cache.pop(sid, None)
-            self.unsure.add(sid)
             raise
 
     async def _change(self, player: Player, sid: str, op: str,
@@ -263,9 +260,10 @@ class Sessions:
     async def _persist(self, s: Session, op: str, entry: str) -> list[Any]:
         st = s.state
         st.legal_moves()  # the reply lists them: one search answers the status below too
-        keys = list(store.session_keys(s.id))
+        keys = [*store.session_keys(s.id), store.DUE]
         args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
-                           s.rules.tie_break(st)]
+                           s.rules.tie_break(st), follow_up(s),
+                           int(self.settings.followup_grace * 1000)]
         if s.race:
             rk, _, ek = store.race_keys(s.race)
             keys += [rk, ek]
@@ -292,6 +290,16 @@ class Sessions:
             "moves": moves, "times": times, "status": m["status"], "score": int(m["score"]),
             "created": int(m["created"]), "daily": m.get("daily") or None,
         }
+
+
+def follow_up(s: Session) -> str:
+    """What ending this game leaves to do: end the race; put a ranked daily attempt on the
+    boards; count a practice game or an unranked replay in the player's statistics."""
+    if s.race:
+        return store.follow_up("race", s.race)
+    if s.daily and s.competitive:
+        return store.follow_up("daily", s.id)
+    return store.follow_up("game", s.id)
 
 
 def session_payload(s: Session) -> dict[str, Any]:

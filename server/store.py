@@ -25,6 +25,14 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:{M}:moves:<player>         list   called-card: "<server ms> <move>" per placed card
     sd:{M}:events, sd:{M}:ev      the match's events, as a race's
     sd:matches:open, sd:matches:due   sorted sets (by creation; by the next timer's deadline)
+    sd:due                        sorted set   follow-ups still to do (of ended games; a running
+                                         race's end at its time limit), by when any node may
+                                         take one over (server/followups.py)
+    sd:nodes, sd:node:{N}:here    live nodes; a node's ledger of match presence
+
+``sd:due`` is the one global key a script writes (the script that ends a game adds its
+follow-up there, so a crash cannot separate the two): a single-Redis assumption. On a
+Redis Cluster those scripts would need the key on the game's own shard (docs/server.md).
 """
 
 from __future__ import annotations
@@ -115,6 +123,15 @@ def node_presence(node: str) -> str:
     """A node's ledger of match presence it counted: ``<match> <player>`` -> sockets."""
     return f"sd:node:{{{node}}}:here"
 DAILY_INFLIGHT, DAILY_SECRET = "sd:daily:inflight", "sd:daily:secret"
+#: Follow-ups of ended games still to do: ``race:R``, ``match:M``, ``daily:S``, ``game:S``,
+#: scored by the server ms from which any node's sweep may take one over.
+DUE = "sd:due"
+
+
+def follow_up(kind: str, ident: str) -> str:
+    """The due-set member for the work that follows the end of a game of ``kind``."""
+    return f"{kind}:{ident}"
+
 
 # A race event: bump the sequence, keep it in the window, publish it. Needs rk, ek, chan.
 _EMIT = """
@@ -130,12 +147,22 @@ local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+-- Work is due on a game from ``at`` (ms) on; the earliest time asked for counts.
+local function due_at(key, member, at)
+  if member ~= '' then redis.call('ZADD', key, 'LT', at, member) end
+end
+-- The game's end leaves work to do: due once ``grace`` ms have passed.
+local function due(key, member, grace)
+  due_at(key, member, now_ms() + tonumber(grace))
+end
 """
 
 # Change a session: push a move or pop one, only if nobody changed it since ``rev``.
-# KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, tie-break,
-# payload, window, channel. Returns {1, rev, now, seq, done, entrants, first finish} or
-# {0, why, detail}; "first finish" is 1 when this change ended the game for the first time.
+# KEYS: session, moves, due [, race, events]; ARGV: rev, op, move, status, score, ply,
+# tie-break, follow-up member, grace ms [, payload, window, channel]. Returns {1, rev, now, seq,
+# done, entrants, first finish} or {0, why, detail}; "first finish" is 1 when this change ended
+# the game for the first time. The follow-up is due when the game first ends (a race: when its
+# last entrant finishes).
 CHANGE = _EMIT + """
 local s = redis.call('HMGET', KEYS[1], 'rev', 'ends_at')
 local rev = s[1]
@@ -143,13 +170,13 @@ if not rev then return {0, 'session.unknown', ''} end
 if rev ~= ARGV[1] then return {0, 'conflict', rev} end
 local now = now_ms()
 if s[2] and now >= tonumber(s[2]) then return {0, 'daily.closed', s[2]} end
-local race = #KEYS > 2
+local race = #KEYS > 3
 if race then
-  local state = redis.call('HGET', KEYS[3], 'state')
+  local state = redis.call('HGET', KEYS[4], 'state')
   if state ~= 'running' then return {0, 'race.over', state} end
-  local starts = tonumber(redis.call('HGET', KEYS[3], 'starts_at'))
+  local starts = tonumber(redis.call('HGET', KEYS[4], 'starts_at'))
   if now < starts then return {0, 'race.not_started', tostring(starts - now)} end
-  if now >= tonumber(redis.call('HGET', KEYS[3], 'ends_at')) then
+  if now >= tonumber(redis.call('HGET', KEYS[4], 'ends_at')) then
     return {0, 'race.over', 'time'}
   end
 end
@@ -166,13 +193,18 @@ local first = 0
 if old == 'playing' and new ~= 'playing' then
   first = redis.call('HSETNX', KEYS[1], 'finished_at', now)
 end
-if not race then return {1, rev + 1, now, 0, 0, 0, first} end
-local done = tonumber(redis.call('HGET', KEYS[3], 'done') or '0')
-if old == 'playing' and new ~= 'playing' then
-  done = redis.call('HINCRBY', KEYS[3], 'done', 1)
+if not race then
+  if first == 1 then due(KEYS[3], ARGV[8], ARGV[9]) end
+  return {1, rev + 1, now, 0, 0, 0, first}
 end
-local seq = emit(KEYS[3], KEYS[4], ARGV[10], ARGV[8], tonumber(ARGV[9]))
-return {1, rev + 1, now, seq, done, tonumber(redis.call('HGET', KEYS[3], 'entrants')), first}
+local done = tonumber(redis.call('HGET', KEYS[4], 'done') or '0')
+local entrants = tonumber(redis.call('HGET', KEYS[4], 'entrants'))
+if old == 'playing' and new ~= 'playing' then
+  done = redis.call('HINCRBY', KEYS[4], 'done', 1)
+  if done >= entrants then due(KEYS[3], ARGV[8], ARGV[9]) end
+end
+local seq = emit(KEYS[4], KEYS[5], ARGV[12], ARGV[10], tonumber(ARGV[11]))
+return {1, rev + 1, now, seq, done, entrants, first}
 """
 
 # Create a session unless its id is taken. KEYS: session; ARGV: field, value, ...
@@ -217,37 +249,46 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
 """
 
 # Start an open race with exactly the entrants the caller read. KEYS: race, entrants, events,
-# then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
-# score, tie-break, then the entrants' ids in KEYS order.
+# due, then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
+# score, tie-break, follow-up member, grace ms, then the entrants' ids in KEYS order. The
+# race's end is due at its time limit, or at once for a deal with no move (over as it starts).
 START = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
 if state ~= 'open' then return {0, 'race.not_open'} end
-local n = #KEYS - 3
+local n = #KEYS - 4
 if redis.call('HLEN', KEYS[2]) ~= n then return {0, 'conflict'} end
 local r = redis.call('HMGET', KEYS[1], 'game', 'variant', 'seed')
 for i = 1, n do
-  local pid = ARGV[8 + i]
+  local pid = ARGV[10 + i]
   if redis.call('HEXISTS', KEYS[2], pid) == 0 then return {0, 'conflict'} end
-  redis.call('HSET', KEYS[3 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
+  redis.call('HSET', KEYS[4 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
     'player', pid, 'competitive', 1, 'rev', 0, 'status', ARGV[6], 'score', ARGV[7],
     'moves', 0, 'tie', ARGV[8], 'created', ARGV[4])
 end
 local done = 0  -- a deal with no move at all is over for everyone from the start
-if ARGV[6] ~= 'playing' then done = n end
+due_at(KEYS[4], ARGV[9], tonumber(ARGV[5]))
+if ARGV[6] ~= 'playing' then
+  done = n
+  due(KEYS[4], ARGV[9], ARGV[10])
+end
 redis.call('HSET', KEYS[1], 'state', 'running', 'entrants', n, 'done', done,
   'starts_at', ARGV[4], 'ends_at', ARGV[5])
 return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
 """
 
-# End a running race if no event came since the caller read it. KEYS: race, events;
-# ARGV: seq, results json, payload, window, chan.
+# End a running race if no event came since the caller read it; its recording (statistics,
+# ratings) is due, and its event list expires ``replay ms`` later. KEYS: race, events, due;
+# ARGV: seq, results json, payload, window, chan, follow-up member, grace ms, replay ms.
 END = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if state ~= 'running' then return {0, state or 'race.unknown'} end
 if redis.call('HGET', KEYS[1], 'seq') ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
-return {1, emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
+due(KEYS[3], ARGV[6], ARGV[7])
+local seq = emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))
+redis.call('PEXPIRE', KEYS[2], ARGV[8])
+return {1, seq}
 """
 
 
@@ -304,8 +345,9 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
 """
 
 # Bowling: append a move (or a forfeit) to the one move list if nobody changed the match
-# since ``rev``. KEYS: match, moves, events; ARGV: rev, entry, payload, window, chan,
-# shown_at, deadline, forfeiting player or ''. Returns {1, rev, seq} or {0, why}.
+# since ``rev``. KEYS: match, moves, events, due; ARGV: rev, entry, payload, window, chan,
+# shown_at, deadline, forfeiting player or '', follow-up member ('' unless this move ends the
+# game: then the match's end is due), grace ms. Returns {1, rev, seq} or {0, why}.
 MATCH_MOVE = _EMIT + """
 local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
 if m[1] ~= 'running' then return {0, 'match.not_running'} end
@@ -313,14 +355,16 @@ if m[2] ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('RPUSH', KEYS[2], tostring(now_ms()) .. ' ' .. ARGV[2])
 redis.call('HSET', KEYS[1], 'rev', tonumber(m[2]) + 1, 'shown_at', ARGV[6], 'deadline', ARGV[7])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'out:' .. ARGV[8], 1) end
+due(KEYS[4], ARGV[9], ARGV[10])
 return {1, tonumber(m[2]) + 1, emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
 """
 
 # A called-card round: a player places the called card, or leaves. The round ends when every
 # player still placing has placed; then the next card is called, or the match is over.
-# KEYS: match, the player's moves, events; ARGV: op (place|forfeit), player, round, entry,
-# payload, next card payload, grid now full (0|1), window, chan, shown_at, deadline.
-# Returns {1, seq, 'wait'|'round'|'last'} or {0, why}.
+# KEYS: match, the player's moves, events, due; ARGV: op (place|forfeit), player, round,
+# entry, payload, next card payload, grid now full (0|1), window, chan, shown_at, deadline,
+# follow-up member, grace ms. Returns {1, seq, 'wait'|'round'|'last'} or {0, why}; after
+# 'last' the match's end is due.
 MATCH_PLACE = _EMIT + """
 local p = ARGV[2]
 local m = redis.call('HMGET', KEYS[1], 'state', 'round', 'placed', 'active', 'filling', 'rev',
@@ -356,6 +400,7 @@ if placed >= active then
   placed, filling = 0, 0
   if active <= 0 then
     outcome = 'last'
+    due(KEYS[4], ARGV[12], ARGV[13])
   else
     outcome = 'round'
     redis.call('HSET', KEYS[1], 'shown_at', ARGV[10], 'deadline', ARGV[11])
@@ -394,14 +439,28 @@ end
 return 0
 """
 
-# End a running match if nothing changed since the caller read it. KEYS: match, events;
-# ARGV: rev, results json, payload, window, chan.
+# End a running match if nothing changed since the caller read it, as END ends a race.
+# KEYS: match, events, due; ARGV: rev, results json, payload, window, chan, follow-up member,
+# grace ms, replay ms.
 MATCH_END = _EMIT + """
 local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
 if m[1] ~= 'running' then return {0, m[1] or 'match.unknown'} end
 if m[2] ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
-return {1, emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
+due(KEYS[3], ARGV[6], ARGV[7])
+local seq = emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))
+redis.call('PEXPIRE', KEYS[2], ARGV[8])
+return {1, seq}
+"""
+
+# Take over a follow-up whose time has come: hold it for ``grace`` ms more, so that no other
+# node takes it meanwhile. KEYS: due; ARGV: member, grace ms. Returns 1 when taken.
+CLAIM = _EMIT + """
+local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local now = now_ms()
+if not at or tonumber(at) > now then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+return 1
 """
 
 
