@@ -171,7 +171,6 @@ class Daily:
                                f"({rules.variant}); replay it unranked once the day's seeds "
                                "are revealed")
             return await self.sessions.get(player, sid)
-        await self.redis.zadd(store.DAILY_INFLIGHT, {sid: end})
         if not await self.unranked_reason(player.id, day):
             await self.records.played_daily(player, day)
         if s.state.over:  # a deal with no move at all: the attempt is over as it starts

@@ -129,8 +129,11 @@ class Sessions:
             fields["daily"] = daily
         if ends_at:  # a ranked daily attempt's deadline: no move is stored after it
             fields["ends_at"] = ends_at
-        flat = [x for kv in fields.items() for x in kv]
-        if await self._open(keys=[store.session_keys(sid)[0]], args=flat) != 1:
+        keys = [store.session_keys(sid)[0]]
+        if ends_at:  # a ranked daily attempt is in flight (not yet recorded) from its start
+            keys.append(store.DAILY_INFLIGHT)
+        flat = [sid, ends_at, *(x for kv in fields.items() for x in kv)]
+        if await self._open(keys=keys, args=flat) != 1:
             return None
         session = Session(sid, player.id, "", seed, reveal, 0, st, daily, now)
         self._remember(session)

@@ -207,11 +207,14 @@ local seq = emit(KEYS[4], KEYS[5], ARGV[12], ARGV[10], tonumber(ARGV[11]))
 return {1, rev + 1, now, seq, done, entrants, first}
 """
 
-# Create a session unless its id is taken. KEYS: session; ARGV: field, value, ...
+# Create a session unless its id is taken. KEYS: session [, in-flight set]; ARGV: id, deadline,
+# field, value, ... A ranked daily attempt enters the in-flight set in the same step, so a node
+# dying in between cannot leave an attempt that no close or follow-up ever records.
 # Returns 1 when created, else the existing session's status.
 OPEN = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGET', KEYS[1], 'status') end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+if KEYS[2] then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
 return 1
 """
 
