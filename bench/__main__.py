@@ -1,4 +1,4 @@
-"""``python -m bench [engine|ws|idle|boards ...] [--quick]``: run benchmarks (all by default)
+"""``python -m bench [engine|ws|idle|boards|fuzz ...] [--quick]``: run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("engine", "ws", "idle", "boards")
+NAMES = ("engine", "ws", "idle", "boards", "fuzz")
 
 
 def machine() -> str:

@@ -44,7 +44,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 #: A first character no valid value starts with, so a hostile string is never, by chance, a
 #: good move, token, id or choice (which would change something).
 ODD = ["\ufeff", "\u202e", "\u200b", "\u0301", "\U0001f0a1", "\uffff", "\ufffd", "Ω", "\u00a0",
-       "\U000e0001", "\u2028"]
+       "\U000e0001", "\u2028", "²", "١"]  # the last two: digits to str.isdigit, not to int
 NOT_TEXT_CHARS = ["\x00", "\x01", "\x1b", "\n", "\t", "\x7f", "\x85", "\x9f"]
 SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
 
@@ -134,11 +134,12 @@ def hostile(protocol: str) -> st.SearchStrategy[Any]:
 
 #: A valid message of each type that changes nothing and finds nothing (an unknown game, race,
 #: match or session, a move that does not parse), so no hostile value in one field can make a
-#: message that does something. "{sid}" is the hostile player's own session.
+#: message that does something to the hostile player's session ("{sid}"). A registration
+#: (REST only) with a name that is odd but text does register a player.
 BASE: dict[str, dict[str, Any]] = {
     "hello": {"token": "not-a-token"},
     "ping": {},
-    "player.register": {"name": "X", "kind": "robot"},
+    "player.register": {"name": "X", "kind": "bot"},
     "solo.start": {"game": "nope", "variant": "easy"},
     "session.get": {"session": "{sid}"},
     "move": {"session": "{sid}", "move": "zz9", "rev": 0},
@@ -171,9 +172,10 @@ def test_every_message_type_has_a_base() -> None:
 
 
 @st.composite
-def message(draw: st.DrawFn, protocol: str) -> tuple[dict[Any, Any], str]:
-    """A base message with one hostile part: (message, where the hostile part went)."""
-    kind = draw(st.sampled_from(sorted(BASE)))
+def message(draw: st.DrawFn, protocol: str, kind: str | None = None
+            ) -> tuple[dict[Any, Any], str]:
+    """A base message (of ``kind``, or any) with one hostile part: (message, where it went)."""
+    kind = kind or draw(st.sampled_from(sorted(BASE)))
     out: dict[Any, Any] = {"type": kind, **BASE[kind]}
     where = draw(st.sampled_from([*schema.MESSAGES[kind], "type", "id", "(name)", "(drop)"]))
     if where == "(name)":  # an unknown field, its name hostile too
@@ -352,9 +354,20 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
 
 
 @pytest.mark.parametrize("protocol", [JSON, MSGPACK])
-def test_hostile_websocket_messages(pair: Pair, protocol: str) -> None:
-    @settings(max_examples=120)
-    @given(st.lists(message(protocol), min_size=1, max_size=25))
+@pytest.mark.parametrize("kind", sorted(BASE))
+def test_hostile_websocket_messages(pair: Pair, protocol: str, kind: str) -> None:
+    @settings(max_examples=8)
+    @given(st.lists(message(protocol, kind), min_size=1, max_size=12))
+    def run(batch: list[tuple[dict[Any, Any], str]]) -> None:
+        asyncio.run(ws_batch(pair, protocol, batch))
+
+    run()
+
+
+@pytest.mark.parametrize("protocol", [JSON, MSGPACK])
+def test_hostile_websocket_messages_of_every_type_at_once(pair: Pair, protocol: str) -> None:
+    @settings(max_examples=20)
+    @given(st.lists(message(protocol), min_size=10, max_size=40))
     def run(batch: list[tuple[dict[Any, Any], str]]) -> None:
         asyncio.run(ws_batch(pair, protocol, batch))
 
@@ -402,21 +415,19 @@ def as_text(value: Any) -> str:
 
 
 @st.composite
-def rest_call(draw: st.DrawFn, encoding: str) -> tuple[str, str, Any, str | None]:
-    """(method, path with its query, body or None, bearer token or None for the player's)."""
+def rest_call(draw: st.DrawFn, encoding: str, kind: str) -> tuple[str, str, Any, str | None]:
+    """(method, path with its query, body or None, bearer token or None for the player's) of
+    the route of ``kind``, or ``"paths"``: a route whose only input is its path."""
     protocol = MSGPACK if encoding == "msgpack" else JSON
     token = None
     if draw(st.integers(0, 9)) == 0:  # a hostile bearer header
         token = draw(st.one_of(not_text(False), odd_text, long_text))
-    if draw(st.integers(0, 4)) == 0:
+    if kind == "paths":
         path = draw(st.sampled_from(PATHS)).replace("{x}", as_text(draw(hostile(protocol))))
         return "GET", path, None, token
-    m, _ = draw(message(protocol))
-    kind = m.pop("type", None) or draw(st.sampled_from(sorted(ROUTES)))
-    if not isinstance(kind, str) or kind not in ROUTES:
-        kind = "ping"
-    if kind == "ping" or kind == "hello":
-        return "GET", "/players/me", None, token
+    m, _ = draw(message(protocol, kind))
+    if m.get("type") == kind:  # a REST body has no type (a hostile one is still checked)
+        del m["type"]
     method, path, in_path = ROUTES[kind]
     if in_path:
         value = m.pop(in_path, BASE[kind].get(in_path, "x"))
@@ -463,9 +474,10 @@ async def rest_batch(pair: Pair, encoding: str,
 
 
 @pytest.mark.parametrize("encoding", ["json", "msgpack"])
-def test_hostile_rest_calls(pair: Pair, encoding: str) -> None:
-    @settings(max_examples=80)
-    @given(st.lists(rest_call(encoding), min_size=1, max_size=20))
+@pytest.mark.parametrize("kind", [*sorted(ROUTES), "paths"])
+def test_hostile_rest_calls(pair: Pair, encoding: str, kind: str) -> None:
+    @settings(max_examples=8)
+    @given(st.lists(rest_call(encoding, kind), min_size=1, max_size=10))
     def run(batch: list[tuple[str, str, Any, str | None]]) -> None:
         asyncio.run(rest_batch(pair, encoding, batch))
 
