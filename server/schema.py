@@ -21,6 +21,9 @@ from .errors import ApiError
 HEX = frozenset(string.hexdigits)
 #: Not text: C0 controls (NUL included), DEL, C1 controls and lone UTF-16 surrogates.
 NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+#: The same rule for the OpenAPI document (a JSON Schema pattern; a lone surrogate can't be
+#: written in one, and JSON Schema strings are Unicode text already).
+TEXT_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 #: The longest field name, and the longest string inside a move object.
 NAME_MAX = 64
 #: A request id that is an integer is one msgpack can carry back: -2**63 to 2**64 - 1.
@@ -77,20 +80,26 @@ class Field:
 
     def json_schema(self) -> dict[str, Any]:
         if self.kind == "move":
-            out: dict[str, Any] = {"oneOf": [{"type": "string", "maxLength": 64},
-                                             {"type": "object"}]}
+            text = {"type": "string", "maxLength": NAME_MAX, "pattern": TEXT_PATTERN}
+            out: dict[str, Any] = {"oneOf": [text, {
+                "type": "object", "maxProperties": 8, "propertyNames": text,
+                "additionalProperties": {"oneOf": [
+                    text, {"type": "integer"},
+                    {"type": "array", "maxItems": 64, "items": text}]}}]}
         elif self.kind == "id":
-            out = {"oneOf": [{"type": "string", "maxLength": self.hi},
+            out = {"oneOf": [{"type": "string", "maxLength": self.hi, "pattern": TEXT_PATTERN},
                              {"type": "integer", "minimum": ID_MIN, "maximum": ID_MAX}]}
         elif self.kind == "integer":
             out = {"type": "integer", "minimum": self.lo, "maximum": self.hi}
         elif self.kind == "boolean":
             out = {"type": "boolean"}
         else:
-            out = {"type": "string", "minLength": self.lo, "maxLength": self.hi}
+            out = {"type": "string", "minLength": self.lo, "maxLength": self.hi,
+                   "pattern": TEXT_PATTERN}
             if self.kind == "hex":
                 out["pattern"] = "^([0-9a-fA-F]{2})*$"
             if self.choices:
+                del out["pattern"]
                 out["enum"] = list(self.choices)
         if self.doc:
             out["description"] = self.doc
@@ -106,7 +115,8 @@ def too_long(what: str, limit: int) -> ApiError:
 
 
 def _move_part(value: Any) -> bool:
-    """A move object's values: a pile's name, a count, or a list of piles' names."""
+    """A move object's values: a pile's name, a count, or a list of piles' names (the
+    engine reads a count as an integer: 2.0 is not one here)."""
     if isinstance(value, str):
         if len(value) > NAME_MAX:
             raise too_long("a move's part", NAME_MAX)
@@ -313,6 +323,8 @@ def check_fields(kind: str, data: dict[str, Any], in_path: tuple[str, ...] = ()
         f = fields.get(name) if name not in in_path else None
         if f is None:
             raise _bad(f"{field_name(name)} is not a field of {kind}")
+        if f.kind == "integer" and type(value) is float and value.is_integer():
+            value = data[name] = int(value)  # 2.0 is the whole number 2 (as JSON Schema says)
         f.check(name, value)
     for name, f in fields.items():
         if f.required and name not in data and name not in in_path:

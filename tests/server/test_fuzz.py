@@ -531,3 +531,53 @@ async def flood(node: Node, protocol: str, batch: list[tuple[dict[Any, Any], str
     ws = await Ws.open(node, other, JSON)
     assert (await ws.request({"type": "ping"}))["type"] == "pong"
     await ws.close()
+
+
+# ----- the OpenAPI document, by schemathesis ---------------------------------------------------
+
+
+def checker(check: Any, label: str) -> Any:
+    def run(case: Any) -> None:
+        check(case, label)
+
+    return run
+
+
+def test_the_served_openapi_document_holds(nodes: list[Node]) -> None:
+    """schemathesis generates requests from the served /openapi.json (valid ones, and ones
+    that break it), ~20 per operation and mode, with a player's token: no 5xx, and every
+    response conforms to the document (status, content type, body schema)."""
+    import schemathesis
+    from hypothesis import HealthCheck, Phase
+    from hypothesis.errors import Unsatisfiable
+    from schemathesis import checks
+
+    node = nodes[1]
+    _, token = asyncio.run(player(node, "Schema"))
+    api = schemathesis.openapi.from_url(f"{node.url}/openapi.json")
+    failures: list[str] = []
+    ran = 0
+    def check(case: Any, label: str) -> None:
+        response = case.call(base_url=node.url, headers={"Authorization": f"Bearer {token}"})
+        assert response.status_code < 500, (label, response.text)
+        try:  # conformance only: a valid request may still be refused (422, a bad move)
+            case.validate_response(response, checks=[
+                checks.not_a_server_error, checks.status_code_conformance,
+                checks.content_type_conformance, checks.response_schema_conformance,
+                checks.response_headers_conformance])
+        except Exception as e:  # gathered: one report for every operation
+            failures.append(f"{label}: {str(e)[:400]}")
+
+    for result in api.get_all_operations():
+        operation = result.ok()
+        for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):
+            label = f"{operation.label} ({mode.value})"
+            try:
+                given(operation.as_strategy(generation_mode=mode))(settings(
+                    max_examples=20, phases=[Phase.explicit, Phase.generate],
+                    suppress_health_check=list(HealthCheck))(checker(check, label)))()
+                ran += 1
+            except Unsatisfiable:  # nothing to break: a route that takes no input
+                assert mode == schemathesis.GenerationMode.NEGATIVE, label
+    assert ran >= 40, ran  # every operation, valid requests and (where any) invalid ones
+    assert not failures, "\n".join(failures[:20])
