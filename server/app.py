@@ -90,6 +90,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     sv = build_services(settings, clock)
+    ws.quiet_bad_text()  # a text frame that is not UTF-8: one info line, not a traceback
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})

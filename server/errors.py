@@ -11,6 +11,8 @@ STATUS = {
     "frame.too_big": 413,
     "message.unknown_type": 400,
     "message.invalid": 400,
+    "bad.text": 400,
+    "bad.too_long": 400,
     "auth.required": 401,
     "auth.invalid": 401,
     "game.unknown": 404,

@@ -71,6 +71,17 @@ PUBLIC = {f"{P}/players", f"{P}/matches/{{match}}/transcript", "/healthz", "/rea
 ERROR = {"$ref": "#/components/schemas/Error"}
 
 
+def path_schema(body: str | None, name: str) -> dict[str, Any]:
+    """A path parameter's schema: its field's (the message's, or ``schema.PARAMS``), never
+    empty (an empty path segment is another route)."""
+    field = (schema.MESSAGES[body].get(name) if body else None) or schema.PARAMS.get(name)
+    if field is None:
+        return {"type": "string", "minLength": 1}
+    out = field.json_schema()
+    out["minLength"] = max(1, out.get("minLength", 0))
+    return out
+
+
 def document(routes: list[Any]) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
@@ -85,7 +96,7 @@ def document(routes: list[Any]) -> dict[str, Any]:
             params = [part[1:-1].partition(":")[0] for part in route.path.split("/")
                       if part.startswith("{")]
             op["parameters"] = [{"name": n, "in": "path", "required": True,
-                                 "schema": {"type": "string"}} for n in params]
+                                 "schema": path_schema(body, n)} for n in params]
             if body and method == "GET":  # the message's other fields come as the query
                 query = schema.json_schema(body, tuple(params))
                 op["parameters"] += [{"name": n, "in": "query", "schema": f,

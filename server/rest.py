@@ -54,9 +54,16 @@ async def read_body(request: Request, kind: str, in_path: tuple[str, ...] = ()) 
     return schema.validate(kind, data, in_path)
 
 
+def param(request: Request, name: str) -> str:
+    """A path parameter, checked as text and against its declaration before use."""
+    return schema.check_param(name, request.path_params[name])
+
+
 async def caller(request: Request) -> Player:
     auth = request.headers.get("authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+    if token:
+        schema.check_token(token)
     return await services(request).accounts.authenticate(token)
 
 
@@ -104,13 +111,13 @@ async def me(request: Request) -> Response:
 
 async def player(request: Request) -> Response:
     await caller(request)
-    found = await services(request).accounts.get(request.path_params["player"])
+    found = await services(request).accounts.get(param(request, "player"))
     return respond(request, await profile(request, found))
 
 
 async def stats(request: Request) -> Response:
     await caller(request)
-    found = await services(request).accounts.get(request.path_params["player"])
+    found = await services(request).accounts.get(param(request, "player"))
     out = await profile(request, found)
     return respond(request, {"player": out["id"], "stats": out["stats"]})
 
@@ -124,7 +131,7 @@ async def games(request: Request) -> Response:
 async def game(request: Request) -> Response:
     await caller(request)
     try:
-        rules = engine.get(request.path_params["game"], request.path_params["variant"])
+        rules = engine.get(param(request, "game"), param(request, "variant"))
     except engine.UnknownGame as e:
         raise ApiError("game.unknown", str(e)) from None
     return respond(request, rules.describe())
@@ -138,7 +145,8 @@ def operation(kind: str, path: str = "", status: int = 200) -> Any:
         who = await caller(request)
         body = await read_body(request, kind, in_path)
         if path:
-            body[path] = request.path_params[path]
+            body[path] = schema.check_param(path, request.path_params[path],
+                                            schema.MESSAGES[kind][path])
         handler, _ = OPERATIONS[kind]
         return respond(request, await handler(services(request), who, body), status)
 
@@ -150,27 +158,31 @@ async def session(request: Request) -> Response:
     who = await caller(request)
     handler, _ = OPERATIONS["session.get"]
     return respond(request, await handler(services(request), who,
-                                           {"session": request.path_params["session"]}))
+                                           {"session": param(request, "session")}))
 
 
 async def moves(request: Request) -> Response:
     """A ranked game's transcript is public once its race or day is over: no token needed."""
     who = await caller(request) if "authorization" in request.headers else None
     return respond(request, await transcript(services(request), who,
-                                             request.path_params["session"]))
+                                             param(request, "session")))
 
 
 def get_operation(kind: str, path: str = "") -> Any:
     """A GET route running ``OPERATIONS[kind]`` with the query string (and a path part) as
-    the body; whole numbers in the query are read as integers."""
+    the body; whole numbers in the query (ASCII digits, at most 30 of them) are read as
+    integers, after the text check."""
 
     async def endpoint(request: Request) -> Response:
         who = await caller(request)
-        body: dict[str, Any] = {k: int(v) if v.isdigit() else v
-                                for k, v in request.query_params.items()}
+        body: dict[str, Any] = dict(request.query_params.items())
         if path:
             body[path] = request.path_params[path]
-        schema.validate(kind, body)
+        schema.check_text(body)
+        for k, v in body.items():
+            if k != path and v.isascii() and v.isdigit() and len(v) <= 30:
+                body[k] = int(v)
+        schema.check_fields(kind, body)
         handler, _ = OPERATIONS[kind]
         return respond(request, await handler(services(request), who, body))
 
@@ -185,12 +197,12 @@ async def races(request: Request) -> Response:
 
 async def race(request: Request) -> Response:
     await caller(request)
-    return respond(request, await services(request).races.summary(request.path_params["race"]))
+    return respond(request, await services(request).races.summary(param(request, "race")))
 
 
 async def results(request: Request) -> Response:
     await caller(request)
-    return respond(request, await services(request).races.results(request.path_params["race"]))
+    return respond(request, await services(request).races.results(param(request, "race")))
 
 
 async def matches(request: Request) -> Response:
@@ -201,7 +213,7 @@ async def matches(request: Request) -> Response:
 async def transcript_of_match(request: Request) -> Response:
     """A match's placements and seed: public once it is over, no token needed."""
     return respond(request, await services(request).matches.transcript(
-        request.path_params["match"]))
+        param(request, "match")))
 
 
 ROUTES = [

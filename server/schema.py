@@ -1,8 +1,17 @@
 """The one message schema: every inbound WebSocket message and REST body is checked here
-first, before anything else sees it. The same declarations feed the OpenAPI document."""
+first, before anything else sees it. The same declarations feed the OpenAPI document.
+
+Two passes. ``check_text`` looks at every string anywhere in a message (field names and
+values, nested move objects, the request id) and refuses what is not plain text: a lone
+surrogate (which JSON's ``\\ud800`` escape can carry, and which no encoder downstream can
+write), or a control character (none has a use in any field). ``check_fields`` then checks
+each field against its declaration. REST path parameters, query strings and the bearer token
+go through the same checks (``check_param``, ``check_token``).
+"""
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +19,15 @@ from typing import Any
 from .errors import ApiError
 
 HEX = frozenset(string.hexdigits)
+#: Not text: C0 controls (NUL included), DEL, C1 controls and lone UTF-16 surrogates.
+NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+#: The same rule for the OpenAPI document (a JSON Schema pattern; a lone surrogate can't be
+#: written in one, and JSON Schema strings are Unicode text already).
+TEXT_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+#: The longest field name, and the longest string inside a move object.
+NAME_MAX = 64
+#: A request id that is an integer is one msgpack can carry back: -2**63 to 2**64 - 1.
+ID_MIN, ID_MAX = -(2**63), 2**64 - 1
 
 
 @dataclass(frozen=True)
@@ -22,11 +40,14 @@ class Field:
     doc: str = ""
 
     def check(self, name: str, value: Any) -> None:
+        """``value`` fits this field (its text was checked before: ``check_text``)."""
         kind = self.kind
         if kind in ("string", "hex"):
             if not isinstance(value, str):
                 raise _bad(f"'{name}' is a string")
-            if not self.lo <= len(value) <= self.hi:
+            if len(value) > self.hi:
+                raise too_long(f"'{name}'", self.hi)
+            if len(value) < self.lo:
                 raise _bad(f"'{name}' is {self.lo} to {self.hi} characters long")
             if kind == "hex" and (len(value) % 2 or not HEX.issuperset(value)):
                 raise _bad(f"'{name}' is hex, two digits a byte")
@@ -42,31 +63,43 @@ class Field:
                 raise _bad(f"'{name}' is true or false")
         elif kind == "move":
             if isinstance(value, str):
-                if len(value) > 64:
-                    raise _bad(f"'{name}' is at most 64 characters")
-            elif not isinstance(value, dict) or len(value) > 8:
+                if len(value) > NAME_MAX:
+                    raise too_long(f"'{name}'", NAME_MAX)
+            elif not isinstance(value, dict) or len(value) > 8 or not all(
+                    _move_part(v) for v in value.values()):
                 raise _bad(f"'{name}' is a move in notation ('t7-f1') or its JSON object")
         elif kind == "id":
             if type(value) is int:
+                if not ID_MIN <= value <= ID_MAX:
+                    raise _bad(f"'{name}' is a string or an integer from -2**63 to 2**64-1")
                 return
-            if not isinstance(value, str) or len(value) > 64:
+            if not isinstance(value, str):
                 raise _bad(f"'{name}' is a string of at most 64 characters or an integer")
+            if len(value) > self.hi:
+                raise too_long(f"'{name}'", self.hi)
 
     def json_schema(self) -> dict[str, Any]:
         if self.kind == "move":
-            out: dict[str, Any] = {"oneOf": [{"type": "string", "maxLength": 64},
-                                             {"type": "object"}]}
+            text = {"type": "string", "maxLength": NAME_MAX, "pattern": TEXT_PATTERN}
+            out: dict[str, Any] = {"oneOf": [text, {
+                "type": "object", "maxProperties": 8, "propertyNames": text,
+                "additionalProperties": {"oneOf": [
+                    text, {"type": "integer"},
+                    {"type": "array", "maxItems": 64, "items": text}]}}]}
         elif self.kind == "id":
-            out = {"oneOf": [{"type": "string", "maxLength": 64}, {"type": "integer"}]}
+            out = {"oneOf": [{"type": "string", "maxLength": self.hi, "pattern": TEXT_PATTERN},
+                             {"type": "integer", "minimum": ID_MIN, "maximum": ID_MAX}]}
         elif self.kind == "integer":
             out = {"type": "integer", "minimum": self.lo, "maximum": self.hi}
         elif self.kind == "boolean":
             out = {"type": "boolean"}
         else:
-            out = {"type": "string", "minLength": self.lo, "maxLength": self.hi}
+            out = {"type": "string", "minLength": self.lo, "maxLength": self.hi,
+                   "pattern": TEXT_PATTERN}
             if self.kind == "hex":
                 out["pattern"] = "^([0-9a-fA-F]{2})*$"
             if self.choices:
+                del out["pattern"]
                 out["enum"] = list(self.choices)
         if self.doc:
             out["description"] = self.doc
@@ -75,6 +108,23 @@ class Field:
 
 def _bad(message: str) -> ApiError:
     return ApiError("message.invalid", message)
+
+
+def too_long(what: str, limit: int) -> ApiError:
+    return ApiError("bad.too_long", f"{what} is at most {limit} characters long")
+
+
+def _move_part(value: Any) -> bool:
+    """A move object's values: a pile's name, a count, or a list of piles' names (the
+    engine reads a count as an integer: 2.0 is not one here)."""
+    if isinstance(value, str):
+        if len(value) > NAME_MAX:
+            raise too_long("a move's part", NAME_MAX)
+        return True
+    if isinstance(value, list):
+        return len(value) <= 64 and all(isinstance(v, str) and len(v) <= NAME_MAX
+                                        for v in value)
+    return type(value) is int
 
 
 GAME = Field("string", doc="a rule set's id, as in the catalog ('klondike')")
@@ -175,17 +225,106 @@ MESSAGES: dict[str, dict[str, Field]] = {
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
 
+#: Path parameters of REST routes that run no message (``/players/{player}``...).
+PARAMS: dict[str, Field] = {
+    "player": Field("string", lo=1, hi=64, doc="a player's id"),
+    "game": GAME, "variant": VARIANT, "session": SESSION, "race": RACE, "match": MATCH,
+}
+TOKEN = MESSAGES["hello"]["token"]
+
+
+def plain_id(value: Any) -> bool:
+    """A request id the reply can carry back: an integer msgpack can encode, or text of at
+    most 64 characters. Any other id is refused, and its error has no id."""
+    if type(value) is int:
+        return ID_MIN <= value <= ID_MAX
+    return (isinstance(value, str) and len(value) <= REQUEST_ID.hi
+            and NOT_TEXT.search(value) is None)
+
+
+def check_string(value: str, what: str) -> None:
+    """``bad.text`` unless ``value`` is plain text: no lone surrogate, no control character.
+    The message names where it was, never the string itself."""
+    if NOT_TEXT.search(value) is not None:
+        raise bad_text(what)
+
+
+def bad_text(what: str) -> ApiError:
+    return ApiError("bad.text", f"{what} is not valid text: no control characters (NUL "
+                    "included) and no lone surrogates (UTF-16 halves)")
+
+
+def check_text(data: Any) -> None:
+    """Every string in ``data``, at any depth, as text (``check_string``); every map's keys
+    are strings of at most ``NAME_MAX`` characters. Iterative: a deep value can't exhaust the
+    stack (the frame size bounds the work)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            check_string(item, "a string")
+        elif isinstance(item, dict):
+            for key, value in item.items():
+                if not isinstance(key, str):
+                    raise _bad("a field's name is a string")
+                if len(key) > NAME_MAX:
+                    raise too_long("a field's name", NAME_MAX)
+                if NOT_TEXT.search(key) is not None:
+                    raise bad_text("a field's name")
+                if isinstance(value, str):
+                    if NOT_TEXT.search(value) is not None:
+                        raise bad_text(field_name(key))
+                elif isinstance(value, dict | list):
+                    stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def field_name(name: str) -> str:
+    """A field's name as an error message shows it: quoted when it is a plain word (a letter,
+    then letters, digits and _ . -), else described, so a message never echoes odd input."""
+    return f"'{name}'" if PLAIN.fullmatch(name) else "a field"
+
+
+PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
+
+
+def check_param(name: str, value: str, field: Field | None = None) -> str:
+    """A REST path parameter or query value: text, then its field's declaration."""
+    check_string(value, f"'{name}'")
+    (field or PARAMS[name]).check(name, value)
+    return value
+
+
+def check_token(token: str) -> str:
+    """A bearer token (REST header, WebSocket header or hello) before it is hashed."""
+    if len(token) > TOKEN.hi:
+        raise too_long("the token", TOKEN.hi)
+    check_string(token, "the token")
+    return token
+
+
 def validate(kind: str, data: Any, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
-    """``data`` if it fits the schema of ``kind``, else ``message.invalid``."""
+    """``data`` if it fits the schema of ``kind``: ``bad.text``/``bad.too_long`` for what is
+    not text or too long, ``message.invalid`` for the rest."""
     if not isinstance(data, dict):
         raise _bad("a message is an object (a map)")
+    check_text(data)
+    return check_fields(kind, data, in_path)
+
+
+def check_fields(kind: str, data: dict[str, Any], in_path: tuple[str, ...] = ()
+                 ) -> dict[str, Any]:
+    """The fields of ``data``, whose text ``check_text`` has passed, against ``kind``'s."""
     fields = MESSAGES[kind]
     for name, value in data.items():
         if name in ("type", "id"):
             continue
         f = fields.get(name) if name not in in_path else None
         if f is None:
-            raise _bad(f"'{name}' is not a field of {kind}")
+            raise _bad(f"{field_name(name)} is not a field of {kind}")
+        if f.kind == "integer" and type(value) is float and value.is_integer():
+            value = data[name] = int(value)  # 2.0 is the whole number 2 (as JSON Schema says)
         f.check(name, value)
     for name, f in fields.items():
         if f.required and name not in data and name not in in_path:

@@ -87,7 +87,8 @@ class Connection:
             auth = self.ws.headers.get("authorization", "")
             if auth.lower().startswith("bearer "):
                 try:
-                    self.send(await self._hello({"token": auth[7:].strip()}))
+                    token = schema.check_token(auth[7:].strip())
+                    self.send(await self._hello({"token": token}))
                 except ApiError as e:  # stay open: a hello may still bring a good token
                     self.send({"type": "error", **e.body()})
             await self._read()
@@ -156,7 +157,7 @@ class Connection:
                 message = codec.decode(data, self.encoding, self.sv.settings.max_message_bytes)
             except ApiError as e:
                 bad = e
-            if isinstance(message, dict) and _plain_id(message.get("id")):
+            if isinstance(message, dict) and schema.plain_id(message.get("id")):
                 request_id = message["id"]  # even a refusal for the rate names its request
             if not self.bucket.take():
                 now = time.monotonic()
@@ -171,11 +172,12 @@ class Connection:
                 raise bad
             if not isinstance(message, dict):
                 raise ApiError("message.invalid", "a message is an object (a map)")
+            schema.check_text(message)  # before anything else reads a string of it
             kind = message.get("type")
             if not isinstance(kind, str) or kind not in WS_TYPES:
                 raise ApiError("message.unknown_type",
                                "a message needs a known 'type' (see docs/protocol.md)")
-            schema.validate(kind, message)
+            schema.check_fields(kind, message)
             reply = await self._dispatch(kind, message)
             if reply is not None:
                 if request_id is not None:
@@ -402,8 +404,28 @@ def is_match(eid: str) -> bool:
     return eid.startswith("m")
 
 
-def _plain_id(value: Any) -> bool:
-    return type(value) is int or (isinstance(value, str) and len(value) <= 64)
+class QuietBadText(logging.Filter):
+    """uvicorn logs a text frame that is not UTF-8 (closed with 1007, as it should be) at
+    error level with a traceback: one line each for anyone sending junk, a cheap log flood.
+    This filter makes it one line at info level, shown only when info is (a real error in
+    the same logger keeps its level and traceback)."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != self.MESSAGE:
+            return True
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        record.exc_info = record.exc_text = None
+        record.msg = "a text frame was not UTF-8: closed it with 1007"
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+def quiet_bad_text(logger: logging.Logger | None = None) -> None:
+    """Install ``QuietBadText`` on uvicorn's error logger (once; the app factory calls it)."""
+    logger = logger or logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietBadText) for f in logger.filters):
+        logger.addFilter(QuietBadText())
 
 
 async def endpoint(ws: WebSocket) -> None:

@@ -146,7 +146,7 @@ async def test_any_text_frame_on_msgpack_is_malformed(node: Node, text: str) -> 
     ({"type": "move", "session": "{sid}", "move": "s", "rev": -1}, "message.invalid"),
     ({"type": "move", "session": "{sid}", "move": "s", "rev": True}, "message.invalid"),
     ({"type": "move", "session": "{sid}", "move": "s", "fast": True}, "message.invalid"),
-    ({"type": "move", "session": "{sid}", "move": "s" * 65}, "message.invalid"),
+    ({"type": "move", "session": "{sid}", "move": "s" * 65}, "bad.too_long"),
     ({"type": "undo", "session": 12}, "message.invalid"),
     ({"type": "resign", "session": "{sid}", "really": "yes"}, "message.invalid"),
     ({"type": "solo.start", "game": "klondike", "variant": "easy", "seed": "xyz"},
@@ -176,9 +176,154 @@ async def test_a_bad_request_id_is_refused(node: Node, protocol: str) -> None:
     await ws.send({"type": "ping", "id": {"nested": 1}})
     refused(await ws.expect("error"), "message.invalid")
     await ws.send({"type": "ping", "id": "x" * 65})
-    refused(await ws.expect("error"), "message.invalid")
+    refused(await ws.expect("error"), "bad.too_long")
     await alive(ws)
     await ws.close()
+
+
+# ----- text: every string is checked as text first -----------------------------------------
+
+SURROGATE, NUL = "\ud800", "\x00"
+
+
+def text_cases(protocol: str) -> list[tuple[dict[str, Any], str]]:
+    """Messages with a string that is not text somewhere: (message, code). A lone surrogate
+    only travels in JSON (its \\ud800 escape); msgpack's strings are UTF-8, so it gets NUL,
+    a control character and an over-long string instead."""
+    bad = [NUL, "a\x1bb", "x\x7f"] + ([SURROGATE, "a\udfffb"] if protocol == JSON else [])
+    out: list[tuple[dict[str, Any], str]] = []
+    for b in bad:
+        out += [
+            ({"type": "hello", "token": b}, "bad.text"),
+            ({"type": "session.get", "session": b}, "bad.text"),
+            ({"type": "move", "session": "{sid}", "move": "t7" + b}, "bad.text"),
+            ({"type": "move", "session": "{sid}", "move": {"kind": "move", "from": b,
+                                                         "to": "f1"}}, "bad.text"),
+            ({"type": "undo", "session": "{sid}", b: 1}, "bad.text"),
+            ({"type": "race.join", "race": b}, "bad.text"),
+            ({"type": "race.subscribe", "race": "r" + b}, "bad.text"),
+            ({"type": "match.get", "match": b}, "bad.text"),
+            ({"type": "match.subscribe", "match": b}, "bad.text"),
+            ({"type": "solo.start", "game": b, "variant": "easy"}, "bad.text"),
+            ({"type": "board.get", "board": "alltime/all", "around": b}, "bad.text"),
+            ({"type": "resign", "session": "{sid}", "x": [[{"deep": b}]]}, "bad.text"),
+        ]
+    out += [({"type": "hello", "token": "t" * 129}, "bad.too_long"),
+            ({"type": "session.get", "session": "s" * 65}, "bad.too_long"),
+            ({"type": "undo", "session": "{sid}", "k" * 65: 1}, "bad.too_long"),
+            ({"type": "move", "session": "{sid}", "move": {"kind": "move", "from": "t" * 65,
+                                                         "to": "f1"}}, "bad.too_long")]
+    return out
+
+
+@PROTOCOLS
+async def test_strings_that_are_not_text_are_refused_with_the_id(node: Node,
+                                                                  protocol: str) -> None:
+    _, ws = await connect(node, protocol)
+    s = await solo(ws)
+    before = await snapshot(ws, s["session"])
+    for message, code in text_cases(protocol):
+        body = {k: s["session"] if v == "{sid}" else v for k, v in message.items()}
+        reply = await ws.request(body)  # an id: the error carries it
+        refused(reply, code)
+        assert SURROGATE not in reply["message"] and NUL not in reply["message"], reply
+    await alive(ws)
+    assert await snapshot(ws, s["session"]) == before
+    await ws.close()
+
+
+@PROTOCOLS
+async def test_an_id_that_cant_be_echoed_still_gets_its_error(node: Node,
+                                                                protocol: str) -> None:
+    """A bad id gets an error without an id, never silence; a good one comes back as sent."""
+    _, ws = await connect(node, protocol)
+    bad: list[tuple[Any, str]] = [(float("nan"), "message.invalid"), (1.5, "message.invalid"),
+                                  (True, "message.invalid"), (None, "message.invalid"),
+                                  ("a" * 65, "bad.too_long"), ("\x00", "bad.text")]
+    if protocol == JSON:
+        bad += [(SURROGATE, "bad.text"), (2**64, "message.invalid"),
+                (-(2**63) - 1, "message.invalid"), (10**300, "message.invalid")]
+    for rid, code in bad:
+        await ws.send({"type": "ping", "id": rid})
+        reply = await ws.expect("error")
+        refused(reply, code)
+        assert "id" not in reply, reply
+        await alive(ws)
+    for rid in (2**64 - 1, -(2**63), "", "é✓ 🂡"):
+        await ws.send({"type": "ping", "id": rid})
+        assert await ws.expect("pong") == {"type": "pong", "id": rid}
+    if protocol == JSON:  # a field's name that is not text: the error keeps the good id
+        await ws.send_raw('{"type": "ping", "id": 77, "\\ud800": 1}')
+        reply = await ws.expect("error")
+        refused(reply, "bad.text")
+        assert reply["id"] == 77, reply
+    await ws.close()
+
+
+async def test_rest_refuses_what_is_not_text(node: Node) -> None:
+    rest, sid = await rest_solo(node)
+    before = await rest_state(rest, sid)
+    anon = Rest(node)
+    for name in (SURROGATE, "Bob\x00", "\x1b[31mred"):
+        status, err = await anon.call("POST", "/players", {"name": name, "kind": "bot"})
+        assert (status, err["code"]) == (400, "bad.text"), (name, err)
+    status, err = await anon.call("POST", "/players", {"name": "n" * 33, "kind": "bot"})
+    assert (status, err["code"]) == (400, "bad.too_long"), err
+    for body in ({"move": SURROGATE}, {"move": "s", SURROGATE: 1}, {"move": {"kind": NUL}}):
+        status, err = await rest.call("POST", f"/sessions/{sid}/moves", body)
+        assert (status, err["code"]) == (400, "bad.text"), (body, err)
+    for path in ("/sessions/s%00", "/sessions/s%00/moves", "/races/r%01", "/races/r%01/results",
+                 "/players/p%00", "/players/p%00/stats", "/games/k%00/easy",
+                 "/matches/m%00", "/matches/m%00/transcript", "/boards/alltime%00/all",
+                 "/daily/2026-01-0%00", "/boards/alltime/all?around=%00",
+                 "/boards/alltime/all?%00=1", "/daily?day=%7f"):
+        status, err = await rest.call("GET", path)
+        assert (status, err["code"]) == (400, "bad.text"), (path, err)
+    for path in ("/sessions/%00/undo", "/races/r%00/join", "/matches/m%00/start"):
+        status, err = await rest.call("POST", path)
+        assert (status, err["code"]) == (400, "bad.text"), (path, err)
+    status, err = await rest.call("GET", "/sessions/" + "s" * 65)
+    assert (status, err["code"]) == (400, "bad.too_long"), err
+    for query in ("start=\u00b2", "count=" + "9" * 5000, "start=\u0661"):
+        status, err = await rest.call("GET", f"/boards/alltime/all?{query}")
+        assert (status, err["code"]) == (400, "message.invalid"), (query, err)
+    status, err = await rest.call("GET", "/players/me", token="abc\x01def")
+    assert (status, err["code"]) == (400, "bad.text"), err
+    status, err = await rest.call("GET", "/players/me", token="t" * 129)
+    assert (status, err["code"]) == (400, "bad.too_long"), err
+    assert await rest_state(rest, sid) == before
+    await anon.aclose()
+    await rest.aclose()
+
+
+@PROTOCOLS
+async def test_a_bearer_header_that_is_not_text_is_refused(node: Node, protocol: str) -> None:
+    for token, code in (("a\x85b", "bad.text"), ("t" * 129, "bad.too_long")):
+        conn = await websockets.connect(node.ws_url, subprotocols=[protocol],
+                                        additional_headers={"Authorization": f"Bearer {token}"})
+        ws = Ws(conn, protocol)
+        refused(await ws.expect("error"), code)
+        await alive(ws)  # the socket stays, unauthenticated
+        await ws.close()
+
+
+async def test_text_frames_that_are_not_utf8_close_without_a_traceback(node: Node) -> None:
+    """uvicorn closes such a socket with 1007; the node's log gets no traceback for it."""
+    start = node.log.stat().st_size
+    for _ in range(50):
+        conn = await websockets.connect(node.ws_url, subprotocols=[JSON])
+        await conn.send(b'{"type": "ping", "x": "\xed\xa0\x80\xff"}', text=True)
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(conn.recv(), 5)
+        assert conn.close_code == 1007
+    _, ws = await connect(node)
+    await alive(ws)  # the node is fine
+    await ws.close()
+    await asyncio.sleep(0.2)
+    with open(node.log, "rb") as f:
+        f.seek(start)
+        written = f.read().decode(errors="replace")
+    assert "Traceback" not in written and "UTF-8" not in written, written[-3000:]
 
 
 @PROTOCOLS
