@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import openapi, rest, store, ws
+from . import logs, openapi, rest, store, ws
 from .accounts import Accounts
 from .api import Services
 from .boards import Boards
@@ -90,7 +90,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     sv = build_services(settings, clock)
-    ws.quiet_bad_text()  # a text frame that is not UTF-8: one info line, not a traceback
+    logs.quiet_bad_text()  # a text frame that is not UTF-8: one info line, not a traceback
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})

@@ -281,8 +281,9 @@ class Matches:
         return {"view": view, "legal": legal, "waiting": waiting, "as_of": m.meta["seq"]}
 
     async def list_open(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The newest open matches first, as races (``Races.list_open``)."""
         out = []
-        for mid in await self.redis.zrange(store.OPEN_MATCHES, 0, limit - 1):
+        for mid in await self.redis.zrevrange(store.OPEN_MATCHES, 0, limit - 1):
             with contextlib.suppress(ApiError):
                 s = await self.summary(mid.decode())
                 if s["state"] == "open":
@@ -630,6 +631,8 @@ class Matches:
                 for mid in await self.redis.zrangebyscore(store.DUE_MATCHES, 0, now):
                     try:
                         await self.timeout(mid.decode())
+                    except ApiError as e:  # a move or another node's timer came first
+                        log.debug("the turn timer for match %s was refused: %s", mid, e.code)
                     except Exception:
                         log.exception("the turn timer failed for match %s", mid)
             except (RedisConnectionError, RedisTimeoutError) as e:  # one line, not a trace

@@ -125,7 +125,9 @@ class Races:
         return out
 
     async def list_open(self, limit: int = 50) -> list[dict[str, Any]]:
-        rids = await self.redis.zrange(store.OPEN_RACES, 0, limit - 1)
+        """The newest open races first: races left open for ever (a creator who never starts
+        them, or someone making them by the dozen) cannot push a new one off the list."""
+        rids = await self.redis.zrevrange(store.OPEN_RACES, 0, limit - 1)
         out = []
         for rid in rids:
             with contextlib.suppress(ApiError):
