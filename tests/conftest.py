@@ -30,13 +30,15 @@ ROOT = Path(__file__).resolve().parents[1]
 # The suite registers thousands of players from 127.0.0.1 (one registration bucket for every
 # node on the shared Redis): every node it starts has the registration limit off, and the
 # tests of the limit start nodes of their own (tests/server/test_signups.py).
-NO_SIGNUP_LIMIT = {"SAMEDEAL_SIGNUP_BURST": "0"}
-# The suite also plays the day's deals with accounts made that day: FAST lets them rank, as it
-# lifts the rate limits that would get in the way.
+#
+# The suite also plays the day's deals with accounts made that day, so they rank. Every node on
+# the shared Redis must agree on that: any node's sweep may record another node's ended game
+# (server/followups.py), and one that did not let new accounts rank would leave it off the board.
+SUITE_ACCOUNTS = {"SAMEDEAL_SIGNUP_BURST": "0", "SAMEDEAL_DAILY_RANK_NEW_ACCOUNTS": "1"}
+# FAST also lifts the rate limits that would get in the way.
 FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
         "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1",
-        "SAMEDEAL_NODE_TIMEOUT": "4", "SAMEDEAL_DAILY_RANK_NEW_ACCOUNTS": "1",
-        **NO_SIGNUP_LIMIT}
+        "SAMEDEAL_NODE_TIMEOUT": "4", **SUITE_ACCOUNTS}
 
 
 def free_port() -> int:
@@ -117,7 +119,7 @@ def strict_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     node, proc = start_node(redis_url, logs / "strict.log", SAMEDEAL_RATE_PER_SECOND="5",
                             SAMEDEAL_RATE_BURST="10", SAMEDEAL_FLOOD_AFTER="20",
                             SAMEDEAL_EVENT_WINDOW="4", SAMEDEAL_HELLO_TIMEOUT="1",
-                            **NO_SIGNUP_LIMIT)
+                            **SUITE_ACCOUNTS)
     yield node
     proc.terminate()
     proc.wait(10)

@@ -13,7 +13,7 @@ import pytest
 from redis import asyncio as redis
 
 import engine
-from tests.conftest import NO_SIGNUP_LIMIT, start_node
+from tests.conftest import SUITE_ACCOUNTS, start_node
 
 from .client import MSGPACK, Node, Rest, Ws, player
 
@@ -143,7 +143,7 @@ async def test_practice_has_unlimited_undo_and_a_chosen_seed(node: Node, protoco
 @pytest.fixture(scope="module")
 def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
     node, proc = start_node("", tmp_path_factory.mktemp("embedded") / "node.log",
-                            **NO_SIGNUP_LIMIT)
+                            **SUITE_ACCOUNTS)
     yield node
     proc.terminate()
     proc.wait(10)
@@ -200,7 +200,7 @@ async def test_a_node_stops_when_asked_after_a_client_vanished_mid_request(
         redis_url: str, tmp_path: Path) -> None:
     """A socket cut while its race.create (with a seat) was being served once left the
     connection's writer waiting for ever, and the node hung on SIGTERM."""
-    node, proc = start_node(redis_url, tmp_path / "node.log", **NO_SIGNUP_LIMIT)
+    node, proc = start_node(redis_url, tmp_path / "node.log", **SUITE_ACCOUNTS)
     _, token = await player(node, "Gone")
     for _ in range(3):
         ws = await Ws.open(node, token)
