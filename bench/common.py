@@ -80,6 +80,12 @@ def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -
     raise RuntimeError(f"nothing listens on {port} after {timeout} s")
 
 
+#: A node's settings for load from one address: rate limits out of the way, and the
+#: registration limit off (every benchmark player registers from 127.0.0.1).
+FAST = {"SAMEDEAL_RATE_PER_SECOND": "1000000", "SAMEDEAL_RATE_BURST": "1000000",
+        "SAMEDEAL_FLOOD_AFTER": "1000000", "SAMEDEAL_SIGNUP_BURST": "0"}
+
+
 def start_redis(cpu: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """A throwaway redis-server on a free loopback port: (process, URL)."""
     exe = shutil.which("redis-server")

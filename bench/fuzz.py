@@ -26,10 +26,8 @@ import time
 from collections import Counter
 from typing import Any
 
-from .common import CORES, Section, Target, fmt, pinned, start_redis, start_server, stop
+from .common import CORES, FAST, Section, Target, fmt, pinned, start_redis, start_server, stop
 
-FAST = {"SAMEDEAL_RATE_PER_SECOND": "1000000", "SAMEDEAL_RATE_BURST": "1000000",
-        "SAMEDEAL_FLOOD_AFTER": "1000000"}
 PROTOCOLS = {"json": "samedeal.json", "msgpack": "samedeal.msgpack"}
 LIMIT = 16384  # the default largest message
 WINDOW = 64  # frames a socket sends before its ping

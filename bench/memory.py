@@ -20,8 +20,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from .common import Section, fmt, start_redis, start_server, stop
-from .ws import FAST, Player, connect, register
+from .common import FAST, Section, fmt, start_redis, start_server, stop
+from .ws import Player, connect, register
 
 MOVES = 100
 #: The node's replay_window here (full run, --quick): longer than the race phase, short for a run.

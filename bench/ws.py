@@ -27,6 +27,7 @@ from typing import Any
 
 from .common import (
     CORES,
+    FAST,
     Section,
     Target,
     cpu_seconds,
@@ -39,8 +40,6 @@ from .common import (
     stop,
 )
 
-FAST = {"SAMEDEAL_RATE_PER_SECOND": "1000000", "SAMEDEAL_RATE_BURST": "1000000",
-        "SAMEDEAL_FLOOD_AFTER": "1000000", "SAMEDEAL_SIGNUP_BURST": "0"}
 LOADS = (0.5, 0.8)
 WHY_CPU = (
     "A move is more work than an echo: the server reads one frame and writes three (the ack, "
