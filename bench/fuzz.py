@@ -105,6 +105,7 @@ def depth(value: Any) -> int:
 
 
 def strings(value: Any) -> list[str]:
+    """Every string in ``value``: map keys, values, at any depth."""
     out, stack = [], [value]
     while stack:
         item = stack.pop()
@@ -118,6 +119,7 @@ def strings(value: Any) -> list[str]:
 
 
 def good_id(value: Any) -> bool:
+    """The documented rule: an integer from -2**63 to 2**64-1, or text of at most 64."""
     if type(value) is int:
         return -(2**63) <= value <= 2**64 - 1
     return isinstance(value, str) and len(value) <= 64 and not NOT_TEXT.search(value)

@@ -26,6 +26,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
+from bench.fuzz import NOT_TEXT, SURROGATE, good_id, strings
 from server import schema
 from server.errors import STATUS
 
@@ -36,8 +37,6 @@ LIMIT = 16384  # the default largest message, in bytes
 MISSING = object()  # a field taken out of its message
 #: Engine refusals also come back (a move that does not parse, for one).
 ENGINE_CODE = re.compile(r"^[a-z]+(\.[a-z_]+)+$")
-NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-SURROGATE = re.compile("[\ud800-\udfff]")
 
 # ----- what an attacker sends ----------------------------------------------------------------
 
@@ -212,20 +211,6 @@ def pack(message: Any, protocol: str) -> bytes | str:
     return data
 
 
-def strings(value: Any) -> list[str]:
-    """Every string in ``value``: map keys, values, at any depth."""
-    out, stack = [], [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, dict):
-            stack += list(item.keys()) + list(item.values())
-        elif isinstance(item, list):
-            stack += item
-    return out
-
-
 def depth(value: Any) -> int:
     out, stack = 0, [(value, 1)]
     while stack:
@@ -244,13 +229,6 @@ def readable(m: dict[Any, Any], data: bytes | str, protocol: str) -> bool:
     """A frame that is read: not too big, not too deep, UTF-8 in msgpack (else no id)."""
     return len(data) <= LIMIT and depth(m) < 1000 and not (
         protocol == MSGPACK and any(SURROGATE.search(s) for s in strings(m)))
-
-
-def good_id(value: Any) -> bool:
-    """The documented rule: an integer from -2**63 to 2**64-1, or text of at most 64."""
-    if type(value) is int:
-        return -(2**63) <= value <= 2**64 - 1
-    return isinstance(value, str) and len(value) <= 64 and not NOT_TEXT.search(value)
 
 
 def known(code: Any) -> bool:
