@@ -77,6 +77,8 @@ async def test_a_newcomer_registers_and_plays_practice_games(node: Node) -> None
         twice = await samedeal(
             "bot", "clients.bots.random:RandomBot", "--server", node.url, "--token", token,
             "--solo", "golf", "easy", "--games", "3", "--seed", "10", "-o", "seed=3", "--json")
+        for code, _, err in (again, twice):
+            assert code == 0, err
         one, two = (json.loads(run[1].strip().splitlines()[-1]) for run in (again, twice))
         assert one["mean_score"] == two["mean_score"] and one["mean_moves"] == two["mean_moves"]
         assert one["statuses"] == two["statuses"]

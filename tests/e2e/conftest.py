@@ -56,7 +56,9 @@ def open_context(browser: Browser, name: str, **options: object) -> BrowserConte
 
 
 def wait_online(page: Page) -> None:
-    page.wait_for_function("document.getElementById('net')?.dataset.state === 'online'")
+    # A function, not an expression: Playwright evals a string on every poll, and the
+    # page's CSP (no 'unsafe-eval') refuses that once the first check has failed.
+    page.wait_for_function("() => document.getElementById('net')?.dataset.state === 'online'")
 
 
 @pytest.fixture
