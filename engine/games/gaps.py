@@ -30,7 +30,7 @@ class Gaps(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         return (
             Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, unit="top",
-                  to=(GRID,), fan="grid"),
+                  to=(GRID,), fan="grid", columns=COLS),
             # The Aces set aside after the deal: out of play, shown for completeness.
             Group(WASTE, prefix="a", fan="none"),
         )
