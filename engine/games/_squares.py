@@ -17,7 +17,7 @@ class Squares(RuleSet):
 
     def timer_move(self, st: State) -> Move:
         """The placement a match's turn timer makes for a player who let the time run out:
-        on the waste while it has room, else in the first empty cell (RULES-DECISIONS)."""
+        on the waste if it has room, else in the first empty cell (docs/rules/poker-square.md)."""
         if st.status != PLAYING:
             raise IllegalMove("game.over", f"the game is over ({st.status})")
         s = self.stock_pile

@@ -193,7 +193,7 @@ class Gaps(RuleSet):
 
     def useful(self, st: State, m: Move) -> bool:
         """Every move into a gap changes the rows: a gap is never an "equivalent" cell in
-        RULES-DECISIONS' sense, so the generic lone-card-into-an-empty-cell rule is off."""
+        docs/rules/decisions.md's sense, so the generic lone-card-into-an-empty-cell rule is off."""
         return True
 
     # ----- the end ------------------------------------------------------------------

@@ -84,7 +84,7 @@ def test_reaching_for_face_down_cards_never_names_them(rules, seed, picks):
 def test_random_games_end(rules):
     """Random legal play ends (won, lost or finished) or, at the move cap, is still open.
 
-    RULES-DECISIONS caps random play: a game where cards can trade places for ever is not
+    docs/rules/decisions.md caps random play: a game where cards can trade places for ever is not
     over by its rules. An ended game has no legal move left; every rule set's end is reached
     by some of 20 random games, so end detection that never fires fails here.
     """
