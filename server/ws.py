@@ -184,7 +184,7 @@ class Connection:
                     reply["id"] = request_id
                 self.send(reply)
                 eid = reply.get("race") or reply.get("match")
-                if "joined_seq" in reply and eid not in self.listeners:
+                if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
                     # A new entrant follows the race or match from its own seat on, after
                     # the reply; a match counted them present as they sat.
                     if is_match(eid):
