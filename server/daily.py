@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import PLAYING
 
-from . import integrity, store
+from . import integrity, replies, store
 from .accounts import Accounts, Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -76,7 +76,7 @@ class Daily:
         self.records = records
         self.clock = clock or (lambda: store.now_ms(redis))
         self._secret: bytes | None = None
-        self._close = store.script(redis, store.CLOSE)
+        self._close = replies.bind(redis, store.CLOSE, replies.Closed.of)
 
     async def secret(self) -> bytes:
         """The setting's secret, else one made once and kept in Redis for every node."""
@@ -222,16 +222,16 @@ class Daily:
         due = await self.redis.zrangebyscore(store.DAILY_INFLIGHT, 0, now)
         for raw in due:
             sid = raw.decode()
-            status, created, finished, last = await self._close(
-                keys=list(store.session_keys(sid)))
-            if not status:  # the session is gone: nothing to record
+            closed = await self._close(keys=list(store.session_keys(sid)))
+            if not closed.exists:  # the session is gone: nothing to record
                 await self.redis.zrem(store.DAILY_INFLIGHT, sid)
                 continue
             s = await self.sessions.load(sid)
-            if status.decode() != PLAYING:
-                await self.finished(s, int(finished or created))
+            if closed.status != PLAYING:
+                await self.finished(s, closed.finished_at or closed.created)
             else:  # walked away: the score reached, timed to the last move
-                at = int(last.partition(b" ")[0]) if last else int(created)
-                await self.finished(s, at, walked_away=True)
+                at = closed.last_at
+                await self.finished(s, at if at is not None else closed.created,
+                                    walked_away=True)
         return len(due)
 

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
 
-from . import store
+from . import replies, store
 from .config import Settings
 
 log = logging.getLogger("samedeal.followups")
@@ -31,7 +31,7 @@ class FollowUps:
         self.redis = redis
         self.settings = settings
         self.handlers: dict[str, Handler] = {}
-        self._claim = store.script(redis, store.CLAIM)
+        self._claim = replies.bind(redis, store.CLAIM, replies.claimed)
 
     def handle(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
