@@ -30,7 +30,8 @@ from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import FollowUps
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
-from .matches import Matches, pause
+from .loops import pause
+from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .ratings import Ratings
