@@ -46,7 +46,7 @@ class FollowUps:
         now = await store.now_ms(self.redis)
         done = 0
         for raw in await self.redis.zrangebyscore(store.DUE, 0, now, start=0, num=limit):
-            member = raw.decode()
+            member = store.text(raw)
             if not await self._claim(keys=[store.DUE], args=[member, self.grace_ms]):
                 continue
             log.info("taking over follow-up %s", member)

@@ -28,7 +28,7 @@ from .sessions import Sessions, rules_for
 
 log = logging.getLogger("samedeal.races")
 
-DEFAULTS = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
+DEFAULTS: dict[str, Any] = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
 INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done", "starts_at",
         "ends_at", "ended_at")
 
@@ -131,7 +131,7 @@ class Races:
         out = []
         for rid in rids:
             with contextlib.suppress(ApiError):
-                s = await self.summary(rid.decode())
+                s = await self.summary(store.text(rid))
                 if s["state"] == "open":
                     out.append(s)
         return out
@@ -266,7 +266,8 @@ class Races:
         for _ in range(10):
             r = await self._race(rid)
             if r["state"] == "ended":
-                return json.loads(r["results"])
+                ended: dict[str, Any] = json.loads(r["results"])
+                return ended
             if r["state"] != "running":
                 return None
             now = await store.now_ms(self.redis)
@@ -300,13 +301,14 @@ class Races:
         r = await self._race(rid)
         if r["state"] != "ended":
             raise ApiError("race.not_over", "the results come when the race is over")
-        return json.loads(r["results"])
+        results: dict[str, Any] = json.loads(r["results"])
+        return results
 
     async def end_due(self) -> None:
         """End every race past its time limit; every node sweeps (ending is idempotent)."""
         now = await store.now_ms(self.redis)
         for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
-            await self.finish(rid.decode())
+            await self.finish(store.text(rid))
 
 
 MESSAGES = {

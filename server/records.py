@@ -219,7 +219,7 @@ class Records:
 
     async def profile(self, player: Player, today: date) -> dict[str, Any]:
         """The public profile: statistics per rule set, streaks, ratings with uncertainty."""
-        raw = {k.decode(): v.decode() for k, v in
+        raw = {store.text(k): store.text(v) for k, v in
                (await self.redis.hgetall(store.player_key(player.id))).items()}
         stats: dict[str, dict[str, Any]] = {}
         ratings: dict[str, Any] = {}

@@ -473,5 +473,8 @@ async def now_ms(redis: Redis) -> int:
     return int(seconds) * 1000 + int(micros) // 1000
 
 
-def text(value: bytes | None) -> str:
-    return value.decode() if value is not None else ""
+def text(value: object) -> str:
+    """A value as Redis returned it (bytes here; ``None`` for a missing one), as text."""
+    if value is None:
+        return ""
+    return value.decode() if isinstance(value, bytes) else str(value)

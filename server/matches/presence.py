@@ -77,10 +77,10 @@ class Presence:
             if not await redis.zrem(store.NODES, node):
                 continue  # another node claimed it
             key = store.node_presence(node)
-            for entry, count in (await redis.hgetall(key)).items():
+            for entry, sockets in (await redis.hgetall(key)).items():
                 mid, _, pid = store.text(entry).partition(" ")
                 with contextlib.suppress(ApiError):
-                    await self.present(mid, pid, -int(count), ledger=False)
+                    await self.present(mid, pid, -int(sockets), ledger=False)
                 await redis.hdel(key, entry)
             log.warning("node %s stopped beating: its match presence was taken back", node)
 

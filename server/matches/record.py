@@ -109,8 +109,8 @@ class Match:
     def over(self) -> bool:
         """Every placement made: the turns are over, or every grid is full (or left)."""
         if self.state is not None:
-            return self.state.over
-        return self.meta["state"] != "open" and self.meta["active"] <= 0
+            return bool(self.state.over)
+        return bool(self.meta["state"] != "open" and self.meta["active"] <= 0)
 
     def awaited(self) -> list[str]:
         """The players whose placement the match waits for now."""
@@ -125,7 +125,7 @@ class Match:
         """The card called now (called-card games), ``None`` once every grid is full."""
         if self.state is not None or not self.running:
             return None
-        return self.calls[self.meta["round"]]
+        return int(self.calls[self.meta["round"]])
 
 
 def decode(raw: dict[bytes, bytes]) -> dict[str, Any]:

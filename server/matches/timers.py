@@ -35,10 +35,10 @@ class Timers:
         grace = m.meta["grace"] * 1000
         ends = [a + grace for a in map(m.away_since, awaited) if a is not None]
         if ends and max(ends) > now:
-            return max(due, max(ends))
+            return int(max(due, *ends))
         if ends and len(ends) == len(awaited):
             pace = int(self.book.settings.absent_pace * 1000)
-            return min(due, max(m.meta["shown_at"], *ends) + pace)
+            return int(min(due, max(m.meta["shown_at"], *ends) + pace))
         return due
 
     async def schedule(self, m: Match) -> None:

@@ -69,7 +69,7 @@ def starter(m: Match) -> int:
     (the next card is not shown before everyone has placed)."""
     if m.meta["state"] != "ended":
         return NO_STARTER
-    return m.calls[m.meta["round"]]
+    return int(m.calls[m.meta["round"]])
 
 
 def line_scores(m: Match, pid: str) -> dict[str, Any]:
@@ -110,7 +110,7 @@ async def transcript(redis: Redis, m: Match) -> dict[str, Any]:
     if m.kind == TURNS:
         moves = []
         for e in await redis.lrange(store.match_moves(m.id), 0, -1):
-            t, who, text = e.decode().split(" ", 2)
+            t, who, text = store.text(e).split(" ", 2)
             moves.append({"t": int(t), "bowler": int(who) + 1,
                           "player": m.order[int(who)], "move": text})
         out["moves"] = moves
@@ -120,6 +120,6 @@ async def transcript(redis: Redis, m: Match) -> dict[str, Any]:
                 pipe.lrange(store.match_moves(m.id, p), 0, -1)
             lists = await pipe.execute()
         out["moves"] = {p: [{"t": int(t), "move": text} for t, _, text in
-                            (e.decode().partition(" ") for e in entries)]
+                            (store.text(e).partition(" ") for e in entries)]
                         for p, entries in zip(m.order, lists, strict=True)}
     return out
