@@ -16,7 +16,7 @@ from .. import store
 from ..config import Settings
 from ..errors import ApiError
 from . import rounds, turns
-from .record import TURNS, Match, decode, form_of
+from .record import TURNS, Match, decode
 
 
 class Book:
@@ -69,7 +69,7 @@ class Book:
         infos = {k.decode(): json.loads(v) for k, v in players.items()}
         order = sorted(infos, key=lambda p: int(meta.get(f"seat:{p}", 0)))
         rules = engine.get(meta["game"], meta["variant"])
-        form = form_of(rules)
+        form = rules.match
         if form is None:  # a match stored by a server that still matched this game
             raise ApiError("match.game", f"{rules.name} is no longer played as a match")
         seed = bytes.fromhex(meta["seed"])

@@ -1,7 +1,8 @@
 """A match as Redis holds it, and how its rule set is played as a match.
 
-What kind of match a rule set makes is the rule set's own word: its description's ``match``
-(``{"kind": "turns" | "called", "seats": [least, most]}``, or none), never its id. ``turns``:
+What kind of match a rule set makes is the rule set's own word: its ``match`` (a ``MatchMode``,
+in the catalog ``{"kind": "turns" | "called", "seats": [least, most]}``, or none), never its
+id. ``turns``:
 one deal the players take turns on, one state for the whole match (Bowling); ``called``: every
 player has their own grid and the same card is called to all (Poker Square, Cribbage Square).
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 import engine
 from engine.core import State
+from engine.rules import MatchMode
 
 from .. import lanes
 from ..errors import ApiError
@@ -42,30 +44,11 @@ def refused(code: str) -> ApiError:
     return ApiError(code, MESSAGES.get(code, code))
 
 
-@dataclass(frozen=True)
-class Form:
-    """How a rule set is played as a match: ``kind`` (TURNS or CALLED), seats ``least`` to
-    ``most``."""
-
-    kind: str
-    least: int
-    most: int
-
-
-def form_of(rules: engine.RuleSet) -> Form | None:
-    """The rule set's match form from its description; ``None``: no match of this game."""
-    trait = rules.describe().get("match")
-    if not trait:
-        return None
-    least, most = trait["seats"]
-    return Form(str(trait["kind"]), int(least), int(most))
-
-
 def matched() -> list[str]:
     """The names of the games that can be played as matches, as the catalog lists them."""
     names: list[str] = []
     for rules in engine.rule_sets():
-        if form_of(rules) is not None and rules.name not in names:
+        if rules.match is not None and rules.name not in names:
             names.append(rules.name)
     return names
 
@@ -79,7 +62,7 @@ class Match:
     players: dict[str, dict[str, str]]  # player id -> name, kind
     order: list[str]  # seat order: the turn order, and the order scores are listed in
     rules: engine.RuleSet
-    form: Form
+    form: MatchMode
     seed: bytes
     calls: list[int]  # the deal in the order its cards are called (called-card games)
     state: State | None = None  # turns: the whole match in one state

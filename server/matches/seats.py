@@ -18,7 +18,7 @@ from ..accounts import Player, new_id
 from ..errors import ApiError
 from ..sessions import rules_for
 from .book import Book
-from .record import DEFAULTS, MESSAGES, TURNS, Match, form_of, matched, refused
+from .record import DEFAULTS, MESSAGES, TURNS, Match, matched, refused
 
 
 class Seats:
@@ -35,13 +35,13 @@ class Seats:
     async def create(self, player: Player, body: dict[str, Any]) -> str:
         """A new open match; its id."""
         rules = rules_for(body["game"], body["variant"])
-        form = form_of(rules)
+        form = rules.match
         if form is None:
             raise ApiError("match.game", f"{rules.name} is not played as a match: matches are "
                            f"for {', '.join(matched())}; race the other games")
-        if not form.least <= body["seats"] <= form.most:
-            raise ApiError("message.invalid",
-                           f"a {rules.name} match has {form.least} to {form.most} seats")
+        least, most = form.seats
+        if not least <= body["seats"] <= most:
+            raise ApiError("message.invalid", f"a {rules.name} match has {least} to {most} seats")
         opts = DEFAULTS | {k: v for k, v in body.items() if k in DEFAULTS}
         mid = new_id("m")
         seed = os.urandom(32)
@@ -90,7 +90,7 @@ class Seats:
             raise ApiError("match.not_creator", "only the match's creator can start it")
         if m.meta["state"] != "open":
             raise ApiError("match.not_open", MESSAGES["match.not_open"])
-        least = m.form.least
+        least = m.form.seats[0]
         if len(m.players) < least:
             raise ApiError("match.too_few", f"a {m.rules.name} match needs at least {least} "
                            f"player{'s' if least > 1 else ''} to start")
