@@ -40,7 +40,6 @@ __all__ = ["Match", "Matches"]
 class Matches:
     def __init__(self, redis: Redis, settings: Settings, on_end: OnEnd) -> None:
         self.redis = redis
-        self.settings = settings
         self.book = Book(redis, settings)
         self.timers = Timers(self.book)
         self.ending = Ending(self.book, on_end)
@@ -48,13 +47,6 @@ class Matches:
         self.seats = Seats(self.book, self.timers.schedule, self.presence.count)
         self.turns = Turns(self.book, self.ending.finish, self.timers.schedule)
         self.rounds = Rounds(self.book, self.ending.finish, self.timers.schedule)
-
-    @property
-    def node(self) -> str:
-        return self.presence.node
-
-    def lock(self, mid: str) -> asyncio.Lock:
-        return self.book.lock(mid)
 
     async def load(self, mid: str) -> Match:
         return await self.book.load(mid)
@@ -141,9 +133,6 @@ class Matches:
             raise ApiError("conflict", "the match kept changing; try again")
 
     # ----- the turn timer and presence -------------------------------------------------
-
-    def due_at(self, m: Match, now: int) -> int | None:
-        return self.timers.due_at(m, now)
 
     async def timeout(self, mid: str) -> None:
         """The timer's placement for everyone the match still waits for, if it is due."""
