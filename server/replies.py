@@ -175,6 +175,20 @@ class Placed:
         return cls(True, seq=int(raw[1]), outcome=_text(raw[2]))
 
 
+@dataclass(frozen=True)
+class Streak:
+    """STREAK (server/records.py): the streak's ``days`` now and the ``best`` ever. Decoded
+    with ``of`` rather than bound: it also runs inside a pipeline, answered at its end."""
+
+    days: int
+    best: int
+
+    @classmethod
+    def of(cls, raw: Sequence[Raw]) -> Streak:
+        days, best = raw
+        return cls(int(days), int(best))
+
+
 def changed(raw: Raw) -> bool:
     """MATCH_HERE: whether the player's presence changed (1: now away, 2: back; 0: no)."""
     return int(raw) != 0
