@@ -3,8 +3,9 @@
 // unranked replays, the day's leaderboard for a game with the player's own page, and streaks.
 
 import { mountSession } from "./play.js";
-import { h, clock, duration, errorText, serverNow, syncClock } from "./race.js";
-import { seedReveal } from "./replay.js";
+import { h, errorText } from "./dom.js";
+import { clock, duration, serverNow, syncClock } from "./time.js";
+import { seedReveal } from "./seed.js";
 
 const PAGE = 10; // leaderboard rows per page
 

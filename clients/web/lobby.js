@@ -2,6 +2,8 @@
 // a match (with a link to share), and every rule set with its short rules and a practice link.
 // Player names are other players' words: they go into the page as text, never as markup.
 
+import { showShare } from "./share.js";
+
 const MATCH_GAMES = ["bowling", "poker-square", "cribbage-square"];
 const REFRESH_MS = 10000;
 
@@ -18,30 +20,6 @@ function el(tag, attrs = {}, ...children) {
 
 function minutes(seconds) {
   return seconds % 60 ? `${seconds} s` : `${seconds / 60} min`;
-}
-
-// A banner outside the page, so the link stays in view on the race or match page it leads to.
-export function showShare(kind, id) {
-  const box = document.getElementById("share");
-  if (!box) return;
-  const url = `${location.origin}/#/${kind}/${id}`;
-  const input = el("input", { value: url, readonly: "", "aria-label": `link to this ${kind}` });
-  const copy = el("button", { type: "button", class: "copy" }, "Copy");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      input.select();
-      document.execCommand("copy");
-    }
-    copy.textContent = "Copied";
-  });
-  const close = el("button", { type: "button", "aria-label": "close", class: "close" }, "×");
-  close.addEventListener("click", () => { box.replaceChildren(); box.hidden = true; });
-  box.dataset.for = `#/${kind}/${id}`;
-  box.replaceChildren(el("div", { class: "share" },
-    el("span", {}, `Share this ${kind}:`), input, copy, close));
-  box.hidden = false;
 }
 
 function ruleSetsSection(ctx) {

@@ -6,8 +6,10 @@
 
 import { renderBoard } from "./render.js";
 import { cardElement, parseCard } from "./cards.js";
-import { h, clock, duration, errorText, serverNow, shareBox, syncClock } from "./race.js";
-import { seedReveal } from "./replay.js";
+import { h, errorText } from "./dom.js";
+import { clock, duration, serverNow, syncClock } from "./time.js";
+import { shareBox } from "./share.js";
+import { seedReveal } from "./seed.js";
 
 export async function mount(root, ctx, params) {
   const { net } = ctx;
