@@ -1,6 +1,7 @@
-// The match page (#/match/{id}): seats and the start, then for Bowling the shared lane (pins,
-// balls, the card being bowled), every bowler's scorecard, whose turn and its timer; for the
-// called-card games (Poker Square, Cribbage Square) the called card, the player's own grid and
+// The match page (#/match/{id}): seats and the start, then, for a match played in turns (the
+// match kind "turns", from the rule set's description), the shared lane (pins, balls, the card
+// being bowled), every bowler's scorecard, whose turn and its timer; for a "called" match (one
+// card called to every player, each on their own grid) the called card, the player's own grid and
 // everyone's running line scores (never another player's grid). Away, back and forfeits are
 // shown as they happen; at the end the results and the seed, checked against its commitment.
 
@@ -15,6 +16,7 @@ export async function mount(root, ctx, params) {
   const { net } = ctx;
   const matchId = params.id;
   const me = () => ctx.player?.id ?? net.player?.id;
+  const rules = () => (m ? ctx.ruleSet(m.game, m.variant) : null);
 
   let m = null; // the match summary, kept current by events
   let seq = 0;
@@ -122,17 +124,17 @@ export async function mount(root, ctx, params) {
         m.started_at = ev.started_at;
         m.players = ev.order.map((p, i) => ({ ...(m.players.find((q) => q.player === p.player) || {}), ...p, seat: i + 1 }));
         Object.assign(m, pick(ev, ["view", "turn", "round", "card", "deadline"]));
-        if (m.kind === "bowling") m.frames = [];
+        if (m.kind === "turns") m.frames = [];
         if (m.kind === "called") {
           m.scores = Object.fromEntries(m.players.map((p) => [p.player, { score: 0, lines: [], placed: 0, waiting: true, done: false }]));
         }
         note("The match started.");
         break;
       case "match.moved": {
-        const card = shown?.piles?.s?.up?.at(-1); // the card bowled, if it was shown here
+        const card = shown?.piles?.[stockOf(rules())]?.up?.at(-1); // the card bowled, if shown here
         Object.assign(m, pick(ev, ["view", "turn"]));
         if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
-        note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
+        note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(rules(), ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
         break;
       }
       case "match.placed": {
@@ -206,7 +208,7 @@ export async function mount(root, ctx, params) {
     if (m.state === "open") {
       if (!mine && m.players.length < m.seats) buttons.push(h("button.primary", { type: "button", "data-act": "join", text: "Join match", onclick: act("match.join") }));
       if (mine) buttons.push(h("button", { type: "button", "data-act": "leave", text: "Give up my seat", onclick: act("match.leave") }));
-      if (m.creator === me() && m.players.length >= (m.kind === "bowling" ? 1 : 2)) {
+      if (m.creator === me() && m.players.length >= (rules()?.match?.seats?.[0] ?? 2)) {
         buttons.push(h("button.primary", { type: "button", "data-act": "start", text: "Start now", onclick: act("match.start") }));
       }
     } else if (m.state === "running" && mine && !m.players.find((p) => p.player === me())?.forfeited) {
@@ -215,7 +217,7 @@ export async function mount(root, ctx, params) {
     }
     actions.replaceChildren(...buttons);
 
-    const turnOf = m.kind === "bowling" ? m.turn?.player : null;
+    const turnOf = m.kind === "turns" ? m.turn?.player : null;
     players.replaceChildren(...m.players.map((p, i) => h(`li${p.player === me() ? ".me" : ""}${p.player === turnOf ? ".turn" : ""}`,
       { "data-player": p.player, "data-away": p.away ? "yes" : "no", "data-forfeited": p.forfeited ? "yes" : "no" },
       h("span.seat", { text: `${i + 1}.` }), ` ${p.name}${p.player === me() ? " (you)" : ""}`,
@@ -229,7 +231,7 @@ export async function mount(root, ctx, params) {
       boardEl.replaceChildren(h("p.waiting", { text: `Waiting for players (${m.players.length}/${m.seats})…` }));
       board = null;
       boardKey = "";
-    } else if (m.kind === "bowling") {
+    } else if (m.kind === "turns") {
       drawLane();
     } else {
       drawCalled();
@@ -241,7 +243,6 @@ export async function mount(root, ctx, params) {
   // A board drawn with renderBoard, rebuilt only when what it shows changes kind.
   function showBoard(key, view, legal) {
     if (!view) return;
-    const rules = ctx.ruleSet(m.game, m.variant);
     if (board && boardKey === key) {
       board.update(view, legal);
       return;
@@ -249,13 +250,13 @@ export async function mount(root, ctx, params) {
     board?.destroy();
     boardEl.replaceChildren();
     boardKey = key;
-    board = renderBoard(boardEl, rules, view, { legal, interactive: key !== "watch", onMove: move });
+    board = renderBoard(boardEl, rules(), view, { legal, interactive: key !== "watch", onMove: move });
   }
 
   // The lane to draw: the bowler's own (cards and legal placements) on their turn, once their
   // match.you for this event has come; else the lane as everyone sees it, face down.
   function lane() {
-    const mine = m?.kind === "bowling" && m.turn?.player === me() && you && you.as_of >= seq;
+    const mine = m?.kind === "turns" && m.turn?.player === me() && you && you.as_of >= seq;
     return mine ? you : { view: m?.view, legal: [] };
   }
 
@@ -331,7 +332,7 @@ export async function mount(root, ctx, params) {
     let mineNow = false;
     if (m.state === "open") text = "The match has not started.";
     else if (m.state === "ended") text = "The match is over.";
-    else if (m.kind === "bowling" && m.turn) {
+    else if (m.kind === "turns" && m.turn) {
       mineNow = m.turn.player === me();
       const left = m.turn.deadline ? ` — ${clock(m.turn.deadline - now)} left` : "";
       text = mineNow ? `Your turn: bowl frame ${m.view?.info?.frame}${left}` : `${nameOf(m.turn.player)} is bowling${left}`;
@@ -391,12 +392,18 @@ export async function mount(root, ctx, params) {
   };
 }
 
-// "s-p4" -> "onto pin 4", "s-b1" -> "into ball pile 1".
-function placeName(move) {
+// The stock's pile name in a rule set's layout: where the card being placed shows.
+function stockOf(ruleSet) {
+  return ruleSet?.layout?.find((g) => g.kind === "stock")?.piles[0];
+}
+
+// "s-p4" -> "onto pin 4": the pile in the words of its group's description.
+function placeName(ruleSet, move) {
   const to = move.split("-")[1] || move;
-  if (/^p\d+$/.test(to)) return `onto pin ${to.slice(1)}`;
-  if (/^b\d+$/.test(to)) return `into ball pile ${to.slice(1)}`;
-  return move;
+  const group = ruleSet?.layout?.find((g) => g.piles.includes(to));
+  if (!group) return move;
+  const num = to.replace(/^[a-z]+/, "");
+  return `onto ${group.word || group.kind}${num ? ` ${num}` : ""}`;
 }
 
 function cardLabel(text) {

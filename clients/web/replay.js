@@ -92,7 +92,7 @@ export async function mount(root, ctx, params) {
 // dealt from the same per-frame decks in a solo game, a called-card grid is a solo grid.
 function matchGame(t, p, i) {
   let moves;
-  if (t.kind === "bowling") {
+  if (t.kind === "turns") {
     moves = t.moves.filter((m) => m.bowler === i + 1);
   } else {
     moves = t.moves[p.player] || [];
