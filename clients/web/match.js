@@ -296,7 +296,7 @@ export async function mount(root, ctx, params) {
         h("span.who", { text: nameOf(b.player) }),
         h("span.cards", {}, b.cards.map((c) => {
           const el = cardElement(c.card);
-          el.title = `${cardLabel(c.card)} ${placeName(c.move)}`;
+          el.title = `${cardLabel(c.card)} ${placeName(rules(), c.move)}`;
           return el;
         })))));
   }
