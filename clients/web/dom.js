@@ -1,9 +1,15 @@
 // Small DOM helpers every page uses: building elements without markup strings (player names are
 // other players' words and must stay text), and the sentence of an error.
 
+// Children for append or replaceChildren: nested lists flattened, the left-out (null, false)
+// dropped.
+export function kids(...list) {
+  return list.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
+}
+
 // h("div.a.b", {attrs}, ...children): a DOM element. `on*` attributes are listeners, `text`
 // sets the text; false/null attributes and children are left out.
-export function h(tag, attrs = {}, ...kids) {
+export function h(tag, attrs = {}, ...children) {
   const [name, ...classes] = tag.split(".");
   const el = document.createElement(name || "div");
   if (classes.length) el.className = classes.join(" ");
@@ -14,7 +20,7 @@ export function h(tag, attrs = {}, ...kids) {
     else if (k === "value") el.value = v;
     else el.setAttribute(k, v === true ? "" : String(v));
   }
-  el.append(...kids.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  el.append(...kids(children));
   return el;
 }
 
