@@ -14,7 +14,7 @@ export function fanOf(group) {
 
 // -> {board, top, main, actions, info, piles: Map name -> element, groupOf: Map name -> group,
 //     order: pile names in layout order (the keyboard's order)}
-export function drawLayout(ruleSet, { interactive, onSlide }) {
+export function drawLayout(ruleSet, { interactive, onShift }) {
   const groups = ruleSet.layout || [];
   const piles = new Map();
   const groupOf = new Map();
@@ -80,7 +80,7 @@ export function drawLayout(ruleSet, { interactive, onSlide }) {
         b.disabled = !interactive;
         b.addEventListener("click", (e) => {
           e.stopPropagation();
-          onSlide(`${dir}:${name}`);
+          onShift(`${dir}:${name}`);
         });
         pile.append(b);
       }

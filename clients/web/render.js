@@ -14,7 +14,7 @@ export function renderBoard(el, ruleSet, view, opts = {}) {
   let current = view;
   let legal = opts.legal || [];
 
-  const layout = drawLayout(ruleSet, { interactive, onSlide: send });
+  const layout = drawLayout(ruleSet, { interactive, onShift: send });
   const input = attachInput(layout, { view: () => current, legal: () => legal, send },
     { interactive, removal: ruleSet.play === "remove" });
   el.append(layout.board);

@@ -1,6 +1,7 @@
 """Every rule set in the catalog is drawn with the geometry its description gives, and nothing
 else: each layout group in its band (`area`), headed by its `label`; its piles in the described
-`rows`, left to right, each row below the one before; `align: center` rows centred in their
+`rows`, left to right, each row below the one before (a row longer than the board's `width`
+wrapping onto further lines, in reading order); `align: center` rows centred in their
 group, `start` rows flush left; piles named in a sentence with the group's `word`; the board
 `width` card widths wide; a pile under others (`covered_by`) drawn under them and marked covered
 while they hold cards; and a "remove" rule set (`play`) takes two clicked cards together as one
@@ -10,7 +11,6 @@ from the catalog the page itself loaded."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -89,6 +89,21 @@ def open_rule_set(page: Page, game: str, variant: str) -> tuple[dict[str, Any], 
     return desc, payload
 
 
+def lines_of(boxes: list[dict[str, float]], what: str) -> list[list[dict[str, float]]]:
+    """A row's piles as laid out: one line, or (a row longer than the board's width) several,
+    in reading order: each line left to right, each below the one before."""
+    lines = [[boxes[0]]]
+    for b in boxes[1:]:
+        line = lines[-1]
+        if abs(b["top"] - line[0]["top"]) <= SLACK:
+            assert line[-1]["right"] <= b["left"] + SLACK, f"{what}: not left to right"
+            line.append(b)
+        else:
+            assert b["top"] > line[0]["top"] + SLACK, f"{what}: not in reading order"
+            lines.append([b])
+    return lines
+
+
 def check_geometry(desc: dict[str, Any], view: dict[str, Any], drawn: dict[str, Any],
                    width: int) -> None:
     assert drawn["cols"] == str(desc["width"]), "the board is not `width` cards wide"
@@ -103,20 +118,20 @@ def check_geometry(desc: dict[str, Any], view: dict[str, Any], drawn: dict[str, 
         assert sorted(p for row in g["rows"] for p in row) == sorted(g["piles"]), what
         last_top = None
         for row in g["rows"]:
-            boxes = [piles[p]["box"] for p in row]
-            top = boxes[0]["top"]
-            assert all(abs(b["top"] - top) <= SLACK for b in boxes), f"{what}: {row} not one row"
-            assert all(a["right"] <= b["left"] + SLACK for a, b in pairwise(boxes)), (
-                f"{what}: {row} not left to right")
+            lines = lines_of([piles[p]["box"] for p in row], f"{what}: {row}")
+            if len(row) <= desc["width"]:
+                assert len(lines) == 1, f"{what}: {row} fits the width but is not one row"
+            assert all(len(line) <= desc["width"] for line in lines), f"{what}: wider than width"
             if last_top is not None:
-                assert top > last_top + SLACK, f"{what}: {row} not below the row before"
-            last_top = top
-            left, right = boxes[0]["left"], boxes[-1]["right"]
-            if g["align"] == "center":
-                middle = (section["left"] + section["right"]) / 2
-                assert abs((left + right) / 2 - middle) <= SLACK, f"{what}: {row} not centred"
-            else:
-                assert abs(left - section["left"]) <= SLACK, f"{what}: {row} not flush left"
+                assert lines[0][0]["top"] > last_top + SLACK, f"{what}: {row} not below the last"
+            last_top = lines[-1][0]["top"]
+            for line in lines:
+                left, right = line[0]["left"], line[-1]["right"]
+                if g["align"] == "center":
+                    middle = (section["left"] + section["right"]) / 2
+                    assert abs((left + right) / 2 - middle) <= SLACK, f"{what}: {row} not centred"
+                else:
+                    assert abs(left - section["left"]) <= SLACK, f"{what}: {row} not flush left"
         for p in g["piles"]:
             num = p.lstrip("abcdefghijklmnopqrstuvwxyz")
             name = f"{g['word']} {num}" if num else g["word"]
