@@ -6,7 +6,8 @@
 // shown as they happen; at the end the results and the seed, checked against its commitment.
 
 import { renderBoard } from "./render.js";
-import { cardElement, parseCard } from "./cards.js";
+import { cardElement } from "./cards.js";
+import { cardLabel, frameCards, lineScores, placeName, scorecards, stockOf } from "./scores.js";
 import { h, errorText } from "./dom.js";
 import { clock, duration, serverNow, syncClock } from "./time.js";
 import { shareBox } from "./share.js";
@@ -265,40 +266,8 @@ export async function mount(root, ctx, params) {
     showBoard(seated() ? "play" : "watch", view, legal);
     const info = m.view?.info;
     if (!info) return;
-    const frames = 10;
-    scores.replaceChildren(h("h2", { text: "Scorecards" }), h("table.scorecard", {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Bowler" }),
-        Array.from({ length: frames }, (_, i) => h("th", { scope: "col", text: i + 1 })),
-        h("th", { scope: "col", text: "Total" }))),
-      h("tbody", {}, info.bowlers.map((b) => {
-        const p = m.players[b.bowler - 1];
-        const current = m.state === "running" && info.bowler === b.bowler;
-        return h(`tr${current ? ".current" : ""}${p?.player === me() ? ".me" : ""}`, { "data-bowler": b.bowler, "data-player": p?.player },
-          h("th", { scope: "row", text: p ? p.name : `Bowler ${b.bowler}` }, b.forfeited ? h("span.tag.forfeit", { text: "left" }) : null),
-          b.frames.map((f) => {
-            const live = current && info.frame === f.frame;
-            return h(`td.frame${live ? ".live" : ""}`, { "data-frame": f.frame },
-              h("span.marks", { text: f.marks.join(" ") }),
-              live ? h("span.pins", { text: ` ball ${info.ball}: ${info.pins} pin${info.pins === 1 ? "" : "s"}` }) : null,
-              h("span.total", { text: f.total ?? "" }));
-          }),
-          h("td.bowler-total", { text: b.total }));
-      }))), frameCards(m.frames?.at(-1)));
-  }
-
-  // The last frame every bowler still in has bowled: its cards are everyone's now, bowler by
-  // bowler in the order bowled, each titled with where it went.
-  function frameCards(f) {
-    if (!f) return null;
-    return h("section.frame-cards", { "data-frame": f.frame },
-      h("h3", { text: `Frame ${f.frame}: the cards each bowler bowled` }),
-      f.bowlers.map((b) => h("div.frame-lane", { "data-bowler": b.bowler },
-        h("span.who", { text: nameOf(b.player) }),
-        h("span.cards", {}, b.cards.map((c) => {
-          const el = cardElement(c.card);
-          el.title = `${cardLabel(c.card)} ${placeName(rules(), c.move)}`;
-          return el;
-        })))));
+    scores.replaceChildren(h("h2", { text: "Scorecards" }), scorecards(m, info, me()),
+      frameCards(m.frames?.at(-1), rules(), nameOf));
   }
 
   function drawCalled() {
@@ -310,18 +279,7 @@ export async function mount(root, ctx, params) {
     }
     if (you) showBoard("play", you.view, you.legal);
     else if (!seated()) boardEl.replaceChildren(h("p.watching", { text: "You are watching: each player's grid is their own; their line scores are below." }));
-    const order = m.players.map((p) => p.player);
-    scores.replaceChildren(h("h2", { text: "Line scores" }), h("table.line-scores", {},
-      h("thead", {}, h("tr", {}, ["Player", "Score", "Placed", "", "Lines"].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, order.map((pid) => {
-        const s = m.scores?.[pid] || {};
-        const p = m.players.find((q) => q.player === pid);
-        const state = p?.forfeited ? "left" : s.done ? "grid full" : s.waiting ? "placing…" : m.state === "running" ? "waiting for the others" : "";
-        return h(`tr${pid === me() ? ".me" : ""}`, { "data-player": pid },
-          h("th", { scope: "row", text: p?.name ?? pid }),
-          h("td.score", { text: s.score ?? 0 }), h("td", { text: s.placed ?? 0 }), h("td.state", { text: state }),
-          h("td.lines", {}, (s.lines || []).filter((l) => l.hand).map((l) => h("span.line", { text: `${l.line}: ${l.hand} ${l.points}` }))));
-      }))));
+    scores.replaceChildren(h("h2", { text: "Line scores" }), lineScores(m, me()));
   }
 
   // Whose turn (or who is still to place) and the turn timer.
@@ -390,25 +348,6 @@ export async function mount(root, ctx, params) {
     net.unfollow("match", matchId);
     board?.destroy();
   };
-}
-
-// The stock's pile name in a rule set's layout: where the card being placed shows.
-function stockOf(ruleSet) {
-  return ruleSet?.layout?.find((g) => g.kind === "stock")?.piles[0];
-}
-
-// "s-p4" -> "onto pin 4": the pile in the words of its group's description.
-function placeName(ruleSet, move) {
-  const to = move.split("-")[1] || move;
-  const group = ruleSet?.layout?.find((g) => g.piles.includes(to));
-  if (!group) return move;
-  const num = to.replace(/^[a-z]+/, "");
-  return `onto ${group.word || group.kind}${num ? ` ${num}` : ""}`;
-}
-
-function cardLabel(text) {
-  const c = parseCard(text);
-  return c ? `${c.label}${c.symbol}` : text;
 }
 
 function pick(obj, keys) {
