@@ -45,8 +45,7 @@ export function drawLayout(ruleSet, { interactive, onShift }) {
       before = section;
     }
   }
-  const widest = Math.max(1, ...groups.flatMap((g) => rowsOf(g).map((r) => r.length)));
-  board.style.setProperty("--cols", String(ruleSet.width || widest));
+  if (ruleSet.width) board.style.setProperty("--cols", String(ruleSet.width));
   return { board, top, main, actions, info, piles, groupOf, order };
 
   function drawGroup(g) {
