@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
+from .arguments import hex_seed
 from .local import LocalGame, MoveRefused
 
 Payload = dict[str, Any]
@@ -29,7 +30,9 @@ cards), s (the stock), p22+p28 (remove a pair), redeal, left:r2 ... or a command
   new           a new deal of the same rule set
   resign        give up this game
   quit          leave (also q, exit, or end of input)
-  help          this text"""
+  help          this text
+On the table, ## is a face-down card, -- an empty pile, .. an empty place; piles are written
+bottom to top, and a fanned pile names its top card."""
 
 
 class Game(Protocol):
@@ -156,7 +159,8 @@ def row_lines(paint: Painter, names: list[str], piles: dict[str, Any],
 
 def summary(paint: Painter, name: str, p: dict[str, Any], fan: str) -> str:
     """One pile on one line: face-down cards as a count, then the face-up ones (for a fan
-    "none" pile only the top, with how many lie under it)."""
+    "none" pile only the top, with how many lie under it). Of a fanned pile's cards, written
+    bottom to top, the one on top (the one that plays) is named: "w: 9d 7h 3c (3c on top)"."""
     parts = [f"{name}:"]
     if p["down"]:
         parts.append(f"{paint.card('##')} x{p['down']}")
@@ -169,20 +173,21 @@ def summary(paint: Painter, name: str, p: dict[str, Any], fan: str) -> str:
         parts += [paint.card(c) for c in up[-8:]]
     else:
         parts += [paint.card(c) for c in up]
+    if fan != "none" and len(up) > 1:
+        parts.append(f"({paint.card(up[-1])} on top)")
     if not up and not p["down"]:
         parts.append("--")
     return " ".join(parts)
 
 
 def columns(paint: Painter, names: list[str], piles: dict[str, Any]) -> list[str]:
-    """Columns fanned downwards, side by side."""
-    stacks = [paint.cards(piles[n]) for n in names]
+    """Columns fanned downwards, side by side; an empty column shows ``--`` where its first
+    card would lie, so a free column is seen at a glance."""
+    stacks = [paint.cards(piles[n]) or ["--"] for n in names]
     lines = ["".join(n.ljust(CELL) for n in names).rstrip()]
     for i in range(max((len(s) for s in stacks), default=0)):
         cells = [paint.card(s[i], CELL) if i < len(s) else " " * CELL for s in stacks]
         lines.append("".join(cells).rstrip())
-    if all(not s for s in stacks):
-        lines.append("".join("--".ljust(CELL) for _ in names).rstrip())
     return lines
 
 
@@ -370,9 +375,13 @@ def open_game(args: argparse.Namespace, output: TextIO) -> Game:
         return Local(args.game, args.variant)
     token = args.token
     if args.register:
-        from clients.sdk import BlockingClient
+        from clients.sdk import BlockingClient, SdkError
 
-        player, token = BlockingClient.register(args.server, args.register, kind="human")
+        try:
+            player, token = BlockingClient.register(args.server, args.register, kind="human")
+        except SdkError as e:  # refused (a name taken, a limit) or no server there
+            raise MoveRefused(getattr(e, "code", "connection"),
+                              getattr(e, "message", str(e))) from None
         output.write(f"Registered {player.get('name')} ({player.get('id')}); your token, shown "
                      f"only once:\n{token}\n")
     if not token:
@@ -389,14 +398,14 @@ def run(args: argparse.Namespace, input: TextIO | None = None,
         out.isatty() and not os.environ.get("NO_COLOR"))
     try:
         game = open_game(args, out)
-    except MoveRefused as e:
-        out.write(f"samedeal play: {e.message} [{e.code}]\n")
-        return 2
+    except MoveRefused as e:  # the server refused, or could not be reached: as samedeal bot
+        print(f"samedeal play: {e.message} [{e.code}]", file=sys.stderr)
+        return 1
     try:
         return Player(game, args.seed, inp, out, bool(color)).run()
-    except MoveRefused as e:  # a refused deal (a bad seed on a server)
-        out.write(f"samedeal play: {e.message} [{e.code}]\n")
-        return 2
+    except MoveRefused as e:  # a refused deal
+        print(f"samedeal play: {e.message} [{e.code}]", file=sys.stderr)
+        return 1
     finally:
         game.close()
 
@@ -405,13 +414,17 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p = sub.add_parser("play", help="play a rule set in the terminal (locally or on a server)",
                        description="Play any rule set in the terminal: on the local engine, "
                        "or on a SameDeal server with --server.")
-    p.add_argument("game")
-    p.add_argument("variant")
-    p.add_argument("--seed", help="the deal's seed in hex (default: a random deal)")
-    p.add_argument("--server", help="a server URL, like http://127.0.0.1:8000")
+    p.add_argument("game", help="the game, e.g. klondike (samedeal games lists them)")
+    p.add_argument("variant", help="the variant, e.g. easy")
+    p.add_argument("--seed", type=hex_seed,
+                   help="the deal's seed, an even number of hex digits (default: a random deal)")
+    p.add_argument("--server", help="a server URL, like http://127.0.0.1:8000 (default: play "
+                   "locally on the engine)")
     p.add_argument("--token", default=os.environ.get("SAMEDEAL_TOKEN"),
-                   help="your bearer token (or SAMEDEAL_TOKEN)")
-    p.add_argument("--register", metavar="NAME", help="register a new player on the server")
+                   help="your bearer token, with --server (default $SAMEDEAL_TOKEN)")
+    p.add_argument("--register", metavar="NAME",
+                   help="register a new player NAME on the server and print its token "
+                        "(default: use --token)")
     p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
                    help="colour the red suits (default: when the output is a terminal)")
     p.set_defaults(run=run)
