@@ -339,7 +339,10 @@ def _run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0), or a usage mistake already told in one line (2)
+        return e.code if isinstance(e.code, int) else USAGE
     if not getattr(args, "run", None):
         parser.print_help()
         return OK
