@@ -10,7 +10,6 @@ card is only ever ``##``. Input and output are arguments, so tests drive it by f
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -119,8 +118,6 @@ class Remote:
 
 # ----- drawing ------------------------------------------------------------------------------
 
-GRID_WIDTH = {25: 5, 16: 4, 52: 13, 24: 6}
-PINS = ((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,))
 CELL = 4  # characters per card or pile name in a row: "t13 ", "Qh  "
 
 
@@ -193,31 +190,23 @@ def columns(paint: Painter, names: list[str], piles: dict[str, Any]) -> list[str
 
 def draw_group(paint: Painter, group: dict[str, Any], piles: dict[str, Any],
                labels: list[str] | None = None) -> list[str]:
+    """One layout group, drawn as its description says: a group of several rows (a grid, the
+    pins, a pyramid) row by row, each centred when its ``align`` says so."""
     names = [n for n in group["piles"] if n in piles]
     fan = group["fan"]
-    if fan == "pyramid":
-        rows = int((math.isqrt(8 * len(names) + 1) - 1) // 2)
-        out, k = [], 0
-        for r in range(rows):
-            out += row_lines(paint, names[k:k + r + 1], piles, indent=(rows - r - 1) * CELL // 2)
-            k += r + 1
-        return out
-    if group["kind"] == "grid" and fan == "none" and len(names) == 10 and names[0] == "p1":
-        out = []  # the ten pins of Bowling, back row first
-        for r, row in enumerate(PINS):
-            out += row_lines(paint, [f"p{i}" for i in row], piles, indent=r * CELL // 2)
-        return out
-    if fan == "grid":
-        width = GRID_WIDTH.get(len(names), math.isqrt(len(names)) or 1)
+    if fan == "slider":  # the row labels of the grid it slides
+        return [] if labels is not None else [" ".join(names) + ": slides a row"]
+    rows = [[n for n in row if n in piles] for row in group.get("rows", [names])]
+    if len(rows) > 1 or fan == "grid":
+        width = max(len(row) for row in rows)
         out = []
-        for r in range(0, len(names), width):
-            label = labels[r // width] if labels and r // width < len(labels) else ""
-            out += row_lines(paint, names[r:r + width], piles, label=label)
+        for r, row in enumerate(rows):
+            indent = (width - len(row)) * CELL // 2 if group.get("align") == "center" else 0
+            label = labels[r] if labels and r < len(labels) else ""
+            out += row_lines(paint, row, piles, indent=indent, label=label)
         return out
     if fan == "down":
         return columns(paint, names, piles)
-    if fan == "slider":
-        return [] if labels is not None else [" ".join(names) + ": slides a row"]
     if fan == "none" and group["kind"] in ("cell", "foundation", "reserve") and len(names) > 1 \
             and all(p["down"] == 0 and len(p["up"]) <= 1 for p in (piles[n] for n in names)):
         return row_lines(paint, names, piles)  # one-card places side by side
