@@ -28,9 +28,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                     "daily challenge, a match, or a series of practice games.")
     p.add_argument("bot", metavar="BOTCLASS",
                    help="module:Class, e.g. clients.bots.random:RandomBot")
-    p.add_argument("--server", default=os.environ.get("SAMEDEAL_SERVER", DEFAULT_SERVER),
+    p.add_argument("--server", metavar="URL",
+                   default=os.environ.get("SAMEDEAL_SERVER", DEFAULT_SERVER),
                    help=f"the server's URL (default $SAMEDEAL_SERVER or {DEFAULT_SERVER})")
-    p.add_argument("--token", default=os.environ.get("SAMEDEAL_TOKEN"),
+    p.add_argument("--token", metavar="T", default=os.environ.get("SAMEDEAL_TOKEN"),
                    help="the bot account's bearer token (default $SAMEDEAL_TOKEN)")
     p.add_argument("--register", metavar="NAME",
                    help="register a new bot account NAME first (even if $SAMEDEAL_TOKEN is "
@@ -44,14 +45,14 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     mode.add_argument("--match", metavar="ID", help="join match ID and play every turn")
     mode.add_argument("--solo", nargs=2, metavar=("GAME", "VARIANT"),
                       help="play practice games of GAME VARIANT")
-    p.add_argument("--games", type=at_least(1), default=1,
+    p.add_argument("--games", metavar="N", type=at_least(1), default=1,
                    help="--solo: how many games (default 1)")
-    p.add_argument("--seed", type=hex_seed,
+    p.add_argument("--seed", metavar="HEX", type=hex_seed,
                    help="--solo: the first game's seed in hex; game i uses seed+i, same width "
                         "(default: random deals)")
-    p.add_argument("--parallel", type=at_least(1), default=1,
+    p.add_argument("--parallel", metavar="K", type=at_least(1), default=1,
                    help="--solo: games at once, one bot instance each (default 1)")
-    p.add_argument("--max-moves", type=at_least(0), default=1000,
+    p.add_argument("--max-moves", metavar="N", type=at_least(0), default=1000,
                    help="resign a game after this many moves (default 1000; 0: never)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    type=option, help="passed to the bot's constructor (VALUE read as JSON if "

@@ -255,11 +255,12 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                        "or on a SameDeal server with --server.")
     p.add_argument("game", help="the game, e.g. klondike (samedeal games lists them)")
     p.add_argument("variant", help="the variant, e.g. easy")
-    p.add_argument("--seed", type=hex_seed,
+    p.add_argument("--seed", metavar="HEX", type=hex_seed,
                    help="the deal's seed, an even number of hex digits (default: a random deal)")
-    p.add_argument("--server", help="a server URL, like http://127.0.0.1:8000 (default: play "
-                   "locally on the engine)")
-    p.add_argument("--token", default=os.environ.get("SAMEDEAL_TOKEN"),
+    p.add_argument("--server", metavar="URL",
+                   help="a server URL, like http://127.0.0.1:8000 (default: play locally "
+                        "on the engine)")
+    p.add_argument("--token", metavar="T", default=os.environ.get("SAMEDEAL_TOKEN"),
                    help="your bearer token, with --server (default $SAMEDEAL_TOKEN)")
     p.add_argument("--register", metavar="NAME",
                    help="register a new player NAME on the server and print its token "

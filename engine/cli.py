@@ -291,16 +291,16 @@ def build_parser() -> argparse.ArgumentParser:
              "the commitment (SHA-256 of the seed) a server publishes before play.")
     d.add_argument("game", help="the game, e.g. klondike (samedeal games lists them)")
     d.add_argument("variant", help="the variant, e.g. easy")
-    d.add_argument("--seed", required=True, type=hex_seed,
+    d.add_argument("--seed", metavar="HEX", required=True, type=hex_seed,
                    help="the seed: an even number of hex digits, e.g. 00 (required)")
     d.add_argument("--json", action="store_true", help="print JSON (default: text)")
     d.set_defaults(run=_deal)
     v = _sub(sub, "verify", "check a revealed seed against its commitment",
              "Check that a seed revealed after play hashes to the commitment published "
              "before it; exit 1 on a mismatch.")
-    v.add_argument("--seed", required=True, type=hex_seed,
+    v.add_argument("--seed", metavar="HEX", required=True, type=hex_seed,
                    help="the revealed seed, in hex (required)")
-    v.add_argument("--commitment", required=True,
+    v.add_argument("--commitment", metavar="HEX", required=True,
                    help="the published commitment, 64 hex digits (required)")
     v.set_defaults(run=_verify)
     s = _sub(sub, "selfplay", "play random legal games and report",
@@ -308,14 +308,14 @@ def build_parser() -> argparse.ArgumentParser:
              "move; exit 1 on any engine error.")
     s.add_argument("game", help="the game, e.g. golf")
     s.add_argument("variant", help="the variant, e.g. easy")
-    s.add_argument("--games", type=at_least(1), default=100,
+    s.add_argument("--games", metavar="N", type=at_least(1), default=100,
                    help="how many games (default 100)")
-    s.add_argument("--seed", type=hex_seed, default=bytes(8),
+    s.add_argument("--seed", metavar="HEX", type=hex_seed, default=bytes(8),
                    help="the first game's seed in hex; game i is dealt from seed+i, same width "
                         "(default 0000000000000000)")
-    s.add_argument("--max-moves", type=at_least(1), default=2000,
+    s.add_argument("--max-moves", metavar="N", type=at_least(1), default=2000,
                    help="stop a game after this many moves (default 2000)")
-    s.add_argument("--players", type=at_least(1),
+    s.add_argument("--players", metavar="N", type=at_least(1),
                    help="players in one state, for the games several play (default: one)")
     s.set_defaults(run=_selfplay)
     r = _sub(sub, "replay", "re-check a game's transcript against the engine",
@@ -323,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
              "every way it disagrees with its seed, commitment, status and score; exit 1 on a "
              "mismatch, or while its seed is not revealed yet.")
     r.add_argument("transcript", help="a JSON file, - for standard input, or a URL")
-    r.add_argument("--token", help="a bearer token, for a URL on a SameDeal server "
+    r.add_argument("--token", metavar="T", help="a bearer token, for a URL on a SameDeal server "
                                    "(default: none; public transcripts need none)")
     r.set_defaults(run=_replay)
     for ep in entry_points(group="samedeal.commands"):  # the server's, the clients'

@@ -25,12 +25,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        "client on one port. Every setting is in docs/operations.md.")
     p.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"),
                    help="the address to listen on (default $SAMEDEAL_HOST or 127.0.0.1)")
-    p.add_argument("--port", type=port, default=os.environ.get("SAMEDEAL_PORT", "8000"),
+    p.add_argument("--port", metavar="PORT", type=port,
+                   default=os.environ.get("SAMEDEAL_PORT", "8000"),
                    help="the port to listen on (default $SAMEDEAL_PORT or 8000)")
-    p.add_argument("--redis-url", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+    p.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
                    help="Redis to share state through (default $SAMEDEAL_REDIS_URL; none: the "
                         "embedded in-memory store)")
-    p.add_argument("--workers", type=at_least(1), default=1,
+    p.add_argument("--workers", metavar="N", type=at_least(1), default=1,
                    help="server processes (default 1; more need --redis-url)")
     p.add_argument("--log-level", default="info", choices=LOG_LEVELS, metavar="LEVEL",
                    help=f"how much the server logs: {', '.join(LOG_LEVELS)} (default info)")
@@ -46,7 +47,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     m.add_argument("variant", help="the variant, e.g. easy")
     m.add_argument("--kind", choices=["human", "bot"], default="human",
                    help="which board: human or bot (default human)")
-    m.add_argument("--redis-url", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+    m.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
                    help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
     m.add_argument("--json", action="store_true",
                    help="one JSON object per entry (default: a table)")
