@@ -81,6 +81,8 @@ def serve(args: argparse.Namespace) -> int:
 def moderate(args: argparse.Namespace) -> int:
     import asyncio
 
+    from redis.exceptions import RedisError
+
     from .moderation import daily_by_signal, table
 
     if not args.redis_url:
@@ -93,5 +95,9 @@ def moderate(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"samedeal moderate: {e}", file=sys.stderr)
         return 2
+    except (RedisError, OSError) as e:  # no Redis there: as any command that cannot connect
+        print(f"samedeal moderate: cannot read the boards from {args.redis_url}: {e}",
+              file=sys.stderr)
+        return 1
     print(table(entries, args.json))
     return 0

@@ -115,3 +115,11 @@ def test_the_exit_codes_are_in_the_top_help_page(capsys: pytest.CaptureFixture[s
     text = " ".join(capsys.readouterr().out.split())
     assert "0 done; 1 the server or the game refused" in text
     assert "2 a mistake on the command line; 130 interrupted" in text
+
+
+def test_moderate_without_a_redis_there_says_so_with_exit_1() -> None:
+    out = run("moderate", "daily", "2026-01-01", "golf", "easy",
+              "--redis-url", "redis://127.0.0.1:9/0")
+    assert out.returncode == 1
+    assert out.stderr.startswith("samedeal moderate: cannot read the boards from redis://")
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
