@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from .arguments import at_least, hex_seed, option
 from .sdk import Client, ConnectionLost, Event, Notice, SdkError, ServerError, Session
 from .sdk import play as sdk_play
 from .sdk.messages import RaceEnded, RaceJoined, RaceLeft, RaceProgress, RaceStarted
@@ -27,14 +28,16 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                     "daily challenge, a match, or a series of practice games.")
     p.add_argument("bot", metavar="BOTCLASS",
                    help="module:Class, e.g. clients.bots.random:RandomBot")
-    p.add_argument("--server", default=os.environ.get("SAMEDEAL_SERVER", DEFAULT_SERVER),
+    p.add_argument("--server", metavar="URL",
+                   default=os.environ.get("SAMEDEAL_SERVER", DEFAULT_SERVER),
                    help=f"the server's URL (default $SAMEDEAL_SERVER or {DEFAULT_SERVER})")
-    p.add_argument("--token", default=os.environ.get("SAMEDEAL_TOKEN"),
+    p.add_argument("--token", metavar="T", default=os.environ.get("SAMEDEAL_TOKEN"),
                    help="the bot account's bearer token (default $SAMEDEAL_TOKEN)")
     p.add_argument("--register", metavar="NAME",
                    help="register a new bot account NAME first (even if $SAMEDEAL_TOKEN is "
                         "set) and print its token")
-    p.add_argument("--encoding", choices=("json", "msgpack"), default="json")
+    p.add_argument("--encoding", choices=("json", "msgpack"), default="json",
+                   help="the wire encoding, json or msgpack (default json)")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--race", metavar="ID", help="join race ID and play it to the end")
     mode.add_argument("--daily", nargs=2, metavar=("GAME", "VARIANT"),
@@ -42,29 +45,32 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     mode.add_argument("--match", metavar="ID", help="join match ID and play every turn")
     mode.add_argument("--solo", nargs=2, metavar=("GAME", "VARIANT"),
                       help="play practice games of GAME VARIANT")
-    p.add_argument("--games", type=int, default=1, help="--solo: how many games (default 1)")
-    p.add_argument("--seed", help="--solo: the first game's hex seed; game i uses seed+i")
-    p.add_argument("--parallel", type=int, default=1,
+    p.add_argument("--games", metavar="N", type=at_least(1), default=1,
+                   help="--solo: how many games (default 1)")
+    p.add_argument("--seed", metavar="HEX", type=hex_seed,
+                   help="--solo: the first game's seed in hex; game i uses seed+i, same width "
+                        "(default: random deals)")
+    p.add_argument("--parallel", metavar="K", type=at_least(1), default=1,
                    help="--solo: games at once, one bot instance each (default 1)")
-    p.add_argument("--max-moves", type=int, default=1000,
+    p.add_argument("--max-moves", metavar="N", type=at_least(0), default=1000,
                    help="resign a game after this many moves (default 1000; 0: never)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="passed to the bot's constructor (VALUE read as JSON if it parses), "
-                        "e.g. -o seed=7")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress, only the summary")
+                   type=option, help="passed to the bot's constructor (VALUE read as JSON if "
+                   "it parses), e.g. -o seed=7; repeatable (default: none)")
+    p.add_argument("--json", action="store_true",
+                   help="print the summary as one JSON object (default: text)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress, only the summary (default: progress on standard error)")
     p.set_defaults(run=run)
 
 
 # ----- loading the bot ----------------------------------------------------------------------
 
 
-def bot_options(pairs: list[str]) -> dict[str, Any]:
+def bot_options(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """The ``-o KEY=VALUE`` pairs as keyword arguments, each value read as JSON if it parses."""
     options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"--option takes KEY=VALUE, not {pair!r}")
+    for key, value in pairs:
         try:
             options[key] = json.loads(value)
         except ValueError:
@@ -86,7 +92,11 @@ def bot_factory(spec: str, options: dict[str, Any]) -> Callable[[], Any]:
         raise ValueError(f"cannot load {spec}: {e}") from e
     if not callable(getattr(cls, "choose", None)):
         raise ValueError(f"{spec} has no choose(view, legal) method")
-    cls(**options)  # fail now on bad options
+    try:
+        cls(**options)  # fail now on bad options
+    except TypeError as e:  # an option the constructor does not take
+        given = ", ".join(f"-o {k}=..." for k in options) or "no options"
+        raise ValueError(f"{spec} cannot be made with {given}: {e}") from None
     return lambda: cls(**options)
 
 
@@ -292,12 +302,19 @@ async def main(args: argparse.Namespace) -> int:
               f"once (pass it as --token next time):\n{token}", flush=True)
     max_moves = args.max_moves or None
     async with Client(args.server, token, encoding=args.encoding) as c:
+        me = c.player or {}
+        if me.get("kind") == "human":
+            print(f"samedeal bot: warning: {me.get('name')} is a human "
+                  "account: its games count on the human boards and statistics. Run bots on a "
+                  "bot account (--register NAME makes one).", file=sys.stderr, flush=True)
         if args.race:
             out = await run_race(c, make_bot, args.race, display, max_moves)
         elif args.daily:
-            out = await run_daily(c, make_bot, *args.daily, display, max_moves)
+            game, variant = args.daily
+            out = await run_daily(c, make_bot, game, variant, display, max_moves)
         elif args.solo:
-            out = await run_solo(c, make_bot, *args.solo, max(1, args.games), args.seed,
+            game, variant = args.solo
+            out = await run_solo(c, make_bot, game, variant, args.games, args.seed,
                                  args.parallel, display, max_moves)
         else:
             out = await run_match(c, make_bot, args.match, display)

@@ -3,23 +3,21 @@
 Locally on the engine (through ``clients.local``, the one adapter allowed to import it) or
 against a server through the SDK (``--server URL --token T`` or ``--register NAME``): both give
 the same session payload, so one loop draws it and reads the moves. The layout is drawn from the
-rule set's description (pile kinds, names, fans), never from the engine's internals; a face-down
+rule set's description (clients/drawing.py), never from the engine's internals; a face-down
 card is only ever ``##``. Input and output are arguments, so tests drive it by feeding lines.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
+from .arguments import hex_seed
+from .drawing import Layout, Payload, render
 from .local import LocalGame, MoveRefused
-
-Payload = dict[str, Any]
-Layout = dict[str, Any]
 
 HELP = """\
 Type a move in the notation (docs/notation.md): t3-f1 (top card of t3 to f1), t3:4-t5 (four
@@ -29,7 +27,9 @@ cards), s (the stock), p22+p28 (remove a pair), redeal, left:r2 ... or a command
   new           a new deal of the same rule set
   resign        give up this game
   quit          leave (also q, exit, or end of input)
-  help          this text"""
+  help          this text
+On the table, ## is a face-down card, -- an empty pile, .. an empty place; piles are written
+bottom to top, and a fanned pile names its top card."""
 
 
 class Game(Protocol):
@@ -112,162 +112,6 @@ class Remote:
 
     def close(self) -> None:
         self.client.close()
-
-
-# ----- drawing ------------------------------------------------------------------------------
-
-GRID_WIDTH = {25: 5, 16: 4, 52: 13, 24: 6}
-PINS = ((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,))
-CELL = 4  # characters per card or pile name in a row: "t13 ", "Qh  "
-
-
-class Painter:
-    """Text for cards, with optional ANSI colour (red suits, dim backs)."""
-
-    def __init__(self, color: bool) -> None:
-        self.color = color
-
-    def card(self, c: str, width: int = 0) -> str:
-        text = c.ljust(width)
-        if self.color and c[-1:] in ("d", "h"):
-            return f"\x1b[31m{c}\x1b[0m" + text[len(c):]
-        if self.color and c == "##":
-            return f"\x1b[2m{c}\x1b[0m" + text[len(c):]
-        return text
-
-    def cards(self, p: dict[str, Any]) -> list[str]:
-        """A pile bottom to top: its face-down cards as ``##`` (only their count is known)."""
-        return ["##"] * p["down"] + list(p["up"])
-
-
-def row_lines(paint: Painter, names: list[str], piles: dict[str, Any],
-              indent: int = 0, label: str = "") -> list[str]:
-    """A row of one-card places: the names, and under each its top card (``..``: empty)."""
-    pad = " " * indent
-    head = label.ljust(len(label) and len(label) + 1)
-    top = pad + "".join(n.ljust(CELL) for n in names)
-    cells = []
-    for n in names:
-        p = piles[n]
-        c = p["up"][-1] if p["up"] else ("##" if p["down"] else "..")
-        cells.append(paint.card(c, CELL))
-    return [(head + top).rstrip(), (" " * len(head) + pad + "".join(cells)).rstrip()]
-
-
-def summary(paint: Painter, name: str, p: dict[str, Any], fan: str) -> str:
-    """One pile on one line: face-down cards as a count, then the face-up ones (for a fan
-    "none" pile only the top, with how many lie under it)."""
-    parts = [f"{name}:"]
-    if p["down"]:
-        parts.append(f"{paint.card('##')} x{p['down']}")
-    up = p["up"]
-    if fan == "none":
-        if up:
-            parts.append(paint.card(up[-1]) + (f" ({len(up)})" if len(up) > 1 else ""))
-    elif len(up) > 8:
-        parts.append(f"(+{len(up) - 8})")
-        parts += [paint.card(c) for c in up[-8:]]
-    else:
-        parts += [paint.card(c) for c in up]
-    if not up and not p["down"]:
-        parts.append("--")
-    return " ".join(parts)
-
-
-def columns(paint: Painter, names: list[str], piles: dict[str, Any]) -> list[str]:
-    """Columns fanned downwards, side by side."""
-    stacks = [paint.cards(piles[n]) for n in names]
-    lines = ["".join(n.ljust(CELL) for n in names).rstrip()]
-    for i in range(max((len(s) for s in stacks), default=0)):
-        cells = [paint.card(s[i], CELL) if i < len(s) else " " * CELL for s in stacks]
-        lines.append("".join(cells).rstrip())
-    if all(not s for s in stacks):
-        lines.append("".join("--".ljust(CELL) for _ in names).rstrip())
-    return lines
-
-
-def draw_group(paint: Painter, group: dict[str, Any], piles: dict[str, Any],
-               labels: list[str] | None = None) -> list[str]:
-    names = [n for n in group["piles"] if n in piles]
-    fan = group["fan"]
-    if fan == "pyramid":
-        rows = int((math.isqrt(8 * len(names) + 1) - 1) // 2)
-        out, k = [], 0
-        for r in range(rows):
-            out += row_lines(paint, names[k:k + r + 1], piles, indent=(rows - r - 1) * CELL // 2)
-            k += r + 1
-        return out
-    if group["kind"] == "grid" and fan == "none" and len(names) == 10 and names[0] == "p1":
-        out = []  # the ten pins of Bowling, back row first
-        for r, row in enumerate(PINS):
-            out += row_lines(paint, [f"p{i}" for i in row], piles, indent=r * CELL // 2)
-        return out
-    if fan == "grid":
-        width = GRID_WIDTH.get(len(names), math.isqrt(len(names)) or 1)
-        out = []
-        for r in range(0, len(names), width):
-            label = labels[r // width] if labels and r // width < len(labels) else ""
-            out += row_lines(paint, names[r:r + width], piles, label=label)
-        return out
-    if fan == "down":
-        return columns(paint, names, piles)
-    if fan == "slider":
-        return [] if labels is not None else [" ".join(names) + ": slides a row"]
-    if fan == "none" and group["kind"] in ("cell", "foundation", "reserve") and len(names) > 1 \
-            and all(p["down"] == 0 and len(p["up"]) <= 1 for p in (piles[n] for n in names)):
-        return row_lines(paint, names, piles)  # one-card places side by side
-    return [summary(paint, n, piles[n], fan) for n in names]
-
-
-def draw_info(info: Any) -> list[str]:
-    """The view's public facts (stock pass, scorecards, line scores) in a line or a few."""
-    if not isinstance(info, dict) or not info:
-        return []
-    out, plain = [], []
-    for key, value in info.items():
-        if key == "bowlers" and isinstance(value, list):
-            for b in value:
-                marks = " ".join("".join(f.get("marks", [])) or "." for f in b.get("frames", []))
-                out.append(f"bowler {b.get('bowler')}: {marks}  total {b.get('total')}")
-        elif key == "lines" and isinstance(value, list):
-            out.append("lines: " + ", ".join(
-                f"{ln.get('line')} {ln.get('hand') or ''} {ln.get('points')}".replace("  ", " ")
-                for ln in value if isinstance(ln, dict)))
-        elif isinstance(value, dict):
-            plain.append(f"{key} " + " ".join(f"{k}={v}" for k, v in value.items()))
-        elif isinstance(value, list):
-            plain.append(f"{key} {len(value)}" if value and isinstance(value[0], dict)
-                         else f"{key} {' '.join(map(str, value)) or '-'}")
-        else:
-            plain.append(f"{key} {value if value is not None else '-'}")
-    return ([" | ".join(plain)] if plain else []) + out
-
-
-def render(layout: Layout, payload: Payload, color: bool = False) -> str:
-    """The whole table as text: a title line, every group of the layout, the info."""
-    paint = Painter(color)
-    view = payload["view"]
-    piles = view["piles"]
-    low = " (lower is better)" if layout.get("scoring") == "low" else ""
-    lines = [f"{layout.get('name', view['game'])} ({view['variant']})  score {view['score']}"
-             f"{low}  moves {view['moves']}  {view['status']}"]
-    groups = layout["layout"]
-    sliders = next((g["piles"] for g in groups if g["fan"] == "slider"), None)
-    joinable = False
-    for g in groups:
-        labels = sliders if g["fan"] in ("grid", "slider") else None
-        body = draw_group(paint, g, piles, labels)
-        if len(body) == 1 and joinable:
-            lines[-1] += "    " + body[0]  # short piles (stock, waste) share a line
-        elif body:
-            lines.append("")
-            lines += body
-        joinable = len(body) == 1 and len(lines[-1]) < 60
-    info = draw_info(view.get("info"))
-    if info:
-        lines.append("")
-        lines += info
-    return "\n".join(lines)
 
 
 # ----- the loop -----------------------------------------------------------------------------
@@ -370,9 +214,13 @@ def open_game(args: argparse.Namespace, output: TextIO) -> Game:
         return Local(args.game, args.variant)
     token = args.token
     if args.register:
-        from clients.sdk import BlockingClient
+        from clients.sdk import BlockingClient, SdkError
 
-        player, token = BlockingClient.register(args.server, args.register, kind="human")
+        try:
+            player, token = BlockingClient.register(args.server, args.register, kind="human")
+        except SdkError as e:  # refused (a name taken, a limit) or no server there
+            raise MoveRefused(getattr(e, "code", "connection"),
+                              getattr(e, "message", str(e))) from None
         output.write(f"Registered {player.get('name')} ({player.get('id')}); your token, shown "
                      f"only once:\n{token}\n")
     if not token:
@@ -389,14 +237,14 @@ def run(args: argparse.Namespace, input: TextIO | None = None,
         out.isatty() and not os.environ.get("NO_COLOR"))
     try:
         game = open_game(args, out)
-    except MoveRefused as e:
-        out.write(f"samedeal play: {e.message} [{e.code}]\n")
-        return 2
+    except MoveRefused as e:  # the server refused, or could not be reached: as samedeal bot
+        print(f"samedeal play: {e.message} [{e.code}]", file=sys.stderr)
+        return 1
     try:
         return Player(game, args.seed, inp, out, bool(color)).run()
-    except MoveRefused as e:  # a refused deal (a bad seed on a server)
-        out.write(f"samedeal play: {e.message} [{e.code}]\n")
-        return 2
+    except MoveRefused as e:  # a refused deal
+        print(f"samedeal play: {e.message} [{e.code}]", file=sys.stderr)
+        return 1
     finally:
         game.close()
 
@@ -405,13 +253,18 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p = sub.add_parser("play", help="play a rule set in the terminal (locally or on a server)",
                        description="Play any rule set in the terminal: on the local engine, "
                        "or on a SameDeal server with --server.")
-    p.add_argument("game")
-    p.add_argument("variant")
-    p.add_argument("--seed", help="the deal's seed in hex (default: a random deal)")
-    p.add_argument("--server", help="a server URL, like http://127.0.0.1:8000")
-    p.add_argument("--token", default=os.environ.get("SAMEDEAL_TOKEN"),
-                   help="your bearer token (or SAMEDEAL_TOKEN)")
-    p.add_argument("--register", metavar="NAME", help="register a new player on the server")
+    p.add_argument("game", help="the game, e.g. klondike (samedeal games lists them)")
+    p.add_argument("variant", help="the variant, e.g. easy")
+    p.add_argument("--seed", metavar="HEX", type=hex_seed,
+                   help="the deal's seed, an even number of hex digits (default: a random deal)")
+    p.add_argument("--server", metavar="URL",
+                   help="a server URL, like http://127.0.0.1:8000 (default: play locally "
+                        "on the engine)")
+    p.add_argument("--token", metavar="T", default=os.environ.get("SAMEDEAL_TOKEN"),
+                   help="your bearer token, with --server (default $SAMEDEAL_TOKEN)")
+    p.add_argument("--register", metavar="NAME",
+                   help="register a new player NAME on the server and print its token "
+                        "(default: use --token)")
     p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
                    help="colour the red suits (default: when the output is a terminal)")
     p.set_defaults(run=run)

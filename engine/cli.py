@@ -1,34 +1,88 @@
-"""The ``samedeal`` command: the registry, deals and their proofs, random self-play."""
+"""The ``samedeal`` command: the registry, deals and their proofs, random self-play.
+
+One error path serves every subcommand (the server's and the clients' plug in through entry
+points): a one-line message on standard error and an exit code, never a traceback. ``0`` done;
+``1`` the server or the game refused, a check failed, or a server could not be reached; ``2`` a
+mistake on the command line, found before anything is created; ``130`` interrupted (Ctrl-C).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, NoReturn
 
 from . import registry
 from .cards import TEXT
 from .core import LOST, PLAYING, WON, IllegalMove, State
-from .deal import commitment, parse_seed, verify
+from .deal import commitment, verify
 from .notation import move_text, parse_move
+
+OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+
+
+class Failed(Exception):
+    """The server or the game said no, or could not be reached: exit 1 with this sentence."""
+
+
+class UsageError(ValueError):
+    """A mistake on the command line: exit 2 with this sentence."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage mistake told in one line (the whole usage is in ``--help``)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def hex_seed(text: str) -> bytes:
+    """A seed as the command line takes it: 1 to 64 bytes written in hex, two digits a byte."""
+    t = text.strip()
+    try:
+        seed = bytes.fromhex(t) if len(t) % 2 == 0 else b""
+    except ValueError:
+        seed = b""
+    if not 1 <= len(seed) <= 64:
+        raise argparse.ArgumentTypeError(
+            f"a seed is an even number of hex digits (2 to 128), like 00 or 0a1b, not {text!r}")
+    return seed
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argument type: a whole number no smaller than ``low``."""
+
+    def whole(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = low - 1
+        if n < low:
+            raise argparse.ArgumentTypeError(f"give a whole number from {low} up, not {text!r}")
+        return n
+
+    whole.__name__ = f"at_least_{low}"
+    return whole
 
 
 def _games(args: argparse.Namespace) -> int:
     sets = registry.rule_sets()
     if args.json:
         print(json.dumps([r.describe() for r in sets], indent=1))
-        return 0
+        return OK
     for r in sets:
         lo, hi = r.players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         print(f"{r.key:32} {r.name:20} players {players:4} scoring {r.scoring}")
     print(f"{len(sets)} rule sets")
-    return 0
+    return OK
 
 
 def layout(st: State) -> dict[str, Any]:
@@ -41,13 +95,13 @@ def layout(st: State) -> dict[str, Any]:
 
 def _deal(args: argparse.Namespace) -> int:
     rules = registry.get(args.game, args.variant)
-    seed = parse_seed(args.seed)
+    seed: bytes = args.seed
     st = rules.deal(seed)
     piles = layout(st)
     if args.json:
         print(json.dumps({"game": rules.id, "variant": rules.variant, "seed": seed.hex(),
                           "commitment": commitment(seed), "piles": piles}, indent=1))
-        return 0
+        return OK
     print(f"{rules.name} ({rules.variant}), seed {seed.hex()}")
     print(f"commitment sha256(seed) = {commitment(seed)}")
     print("piles bottom to top; face-down cards in brackets")
@@ -55,16 +109,16 @@ def _deal(args: argparse.Namespace) -> int:
         cards, down = pile["cards"], pile["down"]
         hidden = f"[{' '.join(cards[:down])}] " if down else ""
         print(f"  {name:4} {hidden}{' '.join(cards[down:])}".rstrip())
-    return 0
+    return OK
 
 
 def _verify(args: argparse.Namespace) -> int:
-    seed = parse_seed(args.seed)
+    seed: bytes = args.seed
     if verify(seed, args.commitment):
         print(f"ok: sha256({seed.hex()}) = {commitment(seed)}")
-        return 0
+        return OK
     print(f"MISMATCH: sha256({seed.hex()}) = {commitment(seed)}, not {args.commitment}")
-    return 1
+    return FAILED
 
 
 def check_invariants(st: State) -> None:
@@ -77,15 +131,19 @@ def check_invariants(st: State) -> None:
             raise AssertionError(f"{st.rules.pile_names[p]}: {st.down[p]} down of {len(pile)}")
 
 
-def selfplay(game: str, variant: str, games: int, first_seed: int = 0,
+def selfplay(game: str, variant: str, games: int, seed: bytes = bytes(8),
              max_moves: int = 2000, players: int | None = None) -> dict[str, int]:
-    """Play ``games`` random legal games, checking invariants after every move."""
+    """Play ``games`` random legal games, checking invariants after every move. Game i is
+    dealt from ``seed`` + i (the same width), and its moves are chosen by a generator seeded
+    with that number, so a run repeats exactly."""
     rules = registry.get(game, variant)
     tally = {"games": 0, "won": 0, "lost": 0, "finished": 0, "capped": 0, "moves": 0,
              "errors": 0}
-    for i in range(first_seed, first_seed + games):
+    first = int.from_bytes(seed, "big")
+    for i in range(first, first + games):
         rng = random.Random(i)  # chooses moves only; deals come from engine.deal
-        st = rules.deal(i.to_bytes(8, "big"), players=players)
+        deal_seed = (i % 256 ** len(seed)).to_bytes(len(seed), "big")
+        st = rules.deal(deal_seed, players=players)
         tally["games"] += 1
         try:
             check_invariants(st)
@@ -98,7 +156,8 @@ def selfplay(game: str, variant: str, games: int, first_seed: int = 0,
         except (IllegalMove, AssertionError, IndexError, KeyError, ValueError) as e:
             tally["errors"] += 1
             last = move_text(rules, st.history[-1]) if st.history else "the deal"
-            print(f"error in {rules.key} seed {i} after {last}: {e!r}", file=sys.stderr)
+            print(f"error in {rules.key} seed {deal_seed.hex()} after {last}: {e!r}",
+                  file=sys.stderr)
             continue
         status = st.status
         key = {WON: "won", LOST: "lost", PLAYING: "capped"}.get(status, "finished")
@@ -109,7 +168,28 @@ def selfplay(game: str, variant: str, games: int, first_seed: int = 0,
 def _selfplay(args: argparse.Namespace) -> int:
     t = selfplay(args.game, args.variant, args.games, args.seed, args.max_moves, args.players)
     print(f"{args.game}/{args.variant}: " + ", ".join(f"{v} {k}" for k, v in t.items()))
-    return 1 if t["errors"] else 0
+    return FAILED if t["errors"] else OK
+
+
+TRANSCRIPT = "a transcript is the JSON object GET /api/v1/sessions/{id}/moves returns"
+
+
+def _fetch(url: str, token: str | None) -> str:
+    """A transcript's text from a server; its refusal, in its own words, as ``Failed``."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return str(response.read().decode())
+    except urllib.error.HTTPError as e:
+        try:
+            body = json.loads(e.read().decode())
+            said = f"{body['code']}: {body['message']}"
+        except (ValueError, KeyError, TypeError):
+            said = f"HTTP {e.code} {e.reason}"
+        raise Failed(f"the server refused: {said}") from None
+    except urllib.error.URLError as e:
+        raise Failed(f"cannot reach {url}: {e.reason}") from None
 
 
 def load_transcript(source: str, token: str | None = None) -> dict[str, Any]:
@@ -118,24 +198,43 @@ def load_transcript(source: str, token: str | None = None) -> dict[str, Any]:
     if source == "-":
         text = sys.stdin.read()
     elif source.startswith(("http://", "https://")):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        request = urllib.request.Request(source, headers=headers)
-        with urllib.request.urlopen(request, timeout=30) as response:
-            text = response.read().decode()
+        text = _fetch(source, token)
     else:
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise ValueError("a transcript is a JSON object")
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read {source}: {getattr(e, 'strerror', None) or e}") \
+                from None
+    where = "standard input" if source == "-" else source
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise UsageError(f"{where} is not JSON: {TRANSCRIPT}") from None
+    if not isinstance(data, dict) or not {"game", "variant"} <= data.keys():
+        raise UsageError(f"{where} is not a transcript: {TRANSCRIPT}")
     return data
+
+
+def unrevealed(t: dict[str, Any]) -> str | None:
+    """Why a transcript cannot be checked yet (its seed is still secret), or None."""
+    if t.get("seed"):
+        return None
+    if t.get("daily"):
+        return (f"not revealed yet: the seed of the daily challenge of {t['daily']} is revealed "
+                "when the day is over; replay it then")
+    return ("not revealed yet: the transcript has no seed (a race's is revealed when the race "
+            "ends, a practice game's when it ends)")
 
 
 def check_transcript(t: dict[str, Any]) -> list[str]:
     """Replay a transcript on the engine; every way it disagrees with what it claims."""
     if not t.get("seed"):
         return ["the transcript has no seed (it is revealed when the game or race is over)"]
-    seed = parse_seed(t["seed"])
+    try:
+        seed = hex_seed(str(t["seed"]))
+    except argparse.ArgumentTypeError as e:
+        return [f"the transcript's seed: {e}"]
     problems = []
     if t.get("commitment") and not verify(seed, t["commitment"]):
         problems.append(f"the seed does not match the commitment {t['commitment']}")
@@ -157,61 +256,115 @@ def check_transcript(t: dict[str, Any]) -> list[str]:
 
 def _replay(args: argparse.Namespace) -> int:
     t = load_transcript(args.transcript, args.token)
-    problems = check_transcript(t)
     name = f"{t.get('game')}/{t.get('variant')}"
+    why = unrevealed(t)
+    if why:
+        raise Failed(f"{name}: {why}")
+    problems = check_transcript(t)
     if problems:
         for p in problems:
             print(f"MISMATCH {name}: {p}")
-        return 1
+        return FAILED
     print(f"ok: {name}, {len(t.get('moves', []))} moves replay to {t.get('status')} "
           f"with score {t.get('score')}")
-    return 0
+    return OK
+
+
+def _sub(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+         name: str, help: str, description: str) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help, description=description)
+    return p
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="samedeal", description="SameDeal: competitive solitaire.")
-    sub = p.add_subparsers(dest="command")
-    g = sub.add_parser("games", help="list the rule sets, one per line")
-    g.add_argument("--json", action="store_true")
+    p = Parser(prog="samedeal", description="SameDeal: competitive solitaire. Exit codes: 0 "
+               "done; 1 the server or the game refused, a check failed, or the server could "
+               "not be reached; 2 a mistake on the command line; 130 interrupted.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    g = _sub(sub, "games", "list the rule sets, one per line",
+             "List every rule set: its key (game/variant), name, players and scoring.")
+    g.add_argument("--json", action="store_true",
+                   help="print each rule set's whole description as JSON (default: a table)")
     g.set_defaults(run=_games)
-    d = sub.add_parser("deal", help="print the deal a seed makes, and its commitment")
-    d.add_argument("game")
-    d.add_argument("variant")
-    d.add_argument("--seed", required=True, help="the seed, in hex")
-    d.add_argument("--json", action="store_true")
+    d = _sub(sub, "deal", "print the deal a seed makes, and its commitment",
+             "Print every card of the deal a seed makes for a rule set, bottom to top, and "
+             "the commitment (SHA-256 of the seed) a server publishes before play.")
+    d.add_argument("game", help="the game, e.g. klondike (samedeal games lists them)")
+    d.add_argument("variant", help="the variant, e.g. easy")
+    d.add_argument("--seed", metavar="HEX", required=True, type=hex_seed,
+                   help="the seed: an even number of hex digits, e.g. 00 (required)")
+    d.add_argument("--json", action="store_true", help="print JSON (default: text)")
     d.set_defaults(run=_deal)
-    v = sub.add_parser("verify", help="check a revealed seed against its commitment")
-    v.add_argument("--seed", required=True)
-    v.add_argument("--commitment", required=True)
+    v = _sub(sub, "verify", "check a revealed seed against its commitment",
+             "Check that a seed revealed after play hashes to the commitment published "
+             "before it; exit 1 on a mismatch.")
+    v.add_argument("--seed", metavar="HEX", required=True, type=hex_seed,
+                   help="the revealed seed, in hex (required)")
+    v.add_argument("--commitment", metavar="HEX", required=True,
+                   help="the published commitment, 64 hex digits (required)")
     v.set_defaults(run=_verify)
-    s = sub.add_parser("selfplay", help="play random legal games and report")
-    s.add_argument("game")
-    s.add_argument("variant")
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--seed", type=int, default=0, help="the first game's number")
-    s.add_argument("--max-moves", type=int, default=2000)
-    s.add_argument("--players", type=int, help="for the games several play in one state")
+    s = _sub(sub, "selfplay", "play random legal games and report",
+             "Play random legal games on the engine, checking its invariants after every "
+             "move; exit 1 on any engine error.")
+    s.add_argument("game", help="the game, e.g. golf")
+    s.add_argument("variant", help="the variant, e.g. easy")
+    s.add_argument("--games", metavar="N", type=at_least(1), default=100,
+                   help="how many games (default 100)")
+    s.add_argument("--seed", metavar="HEX", type=hex_seed, default=bytes(8),
+                   help="the first game's seed in hex; game i is dealt from seed+i, same width "
+                        "(default 0000000000000000)")
+    s.add_argument("--max-moves", metavar="N", type=at_least(1), default=2000,
+                   help="stop a game after this many moves (default 2000)")
+    s.add_argument("--players", metavar="N", type=at_least(1),
+                   help="players in one state, for the games several play (default: one)")
     s.set_defaults(run=_selfplay)
-    r = sub.add_parser("replay", help="re-check a game's transcript against the engine")
+    r = _sub(sub, "replay", "re-check a game's transcript against the engine",
+             "Replay a transcript (GET /api/v1/sessions/{id}/moves) on the engine and report "
+             "every way it disagrees with its seed, commitment, status and score; exit 1 on a "
+             "mismatch, or while its seed is not revealed yet.")
     r.add_argument("transcript", help="a JSON file, - for standard input, or a URL")
-    r.add_argument("--token", help="a bearer token, for a URL on a SameDeal server")
+    r.add_argument("--token", metavar="T", help="a bearer token, for a URL on a SameDeal server "
+                                   "(default: none; public transcripts need none)")
     r.set_defaults(run=_replay)
     for ep in entry_points(group="samedeal.commands"):  # the server's, the clients'
         ep.load()(sub)
     return p
 
 
+def _run(args: argparse.Namespace) -> int:
+    code = int(args.run(args))
+    sys.stdout.flush()  # a closed pipe is found here, not at exit
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0), or a usage mistake already told in one line (2)
+        return e.code if isinstance(e.code, int) else USAGE
     if not getattr(args, "run", None):
         parser.print_help()
-        return 0
+        return OK
+    prog = f"samedeal {args.command}"
     try:
-        return int(args.run(args))
-    except (registry.UnknownGame, ValueError, OSError, KeyError) as e:
-        print(f"samedeal: {e}", file=sys.stderr)
-        return 2
+        return _run(args)
+    except BrokenPipeError:  # `samedeal games | head -1`: the reader has all it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return OK
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except (registry.UnknownGame, UsageError) as e:
+        print(f"{prog}: {e.args[0] if e.args else e}", file=sys.stderr)
+        return USAGE
+    except ValueError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return USAGE
+    except (Failed, OSError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return FAILED
 
 
 if __name__ == "__main__":

@@ -7,27 +7,50 @@ import argparse
 import os
 import sys
 
+from engine.cli import at_least
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")  # uvicorn's
+
+
+def port(text: str) -> int:
+    """An argument type: a TCP port number."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
+    return int(text)
+
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("serve", help="run the SameDeal server")
-    p.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
-    p.add_argument("--port", type=int, default=int(os.environ.get("SAMEDEAL_PORT", "8000")))
-    p.add_argument("--redis-url", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
-                   help="Redis to share state through; none: the embedded in-memory store")
-    p.add_argument("--workers", type=int, default=1, help="server processes (needs Redis)")
-    p.add_argument("--log-level", default="info")
+    p = sub.add_parser("serve", help="run the SameDeal server",
+                       description="Run the SameDeal server: REST, WebSocket and the web "
+                       "client on one port. Every setting is in docs/operations.md.")
+    p.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"),
+                   help="the address to listen on (default $SAMEDEAL_HOST or 127.0.0.1)")
+    p.add_argument("--port", metavar="PORT", type=port,
+                   default=os.environ.get("SAMEDEAL_PORT", "8000"),
+                   help="the port to listen on (default $SAMEDEAL_PORT or 8000)")
+    p.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="Redis to share state through (default $SAMEDEAL_REDIS_URL; none: the "
+                        "embedded in-memory store)")
+    p.add_argument("--workers", metavar="N", type=at_least(1), default=1,
+                   help="server processes (default 1; more need --redis-url)")
+    p.add_argument("--log-level", default="info", choices=LOG_LEVELS, metavar="LEVEL",
+                   help=f"how much the server logs: {', '.join(LOG_LEVELS)} (default info)")
     p.set_defaults(run=serve)
 
     m = sub.add_parser("moderate", help="list a day's board by its integrity signal, most "
-                       "suspicious first (docs/daily.md)")
-    m.add_argument("what", choices=["daily"])
-    m.add_argument("day", help="YYYY-MM-DD")
-    m.add_argument("game")
-    m.add_argument("variant")
-    m.add_argument("--kind", choices=["human", "bot"], default="human")
-    m.add_argument("--redis-url", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
-                   help="the servers' Redis (SAMEDEAL_REDIS_URL)")
-    m.add_argument("--json", action="store_true", help="one JSON object per entry")
+                       "suspicious first (docs/daily.md)",
+                       description="List a day's daily board by its integrity signal, most "
+                       "suspicious first, from the servers' Redis (docs/daily.md).")
+    m.add_argument("what", choices=["daily"], help="what to list: daily")
+    m.add_argument("day", help="the day, YYYY-MM-DD")
+    m.add_argument("game", help="the game, e.g. golf")
+    m.add_argument("variant", help="the variant, e.g. easy")
+    m.add_argument("--kind", choices=["human", "bot"], default="human",
+                   help="which board: human or bot (default human)")
+    m.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
+    m.add_argument("--json", action="store_true",
+                   help="one JSON object per entry (default: a table)")
     m.set_defaults(run=moderate)
 
 
@@ -58,6 +81,8 @@ def serve(args: argparse.Namespace) -> int:
 def moderate(args: argparse.Namespace) -> int:
     import asyncio
 
+    from redis.exceptions import RedisError
+
     from .moderation import daily_by_signal, table
 
     if not args.redis_url:
@@ -70,5 +95,9 @@ def moderate(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"samedeal moderate: {e}", file=sys.stderr)
         return 2
+    except (RedisError, OSError) as e:  # no Redis there: as any command that cannot connect
+        print(f"samedeal moderate: cannot read the boards from {args.redis_url}: {e}",
+              file=sys.stderr)
+        return 1
     print(table(entries, args.json))
     return 0

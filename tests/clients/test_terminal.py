@@ -101,7 +101,7 @@ def test_the_end_of_a_game_and_a_new_deal() -> None:
 
 
 def test_a_bad_seed_and_an_unknown_game_fail_cleanly() -> None:
-    with pytest.raises(ValueError, match="hex"):
+    with pytest.raises(SystemExit):  # refused while the command line is read
         play([], "golf", "easy", "--seed", "xyz")
     with pytest.raises(engine.UnknownGame):
         play([], "nosuch", "easy")
@@ -229,3 +229,14 @@ def test_remote_mode_speaks_the_sdk_contract(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.delenv("SAMEDEAL_TOKEN", raising=False)
     with pytest.raises(ValueError, match="--token"):
         play([], "klondike", "easy", "--server", "http://x")
+
+
+def test_the_waste_names_its_top_card_and_an_empty_column_is_marked() -> None:
+    code, out = play(["s", "s", "s", "t7-t1", "quit"], "klondike", "difficult", "--seed", "00",
+                     "--no-color")
+    assert code == 0
+    last = out.rsplit("moves 4", 1)[1]
+    assert "w: 9d 7h 3c (3c on top)" in last
+    head, first = last.split("\n")[2:4]
+    assert head.split()[-1] == "t7" and first.split()[-1] == "--"  # t7 is empty
+    assert len(first.split()) == 7

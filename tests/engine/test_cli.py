@@ -111,7 +111,6 @@ def test_replay_accepts_a_true_transcript(tmp_path, capsys):
     ({"score": 99}, "score: the transcript says 99"),
     ({"commitment": "00" * 32}, "does not match the commitment"),
     ({"moves": ["t1-t1"]}, "move 1 (t1-t1) is illegal"),
-    ({"seed": None}, "has no seed"),
 ])
 def test_replay_reports_every_mismatch(tmp_path, capsys, change, problem):
     path, _ = _transcript(tmp_path, **change)
@@ -126,3 +125,28 @@ def test_replay_reads_standard_input(tmp_path, monkeypatch, capsys):
     with open(path) as f:
         monkeypatch.setattr(sys, "stdin", io.StringIO(f.read()))
     assert main(["replay", "-"]) == 0
+
+
+@pytest.mark.parametrize("change, why", [
+    ({"seed": None}, "not revealed yet: the transcript has no seed"),
+    ({"seed": None, "daily": "2026-01-02"},
+     "not revealed yet: the seed of the daily challenge of 2026-01-02"),
+])
+def test_replay_of_a_transcript_whose_seed_is_secret_says_so(tmp_path, capsys, change, why):
+    """Not a mismatch: the transcript cannot be checked until its seed is revealed."""
+    path, _ = _transcript(tmp_path, **change)
+    assert main(["replay", path]) == 1
+    out = capsys.readouterr()
+    assert why in out.err and "MISMATCH" not in out.out + out.err
+
+
+@pytest.mark.parametrize("text, said", [
+    ("{not json", "is not JSON: a transcript is the JSON object GET /api/v1/sessions/{id}/moves"),
+    ("[1, 2]", "is not a transcript"),
+])
+def test_replay_of_a_file_that_is_no_transcript_says_so_plainly(tmp_path, capsys, text, said):
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Expecting" not in err and len(err.splitlines()) == 1
