@@ -17,18 +17,32 @@ from typing import Any, ClassVar
 from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, card, colour_name, parse_card, show
 from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
 from .deal import shuffled_deck
+from .options import (
+    Base,
+    Deals,
+    DeclarationError,
+    Direction,
+    Fan,
+    Fill,
+    Kind,
+    Scoring,
+    SuitRule,
+    Unit,
+    option,
+)
 
 TABLEAU, FOUNDATION, STOCK_PILE, WASTE, RESERVE, CELL, GRID = (
-    "tableau", "foundation", "stock", "waste", "reserve", "cell", "grid",
+    Kind.TABLEAU, Kind.FOUNDATION, Kind.STOCK, Kind.WASTE, Kind.RESERVE, Kind.CELL, Kind.GRID,
 )
 #: Which cards an empty pile takes, 52 flags each (see ``RuleSet._takes``).
 EVERYTHING, NOTHING = bytes([1] * 52), bytes(52)
 RANK_ROWS = {r: bytes(RANK[c] == r for c in range(52)) for r in range(1, 14)}
 KINGS = RANK_ROWS[13]
-PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w", RESERVE: "r", CELL: "c",
-          GRID: "g"}
-WORD = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock", WASTE: "waste pile",
-        RESERVE: "reserve", CELL: "cell", GRID: "space"}
+PREFIX: dict[str, str] = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w",
+                          RESERVE: "r", CELL: "c", GRID: "g"}
+#: What one pile of a kind is called in a sentence, unless its group says (``Group.word``).
+WORD: dict[str, str] = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock",
+                        WASTE: "waste pile", RESERVE: "reserve", CELL: "cell", GRID: "space"}
 
 
 def a(word: str) -> str:
@@ -43,35 +57,38 @@ def rank_word(rank: int) -> str:
 class Build:
     """When ``over`` may lie on ``under``: a rank step, a suit relation, wrap or not.
 
-    direction: ``down`` | ``up`` | ``either`` | ``any`` (any card on any card);
-    suit: ``any`` | ``same`` | ``alternate`` (colours alternate) | ``colour`` (same colour) |
-    ``other`` (any other suit).
+    direction: a ``Direction`` (``any``: any card on any card); suit: a ``SuitRule``.
     ``closed`` ranks take nothing (Golf's difficult Kings).
     """
 
-    direction: str = "down"
-    suit: str = "any"
+    direction: Direction = Direction.DOWN
+    suit: SuitRule = SuitRule.ANY
     wrap: bool = False
     closed: tuple[int, ...] = ()
     table: bytes = field(init=False, repr=False, compare=False)
     rows: tuple[bytes, ...] = field(init=False, repr=False, compare=False)  # per under card
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "direction", option(Direction, self.direction, "Build direction"))
+        object.__setattr__(self, "suit", option(SuitRule, self.suit, "Build suit"))
+        for r in self.closed:
+            if not (type(r) is int and 1 <= r <= 13):
+                raise DeclarationError(f"Build closed holds {r!r}, which is not a rank 1-13")
         table = bytes(self._fits(u, o) for u in range(52) for o in range(52))
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "rows", tuple(table[u * 52:u * 52 + 52] for u in range(52)))
 
     def steps(self, over_rank: int) -> list[int]:
         """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
-        if self.direction == "any":
+        if self.direction == Direction.ANY:
             return [r for r in range(1, 14) if r not in self.closed]
         out = []
-        if self.direction in ("down", "either"):
+        if self.direction in (Direction.DOWN, Direction.EITHER):
             if over_rank < 13:
                 out.append(over_rank + 1)
             elif self.wrap:
                 out.append(1)
-        if self.direction in ("up", "either"):
+        if self.direction in (Direction.UP, Direction.EITHER):
             if over_rank > 1:
                 out.append(over_rank - 1)
             elif self.wrap:
@@ -81,13 +98,13 @@ class Build:
     def _fits(self, under: int, over: int) -> bool:
         if RANK[under] not in self.steps(RANK[over]):
             return False
-        if self.suit == "same":
+        if self.suit == SuitRule.SAME:
             return SUIT[under] == SUIT[over]
-        if self.suit == "alternate":
+        if self.suit == SuitRule.ALTERNATE:
             return RED[under] != RED[over]
-        if self.suit == "colour":
+        if self.suit == SuitRule.COLOUR:
             return RED[under] == RED[over]
-        if self.suit == "other":
+        if self.suit == SuitRule.OTHER:
             return SUIT[under] != SUIT[over]
         return True
 
@@ -99,19 +116,19 @@ class Build:
         r = RANK[over]
         ranks = self.steps(r)
         name = rank_word(r)
-        if self.suit == "same":
+        if self.suit == SuitRule.SAME:
             if not ranks:
                 return f"nothing can take the {show(over)}"
             return f"the {show(over)} goes on " + " or ".join(
                 f"the {show(card(x, SUIT[over]))}" for x in ranks)
         adj = under_adj = ""
         tail = ""
-        if self.suit == "alternate":
+        if self.suit == SuitRule.ALTERNATE:
             adj = colour_name(over) + " "
             under_adj = ("black " if RED[over] else "red ")
-        elif self.suit == "colour":
+        elif self.suit == SuitRule.COLOUR:
             adj = under_adj = colour_name(over) + " "
-        elif self.suit == "other":
+        elif self.suit == SuitRule.OTHER:
             tail = f" of a suit other than {show(over)[-1]}"
         if not ranks:
             return f"nothing can take {a(adj + name)}"
@@ -125,25 +142,50 @@ class Group:
 
     deal/down: cards dealt to each pile (bottom up) and how many of them lie face down.
     build: what may be laid on a card here (``None``: nothing). fill: what may start an empty
-    pile: ``any`` | ``none`` | ``king`` | ``base`` (the foundations' base rank). capacity: most
-    cards a pile holds (0: no limit). unit: what leaves a pile as one move: ``top`` | ``tail``
-    (any packed run from the top) | ``whole`` (the top card or the whole packed run) |
-    ``faceup`` (any face-up card with all on it); ``None``: nothing leaves. to: the kinds
-    its cards may go to. turn_up: an exposed face-down top card turns face up.
+    pile. capacity: most cards a pile holds (0: no limit). unit: what leaves a pile as one
+    move (``None``: nothing leaves). to: the kinds its cards may go to. turn_up: an exposed
+    face-down top card turns face up. word: what one pile is called in a sentence ("": the
+    kind's word). fan: how a renderer spreads the pile (``None``: by kind). Words given as
+    plain strings are checked against the options (``engine/options.py``) here.
     """
 
-    kind: str
+    kind: Kind
     count: int = 1
     deal: tuple[int, ...] = ()
     down: tuple[int, ...] = ()
     build: Build | None = None
-    fill: str = "any"
+    fill: Fill = Fill.ANY
     capacity: int = 0
-    unit: str | None = None
-    to: tuple[str, ...] = ()
+    unit: Unit | None = None
+    to: tuple[Kind, ...] = ()
     turn_up: bool = False
     prefix: str = ""
-    fan: str = ""  # how a renderer spreads the pile: down | right | none
+    fan: Fan | None = None
+    word: str = ""
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", option(Kind, self.kind, "Group kind"))
+        object.__setattr__(self, "fill", option(Fill, self.fill, "Group fill"))
+        if self.unit is not None:
+            object.__setattr__(self, "unit", option(Unit, self.unit, "Group unit"))
+        if self.fan is not None:
+            object.__setattr__(self, "fan", option(Fan, self.fan, "Group fan"))
+        if isinstance(self.to, str):
+            raise DeclarationError(f"Group to is {self.to!r}, which is not a tuple of kinds")
+        object.__setattr__(self, "to", tuple(option(Kind, k, "Group to") for k in self.to))
+        if self.build is not None and not isinstance(self.build, Build):
+            raise DeclarationError(f"Group build is {self.build!r}, which is not a Build")
+        for name in ("deal", "down"):
+            given = getattr(self, name)
+            if given and len(given) != self.count:
+                raise DeclarationError(
+                    f"Group {name} gives {len(given)} piles, but the group has {self.count}")
+
+    @property
+    def noun(self) -> str:
+        """What one pile of this group is called in a sentence: "column", "pin"."""
+        return self.word or WORD[self.kind]
 
     def name(self, i: int) -> str:
         p = self.prefix or PREFIX[self.kind]
@@ -157,9 +199,12 @@ class Stock:
     (the stock's top card is played as a card, as in the placement games). passes: how many
     times it may be gone through in all (0: no limit)."""
 
-    to: str = "waste"
+    to: Deals = Deals.WASTE
     draw: int = 1
     passes: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "to", option(Deals, self.to, "Stock to"))
 
 
 class RuleSet(ABC):
@@ -169,11 +214,11 @@ class RuleSet(ABC):
     name: ClassVar[str]
     variants: ClassVar[tuple[str, ...]] = ("easy", "difficult")
     players: ClassVar[tuple[int, int]] = (1, 1)
-    scoring: ClassVar[str] = "traditional"  # traditional | low | points
+    scoring: ClassVar[Scoring] = Scoring.TRADITIONAL
     target: ClassVar[int | None] = None  # the score that wins a score-only game
     summary: ClassVar[str] = ""
 
-    base: int | str = 1  # foundations' base rank: a rank, "dealt" (first foundation card), "chosen"
+    base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
     stock: Stock | None = None
 
     def __init__(self, variant: str) -> None:
@@ -181,7 +226,11 @@ class RuleSet(ABC):
             raise ValueError(f"{self.id} has no variant {variant!r}")
         self.variant = variant
         self.key = f"{self.id}/{variant}"
-        self.groups: tuple[Group, ...] = self.declare()
+        try:
+            self.groups: tuple[Group, ...] = self.declare()
+            self.check()
+        except DeclarationError as e:
+            raise DeclarationError(f"{type(self).__name__} ({self.key}): {e}") from None
         self.pile_names: list[str] = []
         self.pile_kinds: list[str] = []
         self.pile_group: list[Group] = []
@@ -202,6 +251,22 @@ class RuleSet(ABC):
         self.turning = [i for i, g in enumerate(self.pile_group) if g.turn_up]
         st = self.by_kind.get(STOCK_PILE)
         self.stock_pile = st[0] if st else -1
+
+    def check(self) -> None:
+        """The rule set's own options (those of its piles are checked as they are made)."""
+        for g in self.groups:
+            if not isinstance(g, Group):
+                raise DeclarationError(f"declare() gave {g!r}, which is not a Group")
+        option(Scoring, self.scoring, "scoring")
+        if not isinstance(self.base, int) or isinstance(self.base, bool):
+            self.base = option(Base, self.base, "base")
+        elif not 1 <= self.base <= 13:
+            raise DeclarationError(f"base is {self.base!r}, which is not a rank 1-13")
+        if self.stock is not None and not isinstance(self.stock, Stock):
+            raise DeclarationError(f"stock is {self.stock!r}, which is not a Stock")
+        lo, hi = self.players
+        if not 1 <= lo <= hi:
+            raise DeclarationError(f"players is {self.players!r}, which is no range of seats")
 
     @property
     def easy(self) -> bool:
@@ -266,14 +331,14 @@ class RuleSet(ABC):
     def initial_vars(self, piles: list[list[int]]) -> dict[str, int]:
         vars: dict[str, int] = {}
         if FOUNDATION in self.by_kind:
-            if self.base == "dealt":
+            if self.base == Base.DEALT:
                 first = piles[self.by_kind[FOUNDATION][0]]
                 vars["base"] = RANK[first[0]] if first else 0
-            elif self.base == "chosen":
+            elif self.base == Base.CHOSEN:
                 vars["base"] = 0
             elif isinstance(self.base, int):
                 vars["base"] = self.base
-        if self.stock and self.stock.to == "waste":
+        if self.stock and self.stock.to == Deals.WASTE:
             vars["pass"] = 1
             vars["progress"] = 0
         return vars
@@ -323,26 +388,26 @@ class RuleSet(ABC):
         if target:
             return NOTHING if dg.build is None else dg.build.rows[target[-1]]
         fill = dg.fill
-        if fill == "any":
+        if fill == Fill.ANY:
             return EVERYTHING
-        if fill == "king":
+        if fill == Fill.KING:
             return KINGS
-        if fill == "base":
+        if fill == Fill.BASE:
             base = st.vars.get("base", 1)
             return EVERYTHING if base == 0 else RANK_ROWS[base]
-        return NOTHING if fill == "none" else None
+        return NOTHING if fill == Fill.NONE else None
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()
 
     def unit_sizes(self, st: State, src: int) -> range | tuple[int, ...]:
         unit = self.pile_group[src].unit
-        if unit == "top":
+        if unit == Unit.TOP:
             return (1,)
-        if unit == "faceup":
+        if unit == Unit.FACEUP:
             return range(1, len(st.piles[src]) - st.down[src] + 1)
         run = self.run_length(st, src)
-        if unit == "whole":
+        if unit == Unit.WHOLE:
             return (1,) if run == 1 else (1, run)
         return range(1, run + 1)
 
@@ -394,7 +459,7 @@ class RuleSet(ABC):
         sg, dg = self.pile_group[src], self.pile_group[dst]
         pile = st.piles[src]
         if sg.unit is None:
-            return Refusal("source.fixed", f"cards in the {WORD[sg.kind]} stay where they are")
+            return Refusal("source.fixed", f"cards in the {sg.noun} stay where they are")
         if not pile:
             return Refusal("source.empty", f"{self.pile_names[src]} is empty")
         if n > len(pile):
@@ -405,9 +470,9 @@ class RuleSet(ABC):
         if dg.kind not in sg.to:
             if sg.kind == dg.kind:
                 return Refusal(
-                    "target.kind", f"cards never move from one {WORD[sg.kind]} to another")
+                    "target.kind", f"cards never move from one {sg.noun} to another")
             return Refusal(
-                "target.kind", f"cards from the {WORD[sg.kind]} can't go to the {WORD[dg.kind]}")
+                "target.kind", f"cards from the {sg.noun} can't go to the {dg.noun}")
         return self.unit_refusal(st, src, n) if n > 1 else None
 
     def target_refusal(self, st: State, src: int, dst: int, card: int,
@@ -419,7 +484,7 @@ class RuleSet(ABC):
         target = st.piles[dst]
         if dg.capacity and len(target) + n > dg.capacity:
             return Refusal(
-                "target.full", lambda: f"a {WORD[dg.kind]} holds at most {dg.capacity} "
+                "target.full", lambda: f"a {dg.noun} holds at most {dg.capacity} "
                 + ("card" if dg.capacity == 1 else "cards")
             )
         if not target:
@@ -427,7 +492,7 @@ class RuleSet(ABC):
         build = dg.build
         if build is None:
             return Refusal(
-                "target.closed", lambda: f"nothing can be laid on a card in a {WORD[dg.kind]}")
+                "target.closed", lambda: f"nothing can be laid on a card in a {dg.noun}")
         under = target[-1]
         if not build.table[under * 52 + card]:
             return Refusal(
@@ -438,29 +503,29 @@ class RuleSet(ABC):
 
     def unit_refusal(self, st: State, src: int, n: int) -> Refusal | None:
         unit = self.pile_group[src].unit
-        if unit == "top":
+        if unit == Unit.TOP:
             return Refusal("unit.top", "only the top card of a pile can move")
-        if unit == "faceup":
+        if unit == Unit.FACEUP:
             return None
         run = self.run_length(st, src)
         if n > run:
             return Refusal("unit.unpacked", f"only packed cards move together: the top {run} "
                            + ("card is" if run == 1 else "cards are") + " packed here")
-        if unit == "whole" and n != run:
+        if unit == Unit.WHOLE and n != run:
             return Refusal("unit.whole", "only the top card or the whole packed run can move")
         return None
 
     def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:
         fill = g.fill
-        if fill == "any":
+        if fill == Fill.ANY:
             return None
-        if fill == "none":
-            return Refusal("fill.none", lambda: f"an empty {WORD[g.kind]} can't be filled")
-        if fill == "king":
+        if fill == Fill.NONE:
+            return Refusal("fill.none", lambda: f"an empty {g.noun} can't be filled")
+        if fill == Fill.KING:
             if RANK[card] == 13:
                 return None
-            return Refusal("fill.king", lambda: f"only a King can fill an empty {WORD[g.kind]}")
-        if fill == "base":
+            return Refusal("fill.king", lambda: f"only a King can fill an empty {g.noun}")
+        if fill == Fill.BASE:
             base = st.vars.get("base", 1)
             if base == 0 or RANK[card] == base:
                 return None
@@ -470,11 +535,11 @@ class RuleSet(ABC):
     def stock_refusal(self, st: State) -> Refusal | None:
         spec = self.stock
         assert spec is not None
-        if spec.to == "none":
+        if spec.to == Deals.NONE:
             return Refusal("stock.play", "play the stock's top card to a place instead")
         if st.piles[self.stock_pile]:
             return None
-        if spec.to != "waste":
+        if spec.to != Deals.WASTE:
             return Refusal("stock.empty", "the stock is empty")
         if spec.passes and st.vars["pass"] >= spec.passes:
             return Refusal("stock.redeals", "the stock is empty and there are no redeals left")
@@ -505,7 +570,7 @@ class RuleSet(ABC):
         spec = self.stock
         assert spec is not None
         s = self.stock_pile
-        if spec.to == "waste":
+        if spec.to == Deals.WASTE:
             wastes = self.by_kind[WASTE]
             if not st.piles[s]:
                 for w in reversed(wastes):
@@ -551,7 +616,7 @@ class RuleSet(ABC):
         """The status of a position not settled by itself: playing while a move is useful."""
         if any(self.useful(st, m) for m in moves):
             return PLAYING
-        return LOST if self.scoring != "points" else FINISHED
+        return LOST if self.scoring != Scoring.POINTS else FINISHED
 
     def settled(self, st: State) -> str | None:
         """The status when no search for a useful move is needed (won, resigned, a game that
@@ -565,15 +630,15 @@ class RuleSet(ABC):
         if self.won(st):
             return WON
         if st.vars.get("resigned"):
-            return LOST if self.scoring != "points" else FINISHED
+            return LOST if self.scoring != Scoring.POINTS else FINISHED
         if self.finished(st):
             if self.target is not None and st.score >= self.target:
                 return WON
-            return FINISHED if self.scoring == "points" else LOST
+            return FINISHED if self.scoring == Scoring.POINTS else LOST
         return None
 
     def won(self, st: State) -> bool:
-        if self.scoring == "points":
+        if self.scoring == Scoring.POINTS:
             return False
         return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ())) == 52
 
@@ -591,7 +656,7 @@ class RuleSet(ABC):
                 and not st.piles[m.dst]
                 and m.n == len(st.piles[m.src])
             )
-        if m.kind == STOCK and self.stock and self.stock.to == "waste":
+        if m.kind == STOCK and self.stock and self.stock.to == Deals.WASTE:
             return bool(st.piles[self.stock_pile]) or st.vars["progress"] > 0
         return True
 

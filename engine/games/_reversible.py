@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..cards import RANK
 from ..core import MOVE, Move, State
+from ..options import Fill
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Group, RuleSet
 
 LIMIT = 5_000
@@ -24,7 +25,7 @@ Column = tuple[int, tuple[int, ...]]  # (face-down count, cards bottom up)
 
 
 def _fills(g: Group, card: int) -> bool:
-    return g.fill == "any" or (g.fill == "king" and RANK[card] == 13)
+    return g.fill == Fill.ANY or (g.fill == Fill.KING and RANK[card] == 13)
 
 
 def reversible(rules: RuleSet, st: State, m: Move) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from ..cards import RANK, RANK_NAMES, show
 from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State
 from ..deal import shuffled_deck
+from ..options import Deals, Fan, Scoring, Unit
 from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
 
@@ -63,19 +64,19 @@ class Bowling(RuleSet):
     id = "bowling"
     name = "Bowling"
     players = (1, 4)
-    scoring = "points"
+    scoring = Scoring.POINTS
     target = 200
     summary = ("Ten frames of ten pins: place each card on a pin in rank order (or on a pin of "
                "its own rank); a card that fits nowhere rolls into the ball pile. Ten-pin "
                "scoring, 200 wins; one to four bowlers.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
         self.ball_size = 3 if self.easy else 2
         return (
-            Group(GRID, PINS, prefix="p", capacity=0, fan="none"),
-            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan="right"),
-            Group(STOCK_PILE, unit="top", to=(GRID, WASTE), turn_up=True),
+            Group(GRID, PINS, prefix="p", capacity=0, fan=Fan.NONE),
+            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan=Fan.RIGHT),
+            Group(STOCK_PILE, unit=Unit.TOP, to=(GRID, WASTE), turn_up=True),
         )
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, RED
 from ..core import MOVE, Move, Refusal, State
+from ..options import Base, Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import (
     FOUNDATION,
@@ -34,7 +35,8 @@ def idle_swap(rules: RuleSet, st: State, m: Move) -> bool:
     src, dst, n = m.src, m.dst, m.n
     pile, target = st.piles[src], st.piles[dst]
     build = rules.pile_group[src].build
-    if (not target or build is None or build.suit not in ("alternate", "colour", "any")
+    if (not target or build is None
+            or build.suit not in (SuitRule.ALTERNATE, SuitRule.COLOUR, SuitRule.ANY)
             or len(pile) - n <= st.down[src] or rules.pile_group[dst].build != build):
         return False
     fits = build.table
@@ -51,7 +53,7 @@ def idle_swap(rules: RuleSet, st: State, m: Move) -> bool:
         i -= 1
     run = top - i + 1
     unit = rules.pile_group[src].unit
-    sizes = (1,) if unit == "top" else (1, run) if unit == "whole" else range(1, run + 1)
+    sizes = (1,) if unit == Unit.TOP else (1, run) if unit == Unit.WHOLE else range(1, run + 1)
     for k in sizes:
         card = pile[top - k + 1]
         for q in rules.targets[src]:
@@ -103,8 +105,8 @@ class ReserveFill(RuleSet):
 class Canfield(ReserveFill):
     id = "canfield"
     name = "Canfield"
-    base = "dealt"
-    stock = Stock(WASTE, draw=3, passes=0)
+    base = Base.DEALT
+    stock = Stock(Deals.WASTE, draw=3, passes=0)
     summary = ("Build the foundations up in suit from the dealt card's rank, wrapping K-A; four "
                "columns build down in alternating colours and refill from a squared reserve. "
                "Draw three, unlimited passes; difficult has a 14-card reserve and moves only "
@@ -113,15 +115,18 @@ class Canfield(ReserveFill):
     def declare(self) -> tuple[Group, ...]:
         size = 10 if self.easy else 14
         return (
-            Group(TABLEAU, 4, deal=(1, 1, 1, 1), build=Build("down", "alternate", wrap=True),
-                  fill="any", unit="tail" if self.easy else "whole", to=(TABLEAU, FOUNDATION)),
+            Group(TABLEAU, 4, deal=(1, 1, 1, 1),
+                  build=Build(Direction.DOWN, SuitRule.ALTERNATE, wrap=True),
+                  fill=Fill.ANY, unit=Unit.TAIL if self.easy else Unit.WHOLE,
+                  to=(TABLEAU, FOUNDATION)),
             # Squared: all face down but the top card, which turns up when exposed.
-            Group(RESERVE, deal=(size,), down=(size - 1,), unit="top",
-                  to=(TABLEAU, FOUNDATION), fill="none", turn_up=True),
-            Group(FOUNDATION, 4, deal=(1, 0, 0, 0), build=Build("up", "same", wrap=True),
-                  fill="base"),
+            Group(RESERVE, deal=(size,), down=(size - 1,), unit=Unit.TOP,
+                  to=(TABLEAU, FOUNDATION), fill=Fill.NONE, turn_up=True),
+            Group(FOUNDATION, 4, deal=(1, 0, 0, 0),
+                  build=Build(Direction.UP, SuitRule.SAME, wrap=True),
+                  fill=Fill.BASE),
             Group(STOCK_PILE),
-            Group(WASTE, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
+            Group(WASTE, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), fan=Fan.RIGHT),
         )
 
     def target_refusal(self, st: State, src: int, dst: int, card: int,

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..cards import RANK
 from ..core import MOVE, Move, State
+from ..options import Base, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, WASTE, Build, Group, RuleSet
 
@@ -94,7 +95,7 @@ class CircularColumns(RuleSet):
             return True
 
         def fills(r: int) -> bool:
-            return fill == "any" or (fill == "king" and r & 15 == 13)
+            return fill == Fill.ANY or (fill == Fill.KING and r & 15 == 13)
 
         def found(node: Node) -> bool:
             """Remember the path from the start to a live position: all of it is alive."""
@@ -172,10 +173,12 @@ class Fortress(CircularColumns):
                "(wrapping K-A) and any card fills a space; difficult: Aces up, Kings fill spaces.")
 
     def declare(self) -> tuple[Group, ...]:
-        self.base = "chosen" if self.easy else 1
+        self.base = Base.CHOSEN if self.easy else 1
         return (
             # RULES-DECISIONS: two columns of 6, then eight of 5 (longer piles first).
-            Group(TABLEAU, 10, deal=(6, 6) + (5,) * 8, build=Build("either", "any"),
-                  fill="any" if self.easy else "king", unit="top", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, build=Build("up", "same", wrap=self.easy), fill="base"),
+            Group(TABLEAU, 10, deal=(6, 6) + (5,) * 8, build=Build(Direction.EITHER, SuitRule.ANY),
+                  fill=Fill.ANY if self.easy else Fill.KING, unit=Unit.TOP,
+                  to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME, wrap=self.easy),
+                  fill=Fill.BASE),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..core import Move, Refusal, State
+from ..options import Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Group
 from .matching import Matching, pairs_by_rank
@@ -24,8 +25,8 @@ class Isabel(Matching):
     def declare(self) -> tuple[Group, ...]:
         # The text's optional foundation holds the removed pairs, so the deck stays whole.
         return (
-            Group(TABLEAU, 13, deal=(4,) * 13, fill="none"),
-            Group(FOUNDATION, fan="none"),
+            Group(TABLEAU, 13, deal=(4,) * 13, fill=Fill.NONE),
+            Group(FOUNDATION, fan=Fan.NONE),
         )
 
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from ..cards import RANK, show
 from ..core import Move, Refusal, State
+from ..options import Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Group
 from .matching import Matching, pairs_by_rank
@@ -35,9 +36,9 @@ class Nestor(Matching):
         # Every reserve card is available (RULES-DECISIONS): one reserve cell per card.
         size, reserve = (7, 10) if self.easy else (8, 4)
         return (
-            Group(TABLEAU, 6, deal=(size,) * 6, fill="none"),
-            Group(RESERVE, reserve, deal=(1,) * reserve, fill="none", fan="none"),
-            Group(FOUNDATION, fan="none"),
+            Group(TABLEAU, 6, deal=(size,) * 6, fill=Fill.NONE),
+            Group(RESERVE, reserve, deal=(1,) * reserve, fill=Fill.NONE, fan=Fan.NONE),
+            Group(FOUNDATION, fan=Fan.NONE),
         )
 
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, show
 from ..core import Refusal, State
+from ..options import Deals, Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
 from .matching import Matching
@@ -29,17 +30,17 @@ class Pyramid(Matching):
     remove_kinds = (TABLEAU, RESERVE, WASTE)
     remove_where = "the pyramid, the reserve and the waste piles"
     count_rule = "remove a King alone or two cards that total 13"
-    stock = Stock("waste", draw=1, passes=1)
+    stock = Stock(Deals.WASTE, draw=1, passes=1)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="pyramid")]
+        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.PYRAMID)]
         if self.easy:
-            groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill="none", fan="none"))
+            groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill=Fill.NONE, fan=Fan.NONE))
         groups += [
-            Group(FOUNDATION, fan="none"),
+            Group(FOUNDATION, fan=Fan.NONE),
             Group(STOCK_PILE),
             # w1 takes the flipped card; the next flip moves an unused one onto w2.
-            Group(WASTE, 2, fill="none", fan="none"),
+            Group(WASTE, 2, fill=Fill.NONE, fan=Fan.NONE),
         ]
         return tuple(groups)
 
