@@ -74,8 +74,8 @@ class Bowling(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         self.ball_size = 3 if self.easy else 2
         return (
-            Group(GRID, PINS, prefix="p", capacity=0, fan=Fan.NONE),
-            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan=Fan.RIGHT),
+            Group(GRID, PINS, prefix="p", capacity=0, fan=Fan.NONE, word="pin"),
+            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan=Fan.RIGHT, word="ball"),
             Group(STOCK_PILE, unit=Unit.TOP, to=(GRID, WASTE), turn_up=True),
         )
 
