@@ -582,7 +582,7 @@ class RuleSet(ABC):
                 st.move_cards(s, wastes[0], min(spec.draw, len(st.piles[s])), reverse=True)
             else:
                 self.deal_round(st, wastes)
-        elif spec.to == TABLEAU:
+        elif spec.to == Deals.TABLEAU:
             self.deal_round(st, self.by_kind[TABLEAU])
         else:
             st.move_cards(s, self.by_kind[spec.to][0], 1)

@@ -34,6 +34,15 @@ def out_key(bowler: int) -> str:
     return f"out{bowler + 1}"
 
 
+def order_refusal(card: int, pin: int, other: int, there: int) -> Refusal:
+    """A card on empty pin ``pin`` (0-based) out of rank order with ``there`` on ``other``."""
+    lower = other < pin
+    return Refusal("bowling.order", lambda: (
+        f"{show(card)} can't go on pin {pin + 1}: a card on an empty pin must be "
+        f"{'higher' if lower else 'lower'} than every card on a {'lower' if lower else 'higher'}"
+        f" pin, and pin {other + 1} holds {show(there)}"))
+
+
 def frame_scores(frames: list[list[int]]) -> list[tuple[int, bool]]:
     """Ten-pin scoring: per frame (pins plus the bonus known so far, whether it is final).
 
@@ -190,17 +199,11 @@ class Bowling(RuleSet):
         for j in range(i - 1, -1, -1):
             low = piles[self.pins[j]]
             if low and RANK[low[0]] >= r:
-                return Refusal("bowling.order", lambda j=j, low=low: (
-                    f"{show(card)} can't go on pin {i + 1}: a card on an empty pin must be "
-                    f"higher than every card on a lower pin, and pin {j + 1} holds "
-                    f"{show(low[0])}"))
+                return order_refusal(card, i, j, low[0])
         for j in range(i + 1, PINS):
             high = piles[self.pins[j]]
             if high and RANK[high[0]] <= r:
-                return Refusal("bowling.order", lambda j=j, high=high: (
-                    f"{show(card)} can't go on pin {i + 1}: a card on an empty pin must be "
-                    f"lower than every card on a higher pin, and pin {j + 1} holds "
-                    f"{show(high[0])}"))
+                return order_refusal(card, i, j, high[0])
         return None
 
     def target_refusal(self, st: State, src: int, dst: int, card: int,
@@ -355,7 +358,7 @@ class Bowling(RuleSet):
 
     def info(self, st: State) -> dict[str, Any]:
         n = st.vars.get("players", 1)
-        bowlers = []
+        bowlers: list[dict[str, Any]] = []
         for k in range(n):
             card = self.card(st, k)
             frames, running, open_ = [], 0, False

@@ -17,6 +17,7 @@ class EightOff(RuleSet):
                "cells full and fills empty columns with Kings only.")
 
     def declare(self) -> tuple[Group, ...]:
+        cells: tuple[int, ...]
         if self.easy:
             cols, cells = (7, 7, 7, 7, 6, 6, 6, 6), ()
         else:

@@ -97,8 +97,9 @@ class CircularColumns(RuleSet):
         def fills(r: int) -> bool:
             return fill == Fill.ANY or (fill == Fill.KING and r & 15 == 13)
 
-        def found(node: Node) -> bool:
+        def found(end: Node) -> bool:
             """Remember the path from the start to a live position: all of it is alive."""
+            node: Node | None = end
             while node is not None:
                 alive.add(node)
                 node = seen[node]
