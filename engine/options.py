@@ -70,8 +70,14 @@ class Fan(StrEnum):
     RIGHT = "right"
     NONE = "none"
     GRID = "grid"
-    PYRAMID = "pyramid"
     SLIDER = "slider"
+
+
+class Align(StrEnum):
+    """Where a group's drawn rows sit: from the ``start``, or ``center``d (pins, a pyramid)."""
+
+    START = "start"
+    CENTER = "center"
 
 
 class Deals(StrEnum):
@@ -81,6 +87,22 @@ class Deals(StrEnum):
     TABLEAU = "tableau"
     FOUNDATION = "foundation"
     NONE = "none"
+
+
+class Play(StrEnum):
+    """How a game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or ``remove``
+    (cards leave together, "p22+p28", so a renderer selects cards)."""
+
+    BUILD = "build"
+    REMOVE = "remove"
+
+
+class MatchKind(StrEnum):
+    """A match's shape: ``turns`` (one deal the players take turns on, a whole game each) or
+    ``called`` (each player has their own board and the same card is called to all)."""
+
+    TURNS = "turns"
+    CALLED = "called"
 
 
 class Scoring(StrEnum):

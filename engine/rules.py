@@ -18,6 +18,7 @@ from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, card, colour_name, parse_c
 from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
 from .deal import shuffled_deck
 from .options import (
+    Align,
     Base,
     Deals,
     DeclarationError,
@@ -25,6 +26,8 @@ from .options import (
     Fan,
     Fill,
     Kind,
+    MatchKind,
+    Play,
     Scoring,
     SuitRule,
     Unit,
@@ -43,6 +46,10 @@ PREFIX: dict[str, str] = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE:
 #: What one pile of a kind is called in a sentence, unless its group says (``Group.word``).
 WORD: dict[str, str] = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock",
                         WASTE: "waste pile", RESERVE: "reserve", CELL: "cell", GRID: "space"}
+LABEL: dict[str, str] = {TABLEAU: "Tableau", FOUNDATION: "Foundations", STOCK_PILE: "Stock",
+                         WASTE: "Waste", RESERVE: "Reserve", CELL: "Cells", GRID: "Grid"}
+#: Kinds drawn in the band above the main area when their group is small (four piles or fewer).
+TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
 
 
 def a(word: str) -> str:
@@ -144,9 +151,14 @@ class Group:
     build: what may be laid on a card here (``None``: nothing). fill: what may start an empty
     pile. capacity: most cards a pile holds (0: no limit). unit: what leaves a pile as one
     move (``None``: nothing leaves). to: the kinds its cards may go to. turn_up: an exposed
-    face-down top card turns face up. word: what one pile is called in a sentence ("": the
-    kind's word). fan: how a renderer spreads the pile (``None``: by kind). Words given as
-    plain strings are checked against the options (``engine/options.py``) here.
+    face-down top card turns face up. Words given as plain strings are checked against the
+    options (``engine/options.py``) here.
+
+    How the group looks, for renderers (``RuleSet.describe``): fan: how a pile is spread
+    (``None``: by kind); word/label name one pile and the group in players' words ("" : the
+    kind's); columns: piles per drawn row (a grid's width; 0: one row); rows: explicit drawn
+    rows of pile numbers (1-based), top to bottom; align: each row from the start or centred
+    (as pins and a pyramid are).
     """
 
     kind: Kind
@@ -163,6 +175,9 @@ class Group:
     fan: Fan | None = None
     word: str = ""
     label: str = ""
+    columns: int = 0
+    rows: tuple[tuple[int, ...], ...] = ()
+    align: Align = Align.START
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", option(Kind, self.kind, "Group kind"))
@@ -171,6 +186,7 @@ class Group:
             object.__setattr__(self, "unit", option(Unit, self.unit, "Group unit"))
         if self.fan is not None:
             object.__setattr__(self, "fan", option(Fan, self.fan, "Group fan"))
+        object.__setattr__(self, "align", option(Align, self.align, "Group align"))
         if isinstance(self.to, str):
             raise DeclarationError(f"Group to is {self.to!r}, which is not a tuple of kinds")
         object.__setattr__(self, "to", tuple(option(Kind, k, "Group to") for k in self.to))
@@ -182,14 +198,40 @@ class Group:
                 raise DeclarationError(
                     f"Group {name} gives {len(given)} piles, but the group has {self.count}")
 
-    @property
-    def noun(self) -> str:
-        """What one pile of this group is called in a sentence: "column", "pin"."""
-        return self.word or WORD[self.kind]
-
     def name(self, i: int) -> str:
         p = self.prefix or PREFIX[self.kind]
         return p if self.count == 1 else f"{p}{i + 1}"
+
+    @property
+    def noun(self) -> str:
+        """What one of these piles is called in a sentence ("column", "pin")."""
+        return self.word or WORD[self.kind]
+
+    @property
+    def heading(self) -> str:
+        return self.label or LABEL[self.kind]
+
+    @property
+    def area(self) -> str:
+        return "top" if self.kind in TOP_KINDS and self.count <= 4 else "main"
+
+    def drawn_rows(self) -> list[list[str]]:
+        """The piles' names as drawn, row by row."""
+        if self.rows:
+            return [[self.name(i - 1) for i in row] for row in self.rows]
+        step = self.columns or self.count
+        return [[self.name(i) for i in range(r, min(r + step, self.count))]
+                for r in range(0, self.count, step)]
+
+    def drawn_width(self) -> int:
+        """Card widths this group needs in the main area."""
+        if self.rows:
+            return max(len(r) for r in self.rows) + 1
+        if self.columns:
+            return self.columns + 1
+        if self.fan == Fan.SLIDER:
+            return 0
+        return 8 if self.fan == Fan.RIGHT else min(self.count, 10)
 
 
 @dataclass(frozen=True)
@@ -207,6 +249,23 @@ class Stock:
         object.__setattr__(self, "to", option(Deals, self.to, "Stock to"))
 
 
+@dataclass(frozen=True)
+class MatchMode:
+    """How a rule set is played as a match. kind: ``turns`` (one deal the players take turns
+    on, a whole game each, one after the other) | ``called`` (each player has their own board
+    and the same card is called to all). seats: fewest and most players."""
+
+    kind: MatchKind
+    seats: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", option(MatchKind, self.kind, "MatchMode kind"))
+        lo, hi = self.seats
+        if not 1 <= lo <= hi:
+            raise DeclarationError(f"MatchMode seats is {self.seats!r}, which is no range of "
+                                   "seats from 1 up")
+
+
 class RuleSet(ABC):
     """One playable rule set: a game id and a variant, built from declarations."""
 
@@ -220,6 +279,12 @@ class RuleSet(ABC):
 
     base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
     stock: Stock | None = None
+
+    #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
+    #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).
+    play: ClassVar[Play] = Play.BUILD
+    #: The match it can be played as (``None``: none).
+    match: ClassVar[MatchMode | None] = None
 
     def __init__(self, variant: str) -> None:
         if variant not in self.variants:
@@ -258,6 +323,9 @@ class RuleSet(ABC):
             if not isinstance(g, Group):
                 raise DeclarationError(f"declare() gave {g!r}, which is not a Group")
         option(Scoring, self.scoring, "scoring")
+        option(Play, self.play, "play")
+        if self.match is not None and not isinstance(self.match, MatchMode):
+            raise DeclarationError(f"match is {self.match!r}, which is not a MatchMode")
         if not isinstance(self.base, int) or isinstance(self.base, bool):
             self.base = option(Base, self.base, "base")
         elif not 1 <= self.base <= 13:
@@ -698,8 +766,36 @@ class RuleSet(ABC):
             out["passes"] = self.stock.passes if self.stock else 0
         return out
 
+    def covered_by(self) -> dict[int, tuple[int, ...]]:
+        """Piles blocked until other piles are empty (a pyramid's lower cards), for renderers
+        and bots; the rules themselves say so in ``available``."""
+        return {}
+
     def describe(self) -> dict[str, Any]:
-        """The registry entry: what a lobby lists and what a renderer needs to draw."""
+        """The registry entry: what a lobby lists, and everything a server, bot or renderer
+        knows of the rule set (docs/protocol.md, "The catalog"): none of them names a game."""
+        covers = self.covered_by()
+        top = sum(g.count for g in self.groups if g.area == "top")
+        width = max([4, min(top, 8)] + [g.drawn_width() for g in self.groups if g.area == "main"])
+        layout = []
+        for g in self.groups:
+            entry: dict[str, Any] = {
+                "kind": g.kind,
+                "piles": [g.name(i) for i in range(g.count)],
+                "fan": g.fan or ("down" if g.kind == TABLEAU else "none"),
+                "capacity": g.capacity,
+                "label": g.heading,
+                "word": g.noun,
+                "area": g.area,
+                "rows": g.drawn_rows(),
+                "align": g.align,
+            }
+            names = set(entry["piles"])
+            blocked = {self.pile_names[p]: [self.pile_names[q] for q in over]
+                       for p, over in covers.items() if self.pile_names[p] in names and over}
+            if blocked:
+                entry["covered_by"] = blocked
+            layout.append(entry)
         return {
             "id": self.id,
             "variant": self.variant,
@@ -708,13 +804,9 @@ class RuleSet(ABC):
             "scoring": self.scoring,
             "target": self.target,
             "summary": self.summary,
-            "layout": [
-                {
-                    "kind": g.kind,
-                    "piles": [g.name(i) for i in range(g.count)],
-                    "fan": g.fan or ("down" if g.kind == TABLEAU else "none"),
-                    "capacity": g.capacity,
-                }
-                for g in self.groups
-            ],
+            "play": self.play,
+            "match": (None if self.match is None else
+                      {"kind": self.match.kind, "seats": list(self.match.seats)}),
+            "width": width,
+            "layout": layout,
         }

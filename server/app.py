@@ -17,15 +17,16 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import logs, openapi, rest, store, ws
+from . import asyncapi, logs, openapi, replies, rest, store, ws
 from .accounts import Accounts
 from .api import Services
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
+from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import FollowUps
@@ -107,20 +108,30 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return JSONResponse({"status": "ready", "store": "redis" if settings.redis_url
                              else "embedded"})
 
-    routes: list[Any] = [
-        *rest.ROUTES,
-        WebSocketRoute(f"{rest.API}/ws", ws.endpoint),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/readyz", readyz, methods=["GET"]),
-        Route("/metrics", sv.metrics.endpoint, methods=["GET"]),
-    ]
-    doc: dict[str, Any] = {}
+    documents: dict[str, dict[str, Any]] = {}
 
     async def openapi_json(request: Request) -> Response:
-        return JSONResponse(doc)
+        return JSONResponse(documents["openapi"])
 
-    routes.append(Route("/openapi.json", openapi_json, methods=["GET"]))
-    doc.update(openapi.document(routes))
+    async def asyncapi_json(request: Request) -> Response:
+        return JSONResponse(documents["asyncapi"])
+
+    endpoints = [
+        *rest.ENDPOINTS,
+        Endpoint("GET", "/healthz", healthz, "The process is alive",
+                 reply=replies.obj({"status": replies.STR}), auth="none"),
+        Endpoint("GET", "/readyz", readyz, "The process can reach its store",
+                 reply=replies.obj({"status": replies.STR}), auth="none"),
+        Endpoint("GET", "/metrics", sv.metrics.endpoint, "Prometheus metrics", auth="none",
+                 media="text/plain"),
+        Endpoint("GET", "/openapi.json", openapi_json, "This document", auth="none"),
+        Endpoint("GET", "/asyncapi.json", asyncapi_json,
+                 "The AsyncAPI 3.0 document of the WebSocket's messages", auth="none"),
+    ]
+    ws_path = f"{rest.API}/ws"
+    documents["openapi"] = openapi.document(endpoints)
+    documents["asyncapi"] = asyncapi.document(ws_path)
+    routes: list[Any] = [*(e.route() for e in endpoints), WebSocketRoute(ws_path, ws.endpoint)]
     web = web_root(settings)
     if web is not None:  # last: the API's routes win over a file of the same name
         pages = WithHeaders(StaticFiles(directory=web, html=True), page_headers)

@@ -15,9 +15,9 @@ from typing import Any
 from ..cards import RANK, RANK_NAMES, show
 from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State
 from ..deal import shuffled_deck
-from ..options import Deals, Fan, Scoring, Unit
+from ..options import Align, Deals, Fan, MatchKind, Scoring, Unit
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
+from ..rules import GRID, STOCK_PILE, WASTE, Group, MatchMode, RuleSet, Stock
 
 PINS = 10
 FORFEIT = "forfeit"  # a Move kind for the history: ``src`` is the bowler (0-based)
@@ -73,6 +73,7 @@ class Bowling(RuleSet):
     id = "bowling"
     name = "Bowling"
     players = (1, 4)
+    match = MatchMode(MatchKind.TURNS, (1, 4))
     scoring = Scoring.POINTS
     target = 200
     summary = ("Ten frames of ten pins: place each card on a pin in rank order (or on a pin of "
@@ -83,8 +84,11 @@ class Bowling(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         self.ball_size = 3 if self.easy else 2
         return (
-            Group(GRID, PINS, prefix="p", capacity=0, fan=Fan.NONE, word="pin"),
-            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan=Fan.RIGHT, word="ball"),
+            # The pins as a bowler sees them: p7-p10 at the back, p1 at the front.
+            Group(GRID, PINS, prefix="p", capacity=0, fan=Fan.NONE, word="pin", label="Pins",
+                  rows=((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,)), align=Align.CENTER),
+            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan=Fan.RIGHT, word="ball",
+                  label="Balls"),
             Group(STOCK_PILE, unit=Unit.TOP, to=(GRID, WASTE), turn_up=True),
         )
 

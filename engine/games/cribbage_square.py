@@ -81,7 +81,7 @@ class CribbageSquare(Squares):
     stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan=Fan.GRID)]
+        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan=Fan.GRID, columns=SIZE)]
         if self.easy:
             groups.append(Group(WASTE, capacity=WASTE_SIZE, build=Build(Direction.ANY),
                                 fan=Fan.RIGHT))

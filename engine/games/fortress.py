@@ -176,7 +176,7 @@ class Fortress(CircularColumns):
     def declare(self) -> tuple[Group, ...]:
         self.base = Base.CHOSEN if self.easy else 1
         return (
-            # RULES-DECISIONS: two columns of 6, then eight of 5 (longer piles first).
+            # docs/rules/fortress.md: two columns of 6, then eight of 5 (longer piles first).
             Group(TABLEAU, 10, deal=(6, 6) + (5,) * 8, build=Build(Direction.EITHER, SuitRule.ANY),
                   fill=Fill.ANY if self.easy else Fill.KING, unit=Unit.TOP,
                   to=(TABLEAU, FOUNDATION)),

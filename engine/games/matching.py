@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import ClassVar
 
 from ..core import REMOVE, Move, Refusal, State
+from ..options import Play
 from ..rules import FOUNDATION, RuleSet
 
 
@@ -20,6 +21,7 @@ class Matching(RuleSet):
     remove_kinds: ClassVar[tuple[str, ...]] = ()  # the pile kinds cards are removed from
     remove_where: ClassVar[str] = ""  # those piles in words, for refusals
     count_rule: ClassVar[str] = "a pair is two cards"
+    play = Play.REMOVE
 
     def __init__(self, variant: str) -> None:
         super().__init__(variant)

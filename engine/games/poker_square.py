@@ -69,7 +69,7 @@ class PokerSquare(Squares):
     stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan=Fan.GRID)]
+        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan=Fan.GRID, columns=SIZE)]
         if self.easy:
             groups.append(Group(WASTE, capacity=5, build=Build(Direction.ANY), fan=Fan.RIGHT))
         groups.append(Group(STOCK_PILE, unit=Unit.TOP, to=(GRID, WASTE), turn_up=True))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, show
 from ..core import Refusal, State
-from ..options import Deals, Fan, Fill
+from ..options import Align, Deals, Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
 from .matching import Matching
@@ -17,6 +17,8 @@ for _r in range(ROWS):
     for _i in range(_r + 1):
         _k = _r * (_r + 1) // 2 + _i
         COVER.append(() if _r == ROWS - 1 else (_k + _r + 1, _k + _r + 2))
+#: The positions as drawn: row r holds r + 1 cards, numbered from 1.
+TRIANGLE = tuple(tuple(range(r * (r + 1) // 2 + 1, r * (r + 1) // 2 + r + 2)) for r in range(ROWS))
 
 
 @register
@@ -33,7 +35,8 @@ class Pyramid(Matching):
     stock = Stock(Deals.WASTE, draw=1, passes=1)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.PYRAMID)]
+        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.NONE,
+                        label="Pyramid", rows=TRIANGLE, align=Align.CENTER)]
         if self.easy:
             groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill=Fill.NONE, fan=Fan.NONE))
         groups += [
@@ -43,6 +46,9 @@ class Pyramid(Matching):
             Group(WASTE, 2, fill=Fill.NONE, fan=Fan.NONE),
         ]
         return tuple(groups)
+
+    def covered_by(self) -> dict[int, tuple[int, ...]]:
+        return {p: over for p, over in enumerate(COVER) if over}
 
     def available(self, st: State, p: int) -> bool:
         if p >= 28:

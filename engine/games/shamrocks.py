@@ -19,10 +19,10 @@ class Shamrocks(CircularColumns):
     def declare(self) -> tuple[Group, ...]:
         self.base = Base.CHOSEN if self.easy else 1
         return (
-            # RULES-DECISIONS: 17 columns of 3, then the one column of 1 (the text's "last").
+            # docs/rules/shamrocks.md: 17 columns of 3, then one of 1 (the text's "last").
             Group(TABLEAU, 18, deal=(3,) * 17 + (1,), build=Build(Direction.EITHER, SuitRule.ANY),
-                  fill=Fill.NONE,
-                  capacity=3, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), fan=Fan.RIGHT),
+                  fill=Fill.NONE, capacity=3, unit=Unit.TOP, to=(TABLEAU, FOUNDATION),
+                  fan=Fan.RIGHT),
             Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME, wrap=self.easy),
                   fill=Fill.BASE),
         )
