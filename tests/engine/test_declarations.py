@@ -72,6 +72,8 @@ def refused(cls: type[RuleSet], field: str, value: str, allowed: str) -> None:
      "'waste', 'tableau', 'foundation', 'none'"),
     ({"scoring": "point"}, "scoring", "point", "'traditional', 'low', 'points'"),
     ({"base": "delt"}, "base", "delt", "'dealt', 'chosen'"),
+    ({"group": {"align": "centre"}}, "Group align", "centre", "'start', 'center'"),
+    ({"play": "removal"}, "play", "removal", "'build', 'remove'"),
 ])
 def test_a_misspelt_option_fails_at_registration(kwargs, field, value, allowed):
     refused(declare(**kwargs), field, value, allowed)
@@ -81,6 +83,14 @@ def test_a_group_dealing_to_more_piles_than_it_has_fails():
     with pytest.raises(ValueError, match=re.escape(
             "Typo (typo/easy): Group deal gives 6 piles, but the group has 7")):
         registry.register(declare(group={"deal": (6, 5, 4, 3, 2, 1)}))
+
+
+def test_a_misspelt_match_kind_fails_where_it_is_declared():
+    from engine.rules import MatchMode
+
+    with pytest.raises(ValueError, match=re.escape(
+            "MatchMode kind is 'turn', which is not one of 'turns', 'called'")):
+        MatchMode("turn", (1, 4))
 
 
 def test_a_base_that_is_no_rank_fails():
