@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..core import Move, State
+from ..mechanics.idle_swaps import idle_swap
 from ..options import Base, Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
-from .canfield import idle_swap
 
 
 @register

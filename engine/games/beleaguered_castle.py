@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from ..cards import RANK, SUIT
 from ..core import State
+from ..mechanics.reversible import ReversibleMixin
 from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group
-from ._reversible import ReversibleMixin
 
 
 @register

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.circular_columns import CircularColumns
 from ..options import Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
-from .fortress import CircularColumns
 
 
 @register

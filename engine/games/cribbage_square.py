@@ -8,10 +8,10 @@ from typing import Any
 
 from ..cards import RANK, SUIT, TEXT
 from ..core import State
+from ..mechanics.called_squares import Squares
 from ..options import Deals, Direction, Fan, Scoring, Unit
 from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
-from ._squares import Squares
 
 SIZE = 4
 LINES: tuple[tuple[int, ...], ...] = tuple(

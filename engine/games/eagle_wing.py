@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.reserve_fill import ReserveFill
 from ..options import Base, Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
-from .canfield import ReserveFill
 
 
 @register

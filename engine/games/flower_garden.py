@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.reversible import ReversibleMixin
 from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group
-from ._reversible import ReversibleMixin
 
 
 @register

@@ -7,10 +7,10 @@ from typing import Any
 
 from ..cards import RANK, SUIT
 from ..core import State
+from ..mechanics.called_squares import Squares
 from ..options import Deals, Direction, Fan, Scoring, Unit
 from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
-from ._squares import Squares
 
 SIZE = 5
 LINES: tuple[tuple[int, ...], ...] = tuple(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.circular_columns import CircularColumns
 from ..options import Base, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group
-from .fortress import CircularColumns
 
 
 @register
