@@ -50,6 +50,11 @@ LABEL: dict[str, str] = {TABLEAU: "Tableau", FOUNDATION: "Foundations", STOCK_PI
                          WASTE: "Waste", RESERVE: "Reserve", CELL: "Cells", GRID: "Grid"}
 #: Kinds drawn in the band above the main area when their group is small (four piles or fewer).
 TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
+#: Options compared on the hot paths, as plain names: a member looked up on its enum class
+#: costs several times a global name's lookup.
+ANY_FILL, NO_FILL, KING_FILL, BASE_FILL = Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE
+TOP_UNIT, WHOLE_UNIT, FACEUP_UNIT = Unit.TOP, Unit.WHOLE, Unit.FACEUP
+POINTS, TO_WASTE = Scoring.POINTS, Deals.WASTE
 
 
 def a(word: str) -> str:
@@ -406,7 +411,7 @@ class RuleSet(ABC):
                 vars["base"] = 0
             elif isinstance(self.base, int):
                 vars["base"] = self.base
-        if self.stock and self.stock.to == Deals.WASTE:
+        if self.stock and self.stock.to == TO_WASTE:
             vars["pass"] = 1
             vars["progress"] = 0
         return vars
@@ -456,26 +461,26 @@ class RuleSet(ABC):
         if target:
             return NOTHING if dg.build is None else dg.build.rows[target[-1]]
         fill = dg.fill
-        if fill == Fill.ANY:
+        if fill == ANY_FILL:
             return EVERYTHING
-        if fill == Fill.KING:
+        if fill == KING_FILL:
             return KINGS
-        if fill == Fill.BASE:
+        if fill == BASE_FILL:
             base = st.vars.get("base", 1)
             return EVERYTHING if base == 0 else RANK_ROWS[base]
-        return NOTHING if fill == Fill.NONE else None
+        return NOTHING if fill == NO_FILL else None
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()
 
     def unit_sizes(self, st: State, src: int) -> range | tuple[int, ...]:
         unit = self.pile_group[src].unit
-        if unit == Unit.TOP:
+        if unit == TOP_UNIT:
             return (1,)
-        if unit == Unit.FACEUP:
+        if unit == FACEUP_UNIT:
             return range(1, len(st.piles[src]) - st.down[src] + 1)
         run = self.run_length(st, src)
-        if unit == Unit.WHOLE:
+        if unit == WHOLE_UNIT:
             return (1,) if run == 1 else (1, run)
         return range(1, run + 1)
 
@@ -571,29 +576,29 @@ class RuleSet(ABC):
 
     def unit_refusal(self, st: State, src: int, n: int) -> Refusal | None:
         unit = self.pile_group[src].unit
-        if unit == Unit.TOP:
+        if unit == TOP_UNIT:
             return Refusal("unit.top", "only the top card of a pile can move")
-        if unit == Unit.FACEUP:
+        if unit == FACEUP_UNIT:
             return None
         run = self.run_length(st, src)
         if n > run:
             return Refusal("unit.unpacked", f"only packed cards move together: the top {run} "
                            + ("card is" if run == 1 else "cards are") + " packed here")
-        if unit == Unit.WHOLE and n != run:
+        if unit == WHOLE_UNIT and n != run:
             return Refusal("unit.whole", "only the top card or the whole packed run can move")
         return None
 
     def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:
         fill = g.fill
-        if fill == Fill.ANY:
+        if fill == ANY_FILL:
             return None
-        if fill == Fill.NONE:
+        if fill == NO_FILL:
             return Refusal("fill.none", lambda: f"an empty {g.noun} can't be filled")
-        if fill == Fill.KING:
+        if fill == KING_FILL:
             if RANK[card] == 13:
                 return None
             return Refusal("fill.king", lambda: f"only a King can fill an empty {g.noun}")
-        if fill == Fill.BASE:
+        if fill == BASE_FILL:
             base = st.vars.get("base", 1)
             if base == 0 or RANK[card] == base:
                 return None
@@ -607,7 +612,7 @@ class RuleSet(ABC):
             return Refusal("stock.play", "play the stock's top card to a place instead")
         if st.piles[self.stock_pile]:
             return None
-        if spec.to != Deals.WASTE:
+        if spec.to != TO_WASTE:
             return Refusal("stock.empty", "the stock is empty")
         if spec.passes and st.vars["pass"] >= spec.passes:
             return Refusal("stock.redeals", "the stock is empty and there are no redeals left")
@@ -638,7 +643,7 @@ class RuleSet(ABC):
         spec = self.stock
         assert spec is not None
         s = self.stock_pile
-        if spec.to == Deals.WASTE:
+        if spec.to == TO_WASTE:
             wastes = self.by_kind[WASTE]
             if not st.piles[s]:
                 for w in reversed(wastes):
@@ -684,7 +689,7 @@ class RuleSet(ABC):
         """The status of a position not settled by itself: playing while a move is useful."""
         if any(self.useful(st, m) for m in moves):
             return PLAYING
-        return LOST if self.scoring != Scoring.POINTS else FINISHED
+        return LOST if self.scoring != POINTS else FINISHED
 
     def settled(self, st: State) -> str | None:
         """The status when no search for a useful move is needed (won, resigned, a game that
@@ -698,15 +703,15 @@ class RuleSet(ABC):
         if self.won(st):
             return WON
         if st.vars.get("resigned"):
-            return LOST if self.scoring != Scoring.POINTS else FINISHED
+            return LOST if self.scoring != POINTS else FINISHED
         if self.finished(st):
             if self.target is not None and st.score >= self.target:
                 return WON
-            return FINISHED if self.scoring == Scoring.POINTS else LOST
+            return FINISHED if self.scoring == POINTS else LOST
         return None
 
     def won(self, st: State) -> bool:
-        if self.scoring == Scoring.POINTS:
+        if self.scoring == POINTS:
             return False
         return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ())) == 52
 
@@ -724,7 +729,7 @@ class RuleSet(ABC):
                 and not st.piles[m.dst]
                 and m.n == len(st.piles[m.src])
             )
-        if m.kind == STOCK and self.stock and self.stock.to == Deals.WASTE:
+        if m.kind == STOCK and self.stock and self.stock.to == TO_WASTE:
             return bool(st.piles[self.stock_pile]) or st.vars["progress"] > 0
         return True
 

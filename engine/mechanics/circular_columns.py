@@ -90,8 +90,10 @@ class CircularColumns(RuleSet):
         if start in alive or _cover(start) == 0:
             return True
 
+        any_fills, kings_fill = fill == Fill.ANY, fill == Fill.KING
+
         def fills(r: int) -> bool:
-            return fill == Fill.ANY or (fill == Fill.KING and r & 15 == 13)
+            return any_fills or (kings_fill and r & 15 == 13)
 
         def found(end: Node) -> bool:
             """Remember the path from the start to a live position: all of it is alive."""
