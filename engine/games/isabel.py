@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..core import Move, Refusal, State
+from ..mechanics.matching import Matching, pair_refusal, pairs_by_rank
 from ..options import Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Group
-from .matching import Matching, pairs_by_rank
-from .nestor import pair_refusal
 
 
 @register

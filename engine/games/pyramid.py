@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from ..cards import RANK, show
 from ..core import Refusal, State
+from ..mechanics.matching import Matching
 from ..options import Align, Deals, Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
-from .matching import Matching
 
 ROWS = 7
 # COVER[k]: the two pyramid positions lying over position k (row r, place i) in the row below;
