@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import asyncapi, logs, openapi, replies, rest, store, ws
+from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import Services
 from .boards import Boards
@@ -31,7 +31,8 @@ from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import FollowUps
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
-from .matches import Matches, pause
+from .loops import pause
+from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .ratings import Ratings
@@ -52,17 +53,17 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     races: Races | None = None
     daily: Daily | None = None
 
-    async def on_change(s: Session, result: list[Any]) -> None:
+    async def on_change(s: Session, result: script_replies.Changed) -> None:
         """After a stored change: a race may be over; a game's first end is recorded. Done at
         once here; the change also left it in the due set, in case this node dies first."""
         assert races is not None and daily is not None
         if s.race:
             await races.on_change(s.race, result)
-        elif int(result[6]) == 1:
+        elif result.first:
             if s.daily and s.competitive:
-                await daily.finished(s, int(result[2]))
+                await daily.finished(s, result.now)
             else:
-                await game_over(s, int(result[2]))
+                await game_over(s, result.now)
 
     async def game_over(s: Session, finished_at: int) -> None:
         await records.game_over(s, finished_at)
