@@ -21,12 +21,11 @@ class BeleagueredCastle(ReversibleMixin):
     def declare(self) -> tuple[Group, ...]:
         return (
             Group(TABLEAU, 8, deal=(6,) * 8, build=Build(Direction.DOWN, SuitRule.ANY),
-                  fill=Fill.KING,
-                  capacity=13, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
+                  fill=Fill.KING, capacity=13, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             # Dealt one card each only so the deck is used up; prepare puts the Aces here.
             Group(FOUNDATION, 4, deal=(1,) * 4,
-                  build=Build(Direction.UP,
-                              SuitRule.ANY if self.easy else SuitRule.SAME), fill=Fill.BASE),
+                  build=Build(Direction.UP, SuitRule.ANY if self.easy else SuitRule.SAME),
+                  fill=Fill.BASE),
         )
 
     def prepare(self, st: State) -> None:

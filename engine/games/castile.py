@@ -19,8 +19,7 @@ class Castile(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         return (
             Group(TABLEAU, 10, deal=(5,) * 10, build=Build(Direction.EITHER, SuitRule.SAME),
-                  fill=Fill.ANY,
-                  unit=Unit.TOP, to=(TABLEAU, FOUNDATION, CELL)),
+                  fill=Fill.ANY, unit=Unit.TOP, to=(TABLEAU, FOUNDATION, CELL)),
             Group(CELL, 2, deal=(1, 1), capacity=1, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
         )

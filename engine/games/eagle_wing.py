@@ -23,8 +23,7 @@ class EagleWing(ReserveFill):
         size = 14 if self.easy else 17
         return (
             Group(TABLEAU, 8, deal=(1,) * 8, build=Build(Direction.DOWN, SuitRule.SAME, wrap=True),
-                  fill=Fill.ANY,
-                  capacity=3, unit=Unit.WHOLE, to=(TABLEAU, FOUNDATION)),
+                  fill=Fill.ANY, capacity=3, unit=Unit.WHOLE, to=(TABLEAU, FOUNDATION)),
             # Squared: all face down but the top card, which turns up when exposed.
             Group(RESERVE, deal=(size,), down=(size - 1,), unit=Unit.TOP,
                   to=(TABLEAU, FOUNDATION), fill=Fill.NONE, turn_up=True),

@@ -21,8 +21,7 @@ class FlowerGarden(ReversibleMixin):
         spare = 52 - 6 * size
         return (
             Group(TABLEAU, 6, deal=(size,) * 6, build=Build(Direction.DOWN, SuitRule.ANY),
-                  fill=Fill.ANY,
-                  unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
+                  fill=Fill.ANY, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             # The fanned reserve is one pile per card, so that every card is a top card and
             # plays by itself; nothing is ever laid on it.
             Group(RESERVE, spare, deal=(1,) * spare, fill=Fill.NONE, unit=Unit.TOP,

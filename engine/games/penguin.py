@@ -28,8 +28,7 @@ class Penguin(RuleSet):
         # The deal is 49 column cards then three foundation cards; ``prepare`` picks them.
         return (
             Group(TABLEAU, 7, deal=(7,) * 7, build=Build(Direction.DOWN, SuitRule.SAME, wrap=True),
-                  fill=Fill.ANY,
-                  unit=Unit.TAIL, to=(TABLEAU, FOUNDATION, CELL)),
+                  fill=Fill.ANY, unit=Unit.TAIL, to=(TABLEAU, FOUNDATION, CELL)),
             Group(CELL, 7, capacity=1, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             Group(FOUNDATION, 4, deal=(1, 1, 1, 0),
                   build=Build(Direction.UP, SuitRule.SAME, wrap=True),

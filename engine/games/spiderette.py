@@ -27,9 +27,8 @@ class Spiderette(RuleSet):
         hidden = 2 if self.easy else 3
         return (
             Group(TABLEAU, 7, deal=(hidden + 1,) * 7, down=(hidden,) * 7,
-                  build=Build(Direction.DOWN,
-                              SuitRule.ANY), fill=Fill.ANY, unit=Unit.WHOLE, to=(TABLEAU,),
-                  turn_up=True),
+                  build=Build(Direction.DOWN, SuitRule.ANY), fill=Fill.ANY, unit=Unit.WHOLE,
+                  to=(TABLEAU,), turn_up=True),
             # Where completed runs go: face up, nothing is played to it or taken from it.
             Group(FOUNDATION, 1, fill=Fill.NONE),
             Group(STOCK_PILE),
