@@ -79,6 +79,8 @@ class Build:
     closed: tuple[int, ...] = ()
     table: bytes = field(init=False, repr=False, compare=False)
     rows: tuple[bytes, ...] = field(init=False, repr=False, compare=False)  # per under card
+    #: Per rank of the card laid on (index 1-13): the ranks it may lie on.
+    by_rank: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "direction", option(Direction, self.direction, "Build direction"))
@@ -86,14 +88,18 @@ class Build:
         for r in self.closed:
             if not (type(r) is int and 1 <= r <= 13):
                 raise DeclarationError(f"Build closed holds {r!r}, which is not a rank 1-13")
+        object.__setattr__(self, "by_rank", ((), *(self._steps(r) for r in range(1, 14))))
         table = bytes(self._fits(u, o) for u in range(52) for o in range(52))
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "rows", tuple(table[u * 52:u * 52 + 52] for u in range(52)))
 
     def steps(self, over_rank: int) -> list[int]:
         """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
+        return list(self.by_rank[over_rank])
+
+    def _steps(self, over_rank: int) -> tuple[int, ...]:
         if self.direction == Direction.ANY:
-            return [r for r in range(1, 14) if r not in self.closed]
+            return tuple(r for r in range(1, 14) if r not in self.closed)
         out = []
         if self.direction in (Direction.DOWN, Direction.EITHER):
             if over_rank < 13:
@@ -105,10 +111,10 @@ class Build:
                 out.append(over_rank - 1)
             elif self.wrap:
                 out.append(13)
-        return [r for r in out if r not in self.closed]
+        return tuple(r for r in out if r not in self.closed)
 
     def _fits(self, under: int, over: int) -> bool:
-        if RANK[under] not in self.steps(RANK[over]):
+        if RANK[under] not in self.by_rank[RANK[over]]:
             return False
         if self.suit == SuitRule.SAME:
             return SUIT[under] == SUIT[over]

@@ -159,5 +159,5 @@ def _cover(node: tuple[tuple[int, ...], ...]) -> int:
 
 def _rank_table(build: Build) -> list[list[bool]]:
     """``table[under][over]`` by rank alone, for builds in any suit."""
-    return [[u in build.steps(o) if 1 <= o <= 13 else False for o in range(14)]
+    return [[u in build.by_rank[o] if 1 <= o <= 13 else False for o in range(14)]
             for u in range(14)]
