@@ -140,7 +140,7 @@ class State:
             elif status == PLAYING:
                 legal = rules.legal_moves(self)
             self._status = status
-            self._legal = legal = legal if status == PLAYING else []
+            self._legal = legal = legal if status == PLAYING and legal is not None else []
         return list(legal)
 
     def refusal(self, move: Move, player: int | None = None) -> Refusal | None:

@@ -67,13 +67,13 @@ def parse_move(rules: RuleSet, text: str) -> Move:
         return Move(REMOVE, piles=tuple(_pile(rules, p) for p in t.split("+") if p))
     kind, *args = t.split(":")
     if kind.isalpha() and len(args) <= 2:
-        src, n = -1, 1
+        pile, n = -1, 1
         for arg in args:
             if arg.isdigit():
                 n = int(arg)
             else:
-                src = _pile(rules, arg)
-        return Move(kind, src, -1, n)
+                pile = _pile(rules, arg)
+        return Move(kind, pile, -1, n)
     raise NotationError(f"{text.strip()!r} is not a move")
 
 

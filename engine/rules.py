@@ -17,22 +17,44 @@ from typing import Any, ClassVar
 from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, card, colour_name, parse_card, show
 from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
 from .deal import shuffled_deck
+from .options import (
+    Align,
+    Base,
+    Deals,
+    DeclarationError,
+    Direction,
+    Fan,
+    Fill,
+    Kind,
+    MatchKind,
+    Play,
+    Scoring,
+    SuitRule,
+    Unit,
+    option,
+)
 
 TABLEAU, FOUNDATION, STOCK_PILE, WASTE, RESERVE, CELL, GRID = (
-    "tableau", "foundation", "stock", "waste", "reserve", "cell", "grid",
+    Kind.TABLEAU, Kind.FOUNDATION, Kind.STOCK, Kind.WASTE, Kind.RESERVE, Kind.CELL, Kind.GRID,
 )
 #: Which cards an empty pile takes, 52 flags each (see ``RuleSet._takes``).
 EVERYTHING, NOTHING = bytes([1] * 52), bytes(52)
 RANK_ROWS = {r: bytes(RANK[c] == r for c in range(52)) for r in range(1, 14)}
 KINGS = RANK_ROWS[13]
-PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w", RESERVE: "r", CELL: "c",
-          GRID: "g"}
-WORD = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock", WASTE: "waste pile",
-        RESERVE: "reserve", CELL: "cell", GRID: "space"}
-LABEL = {TABLEAU: "Tableau", FOUNDATION: "Foundations", STOCK_PILE: "Stock", WASTE: "Waste",
-         RESERVE: "Reserve", CELL: "Cells", GRID: "Grid"}
+PREFIX: dict[str, str] = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w",
+                          RESERVE: "r", CELL: "c", GRID: "g"}
+#: What one pile of a kind is called in a sentence, unless its group says (``Group.word``).
+WORD: dict[str, str] = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock",
+                        WASTE: "waste pile", RESERVE: "reserve", CELL: "cell", GRID: "space"}
+LABEL: dict[str, str] = {TABLEAU: "Tableau", FOUNDATION: "Foundations", STOCK_PILE: "Stock",
+                         WASTE: "Waste", RESERVE: "Reserve", CELL: "Cells", GRID: "Grid"}
 #: Kinds drawn in the band above the main area when their group is small (four piles or fewer).
 TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
+#: Options compared on the hot paths, as plain names: a member looked up on its enum class
+#: costs several times a global name's lookup.
+ANY_FILL, NO_FILL, KING_FILL, BASE_FILL = Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE
+TOP_UNIT, WHOLE_UNIT, FACEUP_UNIT = Unit.TOP, Unit.WHOLE, Unit.FACEUP
+POINTS, TO_WASTE = Scoring.POINTS, Deals.WASTE
 
 
 def a(word: str) -> str:
@@ -47,51 +69,60 @@ def rank_word(rank: int) -> str:
 class Build:
     """When ``over`` may lie on ``under``: a rank step, a suit relation, wrap or not.
 
-    direction: ``down`` | ``up`` | ``either`` | ``any`` (any card on any card);
-    suit: ``any`` | ``same`` | ``alternate`` (colours alternate) | ``colour`` (same colour) |
-    ``other`` (any other suit).
+    direction: a ``Direction`` (``any``: any card on any card); suit: a ``SuitRule``.
     ``closed`` ranks take nothing (Golf's difficult Kings).
     """
 
-    direction: str = "down"
-    suit: str = "any"
+    direction: Direction = Direction.DOWN
+    suit: SuitRule = SuitRule.ANY
     wrap: bool = False
     closed: tuple[int, ...] = ()
     table: bytes = field(init=False, repr=False, compare=False)
     rows: tuple[bytes, ...] = field(init=False, repr=False, compare=False)  # per under card
+    #: Per rank of the card laid on (index 1-13): the ranks it may lie on.
+    by_rank: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "direction", option(Direction, self.direction, "Build direction"))
+        object.__setattr__(self, "suit", option(SuitRule, self.suit, "Build suit"))
+        for r in self.closed:
+            if not (type(r) is int and 1 <= r <= 13):
+                raise DeclarationError(f"Build closed holds {r!r}, which is not a rank 1-13")
+        object.__setattr__(self, "by_rank", ((), *(self._steps(r) for r in range(1, 14))))
         table = bytes(self._fits(u, o) for u in range(52) for o in range(52))
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "rows", tuple(table[u * 52:u * 52 + 52] for u in range(52)))
 
     def steps(self, over_rank: int) -> list[int]:
         """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
-        if self.direction == "any":
-            return [r for r in range(1, 14) if r not in self.closed]
+        return list(self.by_rank[over_rank])
+
+    def _steps(self, over_rank: int) -> tuple[int, ...]:
+        if self.direction == Direction.ANY:
+            return tuple(r for r in range(1, 14) if r not in self.closed)
         out = []
-        if self.direction in ("down", "either"):
+        if self.direction in (Direction.DOWN, Direction.EITHER):
             if over_rank < 13:
                 out.append(over_rank + 1)
             elif self.wrap:
                 out.append(1)
-        if self.direction in ("up", "either"):
+        if self.direction in (Direction.UP, Direction.EITHER):
             if over_rank > 1:
                 out.append(over_rank - 1)
             elif self.wrap:
                 out.append(13)
-        return [r for r in out if r not in self.closed]
+        return tuple(r for r in out if r not in self.closed)
 
     def _fits(self, under: int, over: int) -> bool:
-        if RANK[under] not in self.steps(RANK[over]):
+        if RANK[under] not in self.by_rank[RANK[over]]:
             return False
-        if self.suit == "same":
+        if self.suit == SuitRule.SAME:
             return SUIT[under] == SUIT[over]
-        if self.suit == "alternate":
+        if self.suit == SuitRule.ALTERNATE:
             return RED[under] != RED[over]
-        if self.suit == "colour":
+        if self.suit == SuitRule.COLOUR:
             return RED[under] == RED[over]
-        if self.suit == "other":
+        if self.suit == SuitRule.OTHER:
             return SUIT[under] != SUIT[over]
         return True
 
@@ -103,19 +134,19 @@ class Build:
         r = RANK[over]
         ranks = self.steps(r)
         name = rank_word(r)
-        if self.suit == "same":
+        if self.suit == SuitRule.SAME:
             if not ranks:
                 return f"nothing can take the {show(over)}"
             return f"the {show(over)} goes on " + " or ".join(
                 f"the {show(card(x, SUIT[over]))}" for x in ranks)
         adj = under_adj = ""
         tail = ""
-        if self.suit == "alternate":
+        if self.suit == SuitRule.ALTERNATE:
             adj = colour_name(over) + " "
             under_adj = ("black " if RED[over] else "red ")
-        elif self.suit == "colour":
+        elif self.suit == SuitRule.COLOUR:
             adj = under_adj = colour_name(over) + " "
-        elif self.suit == "other":
+        elif self.suit == SuitRule.OTHER:
             tail = f" of a suit other than {show(over)[-1]}"
         if not ranks:
             return f"nothing can take {a(adj + name)}"
@@ -129,35 +160,54 @@ class Group:
 
     deal/down: cards dealt to each pile (bottom up) and how many of them lie face down.
     build: what may be laid on a card here (``None``: nothing). fill: what may start an empty
-    pile: ``any`` | ``none`` | ``king`` | ``base`` (the foundations' base rank). capacity: most
-    cards a pile holds (0: no limit). unit: what leaves a pile as one move: ``top`` | ``tail``
-    (any packed run from the top) | ``whole`` (the top card or the whole packed run) |
-    ``faceup`` (any face-up card with all on it); ``None``: nothing leaves. to: the kinds
-    its cards may go to. turn_up: an exposed face-down top card turns face up.
+    pile. capacity: most cards a pile holds (0: no limit). unit: what leaves a pile as one
+    move (``None``: nothing leaves). to: the kinds its cards may go to. turn_up: an exposed
+    face-down top card turns face up. Words given as plain strings are checked against the
+    options (``engine/options.py``) here.
 
-    How the group looks, for renderers (``RuleSet.describe``): word/label name one pile and
-    the group in players' words ("" : the kind's); columns: piles per drawn row (a grid's
-    width; 0: one row); rows: explicit drawn rows of pile numbers (1-based), top to bottom;
-    align: ``start`` | ``center`` (each row centred, as pins and a pyramid are).
+    How the group looks, for renderers (``RuleSet.describe``): fan: how a pile is spread
+    (``None``: by kind); word/label name one pile and the group in players' words ("" : the
+    kind's); columns: piles per drawn row (a grid's width; 0: one row); rows: explicit drawn
+    rows of pile numbers (1-based), top to bottom; align: each row from the start or centred
+    (as pins and a pyramid are).
     """
 
-    kind: str
+    kind: Kind
     count: int = 1
     deal: tuple[int, ...] = ()
     down: tuple[int, ...] = ()
     build: Build | None = None
-    fill: str = "any"
+    fill: Fill = Fill.ANY
     capacity: int = 0
-    unit: str | None = None
-    to: tuple[str, ...] = ()
+    unit: Unit | None = None
+    to: tuple[Kind, ...] = ()
     turn_up: bool = False
     prefix: str = ""
-    fan: str = ""  # how a renderer spreads the pile: down | right | none
+    fan: Fan | None = None
     word: str = ""
     label: str = ""
     columns: int = 0
     rows: tuple[tuple[int, ...], ...] = ()
-    align: str = "start"
+    align: Align = Align.START
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", option(Kind, self.kind, "Group kind"))
+        object.__setattr__(self, "fill", option(Fill, self.fill, "Group fill"))
+        if self.unit is not None:
+            object.__setattr__(self, "unit", option(Unit, self.unit, "Group unit"))
+        if self.fan is not None:
+            object.__setattr__(self, "fan", option(Fan, self.fan, "Group fan"))
+        object.__setattr__(self, "align", option(Align, self.align, "Group align"))
+        if isinstance(self.to, str):
+            raise DeclarationError(f"Group to is {self.to!r}, which is not a tuple of kinds")
+        object.__setattr__(self, "to", tuple(option(Kind, k, "Group to") for k in self.to))
+        if self.build is not None and not isinstance(self.build, Build):
+            raise DeclarationError(f"Group build is {self.build!r}, which is not a Build")
+        for name in ("deal", "down"):
+            given = getattr(self, name)
+            if given and len(given) != self.count:
+                raise DeclarationError(
+                    f"Group {name} gives {len(given)} piles, but the group has {self.count}")
 
     def name(self, i: int) -> str:
         p = self.prefix or PREFIX[self.kind]
@@ -190,9 +240,9 @@ class Group:
             return max(len(r) for r in self.rows) + 1
         if self.columns:
             return self.columns + 1
-        if self.fan == "slider":
+        if self.fan == Fan.SLIDER:
             return 0
-        return 8 if self.fan == "right" else min(self.count, 10)
+        return 8 if self.fan == Fan.RIGHT else min(self.count, 10)
 
 
 @dataclass(frozen=True)
@@ -202,9 +252,12 @@ class Stock:
     (the stock's top card is played as a card, as in the placement games). passes: how many
     times it may be gone through in all (0: no limit)."""
 
-    to: str = "waste"
+    to: Deals = Deals.WASTE
     draw: int = 1
     passes: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "to", option(Deals, self.to, "Stock to"))
 
 
 @dataclass(frozen=True)
@@ -213,15 +266,15 @@ class MatchMode:
     on, a whole game each, one after the other) | ``called`` (each player has their own board
     and the same card is called to all). seats: fewest and most players."""
 
-    kind: str
+    kind: MatchKind
     seats: tuple[int, int]
 
     def __post_init__(self) -> None:
-        if self.kind not in ("turns", "called"):
-            raise ValueError(f"a match is 'turns' or 'called', not {self.kind!r}")
+        object.__setattr__(self, "kind", option(MatchKind, self.kind, "MatchMode kind"))
         lo, hi = self.seats
         if not 1 <= lo <= hi:
-            raise ValueError(f"a match's seats run from 1 up, not {self.seats!r}")
+            raise DeclarationError(f"MatchMode seats is {self.seats!r}, which is no range of "
+                                   "seats from 1 up")
 
 
 class RuleSet(ABC):
@@ -231,16 +284,16 @@ class RuleSet(ABC):
     name: ClassVar[str]
     variants: ClassVar[tuple[str, ...]] = ("easy", "difficult")
     players: ClassVar[tuple[int, int]] = (1, 1)
-    scoring: ClassVar[str] = "traditional"  # traditional | low | points
+    scoring: ClassVar[Scoring] = Scoring.TRADITIONAL
     target: ClassVar[int | None] = None  # the score that wins a score-only game
     summary: ClassVar[str] = ""
 
-    base: int | str = 1  # foundations' base rank: a rank, "dealt" (first foundation card), "chosen"
+    base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
     stock: Stock | None = None
 
     #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
     #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).
-    play: ClassVar[str] = "build"
+    play: ClassVar[Play] = Play.BUILD
     #: The match it can be played as (``None``: none).
     match: ClassVar[MatchMode | None] = None
 
@@ -249,7 +302,11 @@ class RuleSet(ABC):
             raise ValueError(f"{self.id} has no variant {variant!r}")
         self.variant = variant
         self.key = f"{self.id}/{variant}"
-        self.groups: tuple[Group, ...] = self.declare()
+        try:
+            self.groups: tuple[Group, ...] = self.declare()
+            self.check()
+        except DeclarationError as e:
+            raise DeclarationError(f"{type(self).__name__} ({self.key}): {e}") from None
         self.pile_names: list[str] = []
         self.pile_kinds: list[str] = []
         self.pile_group: list[Group] = []
@@ -270,6 +327,25 @@ class RuleSet(ABC):
         self.turning = [i for i, g in enumerate(self.pile_group) if g.turn_up]
         st = self.by_kind.get(STOCK_PILE)
         self.stock_pile = st[0] if st else -1
+
+    def check(self) -> None:
+        """The rule set's own options (those of its piles are checked as they are made)."""
+        for g in self.groups:
+            if not isinstance(g, Group):
+                raise DeclarationError(f"declare() gave {g!r}, which is not a Group")
+        option(Scoring, self.scoring, "scoring")
+        option(Play, self.play, "play")
+        if self.match is not None and not isinstance(self.match, MatchMode):
+            raise DeclarationError(f"match is {self.match!r}, which is not a MatchMode")
+        if not isinstance(self.base, int) or isinstance(self.base, bool):
+            self.base = option(Base, self.base, "base")
+        elif not 1 <= self.base <= 13:
+            raise DeclarationError(f"base is {self.base!r}, which is not a rank 1-13")
+        if self.stock is not None and not isinstance(self.stock, Stock):
+            raise DeclarationError(f"stock is {self.stock!r}, which is not a Stock")
+        lo, hi = self.players
+        if not 1 <= lo <= hi:
+            raise DeclarationError(f"players is {self.players!r}, which is no range of seats")
 
     @property
     def easy(self) -> bool:
@@ -334,14 +410,14 @@ class RuleSet(ABC):
     def initial_vars(self, piles: list[list[int]]) -> dict[str, int]:
         vars: dict[str, int] = {}
         if FOUNDATION in self.by_kind:
-            if self.base == "dealt":
+            if self.base == Base.DEALT:
                 first = piles[self.by_kind[FOUNDATION][0]]
                 vars["base"] = RANK[first[0]] if first else 0
-            elif self.base == "chosen":
+            elif self.base == Base.CHOSEN:
                 vars["base"] = 0
             elif isinstance(self.base, int):
                 vars["base"] = self.base
-        if self.stock and self.stock.to == "waste":
+        if self.stock and self.stock.to == TO_WASTE:
             vars["pass"] = 1
             vars["progress"] = 0
         return vars
@@ -391,26 +467,26 @@ class RuleSet(ABC):
         if target:
             return NOTHING if dg.build is None else dg.build.rows[target[-1]]
         fill = dg.fill
-        if fill == "any":
+        if fill == ANY_FILL:
             return EVERYTHING
-        if fill == "king":
+        if fill == KING_FILL:
             return KINGS
-        if fill == "base":
+        if fill == BASE_FILL:
             base = st.vars.get("base", 1)
             return EVERYTHING if base == 0 else RANK_ROWS[base]
-        return NOTHING if fill == "none" else None
+        return NOTHING if fill == NO_FILL else None
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()
 
     def unit_sizes(self, st: State, src: int) -> range | tuple[int, ...]:
         unit = self.pile_group[src].unit
-        if unit == "top":
+        if unit == TOP_UNIT:
             return (1,)
-        if unit == "faceup":
+        if unit == FACEUP_UNIT:
             return range(1, len(st.piles[src]) - st.down[src] + 1)
         run = self.run_length(st, src)
-        if unit == "whole":
+        if unit == WHOLE_UNIT:
             return (1,) if run == 1 else (1, run)
         return range(1, run + 1)
 
@@ -462,7 +538,7 @@ class RuleSet(ABC):
         sg, dg = self.pile_group[src], self.pile_group[dst]
         pile = st.piles[src]
         if sg.unit is None:
-            return Refusal("source.fixed", f"cards in the {WORD[sg.kind]} stay where they are")
+            return Refusal("source.fixed", f"cards in the {sg.noun} stay where they are")
         if not pile:
             return Refusal("source.empty", f"{self.pile_names[src]} is empty")
         if n > len(pile):
@@ -473,9 +549,9 @@ class RuleSet(ABC):
         if dg.kind not in sg.to:
             if sg.kind == dg.kind:
                 return Refusal(
-                    "target.kind", f"cards never move from one {WORD[sg.kind]} to another")
+                    "target.kind", f"cards never move from one {sg.noun} to another")
             return Refusal(
-                "target.kind", f"cards from the {WORD[sg.kind]} can't go to the {WORD[dg.kind]}")
+                "target.kind", f"cards from the {sg.noun} can't go to the {dg.noun}")
         return self.unit_refusal(st, src, n) if n > 1 else None
 
     def target_refusal(self, st: State, src: int, dst: int, card: int,
@@ -487,7 +563,7 @@ class RuleSet(ABC):
         target = st.piles[dst]
         if dg.capacity and len(target) + n > dg.capacity:
             return Refusal(
-                "target.full", lambda: f"a {WORD[dg.kind]} holds at most {dg.capacity} "
+                "target.full", lambda: f"a {dg.noun} holds at most {dg.capacity} "
                 + ("card" if dg.capacity == 1 else "cards")
             )
         if not target:
@@ -495,7 +571,7 @@ class RuleSet(ABC):
         build = dg.build
         if build is None:
             return Refusal(
-                "target.closed", lambda: f"nothing can be laid on a card in a {WORD[dg.kind]}")
+                "target.closed", lambda: f"nothing can be laid on a card in a {dg.noun}")
         under = target[-1]
         if not build.table[under * 52 + card]:
             return Refusal(
@@ -506,29 +582,29 @@ class RuleSet(ABC):
 
     def unit_refusal(self, st: State, src: int, n: int) -> Refusal | None:
         unit = self.pile_group[src].unit
-        if unit == "top":
+        if unit == TOP_UNIT:
             return Refusal("unit.top", "only the top card of a pile can move")
-        if unit == "faceup":
+        if unit == FACEUP_UNIT:
             return None
         run = self.run_length(st, src)
         if n > run:
             return Refusal("unit.unpacked", f"only packed cards move together: the top {run} "
                            + ("card is" if run == 1 else "cards are") + " packed here")
-        if unit == "whole" and n != run:
+        if unit == WHOLE_UNIT and n != run:
             return Refusal("unit.whole", "only the top card or the whole packed run can move")
         return None
 
     def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:
         fill = g.fill
-        if fill == "any":
+        if fill == ANY_FILL:
             return None
-        if fill == "none":
-            return Refusal("fill.none", lambda: f"an empty {WORD[g.kind]} can't be filled")
-        if fill == "king":
+        if fill == NO_FILL:
+            return Refusal("fill.none", lambda: f"an empty {g.noun} can't be filled")
+        if fill == KING_FILL:
             if RANK[card] == 13:
                 return None
-            return Refusal("fill.king", lambda: f"only a King can fill an empty {WORD[g.kind]}")
-        if fill == "base":
+            return Refusal("fill.king", lambda: f"only a King can fill an empty {g.noun}")
+        if fill == BASE_FILL:
             base = st.vars.get("base", 1)
             if base == 0 or RANK[card] == base:
                 return None
@@ -538,11 +614,11 @@ class RuleSet(ABC):
     def stock_refusal(self, st: State) -> Refusal | None:
         spec = self.stock
         assert spec is not None
-        if spec.to == "none":
+        if spec.to == Deals.NONE:
             return Refusal("stock.play", "play the stock's top card to a place instead")
         if st.piles[self.stock_pile]:
             return None
-        if spec.to != "waste":
+        if spec.to != TO_WASTE:
             return Refusal("stock.empty", "the stock is empty")
         if spec.passes and st.vars["pass"] >= spec.passes:
             return Refusal("stock.redeals", "the stock is empty and there are no redeals left")
@@ -573,7 +649,7 @@ class RuleSet(ABC):
         spec = self.stock
         assert spec is not None
         s = self.stock_pile
-        if spec.to == "waste":
+        if spec.to == TO_WASTE:
             wastes = self.by_kind[WASTE]
             if not st.piles[s]:
                 for w in reversed(wastes):
@@ -585,7 +661,7 @@ class RuleSet(ABC):
                 st.move_cards(s, wastes[0], min(spec.draw, len(st.piles[s])), reverse=True)
             else:
                 self.deal_round(st, wastes)
-        elif spec.to == TABLEAU:
+        elif spec.to == Deals.TABLEAU:
             self.deal_round(st, self.by_kind[TABLEAU])
         else:
             st.move_cards(s, self.by_kind[spec.to][0], 1)
@@ -619,7 +695,7 @@ class RuleSet(ABC):
         """The status of a position not settled by itself: playing while a move is useful."""
         if any(self.useful(st, m) for m in moves):
             return PLAYING
-        return LOST if self.scoring != "points" else FINISHED
+        return LOST if self.scoring != POINTS else FINISHED
 
     def settled(self, st: State) -> str | None:
         """The status when no search for a useful move is needed (won, resigned, a game that
@@ -633,15 +709,15 @@ class RuleSet(ABC):
         if self.won(st):
             return WON
         if st.vars.get("resigned"):
-            return LOST if self.scoring != "points" else FINISHED
+            return LOST if self.scoring != POINTS else FINISHED
         if self.finished(st):
             if self.target is not None and st.score >= self.target:
                 return WON
-            return FINISHED if self.scoring == "points" else LOST
+            return FINISHED if self.scoring == POINTS else LOST
         return None
 
     def won(self, st: State) -> bool:
-        if self.scoring == "points":
+        if self.scoring == POINTS:
             return False
         return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ())) == 52
 
@@ -659,7 +735,7 @@ class RuleSet(ABC):
                 and not st.piles[m.dst]
                 and m.n == len(st.piles[m.src])
             )
-        if m.kind == STOCK and self.stock and self.stock.to == "waste":
+        if m.kind == STOCK and self.stock and self.stock.to == TO_WASTE:
             return bool(st.piles[self.stock_pile]) or st.vars["progress"] > 0
         return True
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, SUIT, SUIT_NAMES, show
 from ..core import Refusal, State
+from ..options import Deals, Direction, Fan, Fill, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
 
@@ -19,17 +20,17 @@ class AcesUp(RuleSet):
     summary = ("Deal a card to each of four columns; a top card goes to the foundation when a "
                "higher card of its suit (Aces high) tops another column. Win with only the four "
                "Aces left. Easy adds a one-way waste for up to five cards.")
-    stock = Stock(TABLEAU)
+    stock = Stock(Deals.TABLEAU)
 
     def declare(self) -> tuple[Group, ...]:
         to = (FOUNDATION, TABLEAU, WASTE) if self.easy else (FOUNDATION, TABLEAU)
         groups = [
-            Group(TABLEAU, 4, deal=(1, 1, 1, 1), unit="top", to=to, fill="any"),
+            Group(TABLEAU, 4, deal=(1, 1, 1, 1), unit=Unit.TOP, to=to, fill=Fill.ANY),
             Group(FOUNDATION),
         ]
         if self.easy:
             # Waste cards never come back (docs/rules/aces-up.md): no unit, five cards in all.
-            groups.append(Group(WASTE, capacity=5, build=Build("any"), fan="right"))
+            groups.append(Group(WASTE, capacity=5, build=Build(Direction.ANY), fan=Fan.RIGHT))
         groups.append(Group(STOCK_PILE))
         return tuple(groups)
 

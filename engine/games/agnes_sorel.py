@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..core import Move, State
+from ..mechanics.idle_swaps import idle_swap
+from ..options import Base, Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
-from .canfield import idle_swap
 
 
 @register
@@ -13,8 +14,8 @@ class AgnesSorel(RuleSet):
     id = "agnes-sorel"
     name = "Agnes Sorel"
     variants = ("standard",)
-    base = "dealt"
-    stock = Stock(TABLEAU)
+    base = Base.DEALT
+    stock = Stock(Deals.TABLEAU)
     summary = ("Build the foundations up in suit from the dealt card's rank, wrapping K-A; "
                "seven face-up columns build down in the same colour, any card fills a space. "
                "The stock deals seven three times, then its last two cards turn up to play.")
@@ -22,12 +23,14 @@ class AgnesSorel(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         return (
             Group(TABLEAU, 7, deal=(7, 6, 5, 4, 3, 2, 1),
-                  build=Build("down", "colour", wrap=True), fill="any", unit="tail",
+                  build=Build(Direction.DOWN, SuitRule.COLOUR,
+                              wrap=True), fill=Fill.ANY, unit=Unit.TAIL,
                   to=(TABLEAU, FOUNDATION)),
             # The stock's last two cards, face up and each playable; nothing goes on them.
-            Group(RESERVE, 2, unit="top", fill="none", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, deal=(1, 0, 0, 0), build=Build("up", "same", wrap=True),
-                  fill="base"),
+            Group(RESERVE, 2, unit=Unit.TOP, fill=Fill.NONE, to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, deal=(1, 0, 0, 0),
+                  build=Build(Direction.UP, SuitRule.SAME, wrap=True),
+                  fill=Fill.BASE),
             Group(STOCK_PILE),
         )
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..cards import RANK
 from ..core import State
+from ..mechanics.reversible import ReversibleMixin
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group
-from ._reversible import ReversibleMixin
 
 
 @register
@@ -21,10 +22,11 @@ class BakersDozen(ReversibleMixin):
     def declare(self) -> tuple[Group, ...]:
         hidden = 1 if self.easy else 2
         return (
-            Group(TABLEAU, 13, deal=(4,) * 13, down=(hidden,) * 13, build=Build("down", "any"),
-                  fill="none", capacity=11, unit="top", to=(TABLEAU, FOUNDATION),
+            Group(TABLEAU, 13, deal=(4,) * 13, down=(hidden,) * 13,
+                  build=Build(Direction.DOWN, SuitRule.ANY),
+                  fill=Fill.NONE, capacity=11, unit=Unit.TOP, to=(TABLEAU, FOUNDATION),
                   turn_up=True),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
         )
 
     def prepare(self, st: State) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..cards import RANK, SUIT
 from ..core import State
+from ..mechanics.reversible import ReversibleMixin
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group
-from ._reversible import ReversibleMixin
 
 
 @register
@@ -19,11 +20,12 @@ class BeleagueredCastle(ReversibleMixin):
 
     def declare(self) -> tuple[Group, ...]:
         return (
-            Group(TABLEAU, 8, deal=(6,) * 8, build=Build("down", "any"), fill="king",
-                  capacity=13, unit="top", to=(TABLEAU, FOUNDATION)),
+            Group(TABLEAU, 8, deal=(6,) * 8, build=Build(Direction.DOWN, SuitRule.ANY),
+                  fill=Fill.KING, capacity=13, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             # Dealt one card each only so the deck is used up; prepare puts the Aces here.
             Group(FOUNDATION, 4, deal=(1,) * 4,
-                  build=Build("up", "any" if self.easy else "same"), fill="base"),
+                  build=Build(Direction.UP, SuitRule.ANY if self.easy else SuitRule.SAME),
+                  fill=Fill.BASE),
         )
 
     def prepare(self, st: State) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from ..cards import RANK, RANK_NAMES, show
 from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State
 from ..deal import shuffled_deck
+from ..options import Align, Deals, Fan, MatchKind, Scoring, Unit
 from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Group, MatchMode, RuleSet, Stock
 
@@ -31,6 +32,15 @@ def roll_key(bowler: int, frame: int, ball: int) -> str:
 def out_key(bowler: int) -> str:
     """The var set when a bowler (0-based) has forfeited the rest of a match."""
     return f"out{bowler + 1}"
+
+
+def order_refusal(card: int, pin: int, other: int, there: int) -> Refusal:
+    """A card on empty pin ``pin`` (0-based) out of rank order with ``there`` on ``other``."""
+    lower = other < pin
+    return Refusal("bowling.order", lambda: (
+        f"{show(card)} can't go on pin {pin + 1}: a card on an empty pin must be "
+        f"{'higher' if lower else 'lower'} than every card on a {'lower' if lower else 'higher'}"
+        f" pin, and pin {other + 1} holds {show(there)}"))
 
 
 def frame_scores(frames: list[list[int]]) -> list[tuple[int, bool]]:
@@ -63,23 +73,23 @@ class Bowling(RuleSet):
     id = "bowling"
     name = "Bowling"
     players = (1, 4)
-    match = MatchMode("turns", (1, 4))
-    scoring = "points"
+    match = MatchMode(MatchKind.TURNS, (1, 4))
+    scoring = Scoring.POINTS
     target = 200
     summary = ("Ten frames of ten pins: place each card on a pin in rank order (or on a pin of "
                "its own rank); a card that fits nowhere rolls into the ball pile. Ten-pin "
                "scoring, 200 wins; one to four bowlers.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
         self.ball_size = 3 if self.easy else 2
         return (
             # The pins as a bowler sees them: p7-p10 at the back, p1 at the front.
-            Group(GRID, PINS, prefix="p", capacity=0, fan="none", word="pin", label="Pins",
-                  rows=((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,)), align="center"),
-            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan="right", word="ball",
+            Group(GRID, PINS, prefix="p", capacity=0, fan=Fan.NONE, word="pin", label="Pins",
+                  rows=((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,)), align=Align.CENTER),
+            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan=Fan.RIGHT, word="ball",
                   label="Balls"),
-            Group(STOCK_PILE, unit="top", to=(GRID, WASTE), turn_up=True),
+            Group(STOCK_PILE, unit=Unit.TOP, to=(GRID, WASTE), turn_up=True),
         )
 
     @property
@@ -193,17 +203,11 @@ class Bowling(RuleSet):
         for j in range(i - 1, -1, -1):
             low = piles[self.pins[j]]
             if low and RANK[low[0]] >= r:
-                return Refusal("bowling.order", lambda j=j, low=low: (
-                    f"{show(card)} can't go on pin {i + 1}: a card on an empty pin must be "
-                    f"higher than every card on a lower pin, and pin {j + 1} holds "
-                    f"{show(low[0])}"))
+                return order_refusal(card, i, j, low[0])
         for j in range(i + 1, PINS):
             high = piles[self.pins[j]]
             if high and RANK[high[0]] <= r:
-                return Refusal("bowling.order", lambda j=j, high=high: (
-                    f"{show(card)} can't go on pin {i + 1}: a card on an empty pin must be "
-                    f"lower than every card on a higher pin, and pin {j + 1} holds "
-                    f"{show(high[0])}"))
+                return order_refusal(card, i, j, high[0])
         return None
 
     def target_refusal(self, st: State, src: int, dst: int, card: int,
@@ -358,7 +362,7 @@ class Bowling(RuleSet):
 
     def info(self, st: State) -> dict[str, Any]:
         n = st.vars.get("players", 1)
-        bowlers = []
+        bowlers: list[dict[str, Any]] = []
         for k in range(n):
             card = self.card(st, k)
             frames, running, open_ = [], 0, False

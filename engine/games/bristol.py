@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.circular_columns import CircularColumns
+from ..options import Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
-from .fortress import CircularColumns
 
 
 @register
@@ -15,14 +16,16 @@ class Bristol(CircularColumns):
                "puts one card on each of three waste piles, no redeal. Easy: foundations up "
                "from Ace in any suit, no refilling spaces; difficult: in suit, Kings fill spaces.")
     # One card onto each of the three waste piles per deal; a single pass (no redeal).
-    stock = Stock("waste", draw=1, passes=1)
+    stock = Stock(Deals.WASTE, draw=1, passes=1)
 
     def declare(self) -> tuple[Group, ...]:
         return (
-            Group(TABLEAU, 8, deal=(3,) * 8, build=Build("down", "any"),
-                  fill="none" if self.easy else "king", unit="top", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, build=Build("up", "any" if self.easy else "same"),
-                  fill="base"),
+            Group(TABLEAU, 8, deal=(3,) * 8, build=Build(Direction.DOWN, SuitRule.ANY),
+                  fill=Fill.NONE if self.easy else Fill.KING, unit=Unit.TOP,
+                  to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4,
+                  build=Build(Direction.UP, SuitRule.ANY if self.easy else SuitRule.SAME),
+                  fill=Fill.BASE),
             Group(STOCK_PILE),
-            Group(WASTE, 3, unit="top", to=(TABLEAU, FOUNDATION), fan="none"),
+            Group(WASTE, 3, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), fan=Fan.NONE),
         )

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..cards import RANK, RANK_NAMES, show
 from ..core import Refusal, State
+from ..options import Deals, Direction, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock, a
 
@@ -24,14 +25,14 @@ class Calculation(RuleSet):
     summary = ("Build four foundations regardless of suit from guides A, 2, 3 and 4, counting "
                "up by 1, 2, 3 and 4 to the King. Each flipped card goes to a foundation or onto "
                "a waste column (easy 5, difficult 4); only column tops go on from there.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
         cols = 5 if self.easy else 4
         return (
             Group(FOUNDATION, 4),
-            Group(TABLEAU, cols, build=Build("any"), unit="top", to=(FOUNDATION,)),
-            Group(STOCK_PILE, unit="top", to=(FOUNDATION, TABLEAU), turn_up=True),
+            Group(TABLEAU, cols, build=Build(Direction.ANY), unit=Unit.TOP, to=(FOUNDATION,)),
+            Group(STOCK_PILE, unit=Unit.TOP, to=(FOUNDATION, TABLEAU), turn_up=True),
         )
 
     def prepare(self, st: State) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
 
@@ -17,8 +18,8 @@ class Castile(RuleSet):
 
     def declare(self) -> tuple[Group, ...]:
         return (
-            Group(TABLEAU, 10, deal=(5,) * 10, build=Build("either", "same"), fill="any",
-                  unit="top", to=(TABLEAU, FOUNDATION, CELL)),
-            Group(CELL, 2, deal=(1, 1), capacity=1, unit="top", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(TABLEAU, 10, deal=(5,) * 10, build=Build(Direction.EITHER, SuitRule.SAME),
+                  fill=Fill.ANY, unit=Unit.TOP, to=(TABLEAU, FOUNDATION, CELL)),
+            Group(CELL, 2, deal=(1, 1), capacity=1, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
         )

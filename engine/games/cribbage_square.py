@@ -8,9 +8,10 @@ from typing import Any
 
 from ..cards import RANK, SUIT, TEXT
 from ..core import State
+from ..mechanics.called_squares import Squares
+from ..options import Deals, Direction, Fan, Scoring, Unit
 from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
-from ._squares import Squares
 
 SIZE = 4
 LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -72,19 +73,20 @@ def hand_score(hand: tuple[int, ...], starter: int = -1) -> int:
 class CribbageSquare(Squares):
     id = "cribbage-square"
     name = "Cribbage Square"
-    scoring = "points"
+    scoring = Scoring.POINTS
     target = 75
     summary = ("Place each flipped card in an empty space of a 4 x 4 grid (easy: or on the "
                "waste, at most four). When the grid is full the next card is the starter; each "
                "row and column scores as a cribbage hand with it. 75 wins.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid", columns=SIZE)]
+        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan=Fan.GRID, columns=SIZE)]
         if self.easy:
-            groups.append(Group(WASTE, capacity=WASTE_SIZE, build=Build("any"), fan="right"))
+            groups.append(Group(WASTE, capacity=WASTE_SIZE, build=Build(Direction.ANY),
+                                fan=Fan.RIGHT))
         to = (GRID, WASTE) if self.easy else (GRID,)
-        groups.append(Group(STOCK_PILE, unit="top", to=to, turn_up=True))
+        groups.append(Group(STOCK_PILE, unit=Unit.TOP, to=to, turn_up=True))
         return tuple(groups)
 
     def starter(self, st: State) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core import Refusal, State
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
 
@@ -16,6 +17,7 @@ class EightOff(RuleSet):
                "cells full and fills empty columns with Kings only.")
 
     def declare(self) -> tuple[Group, ...]:
+        cells: tuple[int, ...]
         if self.easy:
             cols, cells = (7, 7, 7, 7, 6, 6, 6, 6), ()
         else:
@@ -24,11 +26,11 @@ class EightOff(RuleSet):
         return (
             # A packed run may be asked for in one move; target_refusal holds it to what the
             # free cells and empty columns would allow one card at a time.
-            Group(TABLEAU, 8, deal=cols, build=Build("down", "same"),
-                  fill="any" if self.easy else "king", unit="tail",
+            Group(TABLEAU, 8, deal=cols, build=Build(Direction.DOWN, SuitRule.SAME),
+                  fill=Fill.ANY if self.easy else Fill.KING, unit=Unit.TAIL,
                   to=(TABLEAU, FOUNDATION, CELL)),
-            Group(CELL, 8, deal=cells, capacity=1, unit="top", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(CELL, 8, deal=cells, capacity=1, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
         )
 
     def room(self, st: State, src: int, dst: int) -> tuple[int, int, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import State
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group, RuleSet
 
@@ -20,14 +21,16 @@ class Eliminator(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         if self.easy:
             return (
-                Group(TABLEAU, 4, deal=(13,) * 4, unit="top", to=(FOUNDATION,), fill="none"),
-                Group(FOUNDATION, 8, build=Build("either", "any", wrap=True), fill="any"),
+                Group(TABLEAU, 4, deal=(13,) * 4, unit=Unit.TOP, to=(FOUNDATION,), fill=Fill.NONE),
+                Group(FOUNDATION, 8, build=Build(Direction.EITHER, SuitRule.ANY, wrap=True),
+                      fill=Fill.ANY),
             )
         return (
-            Group(TABLEAU, 4, deal=(13,) * 4, unit="top", to=(FOUNDATION, RESERVE),
-                  fill="none"),
-            Group(RESERVE, 1, capacity=1, unit="top", to=(FOUNDATION,)),
-            Group(FOUNDATION, 8, build=Build("either", "alternate", wrap=True), fill="any"),
+            Group(TABLEAU, 4, deal=(13,) * 4, unit=Unit.TOP, to=(FOUNDATION, RESERVE),
+                  fill=Fill.NONE),
+            Group(RESERVE, 1, capacity=1, unit=Unit.TOP, to=(FOUNDATION,)),
+            Group(FOUNDATION, 8, build=Build(Direction.EITHER, SuitRule.ALTERNATE, wrap=True),
+                  fill=Fill.ANY),
         )
 
     def foundations_used(self, st: State) -> int:

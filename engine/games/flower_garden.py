@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.reversible import ReversibleMixin
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group
-from ._reversible import ReversibleMixin
 
 
 @register
@@ -19,11 +20,11 @@ class FlowerGarden(ReversibleMixin):
         size = 5 if self.easy else 6
         spare = 52 - 6 * size
         return (
-            Group(TABLEAU, 6, deal=(size,) * 6, build=Build("down", "any"), fill="any",
-                  unit="top", to=(TABLEAU, FOUNDATION)),
+            Group(TABLEAU, 6, deal=(size,) * 6, build=Build(Direction.DOWN, SuitRule.ANY),
+                  fill=Fill.ANY, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             # The fanned reserve is one pile per card, so that every card is a top card and
             # plays by itself; nothing is ever laid on it.
-            Group(RESERVE, spare, deal=(1,) * spare, fill="none", unit="top",
+            Group(RESERVE, spare, deal=(1,) * spare, fill=Fill.NONE, unit=Unit.TOP,
                   to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
         )

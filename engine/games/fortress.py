@@ -1,166 +1,11 @@
-"""Fortress: ten face-up columns, built up or down in any suit, onto four suit foundations.
-
-Also home of ``CircularColumns``: the end-of-game rule shared by the games whose column moves
-can go round in circles (Fortress, Shamrocks, Bristol).
-"""
+"""Fortress: ten face-up columns, built up or down in any suit, onto four suit foundations."""
 
 from __future__ import annotations
 
-from heapq import heappop, heappush
-from typing import Any
-
-from ..cards import RANK
-from ..core import MOVE, Move, State
+from ..mechanics.circular_columns import CircularColumns
+from ..options import Base, Direction, Fill, SuitRule, Unit
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, WASTE, Build, Group, RuleSet
-
-
-class CircularColumns(RuleSet):
-    """A game that ends when no card can ever reach a foundation again.
-
-    When columns build both ways (or several columns take the same card), cards can be moved
-    back and forth for ever, so "a legal move is left" never ends the game. Here a
-    column-to-column move is useful only while some *progress* can still be reached by column
-    moves alone: a card to a foundation, a waste card played, or a stock deal. The search
-    walks column positions best first (columns are interchangeable, so a position is the
-    sorted tuple of its columns). Its answer depends on the position alone: alive when
-    progress is reachable or more than ``search_limit`` positions are reachable, dead
-    otherwise. Positions proved dead or alive are remembered (every position a dead search
-    reached is dead with a smaller reach; every position on a path to progress is alive), so
-    play inside a dead end or along a found path costs one lookup.
-    """
-
-    search_limit: int = 1500
-
-    def __init__(self, variant: str) -> None:
-        super().__init__(variant)
-        # Exact facts about positions (dead, alive) under one foundations-and-wastes context.
-        self._memo: tuple[Any, set[Node], set[Node]] = (None, set(), set())
-
-    def useful(self, st: State, m: Move) -> bool:
-        if not super().useful(st, m):
-            return False
-        kinds = self.pile_kinds
-        if m.kind == MOVE and kinds[m.src] == TABLEAU and kinds[m.dst] == TABLEAU:
-            return self.progress_reachable(st)
-        return True
-
-    def foundation_accepts(self, st: State) -> list[bool]:
-        """Per card: may it go onto some foundation now?"""
-        ok = [False] * 52
-        base = st.vars.get("base", 1)
-        for f in self.by_kind[FOUNDATION]:
-            pile = st.piles[f]
-            if pile:
-                table = self.pile_group[f].build.table  # type: ignore[union-attr]
-                row = pile[-1] * 52
-                for c in range(52):
-                    if table[row + c]:
-                        ok[c] = True
-            else:
-                for c in range(52):
-                    if base == 0 or RANK[c] == base:
-                        ok[c] = True
-        return ok
-
-    def progress_reachable(self, st: State) -> bool:
-        """Whether column moves alone can reach a move that changes more than the columns.
-
-        Columns build in any suit here, so the search sees a card as its rank alone, except
-        the cards that could leave the columns (marked ``GOAL``): far fewer positions.
-        """
-        if self.stock_pile >= 0 and st.piles[self.stock_pile]:
-            return True
-        cols = self.by_kind[TABLEAU]
-        group = self.pile_group[cols[0]]
-        assert group.build is not None
-        cap, fill = group.capacity, group.fill
-        ranks_fit = _rank_table(group.build)
-        accept = self.foundation_accepts(st)
-        wastes = tuple(st.piles[w][-1] for w in self.by_kind.get(WASTE, ()) if st.piles[w])
-        if any(accept[w] for w in wastes):
-            return True
-        wranks = tuple(RANK[w] for w in wastes)
-        start = tuple(sorted(tuple(RANK[c] | (GOAL if accept[c] else 0) for c in st.piles[p])
-                             for p in cols))
-        context = (tuple(accept), wranks)
-        memo = self._memo  # read and replaced whole, so a concurrent caller can't mix facts
-        if memo[0] != context or len(memo[1]) + len(memo[2]) > 200_000:
-            memo = self._memo = (context, set(), set())
-        dead, alive = memo[1], memo[2]
-        if start in dead:
-            return False
-        if start in alive or _cover(start) == 0:
-            return True
-
-        def fills(r: int) -> bool:
-            return fill == "any" or (fill == "king" and r & 15 == 13)
-
-        def found(node: Node) -> bool:
-            """Remember the path from the start to a live position: all of it is alive."""
-            while node is not None:
-                alive.add(node)
-                node = seen[node]
-            return True
-
-        # Best first: the positions whose nearest leaving card lies under fewest cards.
-        seen: dict[Node, Node | None] = {start: None}
-        heap = [(_cover(start), 0, start)]
-        limit, tick = self.search_limit, 0
-        while heap:
-            node = heappop(heap)[2]
-            for w in wranks:
-                for pile in node:
-                    if (ranks_fit[pile[-1] & 15][w] and not (cap and len(pile) >= cap)) if pile \
-                            else fills(w):
-                        return found(node)
-            for i, pile in enumerate(node):
-                if not pile:
-                    continue
-                c = pile[-1]
-                for j, other in enumerate(node):
-                    if j == i:
-                        continue
-                    if other:
-                        if (cap and len(other) >= cap) or not ranks_fit[other[-1] & 15][c & 15]:
-                            continue
-                    elif len(pile) == 1 or not fills(c):
-                        continue
-                    new = list(node)
-                    new[i] = pile[:-1]
-                    new[j] = (*other, c)
-                    key = tuple(sorted(new))
-                    if key not in seen:
-                        seen[key] = node
-                        if key in alive or _cover(key) == 0:
-                            return found(key)
-                        if len(seen) > limit:
-                            return True  # too far to tell: taken as alive
-                        tick += 1
-                        heappush(heap, (_cover(key), tick, key))
-        dead.update(seen)
-        return False
-
-
-Node = tuple[tuple[int, ...], ...]
-GOAL = 16  # marks, in the search's rank-only cards, a card that could leave the columns
-
-
-def _cover(node: tuple[tuple[int, ...], ...]) -> int:
-    """How many cards lie on the least covered leaving card (99: none is left)."""
-    best = 99
-    for pile in node:
-        for depth in range(min(len(pile), best)):
-            if pile[-1 - depth] & GOAL:
-                best = depth
-                break
-    return best
-
-
-def _rank_table(build: Build) -> list[list[bool]]:
-    """``table[under][over]`` by rank alone, for builds in any suit."""
-    return [[u in build.steps(o) if 1 <= o <= 13 else False for o in range(14)]
-            for u in range(14)]
+from ..rules import FOUNDATION, TABLEAU, Build, Group
 
 
 @register
@@ -172,10 +17,12 @@ class Fortress(CircularColumns):
                "(wrapping K-A) and any card fills a space; difficult: Aces up, Kings fill spaces.")
 
     def declare(self) -> tuple[Group, ...]:
-        self.base = "chosen" if self.easy else 1
+        self.base = Base.CHOSEN if self.easy else 1
         return (
             # docs/rules/fortress.md: two columns of 6, then eight of 5 (longer piles first).
-            Group(TABLEAU, 10, deal=(6, 6) + (5,) * 8, build=Build("either", "any"),
-                  fill="any" if self.easy else "king", unit="top", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, build=Build("up", "same", wrap=self.easy), fill="base"),
+            Group(TABLEAU, 10, deal=(6, 6) + (5,) * 8, build=Build(Direction.EITHER, SuitRule.ANY),
+                  fill=Fill.ANY if self.easy else Fill.KING, unit=Unit.TOP,
+                  to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME, wrap=self.easy),
+                  fill=Fill.BASE),
         )

@@ -9,6 +9,7 @@ from typing import Any
 from ..cards import RANK, SUIT, card, show
 from ..core import MOVE, REDEAL, Move, Refusal, State
 from ..deal import Stream, shuffle
+from ..options import Fan, Unit
 from ..registry import register
 from ..rules import GRID, WASTE, Group, RuleSet
 
@@ -29,10 +30,10 @@ class Gaps(RuleSet):
 
     def declare(self) -> tuple[Group, ...]:
         return (
-            Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, unit="top",
-                  to=(GRID,), fan="grid", columns=COLS),
+            Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, unit=Unit.TOP,
+                  to=(GRID,), fan=Fan.GRID, columns=COLS),
             # The Aces set aside after the deal: out of play, shown for completeness.
-            Group(WASTE, prefix="a", fan="none"),
+            Group(WASTE, prefix="a", fan=Fan.NONE),
         )
 
     # ----- the deal -----------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core import State
+from ..options import Deals, Direction, Fill, Scoring, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -11,17 +12,19 @@ from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stoc
 class Golf(RuleSet):
     id = "golf"
     name = "Golf"
-    scoring = "low"
+    scoring = Scoring.LOW
     summary = ("Play column tops onto the single foundation one rank up or down, any suit, "
                "no wrap; flip the stock onto it when stuck. Score: cards left in the columns. "
                "Difficult deals six columns of six and nothing goes on a King.")
-    stock = Stock(FOUNDATION)
+    stock = Stock(Deals.FOUNDATION)
 
     def declare(self) -> tuple[Group, ...]:
         cols, size = (7, 5) if self.easy else (6, 6)
         return (
-            Group(TABLEAU, cols, deal=(size,) * cols, unit="top", fill="none", to=(FOUNDATION,)),
-            Group(FOUNDATION, build=Build("either", "any", closed=() if self.easy else (13,))),
+            Group(TABLEAU, cols, deal=(size,) * cols, unit=Unit.TOP, fill=Fill.NONE,
+                  to=(FOUNDATION,)),
+            Group(FOUNDATION, build=Build(Direction.EITHER, SuitRule.ANY,
+                                          closed=() if self.easy else (13,))),
             Group(STOCK_PILE),
         )
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..core import Move, Refusal, State
+from ..mechanics.matching import Matching, pair_refusal, pairs_by_rank
+from ..options import Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Group
-from .matching import Matching, pairs_by_rank
-from .nestor import pair_refusal
 
 
 @register
@@ -24,8 +24,8 @@ class Isabel(Matching):
     def declare(self) -> tuple[Group, ...]:
         # The text's optional foundation holds the removed pairs, so the deck stays whole.
         return (
-            Group(TABLEAU, 13, deal=(4,) * 13, fill="none"),
-            Group(FOUNDATION, fan="none"),
+            Group(TABLEAU, 13, deal=(4,) * 13, fill=Fill.NONE),
+            Group(FOUNDATION, fan=Fan.NONE),
         )
 
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:

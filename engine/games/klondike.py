@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..options import Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
 
@@ -15,13 +16,13 @@ class Klondike(RuleSet):
                "passes, difficult draws one with a single pass.")
 
     def declare(self) -> tuple[Group, ...]:
-        self.stock = Stock("waste", draw=3, passes=0) if self.easy else Stock("waste", 1, 1)
+        self.stock = Stock(Deals.WASTE, draw=3, passes=0) if self.easy else Stock(Deals.WASTE, 1, 1)
         return (
             # The longer piles come first (docs/rules/klondike.md): 7 cards down to 1.
             Group(TABLEAU, 7, deal=(7, 6, 5, 4, 3, 2, 1), down=(6, 5, 4, 3, 2, 1, 0),
-                  build=Build("down", "alternate"), fill="king", unit="tail",
+                  build=Build(Direction.DOWN, SuitRule.ALTERNATE), fill=Fill.KING, unit=Unit.TAIL,
                   to=(TABLEAU, FOUNDATION), turn_up=True),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
             Group(STOCK_PILE),
-            Group(WASTE, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
+            Group(WASTE, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), fan=Fan.RIGHT),
         )

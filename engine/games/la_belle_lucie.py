@@ -8,6 +8,7 @@ from typing import Any
 from ..cards import RANK, SUIT
 from ..core import REDEAL, Move, Refusal, State
 from ..deal import Stream, shuffle
+from ..options import Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group, RuleSet
 
@@ -26,10 +27,12 @@ class LaBelleLucie(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         self.redeals = 3 if self.easy else 2
         return (
-            Group(TABLEAU, 16, deal=(FAN,) * 16, build=Build("down", "same"), fill="none",
-                  capacity=7, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
+            Group(TABLEAU, 16, deal=(FAN,) * 16, build=Build(Direction.DOWN, SuitRule.SAME),
+                  fill=Fill.NONE,
+                  capacity=7, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), fan=Fan.RIGHT),
             # The last four deck cards land here only for prepare to regroup the deal.
-            Group(FOUNDATION, 4, deal=(1,) * 4, build=Build("up", "same"), fill="base"),
+            Group(FOUNDATION, 4, deal=(1,) * 4, build=Build(Direction.UP, SuitRule.SAME),
+                  fill=Fill.BASE),
         )
 
     def initial_vars(self, piles: list[list[int]]) -> dict[str, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..options import Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -14,11 +15,11 @@ class LadyBetty(RuleSet):
     summary = ("Turn the stock one card at a time and lay it on any of six piles, or straight "
                "on a foundation; pile tops go to the foundations, built up in suit from Ace "
                "to King. Cards never move between piles.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
         return (
-            Group(TABLEAU, 6, build=Build("any"), unit="top", to=(FOUNDATION,)),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
-            Group(STOCK_PILE, unit="top", to=(TABLEAU, FOUNDATION), turn_up=True),
+            Group(TABLEAU, 6, build=Build(Direction.ANY), unit=Unit.TOP, to=(FOUNDATION,)),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
+            Group(STOCK_PILE, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), turn_up=True),
         )

@@ -4,21 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cards import RANK, show
 from ..core import Move, Refusal, State
+from ..mechanics.matching import Matching, pair_refusal, pairs_by_rank
+from ..options import Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, TABLEAU, Group
-from .matching import Matching, pairs_by_rank
-
-
-def pair_refusal(game: str, cards: list[int]) -> Refusal | None:
-    """Two cards leave together only when they share a rank."""
-    a, b = cards
-    if RANK[a] == RANK[b]:
-        return None
-    return Refusal(f"{game}.not-pair",
-                   lambda: f"{show(a)} and {show(b)} are not a pair: a pair is two cards "
-                   "of the same rank")
 
 
 @register
@@ -35,9 +25,9 @@ class Nestor(Matching):
         # Every reserve card is available (docs/rules/nestor.md): one reserve cell per card.
         size, reserve = (7, 10) if self.easy else (8, 4)
         return (
-            Group(TABLEAU, 6, deal=(size,) * 6, fill="none"),
-            Group(RESERVE, reserve, deal=(1,) * reserve, fill="none", fan="none"),
-            Group(FOUNDATION, fan="none"),
+            Group(TABLEAU, 6, deal=(size,) * 6, fill=Fill.NONE),
+            Group(RESERVE, reserve, deal=(1,) * reserve, fill=Fill.NONE, fan=Fan.NONE),
+            Group(FOUNDATION, fan=Fan.NONE),
         )
 
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK
 from ..core import Refusal, State
+from ..options import Base, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet, a, rank_word
 
@@ -17,7 +18,7 @@ def below(base: int) -> int:
 class Penguin(RuleSet):
     id = "penguin"
     name = "Penguin"
-    base = "dealt"
+    base = Base.DEALT
     summary = ("The deck's first card fixes the base rank; build the foundations up in suit "
                "from it, wrapping K-A. Seven columns of seven build down in suit (wrapping) "
                "and seven cells hold one card each. Difficult's spaces take only a card one "
@@ -26,11 +27,12 @@ class Penguin(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         # The deal is 49 column cards then three foundation cards; ``prepare`` picks them.
         return (
-            Group(TABLEAU, 7, deal=(7,) * 7, build=Build("down", "same", wrap=True), fill="any",
-                  unit="tail", to=(TABLEAU, FOUNDATION, CELL)),
-            Group(CELL, 7, capacity=1, unit="top", to=(TABLEAU, FOUNDATION)),
-            Group(FOUNDATION, 4, deal=(1, 1, 1, 0), build=Build("up", "same", wrap=True),
-                  fill="base"),
+            Group(TABLEAU, 7, deal=(7,) * 7, build=Build(Direction.DOWN, SuitRule.SAME, wrap=True),
+                  fill=Fill.ANY, unit=Unit.TAIL, to=(TABLEAU, FOUNDATION, CELL)),
+            Group(CELL, 7, capacity=1, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
+            Group(FOUNDATION, 4, deal=(1, 1, 1, 0),
+                  build=Build(Direction.UP, SuitRule.SAME, wrap=True),
+                  fill=Fill.BASE),
         )
 
     def prepare(self, st: State) -> None:

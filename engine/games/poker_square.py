@@ -7,9 +7,10 @@ from typing import Any
 
 from ..cards import RANK, SUIT
 from ..core import State
+from ..mechanics.called_squares import Squares
+from ..options import Deals, Direction, Fan, Scoring, Unit
 from ..registry import register
 from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
-from ._squares import Squares
 
 SIZE = 5
 LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -61,17 +62,17 @@ def hand(cards: list[int]) -> str | None:
 class PokerSquare(Squares):
     id = "poker-square"
     name = "Poker Square"
-    scoring = "points"
+    scoring = Scoring.POINTS
     target = 100
     summary = ("Place each flipped card in an empty space of a 5 x 5 grid (easy: or on the "
                "waste, at most five). Each row and column scores as a poker hand; 100 wins.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid", columns=SIZE)]
+        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan=Fan.GRID, columns=SIZE)]
         if self.easy:
-            groups.append(Group(WASTE, capacity=5, build=Build("any"), fan="right"))
-        groups.append(Group(STOCK_PILE, unit="top", to=(GRID, WASTE), turn_up=True))
+            groups.append(Group(WASTE, capacity=5, build=Build(Direction.ANY), fan=Fan.RIGHT))
+        groups.append(Group(STOCK_PILE, unit=Unit.TOP, to=(GRID, WASTE), turn_up=True))
         return tuple(groups)
 
     def lines(self, st: State) -> list[tuple[str, str | None, int]]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..cards import RANK, show
 from ..core import Refusal, State
+from ..mechanics.matching import Matching
+from ..options import Align, Deals, Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
-from .matching import Matching
 
 ROWS = 7
 # COVER[k]: the two pyramid positions lying over position k (row r, place i) in the row below;
@@ -31,18 +32,18 @@ class Pyramid(Matching):
     remove_kinds = (TABLEAU, RESERVE, WASTE)
     remove_where = "the pyramid, the reserve and the waste piles"
     count_rule = "remove a King alone or two cards that total 13"
-    stock = Stock("waste", draw=1, passes=1)
+    stock = Stock(Deals.WASTE, draw=1, passes=1)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="none",
-                        label="Pyramid", rows=TRIANGLE, align="center")]
+        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.NONE,
+                        label="Pyramid", rows=TRIANGLE, align=Align.CENTER)]
         if self.easy:
-            groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill="none", fan="none"))
+            groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill=Fill.NONE, fan=Fan.NONE))
         groups += [
-            Group(FOUNDATION, fan="none"),
+            Group(FOUNDATION, fan=Fan.NONE),
             Group(STOCK_PILE),
             # w1 takes the flipped card; the next flip moves an unused one onto w2.
-            Group(WASTE, 2, fill="none", fan="none"),
+            Group(WASTE, 2, fill=Fill.NONE, fan=Fan.NONE),
         ]
         return tuple(groups)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, SUIT
 from ..core import State
+from ..options import Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -16,14 +17,15 @@ class Scorpion(RuleSet):
                "card moves with all the cards on it; the three stock cards go to the first "
                "three columns. Difficult hides three cards in four columns and fills spaces "
                "only with Kings.")
-    stock = Stock(TABLEAU)
+    stock = Stock(Deals.TABLEAU)
 
     def declare(self) -> tuple[Group, ...]:
         hidden = 2 if self.easy else 3
         return (
             Group(TABLEAU, 7, deal=(7,) * 7, down=(hidden,) * 4 + (0,) * 3,
-                  build=Build("down", "same"), fill="any" if self.easy else "king",
-                  unit="faceup", to=(TABLEAU,), turn_up=True),
+                  build=Build(Direction.DOWN, SuitRule.SAME),
+                  fill=Fill.ANY if self.easy else Fill.KING,
+                  unit=Unit.FACEUP, to=(TABLEAU,), turn_up=True),
             Group(STOCK_PILE),
         )
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..mechanics.circular_columns import CircularColumns
+from ..options import Base, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group
-from .fortress import CircularColumns
 
 
 @register
@@ -16,10 +17,12 @@ class Shamrocks(CircularColumns):
                "first foundation card sets the base rank (wrapping K-A); difficult: Aces up.")
 
     def declare(self) -> tuple[Group, ...]:
-        self.base = "chosen" if self.easy else 1
+        self.base = Base.CHOSEN if self.easy else 1
         return (
             # docs/rules/shamrocks.md: 17 columns of 3, then one of 1 (the text's "last").
-            Group(TABLEAU, 18, deal=(3,) * 17 + (1,), build=Build("either", "any"), fill="none",
-                  capacity=3, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
-            Group(FOUNDATION, 4, build=Build("up", "same", wrap=self.easy), fill="base"),
+            Group(TABLEAU, 18, deal=(3,) * 17 + (1,), build=Build(Direction.EITHER, SuitRule.ANY),
+                  fill=Fill.NONE, capacity=3, unit=Unit.TOP, to=(TABLEAU, FOUNDATION),
+                  fan=Fan.RIGHT),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME, wrap=self.easy),
+                  fill=Fill.BASE),
         )

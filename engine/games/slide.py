@@ -8,6 +8,7 @@ from typing import Any
 
 from ..cards import RANK, RANK_NAMES, TEXT
 from ..core import Move, Refusal, State
+from ..options import Deals, Fan, Scoring, Unit
 from ..registry import register
 from ..rules import FOUNDATION, GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
 
@@ -25,24 +26,24 @@ def back_key(card: int) -> str:
 class Slide(RuleSet):
     id = "slide"
     name = "Slide"
-    scoring = "points"
+    scoring = Scoring.POINTS
     target = 300
     summary = ("Slide the rows of a 4 x 6 grid left or right, or fill a space from the stock, "
                "to line up three cards of one rank in a column; the n-th set scores n times its "
                "rank. 300 wins. Easy sends a slid-off card back under the stock (once) when the "
                "row holds a pair.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
         return (
             # Row-major: g1..g6 is row 1 (top), g19..g24 row 4; dealt in that order.
-            Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, fan="grid",
+            Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, fan=Fan.GRID,
                   columns=COLS),
             # r1..r4: the rows' sliders. They hold no card; "left:r2" names row 2.
-            Group(GRID, ROWS, prefix="r", fan="slider", columns=1, word="row", label="Rows"),
-            Group(FOUNDATION, prefix="f", fan="right"),  # the removed sets, set aside
-            Group(WASTE, fan="right"),
-            Group(STOCK_PILE, unit="top", to=(GRID,)),
+            Group(GRID, ROWS, prefix="r", fan=Fan.SLIDER, columns=1, word="row", label="Rows"),
+            Group(FOUNDATION, prefix="f", fan=Fan.RIGHT),  # the removed sets, set aside
+            Group(WASTE, fan=Fan.RIGHT),
+            Group(STOCK_PILE, unit=Unit.TOP, to=(GRID,)),
         )
 
     def __init__(self, variant: str) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..cards import RANK
 from ..core import Refusal, State
+from ..options import Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -20,16 +21,16 @@ class Spiderette(RuleSet):
                "table by itself. Only the top card or the whole run on top moves; the stock "
                "deals one card to each column. Difficult deals three cards face down per "
                "column instead of two.")
-    stock = Stock(TABLEAU)
+    stock = Stock(Deals.TABLEAU)
 
     def declare(self) -> tuple[Group, ...]:
         hidden = 2 if self.easy else 3
         return (
             Group(TABLEAU, 7, deal=(hidden + 1,) * 7, down=(hidden,) * 7,
-                  build=Build("down", "any"), fill="any", unit="whole", to=(TABLEAU,),
-                  turn_up=True),
+                  build=Build(Direction.DOWN, SuitRule.ANY), fill=Fill.ANY, unit=Unit.WHOLE,
+                  to=(TABLEAU,), turn_up=True),
             # Where completed runs go: face up, nothing is played to it or taken from it.
-            Group(FOUNDATION, 1, fill="none"),
+            Group(FOUNDATION, 1, fill=Fill.NONE),
             Group(STOCK_PILE),
         )
 

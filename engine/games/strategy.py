@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, SUIT
 from ..core import Refusal, State
+from ..options import Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -15,14 +16,15 @@ class Strategy(RuleSet):
     summary = ("The Aces start the foundations; lay each flipped card on any column (easy 8, "
                "difficult 6, at most 13 cards each). Only when the stock is empty may column "
                "tops go to the foundations, up in suit to the King.")
-    stock = Stock("none")
+    stock = Stock(Deals.NONE)
 
     def declare(self) -> tuple[Group, ...]:
         cols = 8 if self.easy else 6
         return (
-            Group(TABLEAU, cols, build=Build("any"), capacity=13, unit="top", to=(FOUNDATION,)),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
-            Group(STOCK_PILE, unit="top", to=(TABLEAU,), turn_up=True),
+            Group(TABLEAU, cols, build=Build(Direction.ANY), capacity=13, unit=Unit.TOP,
+                  to=(FOUNDATION,)),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
+            Group(STOCK_PILE, unit=Unit.TOP, to=(TABLEAU,), turn_up=True),
         )
 
     def prepare(self, st: State) -> None:

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 
 from ..cards import RANK, SUIT, show
 from ..core import REMOVE, Move, Refusal, State
+from ..mechanics.matching import Matching
+from ..options import Fan, Fill
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Group
-from .matching import Matching
 
 # The rank sets (0..12) of three consecutive ranks, K-A wrapping.
 _STARTS = {frozenset({s, (s + 1) % 13, (s + 2) % 13}) for s in range(13)}
@@ -34,8 +35,8 @@ class Triplets(Matching):
     def declare(self) -> tuple[Group, ...]:
         # Sixteen columns of 3 then two of 2: the text's order (docs/rules/triplets.md).
         return (
-            Group(TABLEAU, 18, deal=(3,) * 16 + (2,) * 2, fill="none"),
-            Group(FOUNDATION, fan="none"),
+            Group(TABLEAU, 18, deal=(3,) * 16 + (2,) * 2, fill=Fill.NONE),
+            Group(FOUNDATION, fan=Fan.NONE),
         )
 
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:

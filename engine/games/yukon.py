@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..options import Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, TABLEAU, Build, Group, RuleSet
 
@@ -15,12 +16,12 @@ class Yukon(RuleSet):
                "another suit (easy) or in alternating colours (difficult).")
 
     def declare(self) -> tuple[Group, ...]:
-        build = Build("down", "other") if self.easy else Build("down", "alternate")
+        build = Build(Direction.DOWN, SuitRule.OTHER if self.easy else SuitRule.ALTERNATE)
         return (
             # docs/rules/yukon.md: the columns hold 1, 6, 7 ... 11 cards, in that order, with
             # 0 to 6 of them face down.
             Group(TABLEAU, 7, deal=(1, 6, 7, 8, 9, 10, 11), down=(0, 1, 2, 3, 4, 5, 6),
-                  build=build, fill="king", unit="faceup", to=(TABLEAU, FOUNDATION),
+                  build=build, fill=Fill.KING, unit=Unit.FACEUP, to=(TABLEAU, FOUNDATION),
                   turn_up=True),
-            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(FOUNDATION, 4, build=Build(Direction.UP, SuitRule.SAME), fill=Fill.BASE),
         )

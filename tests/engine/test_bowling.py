@@ -185,6 +185,16 @@ def test_placed_cards_stay_and_hidden_cards_stay_hidden():
     assert st.legal_moves() == []
 
 
+@pytest.mark.parametrize("rules", [EASY, HARD])
+def test_refusals_call_the_piles_pins_and_balls(rules):
+    """Not the generic words of their kinds ("space", "waste pile")."""
+    st = rules.setup({"p1": "Kc", "b1": "2d", "s": "Ac 5d"})
+    assert (st.refusal(parse_move(rules, "p1-p2")).message
+            == "cards in the pin stay where they are")
+    assert (st.refusal(parse_move(rules, "b1-p2")).message
+            == "cards in the ball stay where they are")
+
+
 def test_the_timer_takes_the_lowest_pin_else_the_ball_pile():
     st = EASY.setup({"p3": "5c", "s": "Ac 8d"})
     assert st.rules.timer_move(st) == parse_move(EASY, "s-p4")

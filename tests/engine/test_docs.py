@@ -62,3 +62,26 @@ def test_every_error_code_is_documented():
         p.read_text() for p in (ROOT / "docs" / "rules").glob("*.md"))
     missing = sorted(c for c in codes if f"`{c}`" not in docs and not c.startswith("build."))
     assert not missing, f"undocumented error codes: {missing}"
+
+
+def test_the_declaration_example_in_engine_md_declares_klondike():
+    """docs/engine.md's "Declaring a game" example runs and declares the real Klondike."""
+    from engine import registry
+
+    text = (ROOT / "docs" / "engine.md").read_text()
+    section = text[text.index("## Declaring a game"):]
+    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    real = {v: engine.get("klondike", v) for v in ("easy", "difficult")}
+    before = dict(registry._RULE_SETS)
+    try:
+        exec(compile(example, "docs/engine.md", "exec"), {"__name__": "docs_example"})
+        for variant, rules in real.items():
+            declared = registry._RULE_SETS[("klondike", variant)]
+            assert declared is not rules, "the example did not register its rule set"
+            described = {**declared.describe(), "summary": rules.summary}
+            assert described == rules.describe()
+            assert declared.stock == rules.stock
+            assert [g.build for g in declared.groups] == [g.build for g in rules.groups]
+    finally:
+        registry._RULE_SETS.clear()
+        registry._RULE_SETS.update(before)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..cards import RANK
 from ..core import MOVE, Move, State
-from ..rules import FOUNDATION, RESERVE, TABLEAU, Group, RuleSet
+from ..rules import ANY_FILL, FOUNDATION, KING_FILL, RESERVE, TABLEAU, Group, RuleSet
 
 LIMIT = 5_000
 
@@ -24,7 +24,7 @@ Column = tuple[int, tuple[int, ...]]  # (face-down count, cards bottom up)
 
 
 def _fills(g: Group, card: int) -> bool:
-    return g.fill == "any" or (g.fill == "king" and RANK[card] == 13)
+    return g.fill == ANY_FILL or (g.fill == KING_FILL and RANK[card] == 13)
 
 
 def reversible(rules: RuleSet, st: State, m: Move) -> bool:

@@ -8,8 +8,20 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations
 from typing import ClassVar
 
+from ..cards import RANK, show
 from ..core import REMOVE, Move, Refusal, State
+from ..options import Kind, Play
 from ..rules import FOUNDATION, RuleSet
+
+
+def pair_refusal(game: str, cards: list[int]) -> Refusal | None:
+    """Two cards leave together only when they share a rank."""
+    a, b = cards
+    if RANK[a] == RANK[b]:
+        return None
+    return Refusal(f"{game}.not-pair",
+                   lambda: f"{show(a)} and {show(b)} are not a pair: a pair is two cards "
+                   "of the same rank")
 
 
 class Matching(RuleSet):
@@ -17,10 +29,10 @@ class Matching(RuleSet):
     that every legal removal has exactly one form) to the single foundation."""
 
     sizes: ClassVar[tuple[int, ...]] = (2,)  # how many cards one removal takes
-    remove_kinds: ClassVar[tuple[str, ...]] = ()  # the pile kinds cards are removed from
+    remove_kinds: ClassVar[tuple[Kind, ...]] = ()  # the pile kinds cards are removed from
     remove_where: ClassVar[str] = ""  # those piles in words, for refusals
     count_rule: ClassVar[str] = "a pair is two cards"
-    play = "remove"
+    play = Play.REMOVE
 
     def __init__(self, variant: str) -> None:
         super().__init__(variant)

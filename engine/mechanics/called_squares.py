@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import MOVE, PLAYING, IllegalMove, Move, State
+from ..options import MatchKind
 from ..rules import GRID, WASTE, MatchMode, RuleSet
 
 
 class Squares(RuleSet):
-    match = MatchMode("called", (2, 8))
+    match = MatchMode(MatchKind.CALLED, (2, 8))
 
     def finished(self, st: State) -> bool:
         return all(st.piles[g] for g in self.by_kind[GRID])

@@ -1,0 +1,110 @@
+"""A rule set declared with a misspelt option fails when it is registered, saying where.
+
+Before the options were typed, a misspelt suit rule meant any suit and a misspelt direction
+built nothing, silently; each test here declares one such typo (as the plain string a game
+module would have held) and expects registration to name the rule set, the field and the
+words allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import engine
+from engine import registry
+from engine.rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
+
+
+@pytest.fixture(autouse=True)
+def registry_unchanged():
+    """Whatever a test registers is taken out again, so no other test sees it."""
+    before = dict(registry._RULE_SETS)
+    yield
+    registry._RULE_SETS.clear()
+    registry._RULE_SETS.update(before)
+
+
+def declare(build: dict[str, Any] | None = None, group: dict[str, Any] | None = None,
+            stock: dict[str, Any] | None = None, **attrs: Any) -> type[RuleSet]:
+    """A small Klondike-like rule set with one option replaced."""
+
+    def declare(self: RuleSet) -> tuple[Group, ...]:
+        self.stock = Stock(**{"to": "waste", **(stock or {})})
+        column = {"kind": TABLEAU, "count": 7, "deal": (7, 6, 5, 4, 3, 2, 1),
+                  "build": Build(**{"direction": "down", "suit": "alternate", **(build or {})}),
+                  "fill": "king", "unit": "tail", "to": (TABLEAU, FOUNDATION), **(group or {})}
+        return (
+            Group(**column),
+            Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"),
+            Group(STOCK_PILE),
+            Group(WASTE, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
+        )
+
+    return type("Typo", (RuleSet,), {"id": "typo", "name": "Typo", "declare": declare, **attrs})
+
+
+def refused(cls: type[RuleSet], field: str, value: str, allowed: str) -> None:
+    with pytest.raises(ValueError) as e:
+        registry.register(cls)
+    message = str(e.value)
+    assert message.startswith("Typo (typo/easy): "), message
+    assert f"{field} is {value!r}" in message, message
+    assert allowed in message, message
+    assert ("typo", "easy") not in registry._RULE_SETS
+
+
+@pytest.mark.parametrize(("kwargs", "field", "value", "allowed"), [
+    ({"build": {"direction": "dwon"}}, "Build direction", "dwon",
+     "'down', 'up', 'either', 'any'"),
+    ({"build": {"suit": "alternating"}}, "Build suit", "alternating",
+     "'any', 'same', 'alternate', 'colour', 'other'"),
+    ({"build": {"suit": "color"}}, "Build suit", "color", "'colour'"),
+    ({"group": {"kind": "tablaeu"}}, "Group kind", "tablaeu",
+     "'tableau', 'foundation', 'stock', 'waste', 'reserve', 'cell', 'grid'"),
+    ({"group": {"fill": "kings"}}, "Group fill", "kings", "'any', 'none', 'king', 'base'"),
+    ({"group": {"unit": "run"}}, "Group unit", "run", "'top', 'tail', 'whole', 'faceup'"),
+    ({"group": {"fan": "rigth"}}, "Group fan", "rigth", "'down', 'right', 'none'"),
+    ({"group": {"to": (TABLEAU, "foundations")}}, "Group to", "foundations", "'foundation'"),
+    ({"stock": {"to": "wastes"}}, "Stock to", "wastes",
+     "'waste', 'tableau', 'foundation', 'none'"),
+    ({"scoring": "point"}, "scoring", "point", "'traditional', 'low', 'points'"),
+    ({"base": "delt"}, "base", "delt", "'dealt', 'chosen'"),
+    ({"group": {"align": "centre"}}, "Group align", "centre", "'start', 'center'"),
+    ({"play": "removal"}, "play", "removal", "'build', 'remove'"),
+])
+def test_a_misspelt_option_fails_at_registration(kwargs, field, value, allowed):
+    refused(declare(**kwargs), field, value, allowed)
+
+
+def test_a_group_dealing_to_more_piles_than_it_has_fails():
+    with pytest.raises(ValueError, match=re.escape(
+            "Typo (typo/easy): Group deal gives 6 piles, but the group has 7")):
+        registry.register(declare(group={"deal": (6, 5, 4, 3, 2, 1)}))
+
+
+def test_a_misspelt_match_kind_fails_where_it_is_declared():
+    from engine.rules import MatchMode
+
+    with pytest.raises(ValueError, match=re.escape(
+            "MatchMode kind is 'turn', which is not one of 'turns', 'called'")):
+        MatchMode("turn", (1, 4))
+
+
+def test_a_base_that_is_no_rank_fails():
+    with pytest.raises(ValueError, match=re.escape("Typo (typo/easy): base is 14")):
+        registry.register(declare(base=14))
+
+
+def test_words_given_as_strings_become_the_typed_options():
+    """A declaration in plain words registers and plays like the typed one."""
+    registry.register(declare())
+    rules = engine.get("typo", "easy")
+    column = rules.groups[0]
+    assert type(column.build.direction).__name__ == "Direction"
+    assert type(column.fill).__name__ == "Fill"
+    assert column.to == ("tableau", "foundation")
+    described = rules.describe()["layout"]
+    assert described == engine.get("klondike", "easy").describe()["layout"]
