@@ -1,16 +1,22 @@
-"""GreedyBot: an example bot that plays every rule set from the view and the legal moves alone.
+"""GreedyBot: an example bot that plays every rule set from the view, the legal moves and the
+rule set's description (``learn``), knowing no game by name.
 
-It never imports the engine: like any client it sees only the session payload (docs/protocol.md)
-and the move notation (docs/notation.md). Each legal move gets a score from what the view shows
-(a card to a foundation, a face-down card uncovered, a column emptied, the stock last), and the
-bot remembers the positions it has seen so it does not move cards back and forth. Where more is
-known it searches: Klondike plans a few moves ahead over the face-up cards and the stock, whose
-order it learns on the first pass (turning over keeps it); Golf and Pyramid, whose tableaus are
-face up, try each play against a few stock orders sampled (with a fixed seed) from the unseen
-cards and pick the one that clears the most on average.
+It never imports the engine: like any client it sees only the session payload (docs/protocol.md),
+the move notation (docs/notation.md) and the catalog's description of the rule set: how moves
+are made (``play``), how piles are drawn (``rows``) and which cover which (``covered_by``). Each
+legal move gets a score from what the view shows (a card to a foundation, a face-down card
+uncovered, a column emptied, the stock last), and the bot remembers the positions it has seen so
+it does not move cards back and forth. Where the layout allows more it searches:
 
-Games that can go on for ever (cards trading places in Yukon, Scorpion, easy Gaps) end when
-the player resigns; ``stuck`` tells the driver when the bot sees no way forward any more.
+- columns with a stock and one waste pile (no reserve, no cells): a plan a few moves ahead over
+  the face-up cards and the stock, whose order it learns on the first pass (turning over keeps
+  it); how many cards a press draws and whether the waste turns over, it sees as it plays;
+- face-up columns discarding one rank up or down onto a single pile, and piles that cover one
+  another with cards removed together: each play tried against a few stock orders sampled (with
+  a fixed seed) from the unseen cards, the one that clears the most on average played.
+
+Games that can go on for ever (cards trading places) end when the player resigns; ``stuck``
+tells the driver when the bot sees no way forward any more.
 """
 
 from __future__ import annotations
@@ -19,10 +25,11 @@ import math
 import random
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from . import Bot
+from .layout import Layout, letters
 
 RANKS = "A23456789TJQK"
 BASE_NAMES = {"Ace": 1, "Jack": 11, "Queen": 12, "King": 13}
@@ -59,21 +66,28 @@ def position_key(piles: Piles) -> Key:
     return tuple((name, p["down"], tuple(p["up"])) for name, p in sorted(piles.items()))
 
 
-def letters(name: str) -> str:
-    return name.rstrip("0123456789")
-
-
 class GreedyBot(Bot):
     """Scores every legal move and plays the best; deterministic (ties go to the first legal
     move), so a seed always gives the same game. One object follows one game at a time and
-    starts afresh when the view's move count falls back to 0 or the rule set changes."""
+    starts afresh when the view's move count falls back to 0 or the rule set changes. Told
+    the rule set (``learn``, which the SDK's play helpers and the runner call), it searches
+    where the layout allows; not told, it only scores moves."""
 
     name = "greedy"
     patience = 300  # moves without progress before ``stuck``
     repeats = 4  # visits of one position before ``stuck``
 
     def __init__(self) -> None:
+        self.layout = Layout()
         self.reset()
+
+    def learn(self, rules: dict[str, Any]) -> None:
+        super().learn(rules)
+        self.layout = Layout(rules)
+
+    def known(self, view: dict[str, Any]) -> Layout:
+        """The layout of the view's rule set, if it is the one learned."""
+        return self.layout if self.layout.describes(view) else Layout()
 
     def reset(self) -> None:
         self.game: tuple[str, str] | None = None
@@ -84,7 +98,12 @@ class GreedyBot(Bot):
         self.idle = 0
         self.last_moves = -1
         self.stuck = False
-        self.cycle: list[str] = []  # Klondike: the stock and waste cards in their cyclic order
+        self.cycle: list[str] = []  # the stock and waste cards in their cyclic order
+        self.draw = 1  # cards a press of the stock turns over, as seen
+        self.turns_over = False  # whether an empty stock takes the waste back, as seen
+        self.stock_was: tuple[int, int] | None = None  # (stock, waste) at the last look
+        self.kings_close = False  # nothing goes onto a King on the discard pile, as seen
+        self.not_by_one = False  # a discard seen that is not one rank up or down
 
     # ----- memory ---------------------------------------------------------------------------
 
@@ -111,10 +130,16 @@ class GreedyBot(Bot):
         self.least_down = min(self.least_down, down)
         self.least_loose = min(self.least_loose, loose)
         self.stuck = self.idle >= self.patience or self.seen[key] >= self.repeats
-        if game[0] == "klondike" and "w" in piles:
+        if stock_and_waste(self.known(view)) and "w" in piles:
             waste = list(piles["w"]["up"])
             gone = set(waste).union(*(p["up"] for n, p in piles.items() if letters(n) in "tf"))
             self.cycle = waste + [c for c in self.cycle if c not in gone]
+            now = (int(piles["s"]["down"]) if "s" in piles else 0, len(waste))
+            if self.stock_was is not None:
+                drawn = self.stock_was[0] - now[0]
+                if drawn > 0 and now[1] - self.stock_was[1] == drawn:
+                    self.draw = max(self.draw, drawn)
+            self.stock_was = now
         return key
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
@@ -122,17 +147,18 @@ class GreedyBot(Bot):
         if not legal:
             raise ValueError("no legal move: the game is over")
         piles: Piles = view["piles"]
-        game = view.get("game", "")
-        special: Callable[[dict[str, Any], list[str]], dict[str, float]] | None = {
-            "golf": golf_scores, "pyramid": pyramid_scores,
-        }.get(game)
-        scores = special(view, legal) if special else {}
-        if game == "golf":
-            scores.update(golf_sampled(view, legal))
-        elif game == "pyramid":
-            scores.update(pyramid_sampled(view, legal))
-        if game == "klondike" and self.idle < self.patience:
-            move = self.klondike(view, legal)
+        layout = self.known(view)
+        scores: dict[str, float] = {}
+        if layout.play == "remove" and layout.covered_by:
+            scores = cover_scores(view, legal, layout)
+            scores.update(cover_sampled(view, legal, layout))
+        elif one_discard(layout) and self.by_one(view, legal):
+            scores = chain_scores(view, legal, self.kings_close)
+            scores.update(chain_sampled(view, legal, self.kings_close))
+        if stock_and_waste(layout) and self.idle < self.patience:
+            if "s" in piles and not piles["s"]["down"] and piles.get("w", {}).get("up"):
+                self.turns_over = "s" in legal
+            move = self.columns(view, legal)
             if move is not None:
                 self.stuck = False  # positions repeat as the stock goes round towards a plan
                 return move
@@ -150,7 +176,35 @@ class GreedyBot(Bot):
             self.stuck = True  # only repeats and shuffles are left
         return best
 
-    def klondike(self, view: dict[str, Any], legal: list[str]) -> str | None:
+    def by_one(self, view: dict[str, Any], legal: list[str]) -> bool:
+        """Whether the columns' cards go to the discard pile one rank up or down from its top
+        card (any card onto an empty one), as far as this game has shown: every column card
+        face up, each legal discard one rank away, each card one rank away a legal discard.
+        A King on top that takes no Queen says nothing goes onto a King."""
+        piles: Piles = view["piles"]
+        cols = [n for n in piles if letters(n) == "t"]
+        found = [n for n in piles if letters(n) == "f"]
+        if self.not_by_one or len(found) != 1:
+            return False
+        if any(piles[n]["down"] for n in cols):
+            self.not_by_one = True
+            return False
+        f = found[0]
+        top = rank(piles[f]["up"][-1]) if piles[f]["up"] else 0
+        for n in cols:
+            if not piles[n]["up"]:
+                continue
+            card = rank(piles[n]["up"][-1])
+            playable = f"{n}-{f}" in legal
+            if top == 13 and card == 12:
+                self.kings_close = not playable
+                continue
+            if playable != (not top or abs(card - top) == 1):
+                self.not_by_one = True
+                return False
+        return True
+
+    def columns(self, view: dict[str, Any], legal: list[str]) -> str | None:
         """The first move of the best plan over the known cards; None when no plan gains."""
         piles: Piles = view["piles"]
         names = sorted((n for n in piles if letters(n) == "t"), key=lambda n: int(n[1:]))
@@ -158,14 +212,13 @@ class GreedyBot(Bot):
             return None
         cols = tuple((int(piles[n]["down"]), tuple(piles[n]["up"])) for n in names)
         found = [0, 0, 0, 0]
-        for n, p in piles.items():
-            if letters(n) == "f" and p["up"]:
+        for name, p in piles.items():
+            if letters(name) == "f" and p["up"]:
                 found[SUITS.index(p["up"][-1][1].lower())] = rank(p["up"][-1])
         stock = int(piles["s"]["down"]) if "s" in piles else 0
         waste = len(piles["w"]["up"])
         known = len(self.cycle) == waste + stock
-        easy = view.get("variant") == "easy"
-        planner = KlondikePlanner(3 if easy else 1, easy, known)
+        planner = ColumnPlanner(self.draw, self.turns_over, known)
         move, gain = planner.plan((cols, tuple(found), tuple(self.cycle), waste))
         if move is None or gain <= 0:
             return "s" if "s" in legal and not known else None
@@ -185,7 +238,7 @@ class GreedyBot(Bot):
         if kind == "stock":
             return 10
         if kind == "move":
-            return move_score(view, names[0], names[1], n)
+            return move_score(view, names[0], names[1], n, self.known(view))
         if kind == "remove":
             gain = 1000.0
             for name in names:
@@ -196,7 +249,7 @@ class GreedyBot(Bot):
                     gain += 20  # a waste card is spent anyway
             return gain
         if kind in ("left", "right"):
-            return slide_score(piles, names[0], kind)
+            return slide_score(piles, names[0], kind, self.known(view))
         if kind == "redeal":
             return 5
         if kind == "finish":
@@ -226,7 +279,8 @@ def foundation_fits(view: dict[str, Any], card: str) -> bool:
 POINTLESS = 400  # below this a move only shuffles cards: the bot is stuck when that is all
 
 
-def move_score(view: dict[str, Any], src: str, dst: str, n: int) -> float:
+def move_score(view: dict[str, Any], src: str, dst: str, n: int,
+               layout: Layout | None = None) -> float:
     piles: Piles = view["piles"]
     s, d = piles[src], piles[dst]
     ks, kd = letters(src), letters(dst)
@@ -238,9 +292,9 @@ def move_score(view: dict[str, Any], src: str, dst: str, n: int) -> float:
     dst_empty = not d["up"] and not d["down"]
     score = 0.0
     if ks == "s":
-        return placement_score(view, dst, up[-1] if up else "")
+        return placement_score(view, dst, up[-1] if up else "", layout or Layout())
     if ks == "g" and kd == "g":
-        return gaps_score(piles, src, dst)
+        return gaps_score(piles, src, dst, layout or Layout())
     if kd == "f":
         score += 1000
     elif kd == "c":
@@ -271,17 +325,15 @@ def move_score(view: dict[str, Any], src: str, dst: str, n: int) -> float:
     return score
 
 
-# ----- placement games: Poker Square, Cribbage Square, Bowling ---------------------------------
-
-GRID_WIDTH = {25: 5, 16: 4, 52: 13, 24: 6}
+# ----- placing the card turned: grids of hands, pins -------------------------------------------
 
 
-def placement_score(view: dict[str, Any], dst: str, card: str) -> float:
+def placement_score(view: dict[str, Any], dst: str, card: str, layout: Layout) -> float:
     piles: Piles = view["piles"]
     if not card:
-        return 20  # a blind fill (Slide): neutral
+        return 20  # a blind fill (a card placed face down): neutral
     kd = letters(dst)
-    if kd == "p":  # Bowling: an empty pin close to where the rank belongs
+    if kd == "p":  # a pin: an empty one close to where the rank belongs
         if piles[dst]["up"]:
             return 10
         pin = int(dst[1:])
@@ -290,14 +342,12 @@ def placement_score(view: dict[str, Any], dst: str, card: str) -> float:
         return 1  # a discard or a ball: only when nothing fits
     if kd != "g":
         return 0
-    cells = [n for n in piles if letters(n) == "g"]
-    width = GRID_WIDTH.get(len(cells), int(math.sqrt(len(cells))) or 1)
-    i = int(dst[1:]) - 1
-    row, col = divmod(i, width)
+    row, col = layout.where(dst, piles)
     score = 5.0
-    for j, name in enumerate(cells):
-        r, c = divmod(j, width)
-        if (r == row) == (c == col) or not piles[name]["up"]:
+    cells = [(r, c, name) for r, line in enumerate(layout.rows(dst, piles))
+             for c, name in enumerate(line)]
+    for r, c, name in cells:
+        if (r == row) == (c == col) or name not in piles or not piles[name]["up"]:
             continue
         other = piles[name]["up"][-1]
         if rank(other) == rank(card):
@@ -309,41 +359,42 @@ def placement_score(view: dict[str, Any], dst: str, card: str) -> float:
     return score
 
 
-# ----- Gaps and Slide -----------------------------------------------------------------------------
+# ----- grids: cards moved into gaps, rows slid ---------------------------------------------------
 
 
-def gaps_score(piles: Piles, src: str, dst: str) -> float:
+def gaps_score(piles: Piles, src: str, dst: str, layout: Layout) -> float:
     """Extend a row's run from its Two; never break one; keep gaps away from Kings."""
-    width = 13
-    i, j = int(src[1:]) - 1, int(dst[1:]) - 1
+    rows = layout.rows(src, piles)
+    (ir, ic), (jr, jc) = layout.where(src, piles), layout.where(dst, piles)
 
-    def run_end(row: int) -> int:
-        end = row * width
-        suit = None
-        for k in range(width):
-            cell = piles[f"g{row * width + k + 1}"]["up"]
+    def run_length(row: int) -> int:
+        length, suit = 0, None
+        for k, name in enumerate(rows[row]):
+            cell = piles[name]["up"]
             if not cell or rank(cell[-1]) != k + 2 or (suit and cell[-1][1] != suit):
                 break
             suit = cell[-1][1]
-            end = row * width + k + 1
-        return end
+            length = k + 1
+        return length
 
     score = 0.0
-    if j == run_end(j // width):
+    if jc == run_length(jr):
         score += 500
-    if i < run_end(i // width):
+    if ic < run_length(ir):
         score -= 800
-    if i % width and piles[f"g{i}"]["up"] and rank(piles[f"g{i}"]["up"][-1]) == 13:
+    left = piles[rows[ir][ic - 1]]["up"] if ic else []
+    if left and rank(left[-1]) == 13:
         score -= 50
     return score
 
 
-def slide_score(piles: Piles, row_name: str, direction: str) -> float:
+def slide_score(piles: Piles, row_name: str, direction: str, layout: Layout) -> float:
     """Slide a row where vertical threes (or at least pairs) of a rank line up afterwards."""
-    cells = [n for n in piles if letters(n) == "g"]
-    width = GRID_WIDTH.get(len(cells), 6)
+    first = min((n for n in piles if letters(n) == "g"), key=lambda n: int(n[1:]), default="g1")
+    lines = layout.rows(first, piles)
+    width = max((len(line) for line in lines), default=1)
     row = int(row_name[1:]) - 1
-    grid = [piles[n]["up"][-1] if piles[n]["up"] else "" for n in cells]
+    grid = [piles[n]["up"][-1] if piles[n]["up"] else "" for line in lines for n in line]
     line = grid[row * width:(row + 1) * width]
     line = (["", *line[:-1]]) if direction == "right" else ([*line[1:], ""])
     grid[row * width:(row + 1) * width] = line
@@ -359,16 +410,33 @@ def slide_score(piles: Piles, row_name: str, direction: str) -> float:
     return score
 
 
-# ----- Golf: the longest chain --------------------------------------------------------------------
+# ----- discarding one rank up or down: the longest chain --------------------------------------
 
 
-def golf_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
+def stock_and_waste(layout: Layout) -> bool:
+    """Columns built from a stock turned onto one waste pile, with four foundations (one a
+    suit) and nothing else to hold cards (no reserve, no cells): the column planner's layout."""
+    counts = layout.counts()
+    return (layout.play == "build" and counts["stock"] == 1 and counts["waste"] == 1
+            and counts["foundation"] == 4 and counts["tableau"] >= 1
+            and set(counts) == {"tableau", "foundation", "stock", "waste"})
+
+
+def one_discard(layout: Layout) -> bool:
+    """Columns discarding onto one pile, with a stock and nothing else: where a chain of
+    discards may run one rank up or down (``GreedyBot.by_one`` checks it as the game goes)."""
+    counts = layout.counts()
+    return (layout.play == "build" and counts["foundation"] == 1 and counts["stock"] == 1
+            and set(counts) == {"tableau", "foundation", "stock"})
+
+
+def chain_scores(view: dict[str, Any], legal: list[str], kings_close: bool = False
+                 ) -> dict[str, float]:
     """Play the column card that starts the longest chain of plays from the columns; among
     equal chains, the one from the longest column. The stock only when no card fits."""
     piles: Piles = view["piles"]
     names = sorted((n for n in piles if letters(n) == "t"), key=lambda n: int(n[1:]))
     cols = [list(piles[n]["up"]) for n in names]
-    kings_close = view.get("variant") == "difficult"
     budget = [20000]
 
     def fits(card: int, top: int) -> bool:
@@ -404,22 +472,33 @@ def golf_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
     return out
 
 
-# ----- Pyramid: the best run of pairs -------------------------------------------------------------
-
-PYRAMID_ROWS = 7
-COVER: list[tuple[int, ...]] = []
-for _r in range(PYRAMID_ROWS):
-    for _i in range(_r + 1):
-        _k = _r * (_r + 1) // 2 + _i
-        COVER.append(() if _r == PYRAMID_ROWS - 1 else (_k + _r + 1, _k + _r + 2))
+# ----- piles covering piles, cards removed in pairs: the best run of pairs -----------------------
 
 
-def pyramid_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
+class Covering:
+    """The covering group as the searches index it: its piles top row first, each one's row,
+    and the positions of the piles lying over each (``covered_by``)."""
+
+    def __init__(self, layout: Layout) -> None:
+        rows = layout.covering_group()
+        self.names = [name for row in rows for name in row]
+        self.index = {name: k for k, name in enumerate(self.names)}
+        self.rows = len(rows)
+        self.row = [r for r, row in enumerate(rows) for _ in row]
+        self.cover = [tuple(self.index[q] for q in layout.covered_by.get(name, ())
+                            if q in self.index) for name in self.names]
+
+
+def cover_scores(view: dict[str, Any], legal: list[str], layout: Layout) -> dict[str, float]:
     """Search the removals possible without the stock (every card there is in sight) and
-    play the first of the line that clears the most pyramid and reserve cards, the higher
+    play the first of the line that clears the most covering and reserve cards, the higher
     rows counting a little more; waste-only pairs when nothing else; the stock last."""
     piles: Piles = view["piles"]
-    pyr = [piles[f"p{k + 1}"]["up"][-1] if piles[f"p{k + 1}"]["up"] else "" for k in range(28)]
+    group = Covering(layout)
+    if any(name not in piles for name in group.names):
+        return {}
+    size, cover = len(group.names), group.cover
+    pyr = [piles[name]["up"][-1] if piles[name]["up"] else "" for name in group.names]
     reserve = sorted((n for n in piles if letters(n) == "r"), key=lambda n: int(n[1:]))
     res = [piles[n]["up"][-1] if piles[n]["up"] else "" for n in reserve]
     w1 = list(piles.get("w1", {"up": []})["up"])
@@ -429,11 +508,10 @@ def pyramid_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
     def cards(state: tuple[int, int, int, int]) -> list[tuple[str, str, float]]:
         """The available cards: (pile name, card, worth of clearing it)."""
         pm, rm, n1, n2 = state
-        out = []
-        for k in range(28):
-            if pyr[k] and not pm >> k & 1 and all(not pyr[q] or pm >> q & 1 for q in COVER[k]):
-                row = int((math.isqrt(8 * k + 1) - 1) // 2)
-                out.append((f"p{k + 1}", pyr[k], 10 + (PYRAMID_ROWS - row)))
+        out: list[tuple[str, str, float]] = []
+        for k in range(size):
+            if pyr[k] and not pm >> k & 1 and all(not pyr[q] or pm >> q & 1 for q in cover[k]):
+                out.append((group.names[k], pyr[k], 10.0 + (group.rows - group.row[k])))
         for i, c in enumerate(res):
             if c and not rm >> i & 1:
                 out.append((reserve[i], c, 9.0))
@@ -450,8 +528,8 @@ def pyramid_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
                 n1 -= 1
             elif name == "w2":
                 n2 -= 1
-            elif name[0] == "p":
-                pm |= 1 << (int(name[1:]) - 1)
+            elif name in group.index:
+                pm |= 1 << group.index[name]
             else:
                 rm |= 1 << reserve.index(name)
         return pm, rm, n1, n2
@@ -523,7 +601,7 @@ def predict(piles: Piles, move: str) -> Piles | None:
     return None
 
 
-# ----- Klondike: a plan over the cards in sight ---------------------------------------------------
+# ----- columns with a stock and a waste: a plan over the cards in sight ------------------------
 
 HIDDEN = "??"  # a column card turned up during a plan: unknown, so nothing moves it or onto it
 SUITS = "cdhs"
@@ -537,7 +615,7 @@ def builds_on(card: str, top: str) -> bool:
             and red(top) != red(card))
 
 
-def klondike_value(state: KState) -> float:
+def column_value(state: KState) -> float:
     """What a position is worth: face-down cards dominate (the deepest columns first), then
     foundation cards, then cards gone from the stock and empty columns."""
     cols, found, cycle, _ = state
@@ -545,11 +623,13 @@ def klondike_value(state: KState) -> float:
             + 60 * sum(found) - len(cycle) + 20 * sum(1 for d, up in cols if not d and not up))
 
 
-class KlondikePlanner:
+class ColumnPlanner:
     """A bounded depth-first search over what the player knows: the columns' face-up cards, the
     foundations and, once the stock has gone round, the whole stock in its order (the waste and
     the stock keep one cyclic order: turning over and drawing never change it). A waste card
-    deeper in the cycle is one macro move: draw until it is on top, then play it."""
+    deeper in the cycle is one macro move: draw until it is on top, then play it. It plans as
+    if columns build down in alternating colours, only Kings fill a space and foundations
+    build up in suit; only a planned move that is legal is played."""
 
     def __init__(self, draw: int, redeal: bool, known: bool, budget: int = 2500,
                  depth: int = 5) -> None:
@@ -642,13 +722,13 @@ class KlondikePlanner:
     def plan(self, state: KState) -> tuple[tuple[str, str, int, int] | None, float]:
         """The first move of the best line found and how much it gains (0: nothing better)."""
         self.open = not any(d for d, _ in state[0])
-        base = klondike_value(state)
+        base = column_value(state)
         best: list[Any] = [None, 0.0]
         nodes = [self.budget]
         explored: dict[KState, int] = {}
 
         def dfs(s: KState, depth: int, cost: float, first: tuple[str, str, int, int]) -> None:
-            gain = klondike_value(s) - base - cost
+            gain = column_value(s) - base - cost
             if gain > best[1] + 1e-9:
                 best[0], best[1] = first, gain
             if depth == 0 or nodes[0] <= 0 or explored.get(s, -1) >= depth:
@@ -668,13 +748,14 @@ class KlondikePlanner:
         return best[0], best[1]
 
 
-# ----- Golf: the column plays tried against sampled stocks ---------------------------------------
+# ----- discarding one rank up or down: plays tried against sampled stocks ---------------------
 
-GOLF_SAMPLES = 6  # stock orders drawn from the unseen cards
-GOLF_BUDGET = 400  # positions searched per sample
+CHAIN_SAMPLES = 6  # stock orders drawn from the unseen cards
+CHAIN_BUDGET = 400  # positions searched per sample
 
 
-def golf_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
+def chain_sampled(view: dict[str, Any], legal: list[str], kings_close: bool = False
+                  ) -> dict[str, float]:
     """When more than one column card fits, play the one that clears the most cards on
     average over stock orders drawn (with a fixed seed) from the cards not in sight, each
     solved as if that order were known: the whole tableau is face up, only the stock is not."""
@@ -684,7 +765,6 @@ def golf_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
         return {}
     names = sorted((n for n in piles if letters(n) == "t"), key=lambda n: int(n[1:]))
     cols = [tuple(rank(c) for c in piles[n]["up"]) for n in names]
-    kings_close = view.get("variant") == "difficult"
     seen = Counter(rank(c) for n in piles if letters(n) in "tf" for c in piles[n]["up"])
     unseen = [r for r in range(1, 14) for _ in range(4 - seen[r])]
     rng = random.Random(zlib.crc32(repr(sorted(piles.items())).encode()))
@@ -694,7 +774,7 @@ def golf_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
 
     stock: list[int] = []
     memo: dict[tuple[tuple[int, ...], int, int], int] = {}
-    budget = [GOLF_BUDGET]
+    budget = [CHAIN_BUDGET]
 
     def left(hs: tuple[int, ...], top: int, i: int) -> int:
         """The fewest column cards the sampled stock order can leave."""
@@ -715,7 +795,7 @@ def golf_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
         return best
 
     out = {m: 0.0 for m in plays}
-    for _ in range(GOLF_SAMPLES):
+    for _ in range(CHAIN_SAMPLES):
         rng.shuffle(unseen)
         stock[:] = unseen
         memo.clear()
@@ -723,26 +803,27 @@ def golf_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
         for m in plays:
             c = names.index(parse(m)[1][0])
             hs = (*heights[:c], heights[c] - 1, *heights[c + 1:])
-            budget[0] = GOLF_BUDGET  # each play gets the same search
+            budget[0] = CHAIN_BUDGET  # each play gets the same search
             rest = left(hs, cols[c][-1], 0)
             out[m] -= rest + (0 if rest else -5)  # a win counts extra
     return {m: 1000 + v for m, v in out.items()}
 
 
-# ----- Pyramid: the removals tried against sampled stocks ----------------------------------------
+# ----- piles covering piles: the removals tried against sampled stocks ---------------------------
 
-PYRAMID_SAMPLES = 6
-PYRAMID_BUDGET = 150
+COVER_SAMPLES = 6
+COVER_BUDGET = 150
 
 
-def pyramid_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
+def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dict[str, float]:
     """Score every removal and the stock by the cards left on average over stock orders drawn
     (with a fixed seed) from the cards not in sight, each solved as if that order were known."""
     piles: Piles = view["piles"]
-    if len(legal) < 2 or any(f"p{k}" not in piles for k in range(1, 29)):
+    group = Covering(layout)
+    if len(legal) < 2 or not group.names or any(name not in piles for name in group.names):
         return {}
-    pyr = [rank(piles[f"p{k + 1}"]["up"][-1]) if piles[f"p{k + 1}"]["up"] else 0
-           for k in range(28)]
+    size, cover = len(group.names), group.cover
+    pyr = [rank(piles[name]["up"][-1]) if piles[name]["up"] else 0 for name in group.names]
     reserve = sorted((n for n in piles if letters(n) == "r"), key=lambda n: int(n[1:]))
     res = [rank(piles[n]["up"][-1]) if piles[n]["up"] else 0 for n in reserve]
     w1 = [rank(c) for c in piles.get("w1", {"up": []})["up"]]
@@ -750,12 +831,12 @@ def pyramid_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
     seen = Counter(rank(c) for p in piles.values() for c in p["up"])
     unseen = [r for r in range(1, 14) for _ in range(4 - seen[r])]
     rng = random.Random(zlib.crc32(repr(sorted(piles.items())).encode()))
-    PState = tuple[int, int, int, int, tuple[int, ...]]  # pyramid, reserve, next, w1, w2
+    PState = tuple[int, int, int, int, tuple[int, ...]]  # covering, reserve, next, w1, w2
 
     def avail(st: PState) -> list[tuple[str, int]]:
         pm, rm, _, c1, c2 = st
-        out = [(f"p{k + 1}", pyr[k]) for k in range(28) if pyr[k] and not pm >> k & 1
-               and all(not pyr[q] or pm >> q & 1 for q in COVER[k])]
+        out = [(group.names[k], pyr[k]) for k in range(size) if pyr[k] and not pm >> k & 1
+               and all(not pyr[q] or pm >> q & 1 for q in cover[k])]
         out += [(reserve[i], c) for i, c in enumerate(res) if c and not rm >> i & 1]
         if c1:
             out.append(("w1", c1))
@@ -770,8 +851,8 @@ def pyramid_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
                 c1 = 0
             elif name == "w2":
                 c2 = c2[:-1]
-            elif name[0] == "p":
-                pm |= 1 << (int(name[1:]) - 1)
+            elif name in group.index:
+                pm |= 1 << group.index[name]
             else:
                 rm |= 1 << reserve.index(name)
         return pm, rm, i, c1, c2
@@ -802,7 +883,7 @@ def pyramid_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
         cands["s"] = None
     stock: list[int] = []
     memo: dict[PState, int] = {}
-    budget = [PYRAMID_BUDGET]
+    budget = [COVER_BUDGET]
 
     def flip(st: PState) -> PState | None:
         pm, rm, i, c1, c2 = st
@@ -828,12 +909,12 @@ def pyramid_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
         return best
 
     out = {m: 0.0 for m in cands}
-    for _ in range(PYRAMID_SAMPLES):
+    for _ in range(COVER_SAMPLES):
         rng.shuffle(unseen)
         stock[:] = unseen
         memo.clear()
         for m, st in cands.items():
-            budget[0] = PYRAMID_BUDGET
+            budget[0] = COVER_BUDGET
             after = flip(start) if st is None else st
             got = cleared(start) if after is None else most(after)
             out[m] += got + (5 if got == total else 0)

@@ -4,6 +4,7 @@ race summaries, all over REST."""
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 from . import rest
@@ -43,6 +44,14 @@ class Accounts(Connection):
     async def rule_set(self, game: str, variant: str) -> dict[str, Any]:
         """One rule set, with the layout description a renderer draws the view from."""
         return dict(await self._rest("GET", f"/games/{game}/{variant}"))
+
+    async def rules(self, game: str, variant: str) -> dict[str, Any]:
+        """``rule_set``, fetched once per client: what a bot learns the game from (how moves
+        are made, how piles are drawn, which cover which). A copy, so a caller may change it."""
+        key = (game, variant)
+        if key not in self._rule_sets:
+            self._rule_sets[key] = await self.rule_set(game, variant)
+        return copy.deepcopy(self._rule_sets[key])
 
     async def transcript(self, session: str) -> dict[str, Any]:
         """A session's move list, times and (once revealed) seed: ``samedeal replay`` input."""

@@ -88,6 +88,7 @@ class Connection:
         self._revs: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._connect_lock: asyncio.Lock | None = None
+        self._rule_sets: dict[tuple[str, str], dict[str, Any]] = {}
 
     # ----- the connection ------------------------------------------------------------------
 

@@ -130,7 +130,7 @@ class Following(Connection):
         event that already moved the match on, so the match's event number decides."""
         you = msg.get("you")
         if not isinstance(you, dict):
-            if "turn" in msg:  # Bowling: the shared view; legal moves only on our turn
+            if "turn" in msg:  # played in turns: the shared view; legal moves on our turn only
                 turn = msg["turn"]
                 mine = (isinstance(turn, dict) and self.player is not None
                         and turn.get("player") == self.player["id"])
