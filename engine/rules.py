@@ -29,6 +29,10 @@ PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w", RESERVE: "
           GRID: "g"}
 WORD = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock", WASTE: "waste pile",
         RESERVE: "reserve", CELL: "cell", GRID: "space"}
+LABEL = {TABLEAU: "Tableau", FOUNDATION: "Foundations", STOCK_PILE: "Stock", WASTE: "Waste",
+         RESERVE: "Reserve", CELL: "Cells", GRID: "Grid"}
+#: Kinds drawn in the band above the main area when their group is small (four piles or fewer).
+TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
 
 
 def a(word: str) -> str:
@@ -130,6 +134,11 @@ class Group:
     (any packed run from the top) | ``whole`` (the top card or the whole packed run) |
     ``faceup`` (any face-up card with all on it); ``None``: nothing leaves. to: the kinds
     its cards may go to. turn_up: an exposed face-down top card turns face up.
+
+    How the group looks, for renderers (``RuleSet.describe``): word/label name one pile and
+    the group in players' words ("" : the kind's); columns: piles per drawn row (a grid's
+    width; 0: one row); rows: explicit drawn rows of pile numbers (1-based), top to bottom;
+    align: ``start`` | ``center`` (each row centred, as pins and a pyramid are).
     """
 
     kind: str
@@ -144,10 +153,46 @@ class Group:
     turn_up: bool = False
     prefix: str = ""
     fan: str = ""  # how a renderer spreads the pile: down | right | none
+    word: str = ""
+    label: str = ""
+    columns: int = 0
+    rows: tuple[tuple[int, ...], ...] = ()
+    align: str = "start"
 
     def name(self, i: int) -> str:
         p = self.prefix or PREFIX[self.kind]
         return p if self.count == 1 else f"{p}{i + 1}"
+
+    @property
+    def noun(self) -> str:
+        """What one of these piles is called in a sentence ("column", "pin")."""
+        return self.word or WORD[self.kind]
+
+    @property
+    def heading(self) -> str:
+        return self.label or LABEL[self.kind]
+
+    @property
+    def area(self) -> str:
+        return "top" if self.kind in TOP_KINDS and self.count <= 4 else "main"
+
+    def drawn_rows(self) -> list[list[str]]:
+        """The piles' names as drawn, row by row."""
+        if self.rows:
+            return [[self.name(i - 1) for i in row] for row in self.rows]
+        step = self.columns or self.count
+        return [[self.name(i) for i in range(r, min(r + step, self.count))]
+                for r in range(0, self.count, step)]
+
+    def drawn_width(self) -> int:
+        """Card widths this group needs in the main area."""
+        if self.rows:
+            return max(len(r) for r in self.rows) + 1
+        if self.columns:
+            return self.columns + 1
+        if self.fan == "slider":
+            return 0
+        return 8 if self.fan == "right" else min(self.count, 10)
 
 
 @dataclass(frozen=True)
@@ -160,6 +205,23 @@ class Stock:
     to: str = "waste"
     draw: int = 1
     passes: int = 1
+
+
+@dataclass(frozen=True)
+class MatchMode:
+    """How a rule set is played as a match. kind: ``turns`` (one deal the players take turns
+    on, a whole game each, one after the other) | ``called`` (each player has their own board
+    and the same card is called to all). seats: fewest and most players."""
+
+    kind: str
+    seats: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("turns", "called"):
+            raise ValueError(f"a match is 'turns' or 'called', not {self.kind!r}")
+        lo, hi = self.seats
+        if not 1 <= lo <= hi:
+            raise ValueError(f"a match's seats run from 1 up, not {self.seats!r}")
 
 
 class RuleSet(ABC):
@@ -175,6 +237,12 @@ class RuleSet(ABC):
 
     base: int | str = 1  # foundations' base rank: a rank, "dealt" (first foundation card), "chosen"
     stock: Stock | None = None
+
+    #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
+    #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).
+    play: ClassVar[str] = "build"
+    #: The match it can be played as (``None``: none).
+    match: ClassVar[MatchMode | None] = None
 
     def __init__(self, variant: str) -> None:
         if variant not in self.variants:
@@ -633,8 +701,36 @@ class RuleSet(ABC):
             out["passes"] = self.stock.passes if self.stock else 0
         return out
 
+    def covered_by(self) -> dict[int, tuple[int, ...]]:
+        """Piles blocked until other piles are empty (a pyramid's lower cards), for renderers
+        and bots; the rules themselves say so in ``available``."""
+        return {}
+
     def describe(self) -> dict[str, Any]:
-        """The registry entry: what a lobby lists and what a renderer needs to draw."""
+        """The registry entry: what a lobby lists, and everything a server, bot or renderer
+        knows of the rule set (docs/protocol.md, "The catalog"): none of them names a game."""
+        covers = self.covered_by()
+        top = sum(g.count for g in self.groups if g.area == "top")
+        width = max([4, min(top, 8)] + [g.drawn_width() for g in self.groups if g.area == "main"])
+        layout = []
+        for g in self.groups:
+            entry: dict[str, Any] = {
+                "kind": g.kind,
+                "piles": [g.name(i) for i in range(g.count)],
+                "fan": g.fan or ("down" if g.kind == TABLEAU else "none"),
+                "capacity": g.capacity,
+                "label": g.heading,
+                "word": g.noun,
+                "area": g.area,
+                "rows": g.drawn_rows(),
+                "align": g.align,
+            }
+            names = set(entry["piles"])
+            blocked = {self.pile_names[p]: [self.pile_names[q] for q in over]
+                       for p, over in covers.items() if self.pile_names[p] in names and over}
+            if blocked:
+                entry["covered_by"] = blocked
+            layout.append(entry)
         return {
             "id": self.id,
             "variant": self.variant,
@@ -643,13 +739,9 @@ class RuleSet(ABC):
             "scoring": self.scoring,
             "target": self.target,
             "summary": self.summary,
-            "layout": [
-                {
-                    "kind": g.kind,
-                    "piles": [g.name(i) for i in range(g.count)],
-                    "fan": g.fan or ("down" if g.kind == TABLEAU else "none"),
-                    "capacity": g.capacity,
-                }
-                for g in self.groups
-            ],
+            "play": self.play,
+            "match": (None if self.match is None else
+                      {"kind": self.match.kind, "seats": list(self.match.seats)}),
+            "width": width,
+            "layout": layout,
         }

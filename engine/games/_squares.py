@@ -6,16 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import MOVE, PLAYING, IllegalMove, Move, State
-from ..rules import GRID, WASTE, RuleSet
+from ..rules import GRID, WASTE, MatchMode, RuleSet
 
 
 class Squares(RuleSet):
+    match = MatchMode("called", (2, 8))
+
     def finished(self, st: State) -> bool:
         return all(st.piles[g] for g in self.by_kind[GRID])
 
     def timer_move(self, st: State) -> Move:
         """The placement a match's turn timer makes for a player who let the time run out:
-        on the waste while it has room, else in the first empty cell (RULES-DECISIONS)."""
+        on the waste if it has room, else in the first empty cell (docs/rules/poker-square.md)."""
         if st.status != PLAYING:
             raise IllegalMove("game.over", f"the game is over ({st.status})")
         s = self.stock_pile

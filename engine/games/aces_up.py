@@ -28,7 +28,7 @@ class AcesUp(RuleSet):
             Group(FOUNDATION),
         ]
         if self.easy:
-            # Waste cards never come back (RULES-DECISIONS): no unit, five cards in all.
+            # Waste cards never come back (docs/rules/aces-up.md): no unit, five cards in all.
             groups.append(Group(WASTE, capacity=5, build=Build("any"), fan="right"))
         groups.append(Group(STOCK_PILE))
         return tuple(groups)

@@ -16,7 +16,7 @@ from ..cards import RANK, RANK_NAMES, show
 from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State
 from ..deal import shuffled_deck
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
+from ..rules import GRID, STOCK_PILE, WASTE, Group, MatchMode, RuleSet, Stock
 
 PINS = 10
 FORFEIT = "forfeit"  # a Move kind for the history: ``src`` is the bowler (0-based)
@@ -63,6 +63,7 @@ class Bowling(RuleSet):
     id = "bowling"
     name = "Bowling"
     players = (1, 4)
+    match = MatchMode("turns", (1, 4))
     scoring = "points"
     target = 200
     summary = ("Ten frames of ten pins: place each card on a pin in rank order (or on a pin of "
@@ -73,8 +74,11 @@ class Bowling(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         self.ball_size = 3 if self.easy else 2
         return (
-            Group(GRID, PINS, prefix="p", capacity=0, fan="none"),
-            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan="right"),
+            # The pins as a bowler sees them: p7-p10 at the back, p1 at the front.
+            Group(GRID, PINS, prefix="p", capacity=0, fan="none", word="pin", label="Pins",
+                  rows=((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,)), align="center"),
+            Group(WASTE, 2, prefix="b", capacity=self.ball_size, fan="right", word="ball",
+                  label="Balls"),
             Group(STOCK_PILE, unit="top", to=(GRID, WASTE), turn_up=True),
         )
 

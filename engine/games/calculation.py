@@ -35,7 +35,7 @@ class Calculation(RuleSet):
         )
 
     def prepare(self, st: State) -> None:
-        """The guides are the first Ace, Two, Three and Four met in the deck (RULES-DECISIONS);
+        """The guides: the first Ace, Two, Three and Four in the deck (docs/rules/calculation.md);
         the other cards keep their order."""
         s = self.stock_pile
         deck = st.piles[s][::-1]  # the deck's first card first

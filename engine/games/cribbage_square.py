@@ -80,7 +80,7 @@ class CribbageSquare(Squares):
     stock = Stock("none")
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid")]
+        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid", columns=SIZE)]
         if self.easy:
             groups.append(Group(WASTE, capacity=WASTE_SIZE, build=Build("any"), fan="right"))
         to = (GRID, WASTE) if self.easy else (GRID,)

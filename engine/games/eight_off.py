@@ -19,7 +19,7 @@ class EightOff(RuleSet):
         if self.easy:
             cols, cells = (7, 7, 7, 7, 6, 6, 6, 6), ()
         else:
-            # RULES-DECISIONS (override): eight columns of six, one card in each of cells 1-4.
+            # docs/rules/eight-off.md (override): eight columns of six, one card in cells 1-4.
             cols, cells = (6,) * 8, (1, 1, 1, 1, 0, 0, 0, 0)
         return (
             # A packed run may be asked for in one move; target_refusal holds it to what the

@@ -31,7 +31,7 @@ class Eliminator(RuleSet):
         )
 
     def foundations_used(self, st: State) -> int:
-        """The ranking's tie-break among winners: fewer is better (RULES-DECISIONS)."""
+        """The ranking's tie-break among winners: fewer is better (docs/rules/eliminator.md)."""
         return sum(1 for f in self.by_kind[FOUNDATION] if st.piles[f])
 
     def tie_break(self, st: State) -> int:

@@ -174,7 +174,7 @@ class Fortress(CircularColumns):
     def declare(self) -> tuple[Group, ...]:
         self.base = "chosen" if self.easy else 1
         return (
-            # RULES-DECISIONS: two columns of 6, then eight of 5 (longer piles first).
+            # docs/rules/fortress.md: two columns of 6, then eight of 5 (longer piles first).
             Group(TABLEAU, 10, deal=(6, 6) + (5,) * 8, build=Build("either", "any"),
                   fill="any" if self.easy else "king", unit="top", to=(TABLEAU, FOUNDATION)),
             Group(FOUNDATION, 4, build=Build("up", "same", wrap=self.easy), fill="base"),

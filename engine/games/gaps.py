@@ -30,7 +30,7 @@ class Gaps(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         return (
             Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, unit="top",
-                  to=(GRID,), fan="grid"),
+                  to=(GRID,), fan="grid", columns=COLS),
             # The Aces set aside after the deal: out of play, shown for completeness.
             Group(WASTE, prefix="a", fan="none"),
         )
@@ -193,7 +193,7 @@ class Gaps(RuleSet):
 
     def useful(self, st: State, m: Move) -> bool:
         """Every move into a gap changes the rows: a gap is never an "equivalent" cell in
-        RULES-DECISIONS' sense, so the generic lone-card-into-an-empty-cell rule is off."""
+        docs/rules/decisions.md's sense, so the generic lone-card-into-an-empty-cell rule is off."""
         return True
 
     # ----- the end ------------------------------------------------------------------

@@ -17,7 +17,7 @@ class Klondike(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         self.stock = Stock("waste", draw=3, passes=0) if self.easy else Stock("waste", 1, 1)
         return (
-            # The longer piles come first (RULES-DECISIONS, dealing order): 7 cards down to 1.
+            # The longer piles come first (docs/rules/klondike.md): 7 cards down to 1.
             Group(TABLEAU, 7, deal=(7, 6, 5, 4, 3, 2, 1), down=(6, 5, 4, 3, 2, 1, 0),
                   build=Build("down", "alternate"), fill="king", unit="tail",
                   to=(TABLEAU, FOUNDATION), turn_up=True),

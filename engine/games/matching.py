@@ -20,6 +20,7 @@ class Matching(RuleSet):
     remove_kinds: ClassVar[tuple[str, ...]] = ()  # the pile kinds cards are removed from
     remove_where: ClassVar[str] = ""  # those piles in words, for refusals
     count_rule: ClassVar[str] = "a pair is two cards"
+    play = "remove"
 
     def __init__(self, variant: str) -> None:
         super().__init__(variant)

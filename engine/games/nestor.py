@@ -32,7 +32,7 @@ class Nestor(Matching):
     remove_where = "the column tops and the reserve"
 
     def declare(self) -> tuple[Group, ...]:
-        # Every reserve card is available (RULES-DECISIONS): one reserve cell per card.
+        # Every reserve card is available (docs/rules/nestor.md): one reserve cell per card.
         size, reserve = (7, 10) if self.easy else (8, 4)
         return (
             Group(TABLEAU, 6, deal=(size,) * 6, fill="none"),

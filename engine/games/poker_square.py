@@ -68,7 +68,7 @@ class PokerSquare(Squares):
     stock = Stock("none")
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid")]
+        groups = [Group(GRID, SIZE * SIZE, capacity=1, fan="grid", columns=SIZE)]
         if self.easy:
             groups.append(Group(WASTE, capacity=5, build=Build("any"), fan="right"))
         groups.append(Group(STOCK_PILE, unit="top", to=(GRID, WASTE), turn_up=True))

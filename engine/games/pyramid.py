@@ -16,6 +16,8 @@ for _r in range(ROWS):
     for _i in range(_r + 1):
         _k = _r * (_r + 1) // 2 + _i
         COVER.append(() if _r == ROWS - 1 else (_k + _r + 1, _k + _r + 2))
+#: The positions as drawn: row r holds r + 1 cards, numbered from 1.
+TRIANGLE = tuple(tuple(range(r * (r + 1) // 2 + 1, r * (r + 1) // 2 + r + 2)) for r in range(ROWS))
 
 
 @register
@@ -32,7 +34,8 @@ class Pyramid(Matching):
     stock = Stock("waste", draw=1, passes=1)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="pyramid")]
+        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="pyramid",
+                        label="Pyramid", rows=TRIANGLE, align="center")]
         if self.easy:
             groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill="none", fan="none"))
         groups += [
@@ -42,6 +45,9 @@ class Pyramid(Matching):
             Group(WASTE, 2, fill="none", fan="none"),
         ]
         return tuple(groups)
+
+    def covered_by(self) -> dict[int, tuple[int, ...]]:
+        return {p: over for p, over in enumerate(COVER) if over}
 
     def available(self, st: State, p: int) -> bool:
         if p >= 28:

@@ -18,7 +18,7 @@ class Shamrocks(CircularColumns):
     def declare(self) -> tuple[Group, ...]:
         self.base = "chosen" if self.easy else 1
         return (
-            # RULES-DECISIONS: 17 columns of 3, then the one column of 1 (the text's "last").
+            # docs/rules/shamrocks.md: 17 columns of 3, then one of 1 (the text's "last").
             Group(TABLEAU, 18, deal=(3,) * 17 + (1,), build=Build("either", "any"), fill="none",
                   capacity=3, unit="top", to=(TABLEAU, FOUNDATION), fan="right"),
             Group(FOUNDATION, 4, build=Build("up", "same", wrap=self.easy), fill="base"),

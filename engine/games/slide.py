@@ -36,9 +36,10 @@ class Slide(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         return (
             # Row-major: g1..g6 is row 1 (top), g19..g24 row 4; dealt in that order.
-            Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, fan="grid"),
+            Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, fan="grid",
+                  columns=COLS),
             # r1..r4: the rows' sliders. They hold no card; "left:r2" names row 2.
-            Group(GRID, ROWS, prefix="r", fan="slider"),
+            Group(GRID, ROWS, prefix="r", fan="slider", columns=1, word="row", label="Rows"),
             Group(FOUNDATION, prefix="f", fan="right"),  # the removed sets, set aside
             Group(WASTE, fan="right"),
             Group(STOCK_PILE, unit="top", to=(GRID,)),

@@ -32,7 +32,7 @@ class Triplets(Matching):
     count_rule = "a triplet is three cards, one from each of three columns"
 
     def declare(self) -> tuple[Group, ...]:
-        # Sixteen columns of 3 then two of 2: the text's order (RULES-DECISIONS).
+        # Sixteen columns of 3 then two of 2: the text's order (docs/rules/triplets.md).
         return (
             Group(TABLEAU, 18, deal=(3,) * 16 + (2,) * 2, fill="none"),
             Group(FOUNDATION, fan="none"),

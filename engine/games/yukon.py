@@ -17,7 +17,7 @@ class Yukon(RuleSet):
     def declare(self) -> tuple[Group, ...]:
         build = Build("down", "other") if self.easy else Build("down", "alternate")
         return (
-            # RULES-DECISIONS: the columns hold 1, 6, 7 ... 11 cards, in that order, with
+            # docs/rules/yukon.md: the columns hold 1, 6, 7 ... 11 cards, in that order, with
             # 0 to 6 of them face down.
             Group(TABLEAU, 7, deal=(1, 6, 7, 8, 9, 10, 11), down=(0, 1, 2, 3, 4, 5, 6),
                   build=build, fill="king", unit="faceup", to=(TABLEAU, FOUNDATION),

@@ -142,7 +142,7 @@ def test_score_counts_runs_from_the_twos_and_win():
 
 def test_easy_shifting_moves_keep_the_game_open():
     # The one legal move takes 6♦ from beside 5♦ to beside 7♦; it could go straight back.
-    # RULES-DECISIONS counts such a move as useful (a gap is no "equivalent" cell), so the
+    # docs/rules/gaps.md counts such a move as useful (a gap is no "equivalent" cell), so the
     # game goes on until the player resigns.
     rows = ["2c . 7d 8d . . . . . . . . .", "2d 9s 5d 6d Ks . . . . . . . .",
             "2h . . . . . . . . . . . .", "2s . . . . . . . . . . . ."]

@@ -84,7 +84,7 @@ def test_reaching_for_face_down_cards_never_names_them(rules, seed, picks):
 def test_random_games_end(rules):
     """Random legal play ends (won, lost or finished) or, at the move cap, is still open.
 
-    RULES-DECISIONS caps random play: a game where cards can trade places for ever is not
+    docs/rules/decisions.md caps random play: a game where cards can trade places for ever is not
     over by its rules. An ended game has no legal move left; every rule set's end is reached
     by some of 20 random games, so end detection that never fires fails here.
     """
@@ -129,3 +129,35 @@ def test_views_are_json_and_describe_every_pile(rules):
     assert set(view["piles"]) == set(rules.pile_names)
     described = [p for g in rules.describe()["layout"] for p in g["piles"]]
     assert described == rules.pile_names
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_the_description_says_how_to_draw_and_play(rules):
+    """What a renderer or bot learns from the catalog instead of from the game's id."""
+    d = rules.describe()
+    assert d["play"] in ("build", "remove") and d["width"] >= 4
+    assert d["match"] is None or (d["match"]["kind"] in ("turns", "called")
+                                  and 1 <= d["match"]["seats"][0] <= d["match"]["seats"][1])
+    for g in d["layout"]:
+        assert sorted(p for row in g["rows"] for p in row) == sorted(g["piles"])
+        assert g["area"] in ("top", "main") and g["align"] in ("start", "center")
+        assert g["label"] and g["word"]
+        for pile, over in g.get("covered_by", {}).items():
+            assert pile in g["piles"] and over and set(over) <= set(g["piles"])
+
+
+def test_traits_clients_used_to_guess_from_ids():
+    registry = engine.registry
+    bowling = registry.get("bowling", "easy").describe()
+    pins, balls = bowling["layout"][0], bowling["layout"][1]
+    assert pins["rows"] == [["p7", "p8", "p9", "p10"], ["p4", "p5", "p6"], ["p2", "p3"], ["p1"]]
+    assert (pins["word"], balls["word"], pins["align"]) == ("pin", "ball", "center")
+    assert bowling["match"] == {"kind": "turns", "seats": [1, 4]}
+    assert registry.get("poker-square", "easy").describe()["match"]["kind"] == "called"
+    assert registry.get("klondike", "easy").describe()["match"] is None
+    pyramid = registry.get("pyramid", "easy").describe()
+    assert pyramid["play"] == "remove" and len(pyramid["layout"][0]["rows"]) == 7
+    assert pyramid["layout"][0]["covered_by"]["p1"] == ["p2", "p3"]
+    assert "p22" not in pyramid["layout"][0]["covered_by"]
+    gaps = registry.get("gaps", "easy").describe()
+    assert [len(r) for r in gaps["layout"][0]["rows"]] == [13] * 4

@@ -1,4 +1,4 @@
-"""Scorpion: hand-built positions for each rule and RULES-DECISIONS point, both variants."""
+"""Scorpion, both variants: hand-built positions for each rule of docs/rules/scorpion.md."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_lost_when_no_move_is_left(rules):
 
 @pytest.mark.parametrize("rules", BOTH, ids=IDS)
 def test_only_moves_into_equivalent_empty_columns_are_not_useful(rules):
-    # Every King column could move to an empty column: not useful (RULES-DECISIONS).
+    # Every King column could move to an empty column: not useful (docs/rules/decisions.md).
     st = rules.setup({"t1": "Kh Qh Jh", "t2": "Kc Qc"})
     whole = [m for m in rules.legal_moves(st) if m.n == len(st.piles[m.src])]
     assert whole and all(not rules.useful(st, m) for m in whole)

@@ -1,4 +1,4 @@
-"""Spiderette: hand-built positions for each rule and RULES-DECISIONS point, both variants."""
+"""Spiderette, both variants: hand-built positions for each rule of docs/rules/spiderette.md."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_won_when_four_sets_are_removed(rules):
 @pytest.mark.parametrize("rules", BOTH, ids=IDS)
 def test_trading_places_keeps_the_game_open(rules):
     # The stock is empty; 5♥ may trade its 6♣ for the 6♦ and back. That is a legal, useful
-    # move by RULES-DECISIONS (only whole piles into equivalent empty piles are not).
+    # move by docs/rules/decisions.md (only whole piles into equivalent empty piles are not).
     st = rules.setup({"t1": "Qc 6c 5h", "t2": "8d 6d", "t3": "Js 9h", "t4": "Ts Jd",
                       "t5": "Th Kh", "t6": "2s Ks", "t7": "3s Kc"},
                      down={"t1": 1, "t2": 1, "t3": 1, "t4": 1, "t5": 1, "t6": 1, "t7": 1})

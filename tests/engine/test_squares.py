@@ -1,5 +1,5 @@
 """What the two square games share for called-card matches: the timer's placement and the
-score with the match's common starter (RULES-DECISIONS: called-card matches)."""
+score with the match's common starter (docs/rules/decisions.md#called-card-matches)."""
 
 from __future__ import annotations
 

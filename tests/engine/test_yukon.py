@@ -1,4 +1,4 @@
-"""Yukon: hand-built positions for each rule and RULES-DECISIONS point, both variants."""
+"""Yukon, both variants: hand-built positions for each rule of docs/rules/yukon.md."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def test_lost_when_no_move_is_left(rules):
 
 
 def test_trading_one_resting_place_for_another_keeps_the_game_open():
-    # 5♠ lies on 6♥ and could move to 6♦ and back. RULES-DECISIONS counts only whole piles
+    # 5♠ on 6♥ could move to 6♦ and back. docs/rules/decisions.md counts only whole piles
     # into equivalent empty piles (and idle stock turns) as not useful, so the game is not
     # over: the player may still trade, or resign.
     st = HARD.setup({"t1": "Qc 6h 5s", "t2": "Jc 6d"}, down={"t1": 1, "t2": 1})
