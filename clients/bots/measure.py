@@ -20,6 +20,7 @@ from clients.bots import Bot
 from clients.bots.greedy import GreedyBot
 from clients.local import LocalGame
 
+
 class RandomBot(Bot):
     """The baseline: any legal move, from a seeded generator so a run can be repeated."""
 
