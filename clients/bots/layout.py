@@ -48,7 +48,10 @@ class Layout:
         return bool(self.groups)
 
     def describes(self, view: dict[str, Any]) -> bool:
-        """Whether this is the rule set the view is a game of."""
+        """Whether this is the rule set the view is a game of (a view that does not say is
+        taken to be of the rule set the bot was told)."""
+        if "game" not in view:
+            return self.known
         return self.known and self.key == (str(view.get("game", "")),
                                            str(view.get("variant", "")))
 
