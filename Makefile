@@ -22,8 +22,10 @@ $(VENV)/.test: pyproject.toml | $(VENV)/bin/python
 serve: $(VENV)/.serve
 	$(VENV)/bin/samedeal $(ARGS)
 
+# ruff, then mypy over engine/, server/ and clients/ (strict on engine/: pyproject.toml).
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
+	$(PY) -m mypy
 
 # What the tests run for real, from Debian: redis-server (started on a free loopback port),
 # nginx (the deploy tests' load balancer) and Chromium (the web client's tests, headless).

@@ -59,13 +59,13 @@ class Accounts:
         pid = await self.redis.get(store.token_key(_digest(token)))
         if pid is None:
             raise ApiError("auth.invalid", "that token is not valid")
-        return await self.get(pid.decode())
+        return await self.get(store.text(pid))
 
     async def get(self, pid: str) -> Player:
         name, kind = await self.redis.hmget(store.player_key(pid), "name", "kind")
         if name is None:
             raise ApiError("player.unknown", "there is no such player")
-        return Player(pid, name.decode(), kind.decode())
+        return Player(pid, store.text(name), store.text(kind))
 
     async def created(self, pid: str) -> int:
         """When the account was made (server ms); 0 for an account older than the field."""

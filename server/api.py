@@ -130,11 +130,18 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
     kind = body.get("kind", "human")
     name, public = board_name(body["board"], kind, today)
     around = body.get("around", "")
-    page = await sv.boards.page(name, body.get("start", 0), body.get("count", 20),
-                                player.id if around == "me" else around)
+    start, count = body.get("start", 0), body.get("count", 20)
+    page = await sv.boards.page(name, start, count, player.id if around == "me" else around)
+    you: dict[str, Any] = {}
+    if around == "me":  # your rank, or null: no entry yet (the attempt is still going)
+        if page is None:
+            page = await sv.boards.page(name, start, count)
+        mine = [e["rank"] for e in page.entries if e["player"] == player.id] if page else []
+        you["you"] = mine[0] if mine else None
     if page is None:
         raise ApiError("board.absent", "that player has no entry on this board")
-    return {"board": public, "kind": kind, "total": page.total, "entries": page.entries}
+    return {"board": public, "kind": kind, "total": page.total, "entries": page.entries,
+            **you}
 
 
 #: message type -> (operation, reply type on the WebSocket)

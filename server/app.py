@@ -17,20 +17,22 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import logs, openapi, rest, store, ws
+from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import Services
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
+from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import FollowUps
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
-from .matches import Matches, pause
+from .loops import pause
+from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .ratings import Ratings
@@ -51,17 +53,17 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     races: Races | None = None
     daily: Daily | None = None
 
-    async def on_change(s: Session, result: list[Any]) -> None:
+    async def on_change(s: Session, result: script_replies.Changed) -> None:
         """After a stored change: a race may be over; a game's first end is recorded. Done at
         once here; the change also left it in the due set, in case this node dies first."""
         assert races is not None and daily is not None
         if s.race:
             await races.on_change(s.race, result)
-        elif int(result[6]) == 1:
+        elif result.first:
             if s.daily and s.competitive:
-                await daily.finished(s, int(result[2]))
+                await daily.finished(s, result.now)
             else:
-                await game_over(s, int(result[2]))
+                await game_over(s, result.now)
 
     async def game_over(s: Session, finished_at: int) -> None:
         await records.game_over(s, finished_at)
@@ -107,20 +109,30 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return JSONResponse({"status": "ready", "store": "redis" if settings.redis_url
                              else "embedded"})
 
-    routes: list[Any] = [
-        *rest.ROUTES,
-        WebSocketRoute(f"{rest.API}/ws", ws.endpoint),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/readyz", readyz, methods=["GET"]),
-        Route("/metrics", sv.metrics.endpoint, methods=["GET"]),
-    ]
-    doc: dict[str, Any] = {}
+    documents: dict[str, dict[str, Any]] = {}
 
     async def openapi_json(request: Request) -> Response:
-        return JSONResponse(doc)
+        return JSONResponse(documents["openapi"])
 
-    routes.append(Route("/openapi.json", openapi_json, methods=["GET"]))
-    doc.update(openapi.document(routes))
+    async def asyncapi_json(request: Request) -> Response:
+        return JSONResponse(documents["asyncapi"])
+
+    endpoints = [
+        *rest.ENDPOINTS,
+        Endpoint("GET", "/healthz", healthz, "The process is alive",
+                 reply=replies.obj({"status": replies.STR}), auth="none"),
+        Endpoint("GET", "/readyz", readyz, "The process can reach its store",
+                 reply=replies.obj({"status": replies.STR}), auth="none"),
+        Endpoint("GET", "/metrics", sv.metrics.endpoint, "Prometheus metrics", auth="none",
+                 media="text/plain"),
+        Endpoint("GET", "/openapi.json", openapi_json, "This document", auth="none"),
+        Endpoint("GET", "/asyncapi.json", asyncapi_json,
+                 "The AsyncAPI 3.0 document of the WebSocket's messages", auth="none"),
+    ]
+    ws_path = f"{rest.API}/ws"
+    documents["openapi"] = openapi.document(endpoints)
+    documents["asyncapi"] = asyncapi.document(ws_path)
+    routes: list[Any] = [*(e.route() for e in endpoints), WebSocketRoute(ws_path, ws.endpoint)]
     web = web_root(settings)
     if web is not None:  # last: the API's routes win over a file of the same name
         pages = WithHeaders(StaticFiles(directory=web, html=True), page_headers)

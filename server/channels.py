@@ -8,12 +8,11 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import hiredis
 from redis.asyncio import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .link import TIMEOUT_S, Wire
+from .link import TIMEOUT_S, Wire, pack
 
 log = logging.getLogger("samedeal.channels")
 
@@ -68,7 +67,7 @@ class Channels(Wire):
         if self.transport is None:
             return
         fut = self._confirm[(kind, channel)] = asyncio.get_running_loop().create_future()
-        self.send(hiredis.pack_command((kind.decode().upper(), channel)))
+        self.send(pack((kind.decode().upper(), channel)))
         try:
             async with asyncio.timeout(self.timeout):
                 await fut
@@ -84,7 +83,7 @@ class Channels(Wire):
         if channels:  # Redis confirms them in order: the last confirmed, all are
             last = self._confirm[(b"subscribe", channels[-1])] = (
                 asyncio.get_running_loop().create_future())
-            self.send(hiredis.pack_command(("SUBSCRIBE", *channels)))
+            self.send(pack(("SUBSCRIBE", *channels)))
             try:
                 async with asyncio.timeout(self.timeout):
                     await last

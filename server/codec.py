@@ -17,7 +17,8 @@ MEDIA = {JSON: "application/json", MSGPACK: "application/msgpack"}
 
 def encode(obj: Any, encoding: str) -> bytes:
     if encoding == MSGPACK:
-        return msgpack.packb(obj, use_bin_type=True)
+        packed: bytes = msgpack.packb(obj, use_bin_type=True)
+        return packed
     return text(obj).encode()
 
 

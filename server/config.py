@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 
@@ -77,7 +78,7 @@ class Settings:
         for f in fields(cls):
             raw = env.get("SAMEDEAL_" + f.name.upper())
             if raw is not None:
-                kind = type(f.default)
+                kind: Callable[[str], object] = type(f.default)  # every setting has one
                 values[f.name] = (raw.strip().lower() in ("1", "true", "yes", "on")
                                   if kind is bool else kind(raw))
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import PLAYING
 
-from . import integrity, store
+from . import integrity, script_replies, store
 from .accounts import Accounts, Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -76,7 +76,7 @@ class Daily:
         self.records = records
         self.clock = clock or (lambda: store.now_ms(redis))
         self._secret: bytes | None = None
-        self._close = store.script(redis, store.CLOSE)
+        self._close = script_replies.bind(redis, store.CLOSE, script_replies.Closed.of)
 
     async def secret(self) -> bytes:
         """The setting's secret, else one made once and kept in Redis for every node."""
@@ -85,7 +85,8 @@ class Daily:
                 self._secret = self.settings.daily_secret.encode()
             else:
                 await self.redis.set(store.DAILY_SECRET, os.urandom(32).hex(), nx=True)
-                self._secret = bytes.fromhex((await self.redis.get(store.DAILY_SECRET)).decode())
+                secret = store.text(await self.redis.get(store.DAILY_SECRET))
+                self._secret = bytes.fromhex(secret)
         return self._secret
 
     def deadline(self, day: date) -> int:
@@ -201,7 +202,7 @@ class Daily:
         """The attempt's integrity signal (server/integrity.py), computed off the event loop:
         it replays the attempt with a look-ahead at every move."""
         entries = await self.redis.lrange(store.session_keys(s.id)[1], 0, -1)
-        times = [int(e.partition(b" ")[0]) for e in entries]
+        times = [int(store.text(e).partition(" ")[0]) for e in entries]
         return await asyncio.to_thread(integrity.signal, s.rules, s.seed,
                                        list(s.state.history), times, s.created)
 
@@ -212,8 +213,9 @@ class Daily:
             store.session_keys(sid)[0], "status", "created", "finished_at")
         if status is None:
             return True  # the attempt is gone: nothing to record
-        if status.decode() != PLAYING:
-            await self.finished(await self.sessions.load(sid), int(finished or created))
+        if store.text(status) != PLAYING:
+            await self.finished(await self.sessions.load(sid),
+                                int(store.text(finished) or store.text(created)))
         return True
 
     async def close_due(self) -> int:
@@ -221,17 +223,17 @@ class Daily:
         now = await self.clock()
         due = await self.redis.zrangebyscore(store.DAILY_INFLIGHT, 0, now)
         for raw in due:
-            sid = raw.decode()
-            status, created, finished, last = await self._close(
-                keys=list(store.session_keys(sid)))
-            if not status:  # the session is gone: nothing to record
+            sid = store.text(raw)
+            closed = await self._close(keys=list(store.session_keys(sid)))
+            if not closed.exists:  # the session is gone: nothing to record
                 await self.redis.zrem(store.DAILY_INFLIGHT, sid)
                 continue
             s = await self.sessions.load(sid)
-            if status.decode() != PLAYING:
-                await self.finished(s, int(finished or created))
+            if closed.status != PLAYING:
+                await self.finished(s, closed.finished_at or closed.created)
             else:  # walked away: the score reached, timed to the last move
-                at = int(last.partition(b" ")[0]) if last else int(created)
-                await self.finished(s, at, walked_away=True)
+                at = closed.last_at
+                await self.finished(s, at if at is not None else closed.created,
+                                    walked_away=True)
         return len(due)
 

@@ -88,4 +88,8 @@ class Drain:
             loop.call_soon_threadsafe(start, signum)
 
         signal.signal(signal.SIGTERM, handler)
-        return lambda: signal.signal(signal.SIGTERM, previous)
+
+        def undo() -> None:
+            signal.signal(signal.SIGTERM, previous)
+
+        return undo

@@ -114,7 +114,7 @@ class _PubSub:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        await self.pubsub.aclose()
+        await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py's
 
     async def _run(self) -> None:
         while True:
@@ -136,7 +136,7 @@ def decode_event(entry: bytes) -> dict[str, Any]:
     """A stored or published event: ``<seq>\\n<msgpack map>``. Every socket following the
     race or match gets the same entry, so it is decoded once (callers must not change it)."""
     seq, _, payload = entry.partition(b"\n")
-    event = msgpack.unpackb(payload, raw=False)
+    event: dict[str, Any] = msgpack.unpackb(payload, raw=False)
     event["seq"] = int(seq)
     return event
 

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
 
-from . import store
+from . import script_replies, store
 from .config import Settings
 
 log = logging.getLogger("samedeal.followups")
@@ -31,7 +31,7 @@ class FollowUps:
         self.redis = redis
         self.settings = settings
         self.handlers: dict[str, Handler] = {}
-        self._claim = store.script(redis, store.CLAIM)
+        self._claim = script_replies.bind(redis, store.CLAIM, script_replies.claimed)
 
     def handle(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
@@ -46,7 +46,7 @@ class FollowUps:
         now = await store.now_ms(self.redis)
         done = 0
         for raw in await self.redis.zrangebyscore(store.DUE, 0, now, start=0, num=limit):
-            member = raw.decode()
+            member = store.text(raw)
             if not await self._claim(keys=[store.DUE], args=[member, self.grace_ms]):
                 continue
             log.info("taking over follow-up %s", member)

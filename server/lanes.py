@@ -17,7 +17,7 @@ from engine.cards import TEXT
 from engine.core import State
 
 if TYPE_CHECKING:
-    from .matches import Match
+    from .matches.record import Match
 
 
 @dataclass(frozen=True)

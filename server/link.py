@@ -50,6 +50,12 @@ NOT_ON_LINK = frozenset({"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE",
                          "RESET", "HELLO", "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"})
 
 
+def pack(args: tuple[Any, ...]) -> bytes:
+    """A command in Redis's wire format. hiredis's type information takes a one-item tuple
+    only, so every command of any length is packed through here."""
+    packed: bytes = hiredis.pack_command(args)
+    return packed
+
 class Wire(asyncio.Protocol):
     """A connection redis-py made (address, TLS, AUTH, SELECT, HELLO) and then handed over:
     its transport now feeds this protocol, and its own stream objects are never used again."""
@@ -62,19 +68,19 @@ class Wire(asyncio.Protocol):
 
     async def open(self, pool: ConnectionPool, timeout: float) -> None:
         """Connect within ``timeout`` seconds, the handshake included."""
-        conn = pool.make_connection()
+        conn = pool.make_connection()  # type: ignore[no-untyped-call]  # redis-py's
         try:
             async with asyncio.timeout(timeout):
                 await conn.connect()
         except BaseException as e:
             with contextlib.suppress(Exception):
-                conn._close()  # type: ignore[attr-defined]
+                conn._close()
             if isinstance(e, TimeoutError):  # asyncio's, not redis-py's
                 raise RedisTimeoutError(
                     f"Redis did not accept a connection within {timeout:g} s") from None
             raise
-        writer = conn._writer  # type: ignore[attr-defined]
-        conn._reader = conn._writer = None  # type: ignore[attr-defined]
+        writer = conn._writer
+        conn._reader = conn._writer = None
         self.reader = hiredis.Reader(replyError=BaseParser.parse_error)
         self.outgoing = []
         self.writer = writer  # kept: a collected StreamWriter closes its transport
@@ -194,7 +200,7 @@ class Link:
         if type(name) is not str or name not in self._vetted:
             self._vet(args)
         try:  # encoded before anything is queued: a failure here fails this call alone
-            command = hiredis.pack_command(args)
+            command = pack(args)
         except TypeError:
             command = self._encoded(args)
         wire = self._wire
@@ -226,8 +232,8 @@ class Link:
     def _encoded(self, args: tuple[Any, ...]) -> bytes:
         """Arguments hiredis does not take, encoded as redis-py encodes them: a bytearray is
         sent; ``None``, a bool, a list raise redis-py's ``DataError``."""
-        encode = self.pool.get_encoder().encode
-        return hiredis.pack_command(tuple(bytes(encode(a)) for a in args))
+        encode = self.pool.get_encoder().encode  # type: ignore[no-untyped-call]  # redis-py's
+        return pack(tuple(bytes(encode(a)) for a in args))
 
     async def _connect(self) -> _Replies:
         """The one connection being made; every caller waiting for it shares its outcome."""
@@ -278,7 +284,7 @@ class Script:
     async def __call__(self, keys: Sequence[Arg] = (), args: Sequence[Arg] = (),
                        client: Any = None) -> Any:
         if client is not None:
-            return await self._queued(keys=keys, args=args, client=client)
+            return await self._queued(keys=keys, args=args, client=client)  # type: ignore[arg-type]
         try:
             return await self.link.call("EVALSHA", self.sha, len(keys), *keys, *args)
         except NoScriptError:
@@ -314,4 +320,6 @@ def script(redis: Redis, lua: str) -> Any:
 async def call(redis: Redis, *args: Arg) -> Any:
     """A single command over the link where there is one."""
     link = link_of(redis)
-    return await (link.call(*args) if link else redis.execute_command(*args))
+    if link:
+        return await link.call(*args)
+    return await redis.execute_command(*args)  # type: ignore[no-untyped-call]  # redis-py's

@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import WON
 
-from . import store
+from . import script_replies, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -28,7 +28,7 @@ from .sessions import Sessions, rules_for
 
 log = logging.getLogger("samedeal.races")
 
-DEFAULTS = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
+DEFAULTS: dict[str, Any] = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
 INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done", "starts_at",
         "ends_at", "ended_at")
 
@@ -59,10 +59,10 @@ class Races:
         self.settings = settings
         self.sessions = sessions
         self.on_end = on_end  # once per race, with its results: statistics and ratings
-        self._join = store.script(redis, store.JOIN)
-        self._leave = store.script(redis, store.LEAVE)
-        self._start = store.script(redis, store.START)
-        self._end = store.script(redis, store.END)
+        self._join = script_replies.bind(redis, store.JOIN, script_replies.Seated.of)
+        self._leave = script_replies.bind(redis, store.LEAVE, script_replies.Done.of)
+        self._start = script_replies.bind(redis, store.START, script_replies.Done.of)
+        self._end = script_replies.bind(redis, store.END, script_replies.Done.of)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -93,8 +93,8 @@ class Races:
                     key, moves_key = store.session_keys(f"{r['race']}.{pid}")
                     pipe.hmget(key, "status", "score", "moves", "finished_at", "tie")
                     pipe.lindex(moves_key, -1)  # a resignation is the last entry of its log
-                replies = await pipe.execute()
-            rows = [[*row, last] for row, last in zip(replies[::2], replies[1::2], strict=True)]
+                answers = await pipe.execute()
+            rows = [[*row, last] for row, last in zip(answers[::2], answers[1::2], strict=True)]
         for pid, row in zip(pids, rows, strict=True):
             info = r["entrant_info"][pid]
             e: dict[str, Any] = {"player": pid, "name": info["name"], "kind": info["kind"]}
@@ -131,7 +131,7 @@ class Races:
         out = []
         for rid in rids:
             with contextlib.suppress(ApiError):
-                s = await self.summary(rid.decode())
+                s = await self.summary(store.text(rid))
                 if s["state"] == "open":
                     out.append(s)
         return out
@@ -158,35 +158,35 @@ class Races:
             return await self.join(player, rid)
         return await self.summary(rid)
 
-    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> list[Any]:
-        result = await script(keys=keys, args=args)
-        if result[0] != 1:
-            code = result[1].decode()
-            raise ApiError(code, MESSAGES.get(code, code))
-        return result
+    @staticmethod
+    def _refused(why: str) -> ApiError:
+        return ApiError(why, MESSAGES.get(why, why))
 
     async def join(self, player: Player, rid: str) -> dict[str, Any]:
         rk, entrants_key, ek = store.race_keys(rid)
         event = {"type": "race.joined", "race": rid, "player": player.public()}
         info = json.dumps({"name": player.name, "kind": player.kind})
-        result = await self._script(self._join, [rk, entrants_key, ek], [
+        seated = await self._join([rk, entrants_key, ek], [
             player.id, info, msgpack.packb(event), self.settings.event_window,
             store.channel(rid)])
-        count, seats = int(result[1]), int(result[2])
+        if not seated.ok:
+            raise self._refused(seated.why)
         r = await self._race(rid)
-        if count >= seats and r["start"] == "full":
+        if seated.full and r["start"] == "full":
             with contextlib.suppress(ApiError):  # another node may have started it
                 await self._begin(rid)
         # The event that seated this player: every later one (the start, perhaps the end, if
         # the join filled the race) is theirs to receive.
-        return await self.summary(rid) | {"joined_seq": int(result[3])}
+        return await self.summary(rid) | {"joined_seq": seated.seq}
 
     async def leave(self, player: Player, rid: str) -> dict[str, Any]:
         rk, entrants_key, ek = store.race_keys(rid)
         event = {"type": "race.left", "race": rid, "player": player.id}
-        await self._script(self._leave, [rk, entrants_key, ek], [
+        left = await self._leave([rk, entrants_key, ek], [
             player.id, msgpack.packb(event), self.settings.event_window,
             store.channel(rid)])
+        if not left.ok:
+            raise self._refused(left.why)
         return await self.summary(rid)
 
     async def start(self, player: Player, rid: str) -> dict[str, Any]:
@@ -218,7 +218,7 @@ class Races:
                 msgpack.packb(event), self.settings.event_window, store.channel(rid),
                 starts, ends, st.status, st.score, rules.tie_break(st),
                 store.follow_up("race", rid), self._grace_ms, *pids])
-            if result[0] == 1:
+            if result.ok:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zrem(store.OPEN_RACES, rid)
                     pipe.zadd(store.RUNNING_RACES, {rid: ends})
@@ -226,14 +226,13 @@ class Races:
                 if st.over:  # nobody has a move to make: the race is over as it starts
                     await self.finish(rid)
                 return
-            code = result[1].decode()
-            if code != "conflict":
-                raise ApiError(code, MESSAGES.get(code, code))
+            if result.why != "conflict":
+                raise self._refused(result.why)
         raise ApiError("conflict", "the race's entrants kept changing; try again")
 
-    async def on_change(self, rid: str, result: list[Any]) -> None:
+    async def on_change(self, rid: str, result: script_replies.Changed) -> None:
         """After an entrant's move: end the race when everyone is done or time is up."""
-        if result[0] == 1 and int(result[4]) < int(result[5]):
+        if result.ok and not result.everyone_done:
             return
         await self.finish(rid)
 
@@ -267,7 +266,8 @@ class Races:
         for _ in range(10):
             r = await self._race(rid)
             if r["state"] == "ended":
-                return json.loads(r["results"])
+                ended: dict[str, Any] = json.loads(r["results"])
+                return ended
             if r["state"] != "running":
                 return None
             now = await store.now_ms(self.redis)
@@ -289,7 +289,7 @@ class Races:
                 r["seq"], json.dumps(results), msgpack.packb(event),
                 self.settings.event_window, store.channel(rid), store.follow_up("race", rid),
                 self._grace_ms, int(self.settings.replay_window * 1000)])
-            if result[0] == 1:
+            if result.ok:
                 try:
                     await self._record(rid, results)
                 except Exception:  # the race is over either way; its recording is due
@@ -301,13 +301,14 @@ class Races:
         r = await self._race(rid)
         if r["state"] != "ended":
             raise ApiError("race.not_over", "the results come when the race is over")
-        return json.loads(r["results"])
+        results: dict[str, Any] = json.loads(r["results"])
+        return results
 
     async def end_due(self) -> None:
         """End every race past its time limit; every node sweeps (ending is idempotent)."""
         now = await store.now_ms(self.redis)
         for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
-            await self.finish(rid.decode())
+            await self.finish(store.text(rid))
 
 
 MESSAGES = {

@@ -58,7 +58,7 @@ class Ratings:
                 try:
                     await pipe.watch(entries)
                     *raws, rated = await pipe.hmget(entries, [*pids, RATED])
-                    seen = (rated or b"").decode().split()
+                    seen = store.text(rated).split()
                     if result and result in seen:
                         mine = {pid: {k: v for k, v in json.loads(raw).items()
                                       if k in ("mu", "sigma", "ordinal", "races")}
@@ -69,7 +69,7 @@ class Ratings:
                               else self.model.rating()] for o in olds]
                     new = self.model.rate(teams, ranks=[e["rank"] for e in group])
                     now_ms = int(time.time() * 1000)
-                    pipe.multi()
+                    pipe.multi()  # type: ignore[no-untyped-call]  # redis-py's
                     mine = {}
                     for e, old, [r] in zip(group, olds, new, strict=True):
                         ordinal = r.ordinal()

@@ -25,7 +25,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import WON
 
-from . import store
+from . import script_replies, store
 from .accounts import Player
 from .boards import Boards, order_key
 from .config import Settings
@@ -152,9 +152,9 @@ class Records:
 
     async def played_daily(self, player: Player, day: date) -> None:
         """A ranked attempt started: the day counts for the streak of days played."""
-        _, best = await self._streak(keys=[store.player_key(player.id)],
-                                     args=["played", day.toordinal()])
-        await self._streak_board(player, "played", int(best), await store.now_ms(self.redis))
+        streak = script_replies.Streak.of(await self._streak(keys=[store.player_key(player.id)],
+                                                      args=["played", day.toordinal()]))
+        await self._streak_board(player, "played", streak.best, await store.now_ms(self.redis))
 
     async def game_over(self, s: Session, finished_at: int) -> None:
         """A practice game or unranked replay ended: it counts in the player's statistics."""
@@ -201,7 +201,8 @@ class Records:
                                    args=["won", day.toordinal()])
             out = await pipe.execute()
         if won:
-            await self._streak_board(player, "won", int(out[-1][1]), finished_at)
+            streak = script_replies.Streak.of(out[-1])  # the pipeline's last answer
+            await self._streak_board(player, "won", streak.best, finished_at)
 
     async def results(self, results: dict[str, Any]) -> None:
         """A race or a match ended: every entrant's statistics, then the ratings."""
@@ -219,7 +220,7 @@ class Records:
 
     async def profile(self, player: Player, today: date) -> dict[str, Any]:
         """The public profile: statistics per rule set, streaks, ratings with uncertainty."""
-        raw = {k.decode(): v.decode() for k, v in
+        raw = {store.text(k): store.text(v) for k, v in
                (await self.redis.hgetall(store.player_key(player.id))).items()}
         stats: dict[str, dict[str, Any]] = {}
         ratings: dict[str, Any] = {}

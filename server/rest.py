@@ -11,14 +11,14 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 import engine
 
-from . import codec, schema
+from . import codec, replies, schema
 from .accounts import Player
 from .api import OPERATIONS, Services, transcript
 from .daily import day_of
+from .endpoints import Endpoint, Handler
 from .errors import ApiError
 from .signups import Network, is_address, within
 
@@ -26,7 +26,8 @@ API = "/api/v1"
 
 
 def services(request: Request) -> Services:
-    return request.app.state.services
+    sv: Services = request.app.state.services
+    return sv
 
 
 def reply_encoding(request: Request) -> str:
@@ -137,7 +138,7 @@ async def game(request: Request) -> Response:
     return respond(request, rules.describe())
 
 
-def operation(kind: str, path: str = "", status: int = 200) -> Any:
+def operation(kind: str, path: str = "", status: int = 200) -> Handler:
     """A POST route running ``OPERATIONS[kind]`` with the body, plus the id named in the path."""
     in_path = (path,) if path else ()
 
@@ -168,7 +169,7 @@ async def moves(request: Request) -> Response:
                                              param(request, "session")))
 
 
-def get_operation(kind: str, path: str = "") -> Any:
+def get_operation(kind: str, path: str = "") -> Handler:
     """A GET route running ``OPERATIONS[kind]`` with the query string (and a path part) as
     the body; whole numbers in the query (ASCII digits, at most 30 of them) are read as
     integers, after the text check."""
@@ -216,40 +217,110 @@ async def transcript_of_match(request: Request) -> Response:
         param(request, "match")))
 
 
-ROUTES = [
-    Route(f"{API}/players", register, methods=["POST"]),
-    Route(f"{API}/players/me", me, methods=["GET"]),
-    Route(f"{API}/players/{{player}}", player, methods=["GET"]),
-    Route(f"{API}/players/{{player}}/stats", stats, methods=["GET"]),
-    Route(f"{API}/games", games, methods=["GET"]),
-    Route(f"{API}/games/{{game}}/{{variant}}", game, methods=["GET"]),
-    Route(f"{API}/solo", operation("solo.start", status=201), methods=["POST"]),
-    Route(f"{API}/sessions/{{session}}", session, methods=["GET"]),
-    Route(f"{API}/sessions/{{session}}/moves", operation("move", "session"), methods=["POST"]),
-    Route(f"{API}/sessions/{{session}}/moves", moves, methods=["GET"]),
-    Route(f"{API}/sessions/{{session}}/undo", operation("undo", "session"), methods=["POST"]),
-    Route(f"{API}/sessions/{{session}}/resign", operation("resign", "session"),
-          methods=["POST"]),
-    Route(f"{API}/races", operation("race.create", status=201), methods=["POST"]),
-    Route(f"{API}/races", races, methods=["GET"]),
-    Route(f"{API}/races/{{race}}", race, methods=["GET"]),
-    Route(f"{API}/races/{{race}}/join", operation("race.join", "race"), methods=["POST"]),
-    Route(f"{API}/races/{{race}}/leave", operation("race.leave", "race"), methods=["POST"]),
-    Route(f"{API}/races/{{race}}/start", operation("race.start", "race"), methods=["POST"]),
-    Route(f"{API}/races/{{race}}/results", results, methods=["GET"]),
-    Route(f"{API}/matches", operation("match.create", status=201), methods=["POST"]),
-    Route(f"{API}/matches", matches, methods=["GET"]),
-    Route(f"{API}/matches/{{match}}", get_operation("match.get", "match"), methods=["GET"]),
-    Route(f"{API}/matches/{{match}}/join", operation("match.join", "match"), methods=["POST"]),
-    Route(f"{API}/matches/{{match}}/leave", operation("match.leave", "match"),
-          methods=["POST"]),
-    Route(f"{API}/matches/{{match}}/start", operation("match.start", "match"),
-          methods=["POST"]),
-    Route(f"{API}/matches/{{match}}/moves", operation("match.move", "match"), methods=["POST"]),
-    Route(f"{API}/matches/{{match}}/transcript", transcript_of_match, methods=["GET"]),
-    Route(f"{API}/daily", operation("daily.start", status=201), methods=["POST"]),
-    Route(f"{API}/daily", get_operation("daily.get"), methods=["GET"]),
-    Route(f"{API}/daily/{{day}}", get_operation("daily.get", "day"), methods=["GET"]),
-    Route(f"{API}/boards/{{board:path}}", get_operation("board.get", "board"),
-          methods=["GET"]),
+def reply_of(kind: str) -> dict[str, Any]:
+    """The reply schema of the operation behind ``kind`` (its WebSocket reply's fields)."""
+    return replies.REPLIES[OPERATIONS[kind][1]][1]
+
+
+def post(path: str, kind: str, summary: str, errors: tuple[str, ...], status: int = 200,
+         refusable: bool = False) -> Endpoint:
+    """A POST route running ``OPERATIONS[kind]`` (``operation``), the path's id in the body."""
+    params = [p[1:-1] for p in path.split("/") if p.startswith("{")]
+    return Endpoint("POST", f"{API}{path}", operation(kind, params[0] if params else "", status),
+                    summary, kind, status, reply_of(kind), errors=errors,
+                    refusable=refusable)
+
+
+PLAYER_REPLY = replies.obj({"player": replies.PLAYER, "token": replies.STR})
+PROFILE = replies.obj({"id": replies.STR, "name": replies.STR, "kind": replies.STR,
+                       "stats": {"type": "array"}})
+RACE_ERRORS = ("race.unknown",)
+MATCH_ERRORS = ("match.unknown",)
+
+#: Every REST route, once: the Starlette routes and the OpenAPI document are built from these.
+ENDPOINTS: list[Endpoint] = [
+    Endpoint("POST", f"{API}/players", register, "Register; the token is shown once",
+             "player.register", 201, PLAYER_REPLY, auth="none", errors=("rate.limited",)),
+    Endpoint("GET", f"{API}/players/me", me, "The caller's profile", reply=PROFILE),
+    Endpoint("GET", f"{API}/players/{{player}}", player,
+             "A player's public profile: statistics, streaks, ratings", reply=PROFILE,
+             errors=("player.unknown",)),
+    Endpoint("GET", f"{API}/players/{{player}}/stats", stats,
+             "Per rule set: played, won, best time, best and average score",
+             reply=replies.obj({"player": replies.STR, "stats": {"type": "array"}}),
+             errors=("player.unknown",)),
+    Endpoint("GET", f"{API}/games", games, "The catalog: every rule set and its layout",
+             reply=replies.obj({"rule_sets": {"type": "array", "items": replies.OBJ},
+                                "count": replies.INT})),
+    Endpoint("GET", f"{API}/games/{{game}}/{{variant}}", game, "One rule set",
+             reply=replies.obj({"id": replies.STR, "variant": replies.STR,
+                                "name": replies.STR}), errors=("game.unknown",)),
+    post("/solo", "solo.start", "Start a practice game", ("game.unknown",), 201),
+    Endpoint("GET", f"{API}/sessions/{{session}}", session,
+             "Your view of a session, with its legal moves", reply=reply_of("session.get"),
+             errors=("session.unknown", "session.not_yours")),
+    post("/sessions/{session}/moves", "move", "Play a move",
+         ("session.unknown", "session.not_yours", "conflict", "race.not_started",
+          "daily.closed"), refusable=True),
+    Endpoint("GET", f"{API}/sessions/{{session}}/moves", moves,
+             "The move list with server times (a ranked game's is public after it, no token "
+             "needed)", reply=replies.obj({"session": replies.STR,
+                                           "moves": {"type": "array"}}),
+             auth="optional", errors=("auth.required", "session.unknown", "session.hidden",
+                                      "session.not_yours")),
+    post("/sessions/{session}/undo", "undo", "Take back the last move",
+         ("session.unknown", "session.not_yours", "conflict"), refusable=True),
+    post("/sessions/{session}/resign", "resign", "Give up the game",
+         ("session.unknown", "session.not_yours", "conflict"), refusable=True),
+    post("/races", "race.create", "Create a race; its seed's commitment is shown now",
+         ("game.unknown",), 201),
+    Endpoint("GET", f"{API}/races", races, "The open races",
+             reply=replies.obj({"races": {"type": "array", "items": replies.OBJ}})),
+    Endpoint("GET", f"{API}/races/{{race}}", race, "A race and every entrant's progress",
+             reply=replies.RACE, errors=RACE_ERRORS),
+    post("/races/{race}/join", "race.join", "Take a seat",
+         (*RACE_ERRORS, "race.full", "race.not_open", "race.joined")),
+    post("/races/{race}/leave", "race.leave", "Give up a seat before the start",
+         (*RACE_ERRORS, "race.not_open", "race.not_entrant")),
+    post("/races/{race}/start", "race.start", "Start now (the creator only)",
+         (*RACE_ERRORS, "race.not_open", "race.not_creator", "race.too_few")),
+    Endpoint("GET", f"{API}/races/{{race}}/results", results,
+             "The ranking and the revealed seed",
+             reply=replies.obj({"race": replies.STR, "seed": replies.HEX,
+                                "ranking": {"type": "array"}}),
+             errors=(*RACE_ERRORS, "race.not_over")),
+    post("/matches", "match.create", "Create a match of a rule set that has a match kind in "
+         "the catalog; its seed's commitment is shown now", ("game.unknown", "match.game"),
+         201),
+    Endpoint("GET", f"{API}/matches", matches, "The open matches",
+             reply=replies.obj({"matches": {"type": "array", "items": replies.OBJ}})),
+    Endpoint("GET", f"{API}/matches/{{match}}", get_operation("match.get", "match"),
+             "A match: players, scores, whose turn; your own grid", "match.get",
+             reply=reply_of("match.get"), errors=MATCH_ERRORS),
+    post("/matches/{match}/join", "match.join", "Take a seat",
+         (*MATCH_ERRORS, "match.full", "match.not_open", "match.joined")),
+    post("/matches/{match}/leave", "match.leave",
+         "Give up a seat, or leave a running match for good",
+         (*MATCH_ERRORS, "match.not_player", "match.left", "match.done")),
+    post("/matches/{match}/start", "match.start", "Start now (the creator only)",
+         (*MATCH_ERRORS, "match.not_open", "match.not_creator", "match.too_few")),
+    post("/matches/{match}/moves", "match.move", "Place your card",
+         (*MATCH_ERRORS, "match.not_player", "match.not_running", "match.left",
+          "match.wait", "match.done"), refusable=True),
+    Endpoint("GET", f"{API}/matches/{{match}}/transcript", transcript_of_match,
+             "Every placement, the seed and the results, public once the match is over",
+             reply=replies.obj({"match": replies.STR, "seed": replies.HEX}), auth="none",
+             errors=(*MATCH_ERRORS, "match.not_over")),
+    post("/daily", "daily.start",
+         "Start (or resume) today's ranked attempt, or replay unranked",
+         ("game.unknown", "daily.not_open", "daily.played", "daily.not_revealed"), 201),
+    Endpoint("GET", f"{API}/daily", get_operation("daily.get"),
+             "Today's daily deals and their commitments", "daily.get",
+             reply=reply_of("daily.get")),
+    Endpoint("GET", f"{API}/daily/{{day}}", get_operation("daily.get", "day"),
+             "A day's deals: commitments, seeds once revealed", "daily.get",
+             reply=reply_of("daily.get"), errors=("daily.not_open",)),
+    Endpoint("GET", f"{API}/boards/{{board:path}}", get_operation("board.get", "board"),
+             "A leaderboard page (docs/protocol.md)", "board.get",
+             reply=reply_of("board.get"), errors=("board.unknown", "board.absent")),
 ]

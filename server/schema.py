@@ -127,7 +127,7 @@ def _move_part(value: Any) -> bool:
     return type(value) is int
 
 
-GAME = Field("string", doc="a rule set's id, as in the catalog ('klondike')")
+GAME = Field("string", doc="a rule set's id, as in the catalog (GET /api/v1/games)")
 VARIANT = Field("string", doc="'easy' or 'difficult'")
 SESSION = Field("string", doc="a session's id")
 RACE = Field("string", doc="a race's id")
@@ -179,7 +179,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "game": GAME,
         "variant": VARIANT,
         "seats": Field("integer", lo=1, hi=8,
-                       doc="Bowling 1 to 4 bowlers; Poker and Cribbage Square 2 to 8 players"),
+                       doc="players: within the rule set's match seats in the catalog"),
         "turn_time": Field("integer", required=False, lo=1, hi=600,
                            doc="seconds a card waits for its player before the timer places "
                                "it; default 30"),
@@ -212,8 +212,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
                                doc="YYYY-MM-DD; today (UTC) when left out")},
     "board.get": {
         "board": Field("string", lo=1, hi=96,
-                       doc="a board's name: daily/today/klondike/easy, weekly/current/all, "
-                           "alltime/all, streaks/won, ratings/klondike/easy (docs/protocol.md)"),
+                       doc="a board's name: daily/today/<game>/<variant>, weekly/current/all, "
+                           "alltime/all, streaks/won, ratings/<game>/<variant> "
+                           "(docs/protocol.md)"),
         "kind": Field("string", required=False, choices=("human", "bot"),
                       doc="humans' board (default) or bots'"),
         "start": Field("integer", required=False, hi=10**9, doc="the first rank shown, from 0"),

@@ -25,7 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import engine
 from engine.core import PLAYING, Move, State
 
-from . import store
+from . import script_replies, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -90,15 +90,15 @@ def parse(rules: engine.RuleSet, move: str | dict[str, Any]) -> Move:
 
 class Sessions:
     def __init__(self, redis: Redis, settings: Settings,
-                 on_change: Callable[[Session, list[Any]], Awaitable[None]]) -> None:
+                 on_change: Callable[[Session, script_replies.Changed], Awaitable[None]]) -> None:
         self.redis = redis
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
-        self._store_change = store.script(redis, store.CHANGE)
-        self._open = store.script(redis, store.OPEN)
+        self._store_change = script_replies.bind(redis, store.CHANGE, script_replies.Changed.of)
+        self._open = script_replies.bind(redis, store.OPEN, script_replies.Opened.of)
 
     def lock(self, sid: str) -> asyncio.Lock:
         lock = self._locks.get(sid)
@@ -133,7 +133,7 @@ class Sessions:
         if ends_at:  # a ranked daily attempt is in flight (not yet recorded) from its start
             keys.append(store.DAILY_INFLIGHT)
         flat = [sid, ends_at, *(x for kv in fields.items() for x in kv)]
-        if await self._open(keys=keys, args=flat) != 1:
+        if not (await self._open(keys=keys, args=flat)).created:
             return None
         session = Session(sid, player.id, "", seed, reveal, 0, st, daily, now)
         self._remember(session)
@@ -214,18 +214,18 @@ class Sessions:
                     raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
                 done, entry = self._apply(s, op, move)
                 result = await self._persist(s, PUSH if entry else POP, entry or "")
-                if result[0] == 1:
-                    s.rev = int(result[1])
+                if result.ok:
+                    s.rev = result.rev
                     await self.on_change(s, result)
                     return s
                 done()  # put the state back as it was
-                why = result[1].decode()
+                why = result.why
                 if why != "conflict":
                     if why == "race.over":
                         await self.on_change(s, result)
                         raise ApiError("race.over", "the race is over")
                     if why == "race.not_started":
-                        wait = int(result[2]) / 1000
+                        wait = int(result.detail) / 1000
                         raise ApiError(why, f"the race starts in {wait:.1f} s")
                     if why == "daily.closed":
                         raise ApiError(why, "the day's challenge has closed: the attempt "
@@ -260,7 +260,7 @@ class Sessions:
         undone = st.pop()
         return lambda: st.push(undone), ""
 
-    async def _persist(self, s: Session, op: str, entry: str) -> list[Any]:
+    async def _persist(self, s: Session, op: str, entry: str) -> script_replies.Changed:
         st = s.state
         st.legal_moves()  # the reply lists them: one search answers the status below too
         keys = [*store.session_keys(s.id), store.DUE]

@@ -33,6 +33,9 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
 ``sd:due`` is the one global key a script writes (the script that ends a game adds its
 follow-up there, so a crash cannot separate the two): a single-Redis assumption. On a
 Redis Cluster those scripts would need the key on the game's own shard (docs/server.md).
+
+Each script's answer is decoded by name in server/replies.py (one record per kind of answer),
+so a change to what a script returns is made there and here, nowhere else.
 """
 
 from __future__ import annotations
@@ -295,7 +298,7 @@ return {1, seq}
 """
 
 
-# ----- matches (server/matches.py) ------------------------------------------------------
+# ----- matches (server/matches/) -------------------------------------------------------
 
 # Take a seat in an open match. KEYS: match, players, events; ARGV: player, info, payload,
 # window, chan, 1 when a socket of the player follows the match from now on (else 0).
@@ -473,5 +476,8 @@ async def now_ms(redis: Redis) -> int:
     return int(seconds) * 1000 + int(micros) // 1000
 
 
-def text(value: bytes | None) -> str:
-    return value.decode() if value is not None else ""
+def text(value: object) -> str:
+    """A value as Redis returned it (bytes here; ``None`` for a missing one), as text."""
+    if value is None:
+        return ""
+    return value.decode() if isinstance(value, bytes) else str(value)

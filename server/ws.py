@@ -2,7 +2,7 @@
 
 Each connection reads messages in one task and writes in another, through one queue, so
 replies and race or match events leave in order and a slow client never blocks the node.
-Events carry their number; the writer drops repeats and fills gaps from the race's or match's
+Events carry their number; the writer drops repeats and fills a gap from the race's or match's
 event window, or sends a full resync when the window no longer covers the gap. A match
 player's sockets following the match tell it they are present (for the grace period).
 """
@@ -34,7 +34,8 @@ OUTBOX = 1024  # queued messages before a client counts as too slow and is dropp
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
 #: Match events after which a player is sent what is theirs alone (``match.you``): a
-#: called-card player's grid, or the lane of the bowler whose turn the event gives.
+#: called-card player's grid, or the lane of the player whose turn the event gives (a turns
+#: match).
 OWN_GRID_EVENTS = frozenset({"match.started", "match.card", "match.ended", "match.moved",
                              "match.forfeit"})
 
@@ -184,7 +185,7 @@ class Connection:
                     reply["id"] = request_id
                 self.send(reply)
                 eid = reply.get("race") or reply.get("match")
-                if "joined_seq" in reply and eid not in self.listeners:
+                if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
                     # A new entrant follows the race or match from its own seat on, after
                     # the reply; a match counted them present as they sat.
                     if is_match(eid):
@@ -382,7 +383,7 @@ class Connection:
         assert self.player is not None
         if event is not None and "turn" in event and (
                 (event["turn"] or {}).get("player") != self.player.id):
-            return  # a Bowling event that gives the turn to someone else
+            return  # a turns match's event that gives the turn to someone else
         m = await self.sv.matches.load(mid)
         grid = self.sv.matches.own(m, self.player.id)
         if grid is None:

@@ -3,13 +3,11 @@
 // unranked replays, the day's leaderboard for a game with the player's own page, and streaks.
 
 import { mountSession } from "./play.js";
-import { h, clock, duration, errorText, serverNow, syncClock } from "./race.js";
-import { seedReveal } from "./replay.js";
+import { h, errorText, kids } from "./dom.js";
+import { clock, duration, serverNow, syncClock } from "./time.js";
+import { seedReveal } from "./seed.js";
 
 const PAGE = 10; // leaderboard rows per page
-
-// Children for replaceChildren: nested lists flattened, the left-out (null, false) dropped.
-const kids = (...list) => list.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
 
 export async function mount(root, ctx, params) {
   const { net } = ctx;

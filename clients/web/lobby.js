@@ -2,46 +2,20 @@
 // a match (with a link to share), and every rule set with its short rules and a practice link.
 // Player names are other players' words: they go into the page as text, never as markup.
 
-const MATCH_GAMES = ["bowling", "poker-square", "cribbage-square"];
-const REFRESH_MS = 10000;
+import { h } from "./dom.js";
+import { showShare } from "./share.js";
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  e.append(...children.filter((c) => c !== null && c !== undefined));
-  return e;
-}
+const REFRESH_MS = 10000;
+const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
+const LAST_MATCH = "samedeal.lobby.match";
 
 function minutes(seconds) {
   return seconds % 60 ? `${seconds} s` : `${seconds / 60} min`;
 }
 
-// A banner outside the page, so the link stays in view on the race or match page it leads to.
-export function showShare(kind, id) {
-  const box = document.getElementById("share");
-  if (!box) return;
-  const url = `${location.origin}/#/${kind}/${id}`;
-  const input = el("input", { value: url, readonly: "", "aria-label": `link to this ${kind}` });
-  const copy = el("button", { type: "button", class: "copy" }, "Copy");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      input.select();
-      document.execCommand("copy");
-    }
-    copy.textContent = "Copied";
-  });
-  const close = el("button", { type: "button", "aria-label": "close", class: "close" }, "×");
-  close.addEventListener("click", () => { box.replaceChildren(); box.hidden = true; });
-  box.dataset.for = `#/${kind}/${id}`;
-  box.replaceChildren(el("div", { class: "share" },
-    el("span", {}, `Share this ${kind}:`), input, copy, close));
-  box.hidden = false;
+// "1–4 players"; "" for one player.
+function playersText(seats) {
+  return seats && seats[1] > 1 ? `${seats[0]}–${seats[1]} players` : "";
 }
 
 function ruleSetsSection(ctx) {
@@ -50,71 +24,74 @@ function ruleSetsSection(ctx) {
     if (!byGame.has(r.id)) byGame.set(r.id, []);
     byGame.get(r.id).push(r);
   }
-  const list = el("div", { class: "rule-sets" });
+  const list = h("div.rule-sets");
   for (const [id, variants] of [...byGame].sort((a, b) => a[1][0].name.localeCompare(b[1][0].name))) {
     const first = variants[0];
-    const links = el("div", { class: "variants" });
-    for (const v of variants) {
-      links.append(el("a", { href: `#/play/${id}/${v.variant}`, "data-rule-set": `${id}/${v.variant}` },
-        `Play ${v.variant}`));
-    }
-    const players = first.players?.[1] > 1 ? ` · 1–${first.players[1]} players` : "";
-    list.append(el("article", { class: "rule-set", "data-game": id },
-      el("h3", {}, first.name),
-      el("p", {}, first.summary || ""),
-      el("p", { class: "notice" }, `Scoring: ${first.scoring}${players}`),
+    const links = h("div.variants", {}, variants.map((v) => h("a", {
+      href: `#/play/${id}/${v.variant}`, "data-rule-set": `${id}/${v.variant}`, text: `Play ${v.variant}`,
+    })));
+    const players = first.match ? `matches of ${playersText(first.match.seats) || "1 player"}`
+      : playersText(first.players);
+    const notes = [`Scoring: ${first.scoring}`, players].filter(Boolean);
+    list.append(h("article.rule-set", { "data-game": id },
+      h("h3", { text: first.name }),
+      h("p", { text: first.summary || "" }),
+      h("p.notice", { text: notes.join(" · ") }),
       links));
   }
-  return el("section", { class: "catalog" }, el("h2", {}, `Rule sets (${ctx.catalog.length})`), list);
+  return h("section.catalog", {}, h("h2", { text: `Rule sets (${ctx.catalog.length})` }), list);
 }
 
-function gameSelect(rules, name) {
-  const select = el("select", { name });
+// The game and variant pickers of a form over `rules` (catalog entries), starting on the rule
+// set chosen last time in this browser (kept under `remember`), else the first in the catalog.
+function ruleSetPicker(rules, remember) {
+  const game = h("select", { name: "game" });
+  const variant = h("select", { name: "variant" });
   const seen = new Set();
   for (const r of rules) {
     if (seen.has(r.id)) continue;
     seen.add(r.id);
-    select.append(el("option", { value: r.id }, r.name));
+    game.append(h("option", { value: r.id, text: r.name }));
   }
-  return select;
-}
-
-function variantSelect(rules, gameSel) {
-  const select = el("select", { name: "variant" });
-  const fill = () => {
-    select.replaceChildren(...rules.filter((r) => r.id === gameSel.value)
-      .map((r) => el("option", { value: r.variant }, r.variant)));
-    if ([...select.options].some((o) => o.value === "easy")) select.value = "easy";
+  const fillVariants = () => {
+    variant.replaceChildren(...rules.filter((r) => r.id === game.value)
+      .map((r) => h("option", { value: r.variant, text: r.variant })));
+    if ([...variant.options].some((o) => o.value === "easy")) variant.value = "easy";
   };
-  gameSel.addEventListener("change", fill);
-  fill();
-  return select;
+  game.addEventListener("change", fillVariants);
+  const [lastGame, lastVariant] = (localStorage.getItem(remember) || "").split("/");
+  if (rules.some((r) => r.id === lastGame)) game.value = lastGame;
+  fillVariants();
+  if (rules.some((r) => r.id === game.value && r.variant === lastVariant)) variant.value = lastVariant;
+  return {
+    game,
+    variant,
+    chosen: () => rules.find((r) => r.id === game.value && r.variant === variant.value) || null,
+    keep: () => localStorage.setItem(remember, `${game.value}/${variant.value}`),
+  };
 }
 
 function raceForm(ctx) {
-  const rules = ctx.catalog.filter((r) => (r.players?.[0] ?? 1) === 1);
-  const game = gameSelect(rules, "game");
-  game.value = rules.some((r) => r.id === "klondike") ? "klondike" : game.value;
-  const variant = variantSelect(rules, game);
-  game.dispatchEvent(new Event("change"));
-  const seats = el("input", { name: "seats", type: "number", min: "2", max: "100", value: "2" });
-  const limit = el("select", { name: "time_limit" },
-    ...[120, 300, 600, 900, 1800].map((s) => el("option", { value: String(s) }, minutes(s))));
+  const pick = ruleSetPicker(ctx.catalog.filter((r) => (r.players?.[0] ?? 1) === 1), LAST_RACE);
+  const seats = h("input", { name: "seats", type: "number", min: "2", max: "100", value: "2" });
+  const limit = h("select", { name: "time_limit" },
+    [120, 300, 600, 900, 1800].map((s) => h("option", { value: String(s), text: minutes(s) })));
   limit.value = "600";
-  const error = el("p", { class: "error", role: "alert" });
-  const form = el("form", { class: "card-panel create-race" },
-    el("h3", {}, "Create a race"),
-    el("label", {}, "Game", game), el("label", {}, "Variant", variant),
-    el("label", {}, "Seats", seats), el("label", {}, "Time limit", limit),
-    el("button", { type: "submit", class: "primary" }, "Create race"), error);
+  const error = h("p.error", { role: "alert" });
+  const form = h("form.card-panel.create-race", {},
+    h("h3", { text: "Create a race" }),
+    h("label", {}, "Game", pick.game), h("label", {}, "Variant", pick.variant),
+    h("label", {}, "Seats", seats), h("label", {}, "Time limit", limit),
+    h("button.primary", { type: "submit", text: "Create race" }), error);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
     try {
       const r = await ctx.net.request({
-        type: "race.create", game: game.value, variant: variant.value,
+        type: "race.create", game: pick.game.value, variant: pick.variant.value,
         seats: Number(seats.value), time_limit: Number(limit.value),
       });
+      pick.keep();
       showShare("race", r.race);
       location.hash = `#/race/${r.race}`;
     } catch (err) {
@@ -124,33 +101,36 @@ function raceForm(ctx) {
   return form;
 }
 
+// Matches: the rule sets whose description says how a match is played; the seats field follows
+// the chosen rule set's seat range.
 function matchForm(ctx) {
-  const rules = ctx.catalog.filter((r) => MATCH_GAMES.includes(r.id));
-  const game = gameSelect(rules, "game");
-  const variant = variantSelect(rules, game);
-  const seats = el("input", { name: "seats", type: "number", min: "1", max: "4", value: "2" });
-  game.addEventListener("change", () => {
-    // Bowling: 1 to 4 bowlers; the called-card games: 2 to 8 players.
-    const bowling = game.value === "bowling";
-    seats.min = bowling ? "1" : "2";
-    seats.max = bowling ? "4" : "8";
-    seats.value = String(Math.min(Math.max(Number(seats.value), Number(seats.min)), Number(seats.max)));
-  });
-  const turn = el("input", { name: "turn_time", type: "number", min: "5", max: "600", value: "30" });
-  const error = el("p", { class: "error", role: "alert" });
-  const form = el("form", { class: "card-panel create-match" },
-    el("h3", {}, "Create a match"),
-    el("label", {}, "Game", game), el("label", {}, "Variant", variant),
-    el("label", {}, "Seats", seats), el("label", {}, "Turn time (s)", turn),
-    el("button", { type: "submit", class: "primary" }, "Create match"), error);
+  const pick = ruleSetPicker(ctx.catalog.filter((r) => r.match), LAST_MATCH);
+  const seats = h("input", { name: "seats", type: "number", value: "2" });
+  const fitSeats = () => {
+    const [lo, hi] = pick.chosen()?.match?.seats || [1, 1];
+    seats.min = String(lo);
+    seats.max = String(hi);
+    seats.value = String(Math.min(Math.max(Number(seats.value) || lo, lo), hi));
+  };
+  pick.game.addEventListener("change", fitSeats);
+  pick.variant.addEventListener("change", fitSeats);
+  fitSeats();
+  const turn = h("input", { name: "turn_time", type: "number", min: "5", max: "600", value: "30" });
+  const error = h("p.error", { role: "alert" });
+  const form = h("form.card-panel.create-match", {},
+    h("h3", { text: "Create a match" }),
+    h("label", {}, "Game", pick.game), h("label", {}, "Variant", pick.variant),
+    h("label", {}, "Seats", seats), h("label", {}, "Turn time (s)", turn),
+    h("button.primary", { type: "submit", text: "Create match" }), error);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
     try {
       const m = await ctx.net.request({
-        type: "match.create", game: game.value, variant: variant.value,
+        type: "match.create", game: pick.game.value, variant: pick.variant.value,
         seats: Number(seats.value), turn_time: Number(turn.value),
       });
+      pick.keep();
       showShare("match", m.match);
       location.hash = `#/match/${m.match}`;
     } catch (err) {
@@ -161,50 +141,50 @@ function matchForm(ctx) {
 }
 
 function openRaces(ctx) {
-  const list = el("ul", { class: "open-races" });
-  const section = el("section", { class: "races" }, el("h2", {}, "Open races"), list);
+  const list = h("ul.open-races");
+  const section = h("section.races", {}, h("h2", { text: "Open races" }), list);
   async function load() {
     let races;
     try {
       races = (await ctx.net.rest("GET", "/races")).races;
     } catch (e) {
-      list.replaceChildren(el("li", { class: "error" }, e.message));
+      list.replaceChildren(h("li.error", { text: e.message }));
       return;
     }
     if (!races.length) {
-      list.replaceChildren(el("li", { class: "notice" }, "No open races right now: create one."));
+      list.replaceChildren(h("li.notice", { text: "No open races right now: create one." }));
       return;
     }
-    list.replaceChildren(...races.map((r) => el("li", { "data-race": r.race },
-      el("b", {}, `${r.name} (${r.variant})`),
-      el("span", {}, `${r.entrants.length}/${r.seats} seats`),
-      el("span", { class: "notice" }, minutes(r.time_limit)),
-      el("span", { class: "notice" }, `by ${r.entrants.find((e) => e.player === r.creator)?.name ?? "?"}`),
-      el("a", { class: "join", href: `#/race/${r.race}` }, "Join"))));
+    list.replaceChildren(...races.map((r) => h("li", { "data-race": r.race },
+      h("b", { text: `${r.name} (${r.variant})` }),
+      h("span", { text: `${r.entrants.length}/${r.seats} seats` }),
+      h("span.notice", { text: minutes(r.time_limit) }),
+      h("span.notice", { text: `by ${r.entrants.find((e) => e.player === r.creator)?.name ?? "?"}` }),
+      h("a.join", { href: `#/race/${r.race}`, text: "Join" }))));
   }
   return { section, load };
 }
 
 function openMatches(ctx) {
-  const list = el("ul", { class: "open-matches" });
-  const section = el("section", { class: "matches" }, el("h2", {}, "Open matches"), list);
+  const list = h("ul.open-matches");
+  const section = h("section.matches", {}, h("h2", { text: "Open matches" }), list);
   async function load() {
     let matches;
     try {
       matches = (await ctx.net.rest("GET", "/matches")).matches;
     } catch (e) {
-      list.replaceChildren(el("li", { class: "error" }, e.message));
+      list.replaceChildren(h("li.error", { text: e.message }));
       return;
     }
     if (!matches.length) {
-      list.replaceChildren(el("li", { class: "notice" }, "No open matches right now: create one."));
+      list.replaceChildren(h("li.notice", { text: "No open matches right now: create one." }));
       return;
     }
-    list.replaceChildren(...matches.map((m) => el("li", { "data-match": m.match },
-      el("b", {}, `${m.name} (${m.variant})`),
-      el("span", {}, `${m.players.length}/${m.seats} seats`),
-      el("span", { class: "notice" }, `by ${m.players.find((p) => p.player === m.creator)?.name ?? "?"}`),
-      el("a", { class: "join", href: `#/match/${m.match}` }, "Join"))));
+    list.replaceChildren(...matches.map((m) => h("li", { "data-match": m.match },
+      h("b", { text: `${m.name} (${m.variant})` }),
+      h("span", { text: `${m.players.length}/${m.seats} seats` }),
+      h("span.notice", { text: `by ${m.players.find((p) => p.player === m.creator)?.name ?? "?"}` }),
+      h("a.join", { href: `#/match/${m.match}`, text: "Join" }))));
   }
   return { section, load };
 }
@@ -214,13 +194,13 @@ export async function mount(root, ctx) {
   const races = openRaces(ctx);
   const matches = openMatches(ctx);
   root.append(
-    el("h1", {}, "SameDeal"),
-    el("p", {}, "Competitive solitaire: everyone in a race gets the same secretly seeded deal. ",
-      el("a", { class: "daily-link", href: "#/daily" }, "Today's daily challenge →")),
+    h("h1", { text: "SameDeal" }),
+    h("p", {}, "Competitive solitaire: everyone in a race gets the same secretly seeded deal. ",
+      h("a.daily-link", { href: "#/daily", text: "Today's daily challenge →" })),
     races.section,
     matches.section,
-    el("section", { class: "create" }, el("h2", {}, "Play with others"),
-      el("div", { class: "forms" }, raceForm(ctx), matchForm(ctx))),
+    h("section.create", {}, h("h2", { text: "Play with others" }),
+      h("div.forms", {}, raceForm(ctx), matchForm(ctx))),
     ruleSetsSection(ctx));
   const load = () => Promise.all([races.load(), matches.load()]);
   await load();

@@ -1,18 +1,23 @@
-// The match page (#/match/{id}): seats and the start, then for Bowling the shared lane (pins,
-// balls, the card being bowled), every bowler's scorecard, whose turn and its timer; for the
-// called-card games (Poker Square, Cribbage Square) the called card, the player's own grid and
+// The match page (#/match/{id}): seats and the start, then, for a match played in turns (the
+// match kind "turns", from the rule set's description), the shared lane (pins, balls, the card
+// being bowled), every bowler's scorecard, whose turn and its timer; for a "called" match (one
+// card called to every player, each on their own grid) the called card, the player's own grid and
 // everyone's running line scores (never another player's grid). Away, back and forfeits are
 // shown as they happen; at the end the results and the seed, checked against its commitment.
 
 import { renderBoard } from "./render.js";
-import { cardElement, parseCard } from "./cards.js";
-import { h, clock, duration, errorText, serverNow, shareBox, syncClock } from "./race.js";
-import { seedReveal } from "./replay.js";
+import { cardElement } from "./cards.js";
+import { cardLabel, frameCards, lineScores, placeName, scorecards, stockOf } from "./scores.js";
+import { h, errorText } from "./dom.js";
+import { clock, duration, serverNow, syncClock } from "./time.js";
+import { shareBox } from "./share.js";
+import { seedReveal } from "./seed.js";
 
 export async function mount(root, ctx, params) {
   const { net } = ctx;
   const matchId = params.id;
   const me = () => ctx.player?.id ?? net.player?.id;
+  const rules = () => (m ? ctx.ruleSet(m.game, m.variant) : null);
 
   let m = null; // the match summary, kept current by events
   let seq = 0;
@@ -120,17 +125,17 @@ export async function mount(root, ctx, params) {
         m.started_at = ev.started_at;
         m.players = ev.order.map((p, i) => ({ ...(m.players.find((q) => q.player === p.player) || {}), ...p, seat: i + 1 }));
         Object.assign(m, pick(ev, ["view", "turn", "round", "card", "deadline"]));
-        if (m.kind === "bowling") m.frames = [];
+        if (m.kind === "turns") m.frames = [];
         if (m.kind === "called") {
           m.scores = Object.fromEntries(m.players.map((p) => [p.player, { score: 0, lines: [], placed: 0, waiting: true, done: false }]));
         }
         note("The match started.");
         break;
       case "match.moved": {
-        const card = shown?.piles?.s?.up?.at(-1); // the card bowled, if it was shown here
+        const card = shown?.piles?.[stockOf(rules())]?.up?.at(-1); // the card bowled, if shown here
         Object.assign(m, pick(ev, ["view", "turn"]));
         if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
-        note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
+        note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(rules(), ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
         break;
       }
       case "match.placed": {
@@ -204,7 +209,7 @@ export async function mount(root, ctx, params) {
     if (m.state === "open") {
       if (!mine && m.players.length < m.seats) buttons.push(h("button.primary", { type: "button", "data-act": "join", text: "Join match", onclick: act("match.join") }));
       if (mine) buttons.push(h("button", { type: "button", "data-act": "leave", text: "Give up my seat", onclick: act("match.leave") }));
-      if (m.creator === me() && m.players.length >= (m.kind === "bowling" ? 1 : 2)) {
+      if (m.creator === me() && m.players.length >= (rules()?.match?.seats?.[0] ?? 2)) {
         buttons.push(h("button.primary", { type: "button", "data-act": "start", text: "Start now", onclick: act("match.start") }));
       }
     } else if (m.state === "running" && mine && !m.players.find((p) => p.player === me())?.forfeited) {
@@ -213,7 +218,7 @@ export async function mount(root, ctx, params) {
     }
     actions.replaceChildren(...buttons);
 
-    const turnOf = m.kind === "bowling" ? m.turn?.player : null;
+    const turnOf = m.kind === "turns" ? m.turn?.player : null;
     players.replaceChildren(...m.players.map((p, i) => h(`li${p.player === me() ? ".me" : ""}${p.player === turnOf ? ".turn" : ""}`,
       { "data-player": p.player, "data-away": p.away ? "yes" : "no", "data-forfeited": p.forfeited ? "yes" : "no" },
       h("span.seat", { text: `${i + 1}.` }), ` ${p.name}${p.player === me() ? " (you)" : ""}`,
@@ -227,7 +232,7 @@ export async function mount(root, ctx, params) {
       boardEl.replaceChildren(h("p.waiting", { text: `Waiting for players (${m.players.length}/${m.seats})…` }));
       board = null;
       boardKey = "";
-    } else if (m.kind === "bowling") {
+    } else if (m.kind === "turns") {
       drawLane();
     } else {
       drawCalled();
@@ -239,7 +244,6 @@ export async function mount(root, ctx, params) {
   // A board drawn with renderBoard, rebuilt only when what it shows changes kind.
   function showBoard(key, view, legal) {
     if (!view) return;
-    const rules = ctx.ruleSet(m.game, m.variant);
     if (board && boardKey === key) {
       board.update(view, legal);
       return;
@@ -247,13 +251,13 @@ export async function mount(root, ctx, params) {
     board?.destroy();
     boardEl.replaceChildren();
     boardKey = key;
-    board = renderBoard(boardEl, rules, view, { legal, interactive: key !== "watch", onMove: move });
+    board = renderBoard(boardEl, rules(), view, { legal, interactive: key !== "watch", onMove: move });
   }
 
   // The lane to draw: the bowler's own (cards and legal placements) on their turn, once their
   // match.you for this event has come; else the lane as everyone sees it, face down.
   function lane() {
-    const mine = m?.kind === "bowling" && m.turn?.player === me() && you && you.as_of >= seq;
+    const mine = m?.kind === "turns" && m.turn?.player === me() && you && you.as_of >= seq;
     return mine ? you : { view: m?.view, legal: [] };
   }
 
@@ -262,40 +266,8 @@ export async function mount(root, ctx, params) {
     showBoard(seated() ? "play" : "watch", view, legal);
     const info = m.view?.info;
     if (!info) return;
-    const frames = 10;
-    scores.replaceChildren(h("h2", { text: "Scorecards" }), h("table.scorecard", {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Bowler" }),
-        Array.from({ length: frames }, (_, i) => h("th", { scope: "col", text: i + 1 })),
-        h("th", { scope: "col", text: "Total" }))),
-      h("tbody", {}, info.bowlers.map((b) => {
-        const p = m.players[b.bowler - 1];
-        const current = m.state === "running" && info.bowler === b.bowler;
-        return h(`tr${current ? ".current" : ""}${p?.player === me() ? ".me" : ""}`, { "data-bowler": b.bowler, "data-player": p?.player },
-          h("th", { scope: "row", text: p ? p.name : `Bowler ${b.bowler}` }, b.forfeited ? h("span.tag.forfeit", { text: "left" }) : null),
-          b.frames.map((f) => {
-            const live = current && info.frame === f.frame;
-            return h(`td.frame${live ? ".live" : ""}`, { "data-frame": f.frame },
-              h("span.marks", { text: f.marks.join(" ") }),
-              live ? h("span.pins", { text: ` ball ${info.ball}: ${info.pins} pin${info.pins === 1 ? "" : "s"}` }) : null,
-              h("span.total", { text: f.total ?? "" }));
-          }),
-          h("td.bowler-total", { text: b.total }));
-      }))), frameCards(m.frames?.at(-1)));
-  }
-
-  // The last frame every bowler still in has bowled: its cards are everyone's now, bowler by
-  // bowler in the order bowled, each titled with where it went.
-  function frameCards(f) {
-    if (!f) return null;
-    return h("section.frame-cards", { "data-frame": f.frame },
-      h("h3", { text: `Frame ${f.frame}: the cards each bowler bowled` }),
-      f.bowlers.map((b) => h("div.frame-lane", { "data-bowler": b.bowler },
-        h("span.who", { text: nameOf(b.player) }),
-        h("span.cards", {}, b.cards.map((c) => {
-          const el = cardElement(c.card);
-          el.title = `${cardLabel(c.card)} ${placeName(c.move)}`;
-          return el;
-        })))));
+    scores.replaceChildren(h("h2", { text: "Scorecards" }), scorecards(m, info, me()),
+      frameCards(m.frames?.at(-1), rules(), nameOf));
   }
 
   function drawCalled() {
@@ -307,18 +279,7 @@ export async function mount(root, ctx, params) {
     }
     if (you) showBoard("play", you.view, you.legal);
     else if (!seated()) boardEl.replaceChildren(h("p.watching", { text: "You are watching: each player's grid is their own; their line scores are below." }));
-    const order = m.players.map((p) => p.player);
-    scores.replaceChildren(h("h2", { text: "Line scores" }), h("table.line-scores", {},
-      h("thead", {}, h("tr", {}, ["Player", "Score", "Placed", "", "Lines"].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, order.map((pid) => {
-        const s = m.scores?.[pid] || {};
-        const p = m.players.find((q) => q.player === pid);
-        const state = p?.forfeited ? "left" : s.done ? "grid full" : s.waiting ? "placing…" : m.state === "running" ? "waiting for the others" : "";
-        return h(`tr${pid === me() ? ".me" : ""}`, { "data-player": pid },
-          h("th", { scope: "row", text: p?.name ?? pid }),
-          h("td.score", { text: s.score ?? 0 }), h("td", { text: s.placed ?? 0 }), h("td.state", { text: state }),
-          h("td.lines", {}, (s.lines || []).filter((l) => l.hand).map((l) => h("span.line", { text: `${l.line}: ${l.hand} ${l.points}` }))));
-      }))));
+    scores.replaceChildren(h("h2", { text: "Line scores" }), lineScores(m, me()));
   }
 
   // Whose turn (or who is still to place) and the turn timer.
@@ -329,7 +290,7 @@ export async function mount(root, ctx, params) {
     let mineNow = false;
     if (m.state === "open") text = "The match has not started.";
     else if (m.state === "ended") text = "The match is over.";
-    else if (m.kind === "bowling" && m.turn) {
+    else if (m.kind === "turns" && m.turn) {
       mineNow = m.turn.player === me();
       const left = m.turn.deadline ? ` — ${clock(m.turn.deadline - now)} left` : "";
       text = mineNow ? `Your turn: bowl frame ${m.view?.info?.frame}${left}` : `${nameOf(m.turn.player)} is bowling${left}`;
@@ -387,19 +348,6 @@ export async function mount(root, ctx, params) {
     net.unfollow("match", matchId);
     board?.destroy();
   };
-}
-
-// "s-p4" -> "onto pin 4", "s-b1" -> "into ball pile 1".
-function placeName(move) {
-  const to = move.split("-")[1] || move;
-  if (/^p\d+$/.test(to)) return `onto pin ${to.slice(1)}`;
-  if (/^b\d+$/.test(to)) return `into ball pile ${to.slice(1)}`;
-  return move;
-}
-
-function cardLabel(text) {
-  const c = parseCard(text);
-  return c ? `${c.label}${c.symbol}` : text;
 }
 
 function pick(obj, keys) {

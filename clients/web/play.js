@@ -3,6 +3,7 @@
 // WebSocket with the revision they were chosen at, so a repeat is refused rather than played twice.
 
 import { renderBoard } from "./render.js";
+import { elapsed } from "./time.js";
 
 const OVER_TEXT = { won: "You won!", lost: "Game lost", finished: "Game over" };
 
@@ -13,12 +14,6 @@ function button(label, onClick, className = "") {
   if (className) b.className = className;
   b.addEventListener("click", onClick);
   return b;
-}
-
-export function clock(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const m = Math.floor(s / 60);
-  return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
 // opts: {undo, resign, onEnd(session), actions: [{label, onClick}], overActions: [...],
@@ -100,7 +95,7 @@ export function mountSession(el, ctx, session, opts = {}) {
     const h = document.createElement("h2");
     h.textContent = OVER_TEXT[v.status] || "Game over";
     const p = document.createElement("p");
-    p.textContent = `Score ${v.score} in ${v.moves} moves, ${clock((stoppedAt ?? Date.now()) - startedAt)}.`;
+    p.textContent = `Score ${v.score} in ${v.moves} moves, ${elapsed((stoppedAt ?? Date.now()) - startedAt)}.`;
     const row = document.createElement("div");
     row.className = "over-actions";
     for (const a of opts.overActions || []) row.append(button(a.label, a.onClick, a.className || ""));
@@ -113,7 +108,7 @@ export function mountSession(el, ctx, session, opts = {}) {
 
   function tick() {
     const end = stoppedAt ?? Date.now();
-    stats.querySelector(".timer").textContent = clock(end - startedAt);
+    stats.querySelector(".timer").textContent = elapsed(end - startedAt);
   }
   const timer = setInterval(tick, 1000);
 

@@ -1,30 +1,24 @@
 // Practice: any rule set, alone, with unlimited undo. `?seed=hex` deals a chosen deal.
 
 import { mountSession } from "./play.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { h } from "./dom.js";
 
 export async function mount(root, ctx, params) {
   const { game, variant } = params;
   const rs = ctx.ruleSet(game, variant);
   root.classList.add("practice");
-  const back = el("a", "back", "← Lobby");
+  const back = h("a.back", { text: "← Lobby" });
   back.href = "#/";
   if (!rs) {
-    root.append(el("p", "error", `There is no rule set ${game}/${variant}.`), back);
+    root.append(h("p.error", { text: `There is no rule set ${game}/${variant}.` }), back);
     return () => {};
   }
 
-  const head = el("div", "practice-head");
-  const title = el("h1", "", `${rs.name} (${rs.variant})`);
-  const seedNote = el("span", "seed-note");
-  head.append(back, title, seedNote, el("p", "summary", rs.summary || ""));
-  const host = el("div", "session-host");
+  const head = h("div.practice-head");
+  const title = h("h1", { text: `${rs.name} (${rs.variant})` });
+  const seedNote = h("span.seed-note");
+  head.append(back, title, seedNote, h("p.summary", { text: rs.summary || "" }));
+  const host = h("div.session-host");
   root.append(head, host);
 
   let session = null;
@@ -34,7 +28,7 @@ export async function mount(root, ctx, params) {
   function showSeed(payload) {
     seedNote.replaceChildren();
     if (!payload.seed) return;
-    const a = el("a", "", `deal ${payload.seed.slice(0, 12)}${payload.seed.length > 12 ? "…" : ""}`);
+    const a = h("a", { text: `deal ${payload.seed.slice(0, 12)}${payload.seed.length > 12 ? "…" : ""}` });
     a.href = `#/play/${rs.id}/${rs.variant}?seed=${payload.seed}`;
     a.title = "this deal again (shareable)";
     seedNote.append(a);
@@ -57,7 +51,7 @@ export async function mount(root, ctx, params) {
   async function deal(chosen, resume = false) {
     session?.destroy();
     session = null;
-    host.replaceChildren(el("p", "notice", "Dealing…"));
+    host.replaceChildren(h("p.notice", { text: "Dealing…" }));
     const msg = { type: "solo.start", game: rs.id, variant: rs.variant };
     if (chosen) msg.seed = chosen;
     let payload;
@@ -65,8 +59,8 @@ export async function mount(root, ctx, params) {
       payload = (resume && await resumed()) || await ctx.net.request(msg);
       sessionStorage.setItem(keep, payload.session);
     } catch (e) {
-      host.replaceChildren(el("p", "error", e.message));
-      const retry = el("button", "", "Try again");
+      host.replaceChildren(h("p.error", { text: e.message }));
+      const retry = h("button", { text: "Try again" });
       retry.addEventListener("click", () => deal(chosen));
       host.append(retry);
       return;

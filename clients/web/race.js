@@ -1,90 +1,12 @@
 // The race page (#/race/{id}): seats, the countdown, the player's own board, every opponent's
 // live progress (counts only: the server never sends their cards), the finish order, and at the
 // end the ranking with the seed revealed and checked against its commitment.
-//
-// It also exports the small helpers the other live pages share (h, the server clock, time
-// formats), so match.js and daily.js keep to their own jobs.
 
 import { mountSession } from "./play.js";
-import { seedReveal } from "./replay.js";
-
-// ---- shared helpers -----------------------------------------------------------------------
-
-// h("div.a.b", {attrs}, ...children): a DOM element. `on*` attributes are listeners, `text`
-// sets the text; false/null attributes and children are left out.
-export function h(tag, attrs = {}, ...kids) {
-  const [name, ...classes] = tag.split(".");
-  const el = document.createElement(name || "div");
-  if (classes.length) el.className = classes.join(" ");
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
-    else if (k === "value") el.value = v;
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  el.append(...kids.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
-  return el;
-}
-
-// Server times are Unix ms by the store's clock; the browser's clock may be off. The offset is
-// measured once from daily.get's `now` (halfway through the round trip) and kept.
-let clockOffset = null;
-export async function syncClock(net) {
-  if (clockOffset !== null) return clockOffset;
-  try {
-    const t0 = Date.now();
-    const day = await net.request({ type: "daily.get" });
-    const t1 = Date.now();
-    clockOffset = day.now - (t0 + t1) / 2;
-  } catch {
-    return 0; // try again next time; meanwhile trust the local clock
-  }
-  return clockOffset;
-}
-export function serverNow() {
-  return Date.now() + (clockOffset ?? 0);
-}
-
-// 75_300 -> "1:15", 5_400_000 -> "1:30:00"; for a countdown or a time left (rounded up, so
-// 0:00 means over).
-export function clock(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const mm = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, "0")}`;
-  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm.padStart(5, "0")}` : mm;
-}
-// 75_340 -> "1:15.3"; for a finishing time.
-export function duration(ms) {
-  if (ms === null || ms === undefined) return "—";
-  const t = Math.max(0, Math.round(ms / 100));
-  const s = Math.floor(t / 10);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}.${t % 10}`;
-}
-
-export function errorText(e) {
-  return e?.message || String(e);
-}
-
-// A read-only link field with a copy button, so a race or match can be shared; none when the
-// lobby's banner (#share) already offers this very page's link.
-export function shareBox(url) {
-  const banner = document.getElementById("share");
-  if (banner && !banner.hidden && url.endsWith(banner.dataset.for || "\0")) return null;
-  const input = h("input.share-url", { value: url, readonly: true, "aria-label": "link to share" });
-  const copy = h("button", { type: "button", text: "Copy link" });
-  copy.addEventListener("click", async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied";
-    } catch {
-      document.execCommand?.("copy");
-    }
-  });
-  return h("div.share", {}, h("span", { text: "Share: " }), input, copy);
-}
-
-// ---- the race page --------------------------------------------------------------------------
+import { h, errorText } from "./dom.js";
+import { clock, duration, serverNow, syncClock } from "./time.js";
+import { shareBox } from "./share.js";
+import { seedReveal } from "./seed.js";
 
 const DONE = (status) => status && status !== "playing";
 

@@ -34,7 +34,7 @@ class Pyramid(Matching):
     stock = Stock("waste", draw=1, passes=1)
 
     def declare(self) -> tuple[Group, ...]:
-        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="pyramid",
+        groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill="none", prefix="p", fan="none",
                         label="Pyramid", rows=TRIANGLE, align="center")]
         if self.easy:
             groups.append(Group(RESERVE, 7, deal=(1,) * 7, fill="none", fan="none"))

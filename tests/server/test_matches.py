@@ -368,6 +368,50 @@ async def test_the_timer_places_a_called_card_for_a_player_who_does_not(
         await ws.close()
 
 
+# ----- the match form ----------------------------------------------------------------------
+
+
+async def test_a_matchs_kind_is_its_rule_sets_match_form(node: Node) -> None:
+    """The wire names a match's kind as the catalog's rule set does (``turns``, ``called``),
+    never by a game: in the reply, the start, the summary, the lobby and the results."""
+    _, token = await player(node, "Former", "human")
+    ws = await Ws.open(node, token)
+    rest = Rest(node, token)
+    status, catalog = await rest.call("GET", "/games")
+    assert status == 200
+    forms = {(g["id"], g["variant"]): g["match"] for g in catalog["rule_sets"]}
+    assert forms[("bowling", "easy")] == {"kind": "turns", "seats": [1, 4]}
+    assert forms[("poker-square", "easy")] == {"kind": "called", "seats": [2, 8]}
+    assert forms[("klondike", "easy")] is None
+
+    called = await ws.request({"type": "match.create", "game": "poker-square",
+                               "variant": "easy", "seats": 2})
+    assert called["kind"] == "called", called
+    status, lobby = await rest.call("GET", "/matches")
+    assert status == 200
+    assert {m["match"]: m["kind"] for m in lobby["matches"]}[called["match"]] == "called"
+
+    made = await ws.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                             "seats": 1})
+    mid = made["match"]
+    assert made["kind"] == "turns", made
+    started = await next_event(ws, mid)
+    while started["type"] != "match.started":
+        started = await next_event(ws, mid, after=started["seq"])
+    assert started["kind"] == "turns"
+    status, summary = await rest.call("GET", f"/matches/{mid}")
+    assert status == 200 and summary["kind"] == "turns"
+    await ws.request({"type": "match.leave", "match": mid})  # the one bowler leaves: over
+    ended = await next_event(ws, mid, after=started["seq"])
+    while ended["type"] != "match.ended":
+        ended = await next_event(ws, mid, after=ended["seq"])
+    assert ended["results"]["kind"] == "turns"
+    status, transcript = await rest.call("GET", f"/matches/{mid}/transcript")
+    assert status == 200 and transcript["kind"] == "turns"
+    await ws.close()
+    await rest.aclose()
+
+
 # ----- refusals --------------------------------------------------------------------------
 
 
@@ -379,6 +423,9 @@ async def test_matches_refuse_what_they_cannot_do(node: Node) -> None:
     no = await ws.request({"type": "match.create", "game": "klondike", "variant": "easy",
                            "seats": 2})
     assert no["code"] == "match.game"
+    # in players' words, with the games that are played as matches, from the catalog
+    assert no["message"].startswith("Klondike is not played as a match"), no
+    assert "Bowling" in no["message"] and "Poker Square" in no["message"], no
     no = await ws.request({"type": "match.create", "game": "bowling", "variant": "easy",
                            "seats": 5})
     assert no["code"] == "message.invalid" and "1 to 4" in no["message"]

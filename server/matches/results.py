@@ -1,0 +1,118 @@
+"""The end of a match: its results and ranking, stored with the match's last event, then
+recorded (statistics and ratings) by whichever node gets there, at once or as a follow-up."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgpack
+
+from .. import script_replies, store
+from ..errors import ApiError
+from .book import Book
+from .record import Match
+
+log = logging.getLogger("samedeal.matches")
+
+OnEnd = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def results(m: Match, now: int) -> dict[str, Any]:
+    """Highest total first (a player who left ranks after those who stayed); equal keys
+    share a rank and the winners are the first rank."""
+    out: dict[str, Any] = {"match": m.id, "kind": m.kind, "game": m.rules.id,
+                           "variant": m.rules.variant, "seed": m.meta["seed"],
+                           "commitment": m.meta["commitment"],
+                           "started_at": m.meta["started_at"], "ended_at": now}
+    entries = []
+    if m.state is not None:
+        bowlers = m.state.view()["info"]["bowlers"]
+        out["scorecards"] = bowlers
+        for p, b in zip(m.order, bowlers, strict=True):
+            entries.append({"player": p, "bowler": b["bowler"], "score": b["total"]})
+    else:
+        # The card after the last called: a common starter where the game scores with one
+        # (its scoring names it), ignored where it does not.
+        starter = m.calls[m.meta["round"]]
+        out["starter"] = None
+        out["lines"] = {}
+        for p in m.order:
+            score, info = m.rules.scored(m.grids[p], starter)  # type: ignore[attr-defined]
+            out["starter"] = info.get("starter")
+            out["lines"][p] = info["lines"]
+            entries.append({"player": p, "score": score})
+    for e in entries:
+        e |= {"name": m.players[e["player"]]["name"],
+              "kind": m.players[e["player"]]["kind"],
+              "forfeited": m.flag("out", e["player"]),
+              "time_ms": now - m.meta["started_at"]}
+
+    def key(e: dict[str, Any]) -> tuple[bool, int]:
+        return e["forfeited"], -e["score"]
+
+    ranking = sorted(entries, key=key)
+    for i, e in enumerate(ranking):
+        e["rank"] = ranking[i - 1]["rank"] if i and key(e) == key(ranking[i - 1]) else i + 1
+        e["status"] = "won" if e["rank"] == 1 else "finished"
+    out["ranking"] = ranking
+    out["winner"] = [e["player"] for e in ranking if e["rank"] == 1]
+    return out
+
+
+class Ending:
+    def __init__(self, book: Book, on_end: OnEnd) -> None:
+        self.book = book
+        self.on_end = on_end  # once per match, with its results: statistics and ratings
+        self._end = script_replies.bind(book.redis, store.MATCH_END, script_replies.Done.of)
+
+    async def follow_up(self, mid: str) -> bool:
+        """The due follow-up of a match whose last placement was made, or that ended: end it,
+        then record it (statistics, ratings; server/followups.py). ``True`` once done."""
+        self.book.forget(mid)
+        try:
+            m = await self.book.load(mid)
+        except ApiError:
+            return True  # the match is gone: nothing to end
+        if m.meta["state"] == "ended":
+            await self._record(mid, json.loads(m.meta["results"]))
+            return True
+        if not m.running or not m.over:
+            return True  # not over: its turn timer carries it on
+        return await self.finish(mid) is not None
+
+    async def _record(self, mid: str, results: dict[str, Any]) -> None:
+        redis = self.book.redis
+        await redis.zrem(store.DUE_MATCHES, mid)
+        await self.on_end(results)
+        await redis.zrem(store.DUE, store.follow_up("match", mid))
+
+    async def finish(self, mid: str) -> dict[str, Any] | None:
+        """End the match once every placement is made: results, then ratings."""
+        for _ in range(10):
+            self.book.forget(mid)
+            m = await self.book.load(mid)
+            if m.meta["state"] == "ended":
+                ended: dict[str, Any] = json.loads(m.meta["results"])
+                return ended
+            if not m.running or not m.over:
+                return None
+            now = await self.book.now()
+            out = results(m, now)
+            event = {"type": "match.ended", "match": mid, "seed": m.meta["seed"],
+                     "results": out}
+            mk, _, ek = store.match_keys(mid)
+            done = await self._end(keys=[mk, ek, store.DUE], args=[
+                m.rev, json.dumps(out), msgpack.packb(event), *self.book.emit_args(mid),
+                store.follow_up("match", mid), self.book.grace_ms,
+                int(self.book.settings.replay_window * 1000)])
+            if done.ok:
+                self.book.forget(mid)
+                try:
+                    await self._record(mid, out)
+                except Exception:  # the match is over either way; its recording is due
+                    log.exception("recording match %s failed; a sweep does it again", mid)
+                return out
+        return None

@@ -1,0 +1,105 @@
+"""The turns loop: one deal the players take turns on (Bowling), one state for the whole
+match, one move list (``<server ms> <player index> <move>|forfeit``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+
+import engine
+from engine.core import State
+
+from .. import lanes, script_replies, store
+from ..errors import ApiError
+from .record import Match, refused
+
+if TYPE_CHECKING:
+    from .book import Book
+
+FORFEIT = "forfeit"
+
+
+def replay(m: Match, entries: list[bytes]) -> None:
+    """Rebuild the match's one state from its move list."""
+    rules = m.rules
+    st = rules.deal(m.seed, competitive=True, players=m.meta["players"])
+    for entry in entries:
+        _, who, text = entry.decode().split(" ", 2)
+        if text == FORFEIT:
+            rules.forfeit(st, int(who))  # type: ignore[attr-defined]
+        else:
+            m.bowled.append(lanes.about_to_bowl(st, text))
+            st.push(engine.parse_move(rules, text))
+    m.state = st
+
+
+def refuse(st: State, mv: engine.Move, player: int | None) -> None:
+    """A player's own move the rules refuse (the timer's never are)."""
+    why = st.refusal(mv, player)
+    if why is not None:
+        raise ApiError(why.code, why.message)
+
+
+class Turns:
+    def __init__(self, book: Book, finish: Callable[[str], Awaitable[object]],
+                 schedule: Callable[[Match], Awaitable[None]]) -> None:
+        self.book = book
+        self.finish = finish  # the match's end, once its last move is made
+        self.schedule = schedule  # the turn timer, after any other move
+        self._move = script_replies.bind(book.redis, store.MATCH_MOVE, script_replies.Moved.of)
+
+    async def play(self, m: Match, k: int, mv: engine.Move | None, by: str) -> bool:
+        """Player ``k``'s card (``None``: they leave); ``False`` if the match changed
+        meanwhile."""
+        st = m.state
+        assert st is not None
+        rules = m.rules
+        pid = m.order[k]
+        complete = lanes.complete(st)
+        bowled = None
+        event: dict[str, Any]
+        if mv is None:
+            rules.forfeit(st, k)  # type: ignore[attr-defined]
+            entry = f"{k} {FORFEIT}"
+            event = {"type": "match.forfeit", "match": m.id, "player": pid}
+        else:
+            if by != "timer":
+                refuse(st, mv, k)
+            text = engine.move_text(rules, mv)
+            bowled = lanes.about_to_bowl(st, text)
+            st.push(mv)
+            entry = f"{k} {text}"
+            event = {"type": "match.moved", "match": m.id, "player": pid, "bowler": k + 1,
+                     "move": text, "by": "timer" if by == "timer" else "player"}
+        now = await self.book.now()
+        deadline = now + m.meta["turn_time"] * 1000
+        old = dict(m.meta)
+        m.meta |= {"shown_at": now, "deadline": deadline}
+        if bowled is not None:
+            m.bowled.append(bowled)
+        event |= lanes.public(m)
+        if lanes.complete(st) > complete:  # a frame every player still in has bowled
+            event["frames"] = lanes.frames(m, complete + 1)
+        mk, _, ek = store.match_keys(m.id)
+        moved = await self._move(keys=[mk, store.match_moves(m.id), ek, store.DUE], args=[
+            m.rev, entry, msgpack.packb(event), *self.book.emit_args(m.id), now, deadline,
+            pid if mv is None else "", store.follow_up("match", m.id) if st.over else "",
+            self.book.grace_ms])
+        if not moved.ok:
+            st.pop()
+            m.meta = old
+            if bowled is not None:
+                m.bowled.pop()
+            if moved.why == "conflict":
+                return False
+            raise refused(moved.why)
+        m.meta["rev"], m.meta["seq"] = moved.rev, moved.seq
+        if mv is None:
+            m.meta[f"out:{pid}"] = "1"
+        if st.over:
+            await self.finish(m.id)
+        else:
+            await self.schedule(m)
+        return True

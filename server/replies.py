@@ -1,0 +1,141 @@
+"""What the server sends: every reply and event type, with a JSON Schema of its fields.
+
+The inbound side is server/schema.py, which checks every message; this side is declared for the
+documents (the AsyncAPI document of the WebSocket, the OpenAPI document's replies) and checked
+against real replies in the tests. A schema names the fields every message of its type has and
+their types; fields that only some carry (a race session's ``race``) are listed as optional, and
+unlisted fields are allowed, so a client can rely on what is named here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+STR: dict[str, Any] = {"type": "string"}
+INT: dict[str, Any] = {"type": "integer"}
+NUM: dict[str, Any] = {"type": "number"}
+BOOL: dict[str, Any] = {"type": "boolean"}
+OBJ: dict[str, Any] = {"type": "object"}
+MS: dict[str, Any] = {"type": "integer", "description": "server time, ms since the epoch"}
+MS_OR_NULL: dict[str, Any] = {"type": ["integer", "null"],
+                              "description": "server time, ms since the epoch; null until known"}
+HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-fA-F]{2})*$"}
+SEQ: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "the event's number"}
+
+
+def obj(required: dict[str, Any], optional: dict[str, Any] | None = None,
+        doc: str = "") -> dict[str, Any]:
+    """An object with these required and optional fields; others may follow."""
+    out: dict[str, Any] = {"type": "object", "required": sorted(required),
+                           "properties": {**required, **(optional or {})}}
+    if doc:
+        out["description"] = doc
+    return out
+
+
+PLAYER = obj({"id": STR, "name": STR, "kind": {"enum": ["human", "bot"]}})
+PILE = obj({"down": {"type": "integer", "minimum": 0}, "up": {"type": "array", "items": STR}})
+VIEW = obj({"game": STR, "variant": STR, "status": {"enum": ["playing", "won", "lost",
+                                                             "finished"]},
+            "score": NUM, "moves": INT,
+            "piles": {"type": "object", "additionalProperties": PILE}}, {"info": OBJ},
+           doc="what a player sees of a game: face-down cards are counts, never cards")
+SESSION = obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
+               "mode": {"enum": ["practice", "race", "daily", "daily-replay"]},
+               "view": VIEW, "legal": {"type": "array", "items": STR}, "can_undo": BOOL,
+               "commitment": HEX},
+              {"race": STR, "daily": STR, "seed": HEX, "ranked": BOOL, "unranked_reason": STR},
+              doc="the session payload (docs/protocol.md#the-session-payload)")
+STATE = {"enum": ["open", "running", "ended"]}
+RACE = obj({"race": STR, "game": STR, "variant": STR, "state": STATE, "commitment": HEX,
+            "seats": INT, "seq": {"type": "integer", "minimum": 0},
+            "entrants": {"type": "array", "items": obj({"player": STR, "name": STR})}},
+           {"joined_seq": INT, "seed": HEX, "created": MS_OR_NULL, "starts_at": MS_OR_NULL,
+            "ends_at": MS_OR_NULL, "ended_at": MS_OR_NULL},
+           doc="the race summary (docs/protocol.md#the-race-summary)")
+MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": STATE,
+             "commitment": HEX, "seats": INT,
+             "seq": {"type": "integer", "minimum": 0},
+             "players": {"type": "array", "items": obj({"player": STR, "name": STR})}},
+            {"joined_seq": INT, "seed": HEX, "results": OBJ, "you": {"type": ["object", "null"]},
+             "view": OBJ,
+             "created": MS_OR_NULL, "started_at": MS_OR_NULL, "ended_at": MS_OR_NULL},
+            doc="the match summary (docs/protocol.md#the-match-summary); `kind` is the rule "
+                "set's match kind from the catalog")
+OWN = obj({"match": STR, "view": VIEW, "legal": {"type": "array", "items": STR},
+           "waiting": BOOL, "as_of": INT},
+          doc="what is yours alone in a match: your grid, or your lane on your turn")
+DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
+             "opens_at": MS, "closes_at": MS, "deadline": MS, "now": MS,
+             "deals": {"type": "array", "items": obj(
+                 {"game": STR, "variant": STR, "name": STR, "commitment": HEX},
+                 {"seed": HEX})}})
+BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]},
+             "total": {"type": "integer", "minimum": 0},
+             "entries": {"type": "array", "items": obj({"rank": {"type": "integer",
+                                                                 "minimum": 1},
+                                                        "player": STR})}},
+            {"you": {"type": ["integer", "null"],
+                     "description": "with around=me: your rank, or null: no entry yet"}})
+ERROR = obj({"code": STR, "message": STR},
+            doc="a refusal: a stable dotted code and a sentence for people")
+RACE_EVENT = {"race": STR, "seq": SEQ}
+MATCH_EVENT = {"match": STR, "seq": SEQ}
+BY = {"enum": ["player", "timer"]}
+
+#: Replies to a request (they carry its ``id``), by type: (when it is sent, payload schema).
+REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "welcome": ("reply to hello; the first message after a good Authorization header",
+                obj({"player": PLAYER})),
+    "pong": ("reply to ping", obj({})),
+    "session": ("reply to solo.start, session.get, daily.start; pushed when your race starts",
+                SESSION),
+    "ack": ("reply to move, undo, resign: the session after the change", SESSION),
+    "race": ("reply to race.create/join/leave/start; the resync on race.subscribe", RACE),
+    "match": ("reply to match.create/join/leave/start/get; the resync on match.subscribe",
+              MATCH),
+    "match.ack": ("reply to match.move: the match after your card", MATCH),
+    "unsubscribed": ("reply to race.unsubscribe and match.unsubscribe",
+                     {**obj({}, {"race": STR, "match": STR}),
+                      "oneOf": [{"required": ["race"]}, {"required": ["match"]}]}),
+    "daily": ("reply to daily.get: the day and its deals", DAILY),
+    "board": ("reply to board.get: a page of a leaderboard", BOARD),
+    "error": ("any refusal; carries the request's id when it could be read", ERROR),
+}
+#: What the server sends unasked, by type: (when, payload schema).
+EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "race.joined": ("someone took a seat", obj({**RACE_EVENT, "player": PLAYER})),
+    "race.left": ("someone left before the start", obj({**RACE_EVENT, "player": STR})),
+    "race.started": ("the race started", obj({
+        **RACE_EVENT, "starts_at": MS, "ends_at": MS,
+        "sessions": {"type": "object", "additionalProperties": STR}})),
+    "race.progress": ("an entrant moved, undid or resigned", obj({
+        **RACE_EVENT, "player": STR, "moves": INT, "score": NUM, "cards": INT,
+        "status": STR})),
+    "race.ended": ("everyone finished or time is up", obj({
+        **RACE_EVENT, "seed": HEX, "ranking": {"type": "array", "items": OBJ}})),
+    "match.joined": ("someone took a seat", obj({**MATCH_EVENT, "player": PLAYER})),
+    "match.left": ("someone gave up a seat before the start",
+                   obj({**MATCH_EVENT, "player": STR})),
+    "match.started": ("the match started", obj({
+        **MATCH_EVENT, "kind": STR, "order": {"type": "array", "items": OBJ},
+        "started_at": MS}, {"view": OBJ, "turn": {"type": ["object", "null"]},
+                            "round": INT, "card": STR, "deadline": MS})),
+    "match.moved": ("a card was placed on the shared lane (a turns match)", obj({
+        **MATCH_EVENT, "player": STR, "bowler": INT, "move": STR, "by": BY},
+        {"view": OBJ, "turn": {"type": ["object", "null"]}})),
+    "match.placed": ("a player placed the called card (a called match)", obj({
+        **MATCH_EVENT, "player": STR, "round": INT, "by": BY, "score": NUM, "done": BOOL},
+        {"lines": {"description": "their running line scores, no starter"}})),
+    "match.card": ("everyone placed; the next card is called", obj({
+        **MATCH_EVENT, "round": INT, "card": STR, "deadline": MS})),
+    "match.forfeit": ("a player left for good", obj({**MATCH_EVENT, "player": STR})),
+    "match.away": ("a player's last socket went away", obj({**MATCH_EVENT, "player": STR})),
+    "match.back": ("a player who was away came back", obj({**MATCH_EVENT, "player": STR})),
+    "match.ended": ("every placement is made, or everyone left", obj({
+        **MATCH_EVENT, "seed": HEX, "results": OBJ})),
+    "match.you": ("what is yours alone: your grid when a card is called, your lane on your "
+                  "turn", OWN),
+    "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
+                  "with code 1012", obj({"message": STR})),
+}
