@@ -30,7 +30,7 @@ from .cards import SUITS, Piles, parse, rank, red
 from .chains import chain_sampled, chain_scores, one_discard
 from .columns import ColumnPlanner, stock_and_waste
 from .covering import cover_sampled, cover_scores
-from .grids import gaps_score, placement_score, slide_score
+from .grids import gap_score, placement_score, shift_score
 from .layout import Layout, letters
 
 __all__ = ["GreedyBot", "parse", "predict"]
@@ -226,7 +226,7 @@ class GreedyBot(Bot):
                     gain += 20  # a waste card is spent anyway
             return gain
         if kind in ("left", "right"):
-            return slide_score(piles, names[0], kind, self.known(view))
+            return shift_score(piles, names[0], kind, self.known(view))
         if kind == "redeal":
             return 5
         if kind == "finish":
@@ -271,7 +271,7 @@ def move_score(view: dict[str, Any], src: str, dst: str, n: int,
     if ks == "s":
         return placement_score(view, dst, up[-1] if up else "", layout or Layout())
     if ks == "g" and kd == "g":
-        return gaps_score(piles, src, dst, layout or Layout())
+        return gap_score(piles, src, dst, layout or Layout())
     if kd == "f":
         score += 1000
     elif kd == "c":

@@ -40,7 +40,7 @@ def placement_score(view: dict[str, Any], dst: str, card: str, layout: Layout) -
     return score
 
 
-def gaps_score(piles: Piles, src: str, dst: str, layout: Layout) -> float:
+def gap_score(piles: Piles, src: str, dst: str, layout: Layout) -> float:
     """Extend a row's run from its Two; never break one; keep gaps away from Kings."""
     rows = layout.rows(src, piles)
     (ir, ic), (jr, jc) = layout.where(src, piles), layout.where(dst, piles)
@@ -66,7 +66,7 @@ def gaps_score(piles: Piles, src: str, dst: str, layout: Layout) -> float:
     return score
 
 
-def slide_score(piles: Piles, row_name: str, direction: str, layout: Layout) -> float:
+def shift_score(piles: Piles, row_name: str, direction: str, layout: Layout) -> float:
     """Slide a row where vertical threes (or at least pairs) of a rank line up afterwards."""
     first = min((n for n in piles if letters(n) == "g"), key=lambda n: int(n[1:]), default="g1")
     lines = layout.rows(first, piles)

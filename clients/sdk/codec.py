@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]  # no stubs published
+import msgpack
 from websockets.typing import Subprotocol
 
 from .errors import ProtocolError
