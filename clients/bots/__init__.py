@@ -1,5 +1,5 @@
 """Bots: a bot is a class with one method, ``choose``; the SDK's runner does the rest
-(connecting, joining, timing, reconnecting)."""
+(connecting, joining, timing, reconnecting, and telling the bot the rules with ``learn``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,14 @@ class Bot(ABC):
     A subclass without ``choose`` can't be made, so a typo shows at once, not mid-race."""
 
     name = "bot"
+    #: the description of the rule set being played (its catalog entry), once ``learn`` ran
+    rules: dict[str, Any] | None = None
+
+    def learn(self, rules: dict[str, Any]) -> None:
+        """Called before a game with its rule set's description (``GET /api/v1/games/{game}/
+        {variant}``: how moves are made, how piles are drawn, which cover which), so a bot
+        can play by the layout without knowing any game by name. Kept in ``rules``."""
+        self.rules = rules
 
     @abstractmethod
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:

@@ -1,79 +1,70 @@
-"""GreedyBot: an example bot that plays every rule set from the view and the legal moves alone.
+"""GreedyBot: an example bot that plays every rule set from the view, the legal moves and the
+rule set's description (``learn``), knowing no game by name.
 
-It never imports the engine: like any client it sees only the session payload (docs/protocol.md)
-and the move notation (docs/notation.md). Each legal move gets a score from what the view shows
-(a card to a foundation, a face-down card uncovered, a column emptied, the stock last), and the
-bot remembers the positions it has seen so it does not move cards back and forth. Where more is
-known it searches: Klondike plans a few moves ahead over the face-up cards and the stock, whose
-order it learns on the first pass (turning over keeps it); Golf and Pyramid, whose tableaus are
-face up, try each play against a few stock orders sampled (with a fixed seed) from the unseen
-cards and pick the one that clears the most on average.
+It never imports the engine: like any client it sees only the session payload (docs/protocol.md),
+the move notation (docs/notation.md) and the catalog's description of the rule set: how moves
+are made (``play``), how piles are drawn (``rows``) and which cover which (``covered_by``). Each
+legal move gets a score from what the view shows (a card to a foundation, a face-down card
+uncovered, a column emptied, the stock last), and the bot remembers the positions it has seen so
+it does not move cards back and forth. Where the layout allows more it searches:
 
-Games that can go on for ever (cards trading places in Yukon, Scorpion, easy Gaps) end when
-the player resigns; ``stuck`` tells the driver when the bot sees no way forward any more.
+- columns with a stock and one waste pile (no reserve, no cells): a plan a few moves ahead over
+  the face-up cards and the stock, whose order it learns on the first pass (turning over keeps
+  it); how many cards a press draws and whether the waste turns over, it sees as it plays;
+- face-up columns discarding one rank up or down onto a single pile, and piles that cover one
+  another with cards removed together: each play tried against a few stock orders sampled (with
+  a fixed seed) from the unseen cards, the one that clears the most on average played.
+
+Games that can go on for ever (cards trading places) end when the player resigns; ``stuck``
+tells the driver when the bot sees no way forward any more.
 """
 
 from __future__ import annotations
 
 import math
-import random
-import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import Bot
+from .cards import SUITS, Piles, parse, rank, red
+from .chains import chain_sampled, chain_scores, one_discard
+from .columns import ColumnPlanner, stock_and_waste
+from .covering import cover_sampled, cover_scores
+from .grids import gap_score, placement_score, shift_score
+from .layout import Layout, letters
 
-RANKS = "A23456789TJQK"
+__all__ = ["GreedyBot", "parse", "predict"]
+
 BASE_NAMES = {"Ace": 1, "Jack": 11, "Queen": 12, "King": 13}
-
-Piles = dict[str, dict[str, Any]]
 Key = tuple[tuple[str, int, tuple[str, ...]], ...]
-
-
-def rank(card: str) -> int:
-    return RANKS.index(card[0].upper()) + 1
-
-
-def red(card: str) -> bool:
-    return card[1].lower() in "dh"
-
-
-def parse(move: str) -> tuple[str, list[str], int]:
-    """A move's kind, the piles it names (source first) and its count, from its text."""
-    if move == "s":
-        return "stock", ["s"], 1
-    if "-" in move:
-        left, _, dst = move.partition("-")
-        src, _, count = left.partition(":")
-        return "move", [src, dst], int(count) if count else 1
-    if "+" in move:
-        return "remove", [p for p in move.split("+") if p], 1
-    kind, *args = move.split(":")
-    names = [a for a in args if not a.isdigit()]
-    counts = [int(a) for a in args if a.isdigit()]
-    return kind, names, counts[0] if counts else 1
 
 
 def position_key(piles: Piles) -> Key:
     return tuple((name, p["down"], tuple(p["up"])) for name, p in sorted(piles.items()))
 
 
-def letters(name: str) -> str:
-    return name.rstrip("0123456789")
-
-
 class GreedyBot(Bot):
     """Scores every legal move and plays the best; deterministic (ties go to the first legal
     move), so a seed always gives the same game. One object follows one game at a time and
-    starts afresh when the view's move count falls back to 0 or the rule set changes."""
+    starts afresh when the view's move count falls back to 0 or the rule set changes. Told
+    the rule set (``learn``, which the SDK's play helpers and the runner call), it searches
+    where the layout allows; not told, it only scores moves."""
 
     name = "greedy"
     patience = 300  # moves without progress before ``stuck``
     repeats = 4  # visits of one position before ``stuck``
 
     def __init__(self) -> None:
+        self.layout = Layout()
         self.reset()
+
+    def learn(self, rules: dict[str, Any]) -> None:
+        super().learn(rules)
+        self.layout = Layout(rules)
+
+    def known(self, view: dict[str, Any]) -> Layout:
+        """The layout of the view's rule set, if it is the one learned."""
+        return self.layout if self.layout.describes(view) else Layout()
 
     def reset(self) -> None:
         self.game: tuple[str, str] | None = None
@@ -84,7 +75,12 @@ class GreedyBot(Bot):
         self.idle = 0
         self.last_moves = -1
         self.stuck = False
-        self.cycle: list[str] = []  # Klondike: the stock and waste cards in their cyclic order
+        self.cycle: list[str] = []  # the stock and waste cards in their cyclic order
+        self.draw = 1  # cards a press of the stock turns over, as seen
+        self.turns_over = False  # whether an empty stock takes the waste back, as seen
+        self.stock_was: tuple[int, int] | None = None  # (stock, waste) at the last look
+        self.kings_close = False  # nothing goes onto a King on the discard pile, as seen
+        self.not_by_one = False  # a discard seen that is not one rank up or down
 
     # ----- memory ---------------------------------------------------------------------------
 
@@ -111,10 +107,16 @@ class GreedyBot(Bot):
         self.least_down = min(self.least_down, down)
         self.least_loose = min(self.least_loose, loose)
         self.stuck = self.idle >= self.patience or self.seen[key] >= self.repeats
-        if game[0] == "klondike" and "w" in piles:
+        if stock_and_waste(self.known(view)) and "w" in piles:
             waste = list(piles["w"]["up"])
             gone = set(waste).union(*(p["up"] for n, p in piles.items() if letters(n) in "tf"))
             self.cycle = waste + [c for c in self.cycle if c not in gone]
+            now = (int(piles["s"]["down"]) if "s" in piles else 0, len(waste))
+            if self.stock_was is not None:
+                drawn = self.stock_was[0] - now[0]
+                if drawn > 0 and now[1] - self.stock_was[1] == drawn:
+                    self.draw = max(self.draw, drawn)
+            self.stock_was = now
         return key
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
@@ -122,17 +124,18 @@ class GreedyBot(Bot):
         if not legal:
             raise ValueError("no legal move: the game is over")
         piles: Piles = view["piles"]
-        game = view.get("game", "")
-        special: Callable[[dict[str, Any], list[str]], dict[str, float]] | None = {
-            "golf": golf_scores, "pyramid": pyramid_scores,
-        }.get(game)
-        scores = special(view, legal) if special else {}
-        if game == "golf":
-            scores.update(golf_sampled(view, legal))
-        elif game == "pyramid":
-            scores.update(pyramid_sampled(view, legal))
-        if game == "klondike" and self.idle < self.patience:
-            move = self.klondike(view, legal)
+        layout = self.known(view)
+        scores: dict[str, float] = {}
+        if layout.play == "remove" and layout.covered_by:
+            scores = cover_scores(view, legal, layout)
+            scores.update(cover_sampled(view, legal, layout))
+        elif one_discard(layout) and self.by_one(view, legal):
+            scores = chain_scores(view, legal, self.kings_close)
+            scores.update(chain_sampled(view, legal, self.kings_close))
+        if stock_and_waste(layout) and self.idle < self.patience:
+            if "s" in piles and not piles["s"]["down"] and piles.get("w", {}).get("up"):
+                self.turns_over = "s" in legal
+            move = self.columns(view, legal)
             if move is not None:
                 self.stuck = False  # positions repeat as the stock goes round towards a plan
                 return move
@@ -150,7 +153,35 @@ class GreedyBot(Bot):
             self.stuck = True  # only repeats and shuffles are left
         return best
 
-    def klondike(self, view: dict[str, Any], legal: list[str]) -> str | None:
+    def by_one(self, view: dict[str, Any], legal: list[str]) -> bool:
+        """Whether the columns' cards go to the discard pile one rank up or down from its top
+        card (any card onto an empty one), as far as this game has shown: every column card
+        face up, each legal discard one rank away, each card one rank away a legal discard.
+        A King on top that takes no Queen says nothing goes onto a King."""
+        piles: Piles = view["piles"]
+        cols = [n for n in piles if letters(n) == "t"]
+        found = [n for n in piles if letters(n) == "f"]
+        if self.not_by_one or len(found) != 1:
+            return False
+        if any(piles[n]["down"] for n in cols):
+            self.not_by_one = True
+            return False
+        f = found[0]
+        top = rank(piles[f]["up"][-1]) if piles[f]["up"] else 0
+        for n in cols:
+            if not piles[n]["up"]:
+                continue
+            card = rank(piles[n]["up"][-1])
+            playable = f"{n}-{f}" in legal
+            if top == 13 and card == 12:
+                self.kings_close = not playable
+                continue
+            if playable != (not top or abs(card - top) == 1):
+                self.not_by_one = True
+                return False
+        return True
+
+    def columns(self, view: dict[str, Any], legal: list[str]) -> str | None:
         """The first move of the best plan over the known cards; None when no plan gains."""
         piles: Piles = view["piles"]
         names = sorted((n for n in piles if letters(n) == "t"), key=lambda n: int(n[1:]))
@@ -158,14 +189,13 @@ class GreedyBot(Bot):
             return None
         cols = tuple((int(piles[n]["down"]), tuple(piles[n]["up"])) for n in names)
         found = [0, 0, 0, 0]
-        for n, p in piles.items():
-            if letters(n) == "f" and p["up"]:
+        for name, p in piles.items():
+            if letters(name) == "f" and p["up"]:
                 found[SUITS.index(p["up"][-1][1].lower())] = rank(p["up"][-1])
         stock = int(piles["s"]["down"]) if "s" in piles else 0
         waste = len(piles["w"]["up"])
         known = len(self.cycle) == waste + stock
-        easy = view.get("variant") == "easy"
-        planner = KlondikePlanner(3 if easy else 1, easy, known)
+        planner = ColumnPlanner(self.draw, self.turns_over, known)
         move, gain = planner.plan((cols, tuple(found), tuple(self.cycle), waste))
         if move is None or gain <= 0:
             return "s" if "s" in legal and not known else None
@@ -185,7 +215,7 @@ class GreedyBot(Bot):
         if kind == "stock":
             return 10
         if kind == "move":
-            return move_score(view, names[0], names[1], n)
+            return move_score(view, names[0], names[1], n, self.known(view))
         if kind == "remove":
             gain = 1000.0
             for name in names:
@@ -196,7 +226,7 @@ class GreedyBot(Bot):
                     gain += 20  # a waste card is spent anyway
             return gain
         if kind in ("left", "right"):
-            return slide_score(piles, names[0], kind)
+            return shift_score(piles, names[0], kind, self.known(view))
         if kind == "redeal":
             return 5
         if kind == "finish":
@@ -226,7 +256,8 @@ def foundation_fits(view: dict[str, Any], card: str) -> bool:
 POINTLESS = 400  # below this a move only shuffles cards: the bot is stuck when that is all
 
 
-def move_score(view: dict[str, Any], src: str, dst: str, n: int) -> float:
+def move_score(view: dict[str, Any], src: str, dst: str, n: int,
+               layout: Layout | None = None) -> float:
     piles: Piles = view["piles"]
     s, d = piles[src], piles[dst]
     ks, kd = letters(src), letters(dst)
@@ -238,9 +269,9 @@ def move_score(view: dict[str, Any], src: str, dst: str, n: int) -> float:
     dst_empty = not d["up"] and not d["down"]
     score = 0.0
     if ks == "s":
-        return placement_score(view, dst, up[-1] if up else "")
+        return placement_score(view, dst, up[-1] if up else "", layout or Layout())
     if ks == "g" and kd == "g":
-        return gaps_score(piles, src, dst)
+        return gap_score(piles, src, dst, layout or Layout())
     if kd == "f":
         score += 1000
     elif kd == "c":
@@ -271,229 +302,6 @@ def move_score(view: dict[str, Any], src: str, dst: str, n: int) -> float:
     return score
 
 
-# ----- placement games: Poker Square, Cribbage Square, Bowling ---------------------------------
-
-GRID_WIDTH = {25: 5, 16: 4, 52: 13, 24: 6}
-
-
-def placement_score(view: dict[str, Any], dst: str, card: str) -> float:
-    piles: Piles = view["piles"]
-    if not card:
-        return 20  # a blind fill (Slide): neutral
-    kd = letters(dst)
-    if kd == "p":  # Bowling: an empty pin close to where the rank belongs
-        if piles[dst]["up"]:
-            return 10
-        pin = int(dst[1:])
-        return 100 - abs(pin - (1 + (rank(card) - 1) * 9 / 12)) * 5
-    if kd == "b" or kd == "w":
-        return 1  # a discard or a ball: only when nothing fits
-    if kd != "g":
-        return 0
-    cells = [n for n in piles if letters(n) == "g"]
-    width = GRID_WIDTH.get(len(cells), int(math.sqrt(len(cells))) or 1)
-    i = int(dst[1:]) - 1
-    row, col = divmod(i, width)
-    score = 5.0
-    for j, name in enumerate(cells):
-        r, c = divmod(j, width)
-        if (r == row) == (c == col) or not piles[name]["up"]:
-            continue
-        other = piles[name]["up"][-1]
-        if rank(other) == rank(card):
-            score += 6
-        if r == row and other[1] == card[1]:
-            score += 2
-        if c == col and abs(rank(other) - rank(card)) <= 2:
-            score += 1
-    return score
-
-
-# ----- Gaps and Slide -----------------------------------------------------------------------------
-
-
-def gaps_score(piles: Piles, src: str, dst: str) -> float:
-    """Extend a row's run from its Two; never break one; keep gaps away from Kings."""
-    width = 13
-    i, j = int(src[1:]) - 1, int(dst[1:]) - 1
-
-    def run_end(row: int) -> int:
-        end = row * width
-        suit = None
-        for k in range(width):
-            cell = piles[f"g{row * width + k + 1}"]["up"]
-            if not cell or rank(cell[-1]) != k + 2 or (suit and cell[-1][1] != suit):
-                break
-            suit = cell[-1][1]
-            end = row * width + k + 1
-        return end
-
-    score = 0.0
-    if j == run_end(j // width):
-        score += 500
-    if i < run_end(i // width):
-        score -= 800
-    if i % width and piles[f"g{i}"]["up"] and rank(piles[f"g{i}"]["up"][-1]) == 13:
-        score -= 50
-    return score
-
-
-def slide_score(piles: Piles, row_name: str, direction: str) -> float:
-    """Slide a row where vertical threes (or at least pairs) of a rank line up afterwards."""
-    cells = [n for n in piles if letters(n) == "g"]
-    width = GRID_WIDTH.get(len(cells), 6)
-    row = int(row_name[1:]) - 1
-    grid = [piles[n]["up"][-1] if piles[n]["up"] else "" for n in cells]
-    line = grid[row * width:(row + 1) * width]
-    line = (["", *line[:-1]]) if direction == "right" else ([*line[1:], ""])
-    grid[row * width:(row + 1) * width] = line
-    rows = len(grid) // width
-    score = 0.0
-    for c in range(width):
-        col = [grid[r * width + c] for r in range(rows)]
-        for r in range(rows - 1):
-            if col[r] and col[r + 1] and col[r][0] == col[r + 1][0]:
-                score += 30
-                if r + 2 < rows and col[r + 2] and col[r + 2][0] == col[r][0]:
-                    score += 1000
-    return score
-
-
-# ----- Golf: the longest chain --------------------------------------------------------------------
-
-
-def golf_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
-    """Play the column card that starts the longest chain of plays from the columns; among
-    equal chains, the one from the longest column. The stock only when no card fits."""
-    piles: Piles = view["piles"]
-    names = sorted((n for n in piles if letters(n) == "t"), key=lambda n: int(n[1:]))
-    cols = [list(piles[n]["up"]) for n in names]
-    kings_close = view.get("variant") == "difficult"
-    budget = [20000]
-
-    def fits(card: int, top: int) -> bool:
-        return abs(card - top) == 1 and not (kings_close and top == 13)
-
-    seen = Counter(rank(c) for name in piles if letters(name) in "tf"
-                   for c in piles[name]["up"])
-    unseen = {r: 4 - seen[r] for r in range(1, 14)}
-
-    def chain(heights: tuple[int, ...], top: int) -> float:
-        """The longest chain of column plays onto ``top`` (x100), then how many unseen
-        cards would continue from where it ends (the stock's chances)."""
-        budget[0] -= 1
-        best = float(sum(unseen.get(r, 0) for r in (top - 1, top + 1) if fits(r, top)))
-        if budget[0] <= 0:
-            return best
-        for c, h in enumerate(heights):
-            if h and fits(rank(cols[c][h - 1]), top):
-                hs = (*heights[:c], h - 1, *heights[c + 1:])
-                best = max(best, 100 + chain(hs, rank(cols[c][h - 1])))
-        return best
-
-    out: dict[str, float] = {}
-    heights = tuple(len(c) for c in cols)
-    for move in legal:
-        kind, ps, _ = parse(move)
-        if kind != "move" or letters(ps[0]) != "t":
-            continue
-        c = names.index(ps[0])
-        card = rank(cols[c][-1])
-        hs = (*heights[:c], heights[c] - 1, *heights[c + 1:])
-        out[move] = 1000 + chain(hs, card) + heights[c]
-    return out
-
-
-# ----- Pyramid: the best run of pairs -------------------------------------------------------------
-
-PYRAMID_ROWS = 7
-COVER: list[tuple[int, ...]] = []
-for _r in range(PYRAMID_ROWS):
-    for _i in range(_r + 1):
-        _k = _r * (_r + 1) // 2 + _i
-        COVER.append(() if _r == PYRAMID_ROWS - 1 else (_k + _r + 1, _k + _r + 2))
-
-
-def pyramid_scores(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
-    """Search the removals possible without the stock (every card there is in sight) and
-    play the first of the line that clears the most pyramid and reserve cards, the higher
-    rows counting a little more; waste-only pairs when nothing else; the stock last."""
-    piles: Piles = view["piles"]
-    pyr = [piles[f"p{k + 1}"]["up"][-1] if piles[f"p{k + 1}"]["up"] else "" for k in range(28)]
-    reserve = sorted((n for n in piles if letters(n) == "r"), key=lambda n: int(n[1:]))
-    res = [piles[n]["up"][-1] if piles[n]["up"] else "" for n in reserve]
-    w1 = list(piles.get("w1", {"up": []})["up"])
-    w2 = list(piles.get("w2", {"up": []})["up"])
-    budget = [30000]
-
-    def cards(state: tuple[int, int, int, int]) -> list[tuple[str, str, float]]:
-        """The available cards: (pile name, card, worth of clearing it)."""
-        pm, rm, n1, n2 = state
-        out = []
-        for k in range(28):
-            if pyr[k] and not pm >> k & 1 and all(not pyr[q] or pm >> q & 1 for q in COVER[k]):
-                row = int((math.isqrt(8 * k + 1) - 1) // 2)
-                out.append((f"p{k + 1}", pyr[k], 10 + (PYRAMID_ROWS - row)))
-        for i, c in enumerate(res):
-            if c and not rm >> i & 1:
-                out.append((reserve[i], c, 9.0))
-        if n1:
-            out.append(("w1", w1[n1 - 1], 0.5))
-        if n2:
-            out.append(("w2", w2[n2 - 1], 0.5))
-        return out
-
-    def apply(state: tuple[int, int, int, int], names: Iterable[str]) -> tuple[int, ...]:
-        pm, rm, n1, n2 = state
-        for name in names:
-            if name == "w1":
-                n1 -= 1
-            elif name == "w2":
-                n2 -= 1
-            elif name[0] == "p":
-                pm |= 1 << (int(name[1:]) - 1)
-            else:
-                rm |= 1 << reserve.index(name)
-        return pm, rm, n1, n2
-
-    def removals(state: tuple[int, int, int, int]) -> list[tuple[list[str], float]]:
-        avail = cards(state)
-        out = []
-        for i, (a, ca, wa) in enumerate(avail):
-            if rank(ca) == 13:
-                out.append(([a], wa))
-            for b, cb, wb in avail[i + 1:]:
-                if rank(ca) + rank(cb) == 13:
-                    out.append(([a, b], wa + wb))
-        return out
-
-    memo: dict[tuple[int, ...], float] = {}
-
-    def best(state: tuple[int, int, int, int]) -> float:
-        if state in memo:
-            return memo[state]
-        budget[0] -= 1
-        value = 0.0
-        if budget[0] > 0:
-            for names, worth in removals(state):
-                value = max(value, worth + best(apply(state, names)))  # type: ignore[arg-type]
-        memo[state] = value
-        return value
-
-    start = (0, 0, len(w1), len(w2))
-    order = {n: i for i, n in enumerate(list(piles))}
-    out: dict[str, float] = {}
-    for names, worth in removals(start):
-        text = "+".join(sorted(names, key=order.__getitem__))
-        text = text if len(names) > 1 else text + "+"
-        if text in legal:
-            out[text] = 1000 + 10 * (worth + best(apply(start, names)))  # type: ignore[arg-type]
-    return out
-
-
-# ----- predicting a move's position, when the view tells it -------------------------------------
-
-
 def predict(piles: Piles, move: str) -> Piles | None:
     """The piles after a move that shows no new card (None when it would show one, or when
     the view can't tell: the stock, a game's own kinds)."""
@@ -521,320 +329,3 @@ def predict(piles: Piles, move: str) -> Piles | None:
             out[name] = {"down": p["down"], "up": p["up"][:-1]}
         return out
     return None
-
-
-# ----- Klondike: a plan over the cards in sight ---------------------------------------------------
-
-HIDDEN = "??"  # a column card turned up during a plan: unknown, so nothing moves it or onto it
-SUITS = "cdhs"
-
-Cols = tuple[tuple[int, tuple[str, ...]], ...]
-KState = tuple[Cols, tuple[int, ...], tuple[str, ...], int]  # columns, foundations, cycle, waste
-
-
-def builds_on(card: str, top: str) -> bool:
-    return (top != HIDDEN and card != HIDDEN and rank(top) == rank(card) + 1
-            and red(top) != red(card))
-
-
-def klondike_value(state: KState) -> float:
-    """What a position is worth: face-down cards dominate (the deepest columns first), then
-    foundation cards, then cards gone from the stock and empty columns."""
-    cols, found, cycle, _ = state
-    return (-1000 * sum(d for d, _ in cols) - 10 * sum(d * d for d, _ in cols)
-            + 60 * sum(found) - len(cycle) + 20 * sum(1 for d, up in cols if not d and not up))
-
-
-class KlondikePlanner:
-    """A bounded depth-first search over what the player knows: the columns' face-up cards, the
-    foundations and, once the stock has gone round, the whole stock in its order (the waste and
-    the stock keep one cyclic order: turning over and drawing never change it). A waste card
-    deeper in the cycle is one macro move: draw until it is on top, then play it."""
-
-    def __init__(self, draw: int, redeal: bool, known: bool, budget: int = 2500,
-                 depth: int = 5) -> None:
-        self.draw, self.redeal, self.known = draw, redeal, known
-        self.budget, self.depth = budget, depth
-        self.open = False  # every column card face up
-
-    def reachable(self, cycle: tuple[str, ...], pos: int) -> list[tuple[int, int]]:
-        """(waste size, presses of the stock) for every waste top the stock can bring up."""
-        out = [(pos, 0)] if pos else []
-        if not self.known:
-            return out
-        seen, p, presses, n = {pos}, pos, 0, len(cycle)
-        while True:
-            if p == n:
-                if not self.redeal or not n:
-                    break
-                p = 0
-            else:
-                p = min(p + self.draw, n)
-            presses += 1
-            if p in seen:
-                break
-            seen.add(p)
-            if p:
-                out.append((p, presses))
-        return out
-
-    def moves(self, state: KState) -> Iterable[tuple[tuple[str, str, int, int], KState, float]]:
-        """(move: source, target, count, presses; the position after it; its cost)."""
-        cols, found, cycle, pos = state
-
-        def fits_found(card: str) -> int:
-            if card == HIDDEN:
-                return -1
-            s = SUITS.index(card[1].lower())
-            return s if found[s] + 1 == rank(card) else -1
-
-        def with_found(s: int) -> tuple[int, ...]:
-            return (*found[:s], found[s] + 1, *found[s + 1:])
-
-        def safe(card: str) -> bool:
-            if self.open:
-                return True  # nothing is face down any more: no builder is needed
-            r = rank(card)
-            other = [found[i] for i in range(4) if (SUITS[i] in "dh") != red(card)]
-            return r <= 2 or min(other) >= r - 1
-
-        def set_col(cs: Cols, i: int, down: int, up: tuple[str, ...]) -> Cols:
-            if not up and down:
-                down, up = down - 1, (HIDDEN,)
-            return (*cs[:i], (down, up), *cs[i + 1:])
-
-        # column tops to the foundations
-        for i, (down, up) in enumerate(cols):
-            if up and (s := fits_found(up[-1])) >= 0:
-                after = (set_col(cols, i, down, up[:-1]), with_found(s), cycle, pos)
-                yield (f"t{i + 1}", "f", 1, 0), after, 0 if safe(up[-1]) else 70
-        # waste cards, on top or deeper in the cycle
-        for p, presses in self.reachable(cycle, pos):
-            card = cycle[p - 1]
-            rest, cost = (*cycle[:p - 1], *cycle[p:]), 0.5 * presses
-            if (s := fits_found(card)) >= 0:
-                yield ("w", "f", 1, presses), (cols, with_found(s), rest, p - 1), cost + (
-                    0 if safe(card) else 70)
-            for j, (down, up) in enumerate(cols):
-                if (up and builds_on(card, up[-1])) or (not up and not down and rank(card) == 13):
-                    after = (set_col(cols, j, down, (*up, card)), found, rest, p - 1)
-                    yield ("w", f"t{j + 1}", 1, presses), after, cost
-        # runs between columns: a whole run (to turn a card up or empty the column), or the run
-        # over a card that can then go to a foundation
-        for i, (down, up) in enumerate(cols):
-            for k in range(len(up)):
-                if up[k] == HIDDEN or (k and fits_found(up[k - 1]) < 0):
-                    continue
-                # a King from an empty column's bottom: pointless
-                kings_only = k == 0 and not down and rank(up[0]) == 13
-                for j, (d2, up2) in enumerate(cols):
-                    if j == i:
-                        continue
-                    if up2:
-                        if not builds_on(up[k], up2[-1]):
-                            continue
-                    elif d2 or rank(up[k]) != 13 or kings_only:
-                        continue
-                    cs = set_col(cols, i, down, up[:k])
-                    cs = set_col(cs, j, d2, (*up2, *up[k:]))
-                    yield (f"t{i + 1}", f"t{j + 1}", len(up) - k, 0), (cs, found, cycle, pos), 0
-
-    def plan(self, state: KState) -> tuple[tuple[str, str, int, int] | None, float]:
-        """The first move of the best line found and how much it gains (0: nothing better)."""
-        self.open = not any(d for d, _ in state[0])
-        base = klondike_value(state)
-        best: list[Any] = [None, 0.0]
-        nodes = [self.budget]
-        explored: dict[KState, int] = {}
-
-        def dfs(s: KState, depth: int, cost: float, first: tuple[str, str, int, int]) -> None:
-            gain = klondike_value(s) - base - cost
-            if gain > best[1] + 1e-9:
-                best[0], best[1] = first, gain
-            if depth == 0 or nodes[0] <= 0 or explored.get(s, -1) >= depth:
-                return
-            explored[s] = depth
-            nodes[0] -= 1
-            for _, after, c in self.moves(s):
-                dfs(after, depth - 1, cost + c, first)
-
-        children = list(self.moves(state))
-        for depth in range(1, self.depth + 1):  # deepening: the short lines are all seen
-            explored.clear()
-            for move, after, c in children:
-                dfs(after, depth - 1, c, move)
-            if nodes[0] <= 0:
-                break
-        return best[0], best[1]
-
-
-# ----- Golf: the column plays tried against sampled stocks ---------------------------------------
-
-GOLF_SAMPLES = 6  # stock orders drawn from the unseen cards
-GOLF_BUDGET = 400  # positions searched per sample
-
-
-def golf_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
-    """When more than one column card fits, play the one that clears the most cards on
-    average over stock orders drawn (with a fixed seed) from the cards not in sight, each
-    solved as if that order were known: the whole tableau is face up, only the stock is not."""
-    piles: Piles = view["piles"]
-    plays = [m for m in legal if parse(m)[0] == "move" and letters(parse(m)[1][0]) == "t"]
-    if len(plays) < 2:
-        return {}
-    names = sorted((n for n in piles if letters(n) == "t"), key=lambda n: int(n[1:]))
-    cols = [tuple(rank(c) for c in piles[n]["up"]) for n in names]
-    kings_close = view.get("variant") == "difficult"
-    seen = Counter(rank(c) for n in piles if letters(n) in "tf" for c in piles[n]["up"])
-    unseen = [r for r in range(1, 14) for _ in range(4 - seen[r])]
-    rng = random.Random(zlib.crc32(repr(sorted(piles.items())).encode()))
-
-    def fits(card: int, top: int) -> bool:
-        return not top or (abs(card - top) == 1 and not (kings_close and top == 13))
-
-    stock: list[int] = []
-    memo: dict[tuple[tuple[int, ...], int, int], int] = {}
-    budget = [GOLF_BUDGET]
-
-    def left(hs: tuple[int, ...], top: int, i: int) -> int:
-        """The fewest column cards the sampled stock order can leave."""
-        key = (hs, top, i)
-        if key in memo:
-            return memo[key]
-        best = sum(hs)
-        budget[0] -= 1
-        if best and budget[0] > 0:
-            for c, h in enumerate(hs):
-                if h and fits(cols[c][h - 1], top):
-                    best = min(best, left((*hs[:c], h - 1, *hs[c + 1:]), cols[c][h - 1], i))
-                    if not best:
-                        break
-            if best and i < len(stock):
-                best = min(best, left(hs, stock[i], i + 1))
-        memo[key] = best
-        return best
-
-    out = {m: 0.0 for m in plays}
-    for _ in range(GOLF_SAMPLES):
-        rng.shuffle(unseen)
-        stock[:] = unseen
-        memo.clear()
-        heights = tuple(len(c) for c in cols)
-        for m in plays:
-            c = names.index(parse(m)[1][0])
-            hs = (*heights[:c], heights[c] - 1, *heights[c + 1:])
-            budget[0] = GOLF_BUDGET  # each play gets the same search
-            rest = left(hs, cols[c][-1], 0)
-            out[m] -= rest + (0 if rest else -5)  # a win counts extra
-    return {m: 1000 + v for m, v in out.items()}
-
-
-# ----- Pyramid: the removals tried against sampled stocks ----------------------------------------
-
-PYRAMID_SAMPLES = 6
-PYRAMID_BUDGET = 150
-
-
-def pyramid_sampled(view: dict[str, Any], legal: list[str]) -> dict[str, float]:
-    """Score every removal and the stock by the cards left on average over stock orders drawn
-    (with a fixed seed) from the cards not in sight, each solved as if that order were known."""
-    piles: Piles = view["piles"]
-    if len(legal) < 2 or any(f"p{k}" not in piles for k in range(1, 29)):
-        return {}
-    pyr = [rank(piles[f"p{k + 1}"]["up"][-1]) if piles[f"p{k + 1}"]["up"] else 0
-           for k in range(28)]
-    reserve = sorted((n for n in piles if letters(n) == "r"), key=lambda n: int(n[1:]))
-    res = [rank(piles[n]["up"][-1]) if piles[n]["up"] else 0 for n in reserve]
-    w1 = [rank(c) for c in piles.get("w1", {"up": []})["up"]]
-    w2 = [rank(c) for c in piles.get("w2", {"up": []})["up"]]
-    seen = Counter(rank(c) for p in piles.values() for c in p["up"])
-    unseen = [r for r in range(1, 14) for _ in range(4 - seen[r])]
-    rng = random.Random(zlib.crc32(repr(sorted(piles.items())).encode()))
-    PState = tuple[int, int, int, int, tuple[int, ...]]  # pyramid, reserve, next, w1, w2
-
-    def avail(st: PState) -> list[tuple[str, int]]:
-        pm, rm, _, c1, c2 = st
-        out = [(f"p{k + 1}", pyr[k]) for k in range(28) if pyr[k] and not pm >> k & 1
-               and all(not pyr[q] or pm >> q & 1 for q in COVER[k])]
-        out += [(reserve[i], c) for i, c in enumerate(res) if c and not rm >> i & 1]
-        if c1:
-            out.append(("w1", c1))
-        if c2:
-            out.append(("w2", c2[-1]))
-        return out
-
-    def remove(st: PState, names: Iterable[str]) -> PState:
-        pm, rm, i, c1, c2 = st
-        for name in names:
-            if name == "w1":
-                c1 = 0
-            elif name == "w2":
-                c2 = c2[:-1]
-            elif name[0] == "p":
-                pm |= 1 << (int(name[1:]) - 1)
-            else:
-                rm |= 1 << reserve.index(name)
-        return pm, rm, i, c1, c2
-
-    def pairs(st: PState) -> list[list[str]]:
-        a = avail(st)
-        out = []
-        for i, (n1, r1) in enumerate(a):
-            if r1 == 13:
-                out.append([n1])
-            out += [[n1, n2] for n2, r2 in a[i + 1:] if r1 + r2 == 13]
-        return out
-
-    total = sum(1 for r in pyr if r) + sum(1 for r in res if r)
-
-    def cleared(st: PState) -> int:
-        return bin(st[0]).count("1") + bin(st[1]).count("1")
-
-    start: PState = (0, 0, 0, w1[-1] if w1 else 0, tuple(w2))
-    order = {n: i for i, n in enumerate(piles)}
-    cands: dict[str, PState | None] = {}
-    for names in pairs(start):
-        text = "+".join(sorted(names, key=order.__getitem__))
-        text = text if len(names) > 1 else text + "+"
-        if text in legal:
-            cands[text] = remove(start, names)
-    if "s" in legal:
-        cands["s"] = None
-    stock: list[int] = []
-    memo: dict[PState, int] = {}
-    budget = [PYRAMID_BUDGET]
-
-    def flip(st: PState) -> PState | None:
-        pm, rm, i, c1, c2 = st
-        if i >= len(stock):
-            return None
-        return pm, rm, i + 1, stock[i], (*c2, c1) if c1 else c2
-
-    def most(st: PState) -> int:
-        """The most cards this stock order lets the player clear."""
-        if st in memo:
-            return memo[st]
-        best = cleared(st)
-        budget[0] -= 1
-        if best < total and budget[0] > 0:
-            for names in pairs(st):
-                best = max(best, most(remove(st, names)))
-                if best == total:
-                    break
-            nxt = flip(st)
-            if best < total and nxt is not None:
-                best = max(best, most(nxt))
-        memo[st] = best
-        return best
-
-    out = {m: 0.0 for m in cands}
-    for _ in range(PYRAMID_SAMPLES):
-        rng.shuffle(unseen)
-        stock[:] = unseen
-        memo.clear()
-        for m, st in cands.items():
-            budget[0] = PYRAMID_BUDGET
-            after = flip(start) if st is None else st
-            got = cleared(start) if after is None else most(after)
-            out[m] += got + (5 if got == total else 0)
-    return {m: 1000 + 10 * v for m, v in out.items()}

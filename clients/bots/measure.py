@@ -1,6 +1,6 @@
 """Win rates of the example bots on fixed deals, played locally through ``clients.local``:
 
-    python -m clients.bots.measure --games 200                 # easy Klondike, Golf, Pyramid
+    python -m clients.bots.measure --games 200 --rules klondike/easy golf/easy pyramid/easy
     python -m clients.bots.measure --games 50 --rules yukon/easy golf/difficult
 
 Deal ``i`` uses the seed ``i.to_bytes(2, "big")`` (hex ``0000``, ``0001``, ...), so anyone can
@@ -19,8 +19,6 @@ from typing import Any
 from clients.bots import Bot
 from clients.bots.greedy import GreedyBot
 from clients.local import LocalGame
-
-DEFAULT_RULES = ("klondike/easy", "golf/easy", "pyramid/easy")
 
 
 class RandomBot(Bot):
@@ -42,7 +40,9 @@ def seed_of(i: int) -> bytes:
 def play_game(bot: Bot, game: LocalGame, max_moves: int = 2000) -> dict[str, Any]:
     """Play one game to its end; resign when the bot says it is stuck (GreedyBot.stuck) or at
     ``max_moves``.
+    The bot is told the rule set first (``learn``), as the SDK's play helpers do.
     Returns the last session payload."""
+    bot.learn(game.layout())
     payload = game.payload
     while payload["view"]["status"] == "playing":
         move = bot.choose(payload["view"], payload["legal"])
@@ -72,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=200, help="deals per rule set")
     p.add_argument("--first", type=int, default=0, help="the first deal's number")
-    p.add_argument("--rules", nargs="+", default=list(DEFAULT_RULES), metavar="GAME/VARIANT")
+    p.add_argument("--rules", nargs="+", required=True, metavar="GAME/VARIANT",
+                   help="the rule sets to measure")
     p.add_argument("--bots", nargs="+", default=["greedy", "random"],
                    choices=["greedy", "random"])
     p.add_argument("--max-moves", type=int, default=2000)

@@ -86,6 +86,9 @@ class BlockingClient:
     def rule_set(self, game: str, variant: str) -> dict[str, Any]:
         return self._run(self.client.rule_set(game, variant))
 
+    def rules(self, game: str, variant: str) -> dict[str, Any]:
+        return self._run(self.client.rules(game, variant))
+
     def transcript(self, session: str) -> dict[str, Any]:
         return self._run(self.client.transcript(session))
 

@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 import msgpack
+from websockets.typing import Subprotocol
 
 from .errors import ProtocolError
 
 ENCODINGS = ("json", "msgpack")
-SUBPROTOCOL = {"json": "samedeal.json", "msgpack": "samedeal.msgpack"}
+SUBPROTOCOL = {"json": Subprotocol("samedeal.json"), "msgpack": Subprotocol("samedeal.msgpack")}
 CONTENT_TYPE = {"json": "application/json", "msgpack": "application/msgpack"}
 
 
@@ -24,7 +25,8 @@ def encode(message: Any, encoding: str) -> str | bytes:
     """JSON goes in text frames, msgpack in binary ones: the server refuses a text frame on a
     msgpack socket."""
     if encoding == "msgpack":
-        return msgpack.packb(message, use_bin_type=True)
+        packed: bytes = msgpack.packb(message, use_bin_type=True)
+        return packed
     return json.dumps(message, separators=(",", ":"))
 
 

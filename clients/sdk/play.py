@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from .client import Client
-from .errors import ServerError
+from .errors import SdkError, ServerError
 from .messages import Results, Session
 
 # Codes after which the session can take no more moves from us, though it may say "playing"
@@ -21,6 +22,7 @@ STOPPED = {"race.over", "daily.closed", "game.over", "undo.finished"}
 WAIT_CODES = {"conflict", "match.not_started", "match.not_your_turn"}
 RECHECK = 5.0  # seconds a match player waits for news before reading the match again
 _IN_SECONDS = re.compile(r"in ([0-9.]+) ?s")
+log = logging.getLogger("samedeal.sdk")
 
 
 class Chooser(Protocol):
@@ -37,6 +39,21 @@ async def choose(bot: Chooser, view: dict[str, Any], legal: list[str]) -> str:
         if inspect.isawaitable(move):
             move = await move
     return move  # type: ignore[no-any-return]
+
+
+async def teach(client: Client, bot: Chooser, game: Any, variant: Any) -> None:
+    """Tell a bot that has ``learn`` the rule set it is about to play (its catalog entry):
+    general bots play by the layout, never by a game's name. A bot without ``learn``, or a
+    rule set the server can't describe now, plays from the view alone."""
+    learn = getattr(bot, "learn", None)
+    if not callable(learn) or not isinstance(game, str) or not isinstance(variant, str):
+        return
+    try:
+        rules = await client.rules(game, variant)
+    except SdkError as e:
+        log.warning("playing %s/%s without its description: %s", game, variant, e)
+        return
+    learn(rules)
 
 
 def countdown_left(message: str) -> float:
@@ -62,7 +79,9 @@ async def play_session(client: Client, bot: Chooser, session: Session,
     """Play ``session`` until its game is over or the server takes no more moves; the last
     payload. The game is resigned after ``max_moves`` moves (a random bot can walk in circles
     in a game with unlimited redeals), or when the bot sets ``stuck`` to ``True`` in
-    ``choose``. An illegal move from the bot raises the server's ``ServerError``."""
+    ``choose``. An illegal move from the bot raises the server's ``ServerError``. A bot
+    with ``learn`` is told the rule set first (``teach``)."""
+    await teach(client, bot, session.view.get("game"), session.view.get("variant"))
     while session.status == "playing" and session.legal:
         if max_moves is not None and int(session.view.get("moves", 0)) >= max_moves:
             return await give_up(client, session)
@@ -152,8 +171,9 @@ async def play_match(client: Client, bot: Chooser, match: str,
     """Join a match and play each of your turns until ``match.ended`` (its message).
 
     Generic over both kinds of match: whenever the newest position offered to this player (a
-    Bowling turn's event, a called-card ``match.you``, a ``match.ack``) has legal moves not yet
-    answered, the bot chooses and the move is sent."""
+    turn's event in a match played in turns, a called-card ``match.you``, a ``match.ack``) has
+    legal moves not yet answered, the bot chooses and the move is sent. A bot with ``learn``
+    is told the match's rule set first."""
     try:
         joined = await client.join_match(match)
         after = joined.joined_seq
@@ -161,6 +181,8 @@ async def play_match(client: Client, bot: Chooser, match: str,
         if e.code not in ("match.joined", "match.not_open"):
             raise
         after = None
+        joined = await client.match(match)
+    await teach(client, bot, joined.raw.get("game"), joined.raw.get("variant"))
     state = await client.subscribe_match(match, after)
     answered: str | None = None
     while state.ended is None:

@@ -1,7 +1,10 @@
 """GreedyBot: only legal moves, every game ends, and it wins fixed easy deals of Klondike,
-Golf and Pyramid more often than random play (both deterministic on these seeds)."""
+Golf and Pyramid more often than random play (both deterministic on these seeds). It plays by
+the rule set's description, never by a game's name (tests/test_game_ids.py checks the code)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -58,12 +61,46 @@ def test_the_bot_is_deterministic_and_forgets_a_finished_game() -> None:
     assert first == second == moves(GreedyBot())
 
 
+def told(rules: dict[str, Any]) -> GreedyBot:
+    bot = GreedyBot()
+    bot.learn(rules)
+    return bot
+
+
+GOLF_VIEW = {"game": "golf", "variant": "easy", "score": 4, "moves": 3,
+             "piles": {"t1": {"down": 0, "up": ["9c", "8d"]}, "t2": {"down": 0, "up": ["6h"]},
+                       "f": {"down": 0, "up": ["7s"]}, "s": {"down": 5, "up": []}}}
+
+
 def test_golf_plays_the_longest_chain() -> None:
-    view = {"game": "golf", "variant": "easy", "score": 4, "moves": 3,
-            "piles": {"t1": {"down": 0, "up": ["9c", "8d"]}, "t2": {"down": 0, "up": ["6h"]},
-                      "f": {"down": 0, "up": ["7s"]}, "s": {"down": 5, "up": []}}}
     # 6h leads nowhere; 8d then 9c is a chain of two
-    assert GreedyBot().choose(view, ["t1-f", "t2-f", "s"]) == "t1-f"
+    bot = told(engine.get("golf", "easy").describe())
+    assert bot.choose(GOLF_VIEW, ["t1-f", "t2-f", "s"]) == "t1-f"
+
+
+def test_the_bot_plays_by_the_description_not_by_the_games_name() -> None:
+    renamed = {**engine.get("golf", "easy").describe(), "id": "links"}
+    view = {**GOLF_VIEW, "game": "links"}
+    assert told(renamed).choose(view, ["t1-f", "t2-f", "s"]) == "t1-f"
+    # not told, it only scores the moves: emptying a column looks best
+    assert GreedyBot().choose(view, ["t1-f", "t2-f", "s"]) == "t2-f"
+
+
+def test_a_grids_width_comes_from_its_rows() -> None:
+    rows = [["g1", "g2", "g3"], ["g4", "g5", "g6"]]
+    rules = {"id": "hands", "variant": "easy", "play": "build",
+             "layout": [{"kind": "grid", "piles": [p for r in rows for p in r], "rows": rows},
+                        {"kind": "stock", "piles": ["s"], "rows": [["s"]]}]}
+    piles = {f"g{k}": {"down": 0, "up": []} for k in range(1, 7)}
+    piles["g3"]["up"] = ["9s"]
+    piles["s"] = {"down": 9, "up": ["5s"]}
+    view = {"game": "hands", "variant": "easy", "score": 0, "moves": 1, "piles": piles}
+    # a card goes into a row with one of its suit: drawn so, g1 is in the Nine's row
+    assert told(rules).choose(view, ["s-g5", "s-g1"]) == "s-g1"
+    # drawn otherwise, g5 is
+    other = [["g1", "g2", "g4"], ["g3", "g5", "g6"]]
+    moved = {**rules, "layout": [{**rules["layout"][0], "rows": other}, rules["layout"][1]]}
+    assert told(moved).choose(view, ["s-g1", "s-g5"]) == "s-g5"
 
 
 def test_pyramid_prefers_the_pair_that_opens_more() -> None:
@@ -78,7 +115,7 @@ def test_pyramid_prefers_the_pair_that_opens_more() -> None:
     piles["p26"]["up"] = ["8s"]
     # p28+w1 or p27+w1 leave 5d covered; p27+p28 opens it for p26 (8 + 5)
     legal = ["p27+p28", "p27+w1", "p28+w1", "s"]
-    assert GreedyBot().choose(view, legal) == "p27+p28"
+    assert told(engine.get("pyramid", "difficult").describe()).choose(view, legal) == "p27+p28"
 
 
 def test_no_going_back_and_forth() -> None:

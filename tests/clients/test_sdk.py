@@ -455,3 +455,39 @@ async def test_a_match_player_who_missed_its_turn_reads_the_match_again(
         runs = [play_match(host, RandomBot(1), made.id), play_match(deaf, RandomBot(2), made.id)]
         ended = await asyncio.wait_for(asyncio.gather(*runs), 120)  # no timer would help
     assert deaf.missed and all(e["results"]["winner"] for e in ended)
+
+
+class Learner(RandomBot):
+    """A random bot that keeps every rule set it is told."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.told: list[dict[str, Any]] = []
+
+    def learn(self, rules: dict[str, Any]) -> None:
+        super().learn(rules)
+        self.told.append(rules)
+
+
+async def test_the_bot_is_told_the_rule_set_it_plays(nodes: list[Node]) -> None:
+    _, a_token = await bot_account(nodes[0], "Ada")
+    _, b_token = await bot_account(nodes[1], "Bea")
+    async with Client(nodes[0].url, a_token) as a, Client(nodes[1].url, b_token) as b:
+        rules = await a.rules("golf", "easy")
+        assert rules == await a.rule_set("golf", "easy") and rules["layout"]
+        rules["layout"].clear()  # the caller's copy: the client keeps its own whole
+        assert (await a.rules("golf", "easy"))["layout"]
+
+        bot = Learner()
+        for seed in ("00", "01"):
+            await play_session(a, bot, await a.solo("golf", "easy", seed=seed), max_moves=3)
+        assert [(r["id"], r["variant"]) for r in bot.told] == [("golf", "easy")] * 2
+        assert bot.rules == bot.told[-1]
+
+        made = await a.create_match("bowling", "easy", 2, turn_time=600)
+        host, guest = Learner(1), Learner(2)
+        await asyncio.wait_for(asyncio.gather(play_match(a, host, made.id),
+                                              play_match(b, guest, made.id)), 120)
+    for learner in (host, guest):
+        assert [(r["id"], r["variant"]) for r in learner.told] == [("bowling", "easy")]
+        assert learner.told[0]["match"]["kind"] == "turns"
