@@ -81,6 +81,14 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc.wait(10)
 
 
+@pytest.fixture(scope="session")
+def clocked_redis_url(redis_url: str) -> str:
+    """A database of its own for the tests whose clock is set (years ahead, or back): on the
+    one the nodes share, every real daily attempt still in flight would be due to their
+    sweeps, and they would close other tests' games."""
+    return redis_url.rsplit("/", 1)[0] + "/2"
+
+
 def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.Popen[bytes]]:
     port = free_port()
     args = [sys.executable, "-m", "engine.cli", "serve", "--port", str(port),

@@ -56,12 +56,12 @@ def fresh_day() -> date:
 
 
 @pytest.fixture
-async def services(redis_url: str) -> AsyncIterator[tuple[api.Services, Clock]]:
+async def services(clocked_redis_url: str) -> AsyncIterator[tuple[api.Services, Clock]]:
     day = fresh_day()
     clock = Clock(day)
     # Accounts made by the tests are made on the test's day: let them rank (one test below
     # checks the rule that keeps them off the boards).
-    sv = build_services(Settings(redis_url=redis_url, daily_secret=f"secret {day}",
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"secret {day}",
                                  daily_rank_new_accounts=True), clock)
     yield sv, clock
     await sv.redis.aclose()
@@ -523,12 +523,12 @@ async def test_no_daily_message_names_a_hidden_card_in_any_rule_set(
 # ----- who ranks: new accounts, resignations --------------------------------------------------
 
 
-async def test_an_account_made_during_the_day_plays_it_unranked(redis_url: str) -> None:
+async def test_an_account_made_during_the_day_plays_it_unranked(clocked_redis_url: str) -> None:
     """Old was made the day before, New during the day: both get a ranked attempt (one, no
     undo, hidden cards), but only Old's reaches the boards, the points and the streaks."""
     day = fresh_day()
     clock = Clock(day - timedelta(days=1))
-    sv = build_services(Settings(redis_url=redis_url, daily_secret=f"age {day}"), clock)
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"age {day}"), clock)
     old, _ = await sv.accounts.register("Old", "human")
     clock.at(day, 0)  # the first ms of the day is already "during the day"
     new, _ = await sv.accounts.register("New", "human")

@@ -66,7 +66,8 @@ def test_the_signal_tells_a_scout_from_an_honest_player() -> None:
 
 
 async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
-        redis_url: str) -> None:
+        clocked_redis_url: str) -> None:
+    redis_url = clocked_redis_url
     clock = Clock(DAY - timedelta(days=1))
     sv = build_services(Settings(redis_url=redis_url, daily_secret=SECRET), clock)
     scout, _ = await sv.accounts.register("Scout", "human")
