@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.server.client import Node
 
@@ -61,6 +61,28 @@ def wait_online(page: Page) -> None:
     page.wait_for_function("() => document.getElementById('net')?.dataset.state === 'online'")
 
 
+def lobby_page(context: BrowserContext, base: str) -> Page:
+    """A new page of ``context`` on the lobby, connected."""
+    page = context.new_page()
+    page.goto(f"{base}/#/")
+    page.wait_for_selector(".lobby")
+    wait_online(page)
+    return page
+
+
+def create_match_in_lobby(page: Page, game: str, seats: int = 2) -> str:
+    """Create a match of ``game`` (easy) with the lobby's form, with a turn timer too long to
+    place anything in a test; the match's id."""
+    form = page.locator("form.create-match")
+    form.locator("select[name=game]").select_option(game)
+    form.locator("select[name=variant]").select_option("easy")
+    form.locator("input[name=seats]").fill(str(seats))
+    form.locator("input[name=turn_time]").fill("300")
+    form.get_by_role("button", name="Create match").click()
+    expect(page.locator(".match .match-state")).to_have_text("open", timeout=TIMEOUT_MS)
+    return page.url.rsplit("/", 1)[1]
+
+
 @pytest.fixture
 def page_for(browser: Browser, web: str) -> Iterator[Callable[..., Page]]:
     """page_for(name, base=None): a new context and page, registered as a new player named
@@ -70,11 +92,7 @@ def page_for(browser: Browser, web: str) -> Iterator[Callable[..., Page]]:
     def make(name: str, base: str | None = None) -> Page:
         context = open_context(browser, name, viewport={"width": 1200, "height": 900})
         contexts.append(context)
-        page = context.new_page()
-        page.goto(f"{base or web}/#/")
-        page.wait_for_selector(".lobby")
-        wait_online(page)
-        return page
+        return lobby_page(context, base or web)
 
     yield make
     for c in contexts:

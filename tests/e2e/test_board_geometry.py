@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 import engine
-from tests.e2e.conftest import open_context, wait_online
+from tests.e2e.conftest import lobby_page, open_context
 
 SEED = "5eed0123456789abcdef"
 DESKTOP: ViewportSize = {"width": 1100, "height": 900}
@@ -70,11 +70,7 @@ RECORD = """
 def page(browser: Browser, web: str) -> Iterator[Page]:
     """One player, one page for every rule set: each is a new hash route on it."""
     context = open_context(browser, "Geometer", viewport=DESKTOP)
-    p = context.new_page()
-    p.goto(f"{web}/#/")
-    p.wait_for_selector(".lobby")
-    wait_online(p)
-    yield p
+    yield lobby_page(context, web)
     context.close()
 
 

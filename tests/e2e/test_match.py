@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import create_match_in_lobby
+
 WAIT = 30_000
 
 
@@ -26,14 +28,7 @@ def bowl(page: Page, move: str) -> None:
 
 def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str) -> None:
     ann = page_for("Ann")
-    form = ann.locator("form.create-match")
-    form.locator("select[name=game]").select_option("bowling")
-    form.locator("select[name=variant]").select_option("easy")
-    form.locator("input[name=seats]").fill("2")
-    form.locator("input[name=turn_time]").fill("300")  # no timer placements in this test
-    form.get_by_role("button", name="Create match").click()
-    expect(ann.locator(".match .match-state")).to_have_text("open", timeout=WAIT)
-    mid = ann.url.rsplit("/", 1)[1]
+    mid = create_match_in_lobby(ann, "bowling")
 
     bob = page_for("Bob", web2)
     bob.goto(f"{web2}/#/match/{mid}")

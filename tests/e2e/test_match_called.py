@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import create_match_in_lobby
+
 WAIT = 30_000
 
 
@@ -21,14 +23,7 @@ def match_state(page: Page, mid: str) -> dict[str, Any]:
 def test_a_called_card_match_draws_the_grid_and_the_line_scores(
         page_for: Callable[..., Page], web2: str) -> None:
     ann = page_for("Ann")
-    form = ann.locator("form.create-match")
-    form.locator("select[name=game]").select_option("poker-square")
-    form.locator("select[name=variant]").select_option("easy")
-    form.locator("input[name=seats]").fill("2")
-    form.locator("input[name=turn_time]").fill("300")  # no timer placements in this test
-    form.get_by_role("button", name="Create match").click()
-    expect(ann.locator(".match .match-state")).to_have_text("open", timeout=WAIT)
-    mid = ann.url.rsplit("/", 1)[1]
+    mid = create_match_in_lobby(ann, "poker-square")
 
     with httpx.Client(base_url=web2 + "/api/v1", timeout=10) as bob:
         reply = bob.post("/players", json={"name": "Bob", "kind": "human"}).json()

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import engine
-from tests.e2e.conftest import ARTIFACTS, open_context, wait_online
+from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context
 
 SEED = "5eed0123456789abcdef"
 DESKTOP = {"width": 1100, "height": 900}
@@ -68,11 +68,7 @@ async (sid) => {
 def page(browser: Browser, web: str) -> Iterator[Page]:
     """One player, one page for all 60: each rule set is a new hash route on it."""
     context = open_context(browser, "Surveyor", viewport=DESKTOP)
-    p = context.new_page()
-    p.goto(f"{web}/#/")
-    p.wait_for_selector(".lobby")
-    wait_online(p)
-    yield p
+    yield lobby_page(context, web)
     context.close()
 
 
