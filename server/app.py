@@ -23,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import Services
+from .beacon import Beacon
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
@@ -86,7 +87,8 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups)
+                    records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups,
+                    beacon=Beacon.from_settings(settings))
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
