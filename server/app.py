@@ -49,6 +49,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     redis = store.connect(settings.redis_url, settings.redis_connections,
                           settings.store_timeout)
     accounts = Accounts(redis, clock)
+    beacon = Beacon.from_settings(settings)  # None without a beacon_url
     boards = Boards(redis)
     records = Records(redis, settings, boards, Ratings(redis, boards))
     races: Races | None = None
@@ -88,7 +89,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     followups.handle("game", game_due)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                     records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups,
-                    beacon=Beacon.from_settings(settings))
+                    beacon)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:

@@ -17,6 +17,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.beacon_server import LocalBeacon, serving
 from tests.server.client import Node
 
 # Deterministic in CI and locally: the same examples every run, no wall-clock deadline
@@ -128,3 +129,13 @@ def strict_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
 @pytest.fixture
 def node(nodes: list[Node]) -> Node:
     return nodes[0]
+
+
+@pytest.fixture
+def local_beacon() -> Iterator[LocalBeacon]:
+    """A drand beacon on loopback (tests/beacon_server.py) with quicknet's scheme and a key
+    made for the test; its genesis is the start of yesterday (UTC), so the round of today's
+    opening is published."""
+    today = int(time.time()) // 86400 * 86400
+    with serving(LocalBeacon(secret=0x5A3E_DEA1_2026, genesis=today - 86400), free_port()) as b:
+        yield b
