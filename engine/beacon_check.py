@@ -54,6 +54,21 @@ def round_message(scheme: str, round: int, previous_signature: bytes | None = No
     return hashlib.sha256(prefix + round.to_bytes(8, "big")).digest()
 
 
+def round_at(genesis: int, period: int, at_ms: int) -> int:
+    """The first round published at or after ``at_ms`` (Unix ms), on a chain whose round r is
+    published at ``genesis + (r - 1) * period`` (Unix seconds): a day's round is the one at
+    its opening."""
+    since = at_ms - genesis * 1000
+    if since <= 0:
+        return 1
+    return -(-since // (period * 1000)) + 1
+
+
+def round_due_ms(genesis: int, period: int, round: int) -> int:
+    """When ``round`` is published (Unix ms)."""
+    return (genesis + (round - 1) * period) * 1000
+
+
 def randomness(signature: bytes) -> bytes:
     """A round's randomness: SHA-256 of its signature (so it is as unpredictable as it)."""
     return hashlib.sha256(signature).digest()

@@ -96,15 +96,11 @@ class Chain:
     period: int
 
     def round_at(self, at_ms: int) -> int:
-        """The first round published at or after ``at_ms``: round r is due at genesis +
-        (r - 1) * period."""
-        since = at_ms - self.genesis * 1000
-        if since <= 0:
-            return 1
-        return -(-since // (self.period * 1000)) + 1
+        """The first round published at or after ``at_ms``."""
+        return beacon_check.round_at(self.genesis, self.period, at_ms)
 
     def due_ms(self, round: int) -> int:
-        return (self.genesis + (round - 1) * self.period) * 1000
+        return beacon_check.round_due_ms(self.genesis, self.period, round)
 
 
 class Beacon:

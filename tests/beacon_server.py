@@ -59,6 +59,14 @@ class LocalBeacon:
                 "groupHash": hashlib.sha256(self.chain_hash.encode()).hexdigest(),
                 "schemeID": self.scheme, "metadata": {"beaconID": "local"}}
 
+    def env(self) -> dict[str, str]:
+        """The settings that point a ``samedeal serve`` process at this beacon."""
+        return {"SAMEDEAL_BEACON_URL": self.url, "SAMEDEAL_BEACON_CHAIN": self.chain_hash,
+                "SAMEDEAL_BEACON_PUBLIC_KEY": self.public_key.hex(),
+                "SAMEDEAL_BEACON_SCHEME": self.scheme,
+                "SAMEDEAL_BEACON_GENESIS": str(self.genesis),
+                "SAMEDEAL_BEACON_PERIOD": str(self.period)}
+
     def latest(self) -> int:
         return max(0, (int(time.time()) - self.genesis) // self.period + 1)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
+import httpx
 import pytest
 
 from engine import beacon_check
@@ -17,11 +18,9 @@ from tests.conftest import free_port
 
 
 def beacon_for(local: LocalBeacon, **changes: object) -> Beacon:
-    settings = Settings(beacon_url=local.url, beacon_chain=local.chain_hash,
-                        beacon_public_key=local.public_key.hex(), beacon_scheme=local.scheme,
-                        beacon_genesis=local.genesis, beacon_period=local.period,
-                        beacon_timeout=2.0)
-    beacon = Beacon.from_settings(Settings(**{**settings.__dict__, **changes}))
+    """A Beacon as a server process configured by ``local.env()`` would build it."""
+    settings = Settings.from_env(local.env(), beacon_timeout=2.0, **changes)
+    beacon = Beacon.from_settings(settings)
     assert beacon is not None
     return beacon
 
@@ -181,3 +180,18 @@ def test_the_factory_builds_a_beacon_only_when_one_is_configured() -> None:
     assert sv.beacon.chain.scheme == beacon_check.QUICKNET
     with pytest.raises(ValueError, match="beacon_scheme"):
         app_module.build_services(Settings(beacon_url="http://x", beacon_scheme="nope"))
+
+
+async def test_the_local_beacon_speaks_drands_api(local_beacon: LocalBeacon) -> None:
+    """/info and /public/latest as drand serves them: the latest round verifies too."""
+    base = f"{local_beacon.url}/{local_beacon.chain_hash}"
+    async with httpx.AsyncClient() as http:
+        info = (await http.get(f"{base}/info")).json()
+        latest = (await http.get(f"{base}/public/latest")).json()
+        future = await http.get(f"{base}/public/{local_beacon.latest() + 100}")
+    assert info["schemeID"] == beacon_check.QUICKNET and info["period"] == 3
+    assert set(latest) == {"round", "randomness", "signature"}
+    assert future.status_code == 404
+    got = BeaconRound.parse(latest)
+    assert await beacon_for(local_beacon).verified(got) == got
+    assert got.round >= 86400 // 3 + 1
