@@ -41,7 +41,7 @@ DST_G2 = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_"
 # py_ecc annotates its hash argument as a hash object but calls it as a constructor.
 _SHA256: Any = hashlib.sha256
 
-_KEY_BYTES = {QUICKNET: 96, CHAINED: 48, UNCHAINED: 48}
+KEY_BYTES = {QUICKNET: 96, CHAINED: 48, UNCHAINED: 48}
 _SIGNATURE_BYTES = {QUICKNET: 48, CHAINED: 96, UNCHAINED: 96}
 
 
@@ -81,7 +81,7 @@ def verify_round(scheme: str, public_key: bytes, round: int, signature: bytes,
     prime-order subgroup, the point at infinity, an unknown scheme."""
     if scheme not in SCHEMES or not 1 <= round < 2**64:
         return False
-    if len(public_key) != _KEY_BYTES[scheme] or len(signature) != _SIGNATURE_BYTES[scheme]:
+    if len(public_key) != KEY_BYTES[scheme] or len(signature) != _SIGNATURE_BYTES[scheme]:
         return False
     if scheme == CHAINED and previous_signature is None:
         return False

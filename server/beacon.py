@@ -122,8 +122,16 @@ class Beacon:
         if settings.beacon_scheme not in beacon_check.SCHEMES:
             raise ValueError(f"beacon_scheme {settings.beacon_scheme!r} is not one of "
                              + ", ".join(beacon_check.SCHEMES))
-        chain = Chain(settings.beacon_chain.lower(), bytes.fromhex(settings.beacon_public_key),
-                      settings.beacon_scheme, settings.beacon_genesis, settings.beacon_period)
+        try:
+            key = bytes.fromhex(settings.beacon_public_key)
+        except ValueError:
+            raise ValueError("beacon_public_key is not hex") from None
+        if len(key) != beacon_check.KEY_BYTES[settings.beacon_scheme]:
+            raise ValueError(f"beacon_public_key has {len(key)} bytes; a "
+                             f"{settings.beacon_scheme} key has "
+                             f"{beacon_check.KEY_BYTES[settings.beacon_scheme]}")
+        chain = Chain(settings.beacon_chain.lower(), key, settings.beacon_scheme,
+                      settings.beacon_genesis, settings.beacon_period)
         return cls(settings.beacon_url, chain, settings.beacon_timeout)
 
     # The storage form, for the daily's Redis key (a round's own JSON shape).

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import beacon_check as bc
 
@@ -105,3 +107,11 @@ def test_the_round_message_is_drands() -> None:
     assert bc.round_message(bc.CHAINED, 2, b"ab") == hashlib.sha256(
         b"ab\x00\x00\x00\x00\x00\x00\x00\x02").digest()
     assert bc.round_message(bc.UNCHAINED, 2, b"ab") == bc.round_message(bc.QUICKNET, 2)
+
+
+@given(st.integers(0, 2**45), st.integers(0, 2**40), st.integers(1, 3600))
+def test_the_round_at_a_moment_is_the_first_published_at_or_after_it(
+        at_ms: int, genesis: int, period: int) -> None:
+    number = bc.round_at(genesis, period, at_ms)
+    assert number >= 1 and at_ms <= bc.round_due_ms(genesis, period, number)
+    assert number == 1 or bc.round_due_ms(genesis, period, number - 1) < at_ms

@@ -97,8 +97,7 @@ async def test_a_round_verified_against_another_key_is_refused(
 
 
 @pytest.mark.parametrize("setting, value", [
-    ("beacon_chain", "00" * 32), ("beacon_period", 30), ("beacon_genesis", 1),
-    ("beacon_scheme", beacon_check.UNCHAINED)])
+    ("beacon_chain", "00" * 32), ("beacon_period", 30), ("beacon_genesis", 1)])
 async def test_a_beacon_that_is_not_the_configured_chain_is_refused(
         local_beacon: LocalBeacon, setting: str, value: object) -> None:
     with pytest.raises(BeaconError):
@@ -141,8 +140,11 @@ async def test_the_default_chains_scheme_is_verified_with_its_previous_signature
         got = await beacon.round_for_day((local.genesis + 4 * 3600) * 1000)
         assert got.round == 5
         assert got.previous_signature == local.signature(4)
+        with pytest.raises(BeaconError, match="schemeID"):  # a key of the same size
+            await beacon_for(local, beacon_scheme=beacon_check.UNCHAINED).round_for_day(
+                (local.genesis + 4 * 3600) * 1000)
         local.tamper = "signature"
-        with pytest.raises(BeaconError):
+        with pytest.raises(BeaconError, match="does not verify"):
             await beacon_for(local).round_for_day((local.genesis + 4 * 3600) * 1000)
 
 
@@ -180,6 +182,11 @@ def test_the_factory_builds_a_beacon_only_when_one_is_configured() -> None:
     assert sv.beacon.chain.scheme == beacon_check.QUICKNET
     with pytest.raises(ValueError, match="beacon_scheme"):
         app_module.build_services(Settings(beacon_url="http://x", beacon_scheme="nope"))
+    with pytest.raises(ValueError, match="not hex"):
+        app_module.build_services(Settings(beacon_url="http://x", beacon_public_key="zz"))
+    with pytest.raises(ValueError, match="has 96 bytes; a pedersen-bls-chained key has 48"):
+        app_module.build_services(Settings(beacon_url="http://x",
+                                           beacon_scheme=beacon_check.CHAINED))
 
 
 async def test_the_local_beacon_speaks_drands_api(local_beacon: LocalBeacon) -> None:
