@@ -95,6 +95,12 @@ class Chain:
     genesis: int
     period: int
 
+    def public(self) -> dict[str, Any]:
+        """What a checker needs besides the round (published with a day that used it):
+        drand's /info names, the key in hex."""
+        return {"hash": self.hash, "public_key": self.public_key.hex(), "schemeID": self.scheme,
+                "genesis_time": self.genesis, "period": self.period}
+
     def round_at(self, at_ms: int) -> int:
         """The first round published at or after ``at_ms``."""
         return beacon_check.round_at(self.genesis, self.period, at_ms)

@@ -108,6 +108,8 @@ async def test_timing_left_at_zero_is_taken_from_the_info(local_beacon: LocalBea
     beacon = beacon_for(local_beacon, beacon_genesis=0, beacon_period=0)
     assert (await beacon.round_for_day(opening(local_beacon))).round == 86400 // 3 + 1
     assert (beacon.chain.genesis, beacon.chain.period) == (local_beacon.genesis, 3)
+    info = local_beacon.info()
+    assert beacon.chain.public() == {k: info[k] for k in beacon.chain.public()}
 
 
 async def test_a_round_not_published_yet_raises(local_beacon: LocalBeacon) -> None:
