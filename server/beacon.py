@@ -157,9 +157,16 @@ class Beacon:
             raise BeaconError(f"the beacon answered round {got.round} for round {number}")
         return await self.verified(got)
 
-    async def verified(self, got: BeaconRound) -> BeaconRound:
+    async def verified(self, got: BeaconRound, opens_at_ms: int | None = None) -> BeaconRound:
         """``got`` once its signature verifies (BeaconError otherwise): checked once per
-        process, in a thread, so a day's rounds cost one check per node, not one per request."""
+        process, in a thread, so a day's rounds cost one check per node, not one per request.
+        With ``opens_at_ms`` (a round another node stored for a day), it must also be that
+        day's round."""
+        if opens_at_ms is not None:
+            await self.check_info()
+            if got.round != self.chain.round_at(opens_at_ms):
+                raise BeaconError(f"round {got.round} is not the round of the day's opening "
+                                  f"({self.chain.round_at(opens_at_ms)})")
         lock = self._locks.setdefault(got.round, asyncio.Lock())
         try:
             async with lock:  # concurrent callers wait for one check, not each run their own

@@ -74,6 +74,10 @@ async def test_a_stored_round_from_another_node_is_verified_before_use(
     forged = BeaconRound.parse(local_beacon.round(number + 1) | {"round": number + 2})
     with pytest.raises(BeaconError, match="does not verify"):
         await beacon.verified(forged)
+    with pytest.raises(BeaconError, match="not the round of the day's opening"):
+        await beacon.verified(good, opening(local_beacon))  # genuine, but not today's
+    todays = BeaconRound.parse(local_beacon.round(86400 // 3 + 1))
+    assert await beacon.verified(todays, opening(local_beacon)) == todays
 
 
 @pytest.mark.parametrize("tamper", ["signature", "randomness", "round", "key"])
