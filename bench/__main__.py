@@ -1,4 +1,4 @@
-"""``python -m bench [engine|ws|idle|boards|link|memory|fuzz ...] [--quick]``: run benchmarks
+"""``python -m bench [engine|ws|idle|boards|link|memory|fuzz|beacon ...] [--quick]``: run benchmarks
 (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
@@ -17,7 +17,7 @@ from typing import Any
 from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("engine", "ws", "idle", "boards", "link", "memory", "fuzz")
+NAMES = ("engine", "ws", "idle", "boards", "link", "memory", "fuzz", "beacon")
 
 
 def machine() -> str:

@@ -23,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import Services
+from .beacon import Beacon
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
@@ -48,6 +49,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     redis = store.connect(settings.redis_url, settings.redis_connections,
                           settings.store_timeout)
     accounts = Accounts(redis, clock)
+    beacon = Beacon.from_settings(settings)  # None without a beacon_url
     boards = Boards(redis)
     records = Records(redis, settings, boards, Ratings(redis, boards))
     races: Races | None = None
@@ -86,7 +88,8 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups)
+                    records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups,
+                    beacon)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:

@@ -12,12 +12,16 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.server.client import Node
+
+if TYPE_CHECKING:
+    from tests.beacon_server import LocalBeacon
 
 # Deterministic in CI and locally: the same examples every run, no wall-clock deadline
 # (the machines are noisy; speed is measured in bench/, never asserted here).
@@ -136,3 +140,15 @@ def strict_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
 @pytest.fixture
 def node(nodes: list[Node]) -> Node:
     return nodes[0]
+
+
+@pytest.fixture
+def local_beacon() -> Iterator[LocalBeacon]:
+    """A drand beacon on loopback (tests/beacon_server.py) with quicknet's scheme and a key
+    made for the test; its genesis is the start of yesterday (UTC), so the round of today's
+    opening is published."""
+    from tests.beacon_server import LocalBeacon, serving  # py_ecc: only where it is used
+
+    today = int(time.time()) // 86400 * 86400
+    with serving(LocalBeacon(secret=0x5A3E_DEA1_2026, genesis=today - 86400), free_port()) as b:
+        yield b
