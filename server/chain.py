@@ -72,11 +72,12 @@ class ChainRecord:
 class Chains:
     """Reads and makes chains; caches each chain's secrets (one walk of the chain each)."""
 
-    def __init__(self, redis: Redis, length: int = fairness.DEFAULT_LENGTH) -> None:
+    def __init__(self, redis: Redis, length: int = fairness.DEFAULT_LENGTH,
+                 log_new: bool = True) -> None:
         self.redis = redis
         self.length = length
         self._secrets: dict[str, list[bytes]] = {}
-        self._seen = 0  # history entries this process has logged
+        self._seen = 0 if log_new else 1 << 62  # history entries this process has logged
 
     async def history(self) -> list[ChainRecord]:
         raw = await self.redis.lrange(HISTORY, 0, -1)

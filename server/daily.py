@@ -253,6 +253,8 @@ class Daily:
         """A sweep job: record the reveal of each recent day that is past its deadline with
         every attempt closed (retried each sweep until it succeeds); how many were recorded."""
         now = await self.clock()
+        if self.settings.daily_chain:
+            await self.chains.history()  # logs a chain another node or the command made
         first = day_of(now - DAY_MS - self.settings.daily_grace * 1000) - timedelta(1)
         done = 0
         day = first
