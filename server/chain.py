@@ -126,7 +126,11 @@ class Chains:
     async def secret(self, record: ChainRecord, day: date) -> bytes:
         secrets = self._secrets.get(record.anchor)
         if secrets is None:
-            root = bytes.fromhex(store.text(await self.redis.hget(ROOTS, record.anchor)))
+            raw = await self.redis.hget(ROOTS, record.anchor)
+            if raw is None:  # never derive from a made-up root: the anchor would not match
+                raise RuntimeError(f"the root of chain {record.anchor} is missing from Redis: "
+                                   "restore it from a backup (docs/operations.md)")
+            root = bytes.fromhex(store.text(raw))
             secrets = await asyncio.to_thread(fairness.all_secrets, root, record.length)
             self._secrets[record.anchor] = secrets
         return secrets[fairness.day_index(record.start_day, day)]

@@ -46,7 +46,8 @@ def independent_secrets(root: bytes, n: int) -> list[bytes]:
 
 JS = """
 const c = require('crypto');
-const link = x => c.createHash('sha256').update(Buffer.concat([Buffer.from('samedeal-chain/'), x])).digest();
+const link = x => c.createHash('sha256')
+  .update(Buffer.concat([Buffer.from('samedeal-chain/'), x])).digest();
 const root = Buffer.from(process.argv[1], 'hex'), n = Number(process.argv[2]);
 const s = new Array(n); s[n - 1] = root;
 for (let k = n - 1; k > 0; k--) s[k - 1] = link(s[k]);
@@ -99,7 +100,8 @@ def test_seed_vectors(label: str, seed: str, digest: str) -> None:
 
 
 def test_the_old_secret_vector_still_holds() -> None:
-    row = doc_rows("| label | seed | commitment |\n| --- | --- | --- |\n| `samedeal-daily/2026-11-23")
+    row = doc_rows("| label | seed | commitment |\n| --- | --- | --- |\n"
+                   "| `samedeal-daily/2026-11-23")
     seed = fairness.daily_seed(b"example secret", date(2026, 11, 23), "klondike", "easy")
     assert [[row[0][0], seed.hex(), hashlib.sha256(seed).hexdigest()]] == row
 

@@ -102,7 +102,7 @@ def test_a_tampered_page_fails_its_checks(served: tuple[Node, str, str], token: 
     history = httpx.get(f"{node.url}/api/v1/daily/chain").json()["history"]
     assert all(ok for ok, _ in checks(page, history))
     seed = dict(page, deals=[dict(page["deals"][0], seed="00" * 32), *page["deals"][1:]])
-    assert [line for ok, line in checks(seed, history) if not ok][0].endswith(
+    assert next(line for ok, line in checks(seed, history) if not ok).endswith(
         "seed is not the one the day's secret gives")
     secret = dict(page, secret=page["deals"][0]["seed"])
     assert not checks(secret, history)[0][0]
@@ -122,7 +122,7 @@ def test_a_rotation_is_refused_for_an_open_day_and_else_public_and_logged(
                     "--reason", "a scheduled rotation")
     assert done.returncode == 0, done.stderr
     history = httpx.get(f"{node.url}/api/v1/daily/chain").json()["history"]
-    assert [h["anchor"] for h in history][0] == anchor and len(history) == 2
+    assert history[0]["anchor"] == anchor and len(history) == 2
     assert history[1]["start"] == str(later) and history[1]["reason"] == "a scheduled rotation"
     log = Path(node.log)
     wait_for(lambda: history[1]["anchor"] in log.read_text(), "the rotation in the server log")
