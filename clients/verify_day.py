@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import sys
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -126,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         date.fromisoformat(args.day)
     except ValueError:
-        print(f"samedeal verify-day: a day is written YYYY-MM-DD, not {args.day!r}")
+        print(f"samedeal verify-day: a day is written YYYY-MM-DD, not {args.day!r}",
+              file=sys.stderr)
         return USAGE
     headers = {"authorization": f"Bearer {args.token}"} if args.token else {}
     base = args.server.rstrip("/") + "/api/v1/daily"
@@ -135,14 +137,15 @@ def run(args: argparse.Namespace) -> int:
             got = http.get(f"{base}/{args.day}")
             chains = http.get(f"{base}/chain")
     except httpx.HTTPError as e:
-        print(f"samedeal verify-day: cannot reach {args.server}: {e}")
+        print(f"samedeal verify-day: cannot reach {args.server}: {e}", file=sys.stderr)
         return FAILED
     for reply in (got, chains):
         if reply.status_code != 200:
             body = reply.json() if reply.headers.get("content-type", "").startswith(
                 "application/json") else {}
             print(f"samedeal verify-day: the server refused ({reply.status_code} "
-                  f"{body.get('code', '')}): {body.get('message', reply.text[:200])}")
+                  f"{body.get('code', '')}): {body.get('message', reply.text[:200])}",
+                  file=sys.stderr)
             return FAILED
     results = checks(got.json(), chains.json()["history"], args.anchor,
                      args.beacon_public_key, args.beacon_scheme)

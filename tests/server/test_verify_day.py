@@ -90,9 +90,10 @@ def test_verify_day_checks_a_revealed_day_end_to_end(served: tuple[Node, str, st
         wrong.stdout
     today = samedeal("verify-day", str(TODAY), "--server", node.url, "--token", token)
     assert today.returncode == 1 and "not revealed yet" in today.stdout
-    assert samedeal("verify-day", "yesterday", "--server", node.url).returncode == 2
+    usage = samedeal("verify-day", "yesterday", "--server", node.url)
+    assert usage.returncode == 2 and usage.stderr.count("\n") == 1 and not usage.stdout
     refused = samedeal("verify-day", yesterday, "--server", node.url)  # no token
-    assert refused.returncode == 1 and "auth.required" in refused.stdout
+    assert refused.returncode == 1 and "auth.required" in refused.stderr
 
 
 def test_a_tampered_page_fails_its_checks(served: tuple[Node, str, str], token: str) -> None:
