@@ -110,6 +110,8 @@ class Daily:
         self.chains = Chains(redis, settings.daily_chain_length)
         self._secret: bytes | None = None
         self._beacons: dict[date, bytes | None] = {}  # stored, so fixed for good
+        self._history: list[ChainRecord] = []
+        self._history_day = date.min  # the history read then decides every day up to it
         self._close = script_replies.bind(redis, store.CLOSE, script_replies.Closed.of)
 
     async def secret(self) -> bytes:
@@ -127,8 +129,12 @@ class Daily:
         """The chain whose link is ``day``'s secret (made at first use, from tomorrow)."""
         if not self.settings.daily_chain:
             return None
-        history = await self.chains.ensure(day_of(await self.clock()))
-        return Chains.for_day(history, day)
+        if day > self._history_day:  # a chain made since starts after the day it was made
+            # on, so the history read on a day decides that day and every one before it
+            today = day_of(await self.clock())
+            self._history = await self.chains.ensure(today)
+            self._history_day = today
+        return Chains.for_day(self._history, day)
 
     async def day_secret(self, day: date) -> bytes:
         """The day's secret: its chain link, or the old secret before the first chain."""
