@@ -58,7 +58,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=200)
     args = p.parse_args()
     walks = [walk(fairness.DEFAULT_LENGTH) for _ in range(5)]
-    print(f"walk a {fairness.DEFAULT_LENGTH}-day chain: median {statistics.median(walks) * 1000:.1f} ms")
+    ms = statistics.median(walks) * 1000
+    print(f"walk a {fairness.DEFAULT_LENGTH}-day chain: median {ms:.1f} ms")
     for what, (off, on) in asyncio.run(pages(args.rounds)).items():
         print(f"{what}: chain on / off = {on / off:.2f} (medians {on * 1e6:.0f} us / "
               f"{off * 1e6:.0f} us)")
