@@ -154,15 +154,17 @@ class Daily:
     async def randomness(self, day: date) -> bytes | None:
         """The beacon randomness the day's seeds mix in (None: the day uses no beacon).
 
-        A day without a beacon configured at its first use is marked as having none, so
-        configuring one later changes no published commitment. With a beacon, the round is
-        fetched, verified (by the beacon) and stored NX, so every node uses the same; until
-        then this answers ``daily.waiting`` and the sweep keeps trying (``fetch_beacons``)."""
+        A day without a beacon configured at its first use, or first asked about once over,
+        is marked as having none, so configuring one later changes no published commitment.
+        With a beacon, the round is fetched, verified (by the beacon) and stored NX, so every
+        node uses the same; until then this answers ``daily.waiting`` and the sweep keeps
+        trying (``fetch_beacons``)."""
         if day in self._beacons:
             return self._beacons[day]
         key = store.daily_beacon(day.isoformat())
         raw = await self.redis.get(key)
-        if raw is None and self.beacon is None:
+        if raw is None and (self.beacon is None or day < day_of(await self.clock())):
+            # a past day never marked (it opened before this server version) had no beacon
             await self.redis.set(key, NO_BEACON, nx=True)
             raw = await self.redis.get(key)
         if raw is None:

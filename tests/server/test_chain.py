@@ -6,6 +6,7 @@ with an injected clock; the days are years ahead, as in test_daily.py."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -155,14 +156,15 @@ class FixedBeacon:
     calls fail as an unpublished round would."""
 
     def __init__(self, value: bytes, fail: int = 0) -> None:
-        self.value, self.fail, self.asked = value, fail, []
+        self.value, self.fail = value, fail
+        self.asked: list[int] = []
 
     async def round_for_day(self, opens_at_ms: int) -> FixedRound:
         self.asked.append(opens_at_ms)
         if len(self.asked) <= self.fail:
             raise RuntimeError("round not yet published")
         sig = b"sig:" + self.value
-        return FixedRound(7, __import__("hashlib").sha256(sig).digest(), sig)
+        return FixedRound(7, hashlib.sha256(sig).digest(), sig)
 
 
 async def test_the_beacon_round_is_stored_once_and_mixed_into_every_seed(
@@ -185,7 +187,7 @@ async def test_the_beacon_round_is_stored_once_and_mixed_into_every_seed(
     # Another node with another beacon answer: the stored round wins (set NX).
     other = services(url, clock, FixedBeacon(b"two"), daily_chain=False)
     page = await other.daily.info()
-    randomness = fairness.hashlib.sha256(b"sig:one").digest()
+    randomness = hashlib.sha256(b"sig:one").digest()
     assert page["beacon"] == {"round": 7, "randomness": randomness.hex(),
                               "signature": b"sig:one".hex(), "previous_signature": None}
     assert page == await sv.daily.info()
@@ -212,3 +214,17 @@ async def test_a_day_opened_without_a_beacon_keeps_none(fresh: tuple[str, date])
     assert (await beaconed.daily.info())["beacon"]["round"] == 7
     for x in (plain, beaconed):
         await x.redis.aclose()
+
+
+async def test_a_past_day_never_marked_gets_no_beacon(fresh: tuple[str, date]) -> None:
+    """A day that opened before the chain and beacon code ran has no mark: a beacon configured
+    now must not change its published deals."""
+    url, day = fresh
+    clock = Clock(day + timedelta(1))
+    beacon = FixedBeacon(b"late")
+    sv = services(url, clock, beacon, daily_chain=False)
+    page = await sv.daily.info(day)
+    assert page["beacon"] is None and beacon.asked == []
+    plain = fairness.daily_seed(b"old secret", day, RULES.id, RULES.variant)
+    assert engine.commitment(plain) in {d["commitment"] for d in page["deals"]}
+    await sv.redis.aclose()
