@@ -25,7 +25,8 @@ from .accounts import Accounts
 from .api import Services
 from .boards import Boards
 from .config import Settings
-from .daily import Beacon, Clock, Daily
+from .daily import Clock, Daily
+from .daily_beacon import Beacon
 from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
@@ -196,7 +197,7 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    sv.daily.reveal_due, sv.daily.fetch_beacons, sv.followups.run_due):
+                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep

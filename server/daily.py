@@ -16,12 +16,10 @@ none is left the day's seeds are revealed.
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 import os
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from redis.asyncio import Redis
 
@@ -33,43 +31,13 @@ from . import integrity, script_replies, store
 from .accounts import Accounts, Player, new_id
 from .chain import ChainRecord, Chains
 from .config import Settings
+from .daily_beacon import Beacon, DayRounds
 from .errors import ApiError
 from .records import Records, opens_at
 from .sessions import Session, Sessions, rules_for
 
 DAY_MS = 86_400_000
 Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
-log = logging.getLogger("samedeal")
-NO_BEACON = b"none"  # a day that opened without a beacon: it keeps none for ever
-
-
-class BeaconRound(Protocol):
-    """What the day needs of a verified beacon round (server/beacon.py's ``BeaconRound``)."""
-
-    @property
-    def round(self) -> int: ...
-    @property
-    def randomness(self) -> bytes: ...
-    @property
-    def signature(self) -> bytes: ...
-    @property
-    def previous_signature(self) -> bytes | None: ...
-
-
-class Beacon(Protocol):
-    """The public randomness beacon (server/beacon.py): the first round at or after a time,
-    its signature verified; raises when it is not published yet or cannot be had."""
-
-    async def round_for_day(self, opens_at_ms: int) -> BeaconRound: ...
-
-
-def round_json(r: BeaconRound) -> dict[str, Any]:
-    """A round as stored with the day and published with it."""
-    prev = r.previous_signature
-    return {"round": r.round, "randomness": r.randomness.hex(), "signature": r.signature.hex(),
-            "previous_signature": prev.hex() if prev is not None else None}
-
-
 def daily_seed(secret: bytes, day: date, rules: engine.RuleSet,
             beacon: bytes | None = None) -> bytes:
     return fairness.daily_seed(secret, day, rules.id, rules.variant, beacon)
@@ -109,7 +77,7 @@ class Daily:
         self.beacon = beacon
         self.chains = Chains(redis, settings.daily_chain_length)
         self._secret: bytes | None = None
-        self._beacons: dict[date, bytes | None] = {}  # stored, so fixed for good
+        self.rounds = DayRounds(redis, beacon, self.clock)
         self._history: list[ChainRecord] = []
         self._history_day = date.min  # the history read then decides every day up to it
         self._close = script_replies.bind(redis, store.CLOSE, script_replies.Closed.of)
@@ -143,63 +111,9 @@ class Daily:
             return await self.secret()
         return await self.chains.secret(record, day)
 
-    async def stored_round(self, day: date) -> dict[str, Any] | None:
-        """The beacon round stored with the day, if any."""
-        raw = await self.redis.get(store.daily_beacon(day.isoformat()))
-        if raw is None or raw == NO_BEACON:
-            return None
-        round_: dict[str, Any] = json.loads(raw)
-        return round_
-
-    async def randomness(self, day: date) -> bytes | None:
-        """The beacon randomness the day's seeds mix in (None: the day uses no beacon).
-
-        A day without a beacon configured at its first use, or first asked about once over,
-        is marked as having none, so configuring one later changes no published commitment.
-        With a beacon, the round is fetched, verified (by the beacon) and stored NX, so every
-        node uses the same; until then this answers ``daily.waiting`` and the sweep keeps
-        trying (``fetch_beacons``)."""
-        if day in self._beacons:
-            return self._beacons[day]
-        key = store.daily_beacon(day.isoformat())
-        raw = await self.redis.get(key)
-        if raw is None and (self.beacon is None or day < day_of(await self.clock())):
-            # a past day never marked (it opened before this server version) had no beacon
-            await self.redis.set(key, NO_BEACON, nx=True)
-            raw = await self.redis.get(key)
-        if raw is None:
-            raw = await self.fetch_round(day)
-        if raw is None:
-            raise ApiError("daily.waiting", "today's deals wait for the public randomness "
-                           "beacon; try again in a minute")
-        value = None if raw == NO_BEACON else bytes.fromhex(json.loads(raw)["randomness"])
-        self._beacons[day] = value
-        return value
-
-    async def fetch_round(self, day: date) -> bytes | None:
-        """Fetch and store the day's beacon round (NX); the stored value, or None on failure."""
-        assert self.beacon is not None
-        key = store.daily_beacon(day.isoformat())
-        try:
-            got = await self.beacon.round_for_day(opens_at(day))
-        except Exception as e:  # not published yet, unreachable, or failed verification
-            log.warning("daily %s: no beacon round yet (%s)", day, e)
-            return None
-        await self.redis.set(key, json.dumps(round_json(got)), nx=True)
-        raw = await self.redis.get(key)
-        return None if raw is None else store.text(raw).encode()
-
-    async def fetch_beacons(self) -> None:
-        """A sweep job: fetch today's round while it is missing (the retry behind
-        ``daily.waiting``)."""
-        if self.beacon is None:
-            return
-        today = day_of(await self.clock())
-        if await self.redis.get(store.daily_beacon(today.isoformat())) is None:
-            await self.fetch_round(today)
-
     async def seed(self, day: date, rules: engine.RuleSet) -> bytes:
-        return daily_seed(await self.day_secret(day), day, rules, await self.randomness(day))
+        return daily_seed(await self.day_secret(day), day, rules,
+                          await self.rounds.randomness(day))
 
     def deadline(self, day: date) -> int:
         return opens_at(day) + DAY_MS + self.settings.daily_grace * 1000
@@ -229,13 +143,13 @@ class Daily:
             "reveal_due": self.deadline(day), "overdue": not revealed and now >= self.deadline(day),
             "chain": _chain_json(chain)}
         try:
-            beacon = await self.randomness(day)
+            beacon = await self.rounds.randomness(day)
         except ApiError:  # the round is not stored yet: no commitment can be made
             out.update(waiting=True, beacon=None, deals=[
                 {"game": r.id, "variant": r.variant, "name": r.name}
                 for r in daily_rule_sets()])
             return out
-        out["beacon"] = await self.stored_round(day)
+        out["beacon"] = await self.rounds.stored(day)
         deals = []
         for rules in daily_rule_sets():
             seed = daily_seed(secret, day, rules, beacon)

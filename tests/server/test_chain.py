@@ -182,7 +182,7 @@ async def test_the_beacon_round_is_stored_once_and_mixed_into_every_seed(
     assert all("commitment" not in d for d in waiting["deals"])
     attempt = store.session_keys(attempt_id(day, RULES, ann.id))[0]
     assert await sv.redis.exists(attempt) == 0  # nothing was made
-    await sv.daily.fetch_beacons()  # the sweep's retry
+    await sv.daily.rounds.fetch_today()  # the sweep's retry
     assert beacon.asked[-1] == waiting["opens_at"]
     # Another node with another beacon answer: the stored round wins (set NX).
     other = services(url, clock, FixedBeacon(b"two"), daily_chain=False)
