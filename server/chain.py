@@ -121,9 +121,12 @@ class Chains:
     def for_day(history: list[ChainRecord], day: date) -> ChainRecord | None:
         """The chain whose link is ``day``'s secret: the last starting on or before it."""
         found = [r for r in history if r.start_day <= day]
-        return found[-1] if found and found[-1].covers(day) else None
+        return found[-1] if found else None
 
     async def secret(self, record: ChainRecord, day: date) -> bytes:
+        if not record.covers(day):  # never fall back to another secret: fail loudly
+            raise RuntimeError(f"chain {record.anchor} ended before {day}: rotate to a new "
+                               "chain (samedeal chain rotate, docs/operations.md)")
         secrets = self._secrets.get(record.anchor)
         if secrets is None:
             raw = await self.redis.hget(ROOTS, record.anchor)

@@ -228,3 +228,17 @@ async def test_a_past_day_never_marked_gets_no_beacon(fresh: tuple[str, date]) -
     plain = fairness.daily_seed(b"old secret", day, RULES.id, RULES.variant)
     assert engine.commitment(plain) in {d["commitment"] for d in page["deals"]}
     await sv.redis.aclose()
+
+
+async def test_a_day_past_its_chain_fails_loudly_instead_of_using_another_secret(
+        fresh: tuple[str, date]) -> None:
+    url, day = fresh
+    clock = Clock(day)
+    sv = services(url, clock, daily_chain_length=2)
+    await sv.daily.info()  # the chain: tomorrow and the day after
+    clock.at(day + timedelta(2))
+    assert (await sv.daily.info())["chain"]["length"] == 2
+    clock.at(day + timedelta(3))
+    with pytest.raises(RuntimeError, match="rotate"):
+        await sv.daily.info()
+    await sv.redis.aclose()
