@@ -11,10 +11,10 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
-from .beacon import Beacon
 from .boards import Boards
 from .config import Settings
 from .daily import Daily, day_of, parse_day
+from .daily_beacon import DayBeacon
 from .drain import Drain
 from .errors import ApiError
 from .events import Hub
@@ -42,7 +42,7 @@ class Services:
     metrics: Metrics
     signups: SignupLimit
     followups: FollowUps  # the due follow-ups of ended games: every node sweeps
-    beacon: Beacon | None = None  # the public randomness beacon, when one is configured
+    beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
     drain: Drain = field(default_factory=Drain)
 
 

@@ -27,6 +27,7 @@ from .beacon import Beacon
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
+from .daily_beacon import DayBeacon
 from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
@@ -44,12 +45,16 @@ from .signups import SignupLimit
 log = logging.getLogger("samedeal")
 
 
-def build_services(settings: Settings, clock: Clock | None = None) -> Services:
-    """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day."""
+def build_services(settings: Settings, clock: Clock | None = None,
+                   beacon: DayBeacon | None = None) -> Services:
+    """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day;
+    ``beacon`` (server/beacon.py, built from the beacon settings) mixes the public randomness
+    beacon into the daily seeds."""
     redis = store.connect(settings.redis_url, settings.redis_connections,
                           settings.store_timeout)
     accounts = Accounts(redis, clock)
-    beacon = Beacon.from_settings(settings)  # None without a beacon_url
+    if beacon is None:
+        beacon = Beacon.from_settings(settings)  # None without a beacon_url
     boards = Boards(redis)
     records = Records(redis, settings, boards, Ratings(redis, boards))
     races: Races | None = None
@@ -81,7 +86,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     sessions = Sessions(redis, settings, on_change)
     races = Races(redis, settings, sessions, records.results)
     matches = Matches(redis, settings, records.results)
-    daily = Daily(redis, settings, sessions, accounts, records, clock)
+    daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
     followups.handle("race", races.follow_up)
     followups.handle("match", matches.follow_up)
@@ -191,11 +196,12 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
     """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
     presence counted by nodes that died), end races past their time limit, close daily
-    attempts past their deadline, and complete the follow-ups of ended games that no node
+    attempts past their deadline, record the reveals now due, fetch a missing beacon round
+    (until it comes), and complete the follow-ups of ended games that no node
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    sv.followups.run_due):
+                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep

@@ -53,6 +53,27 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="one JSON object per entry (default: a table)")
     m.set_defaults(run=moderate)
 
+    c = sub.add_parser("chain", help="the daily chain of day secrets: init, show, rotate "
+                       "(docs/fairness.md)",
+                       description="The daily deals' chains of day secrets, in the servers' "
+                       "Redis (docs/fairness.md). init: make the first chain (from the next UTC "
+                       "day, or --start); show: print the anchors and start days to publish; "
+                       "rotate: make a new chain from a future day, a public, logged event.")
+    c.add_argument("action", choices=["init", "show", "rotate"],
+                   help="init, show or rotate")
+    c.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
+    c.add_argument("--start", metavar="DAY",
+                   help="init, rotate: the new chain's first day, YYYY-MM-DD, after today "
+                   "(init's default: tomorrow, UTC)")
+    c.add_argument("--reason", metavar="TEXT",
+                   help="rotate: why, published in the chain history (required)")
+    c.add_argument("--length", metavar="DAYS", type=at_least(1),
+                   help="init, rotate: days the chain covers (default the "
+                   "daily_chain_length setting, 36500)")
+    c.add_argument("--json", action="store_true", help="show: the history as JSON")
+    c.set_defaults(run=chain)
+
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -100,4 +121,39 @@ def moderate(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     print(table(entries, args.json))
+    return 0
+
+
+def chain(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+
+    from redis.exceptions import RedisError
+
+    from .chain import ChainRefused
+    from .chain_admin import run
+
+    if not args.redis_url:
+        print("samedeal chain: give --redis-url (or SAMEDEAL_REDIS_URL): the chains live in "
+              "the servers' Redis", file=sys.stderr)
+        return 2
+    if args.action == "rotate" and not (args.start and args.reason):
+        print("samedeal chain rotate: give --start DAY and --reason TEXT (a rotation is "
+              "public)", file=sys.stderr)
+        return 2
+    try:
+        history = asyncio.run(run(args.redis_url, args.action, args.start, args.reason,
+                                  args.length))
+    except (ValueError, ChainRefused) as e:
+        print(f"samedeal chain {args.action}: {e}", file=sys.stderr)
+        return 2 if not isinstance(e, ChainRefused) else 1
+    except (RedisError, OSError) as e:
+        print(f"samedeal chain: cannot reach {args.redis_url}: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([r.public() for r in history], indent=2))
+    elif not history:
+        print("no chain yet: `samedeal chain init` makes one (or a server, at first use)")
+    for r in [] if args.json else history:
+        print(f"anchor {r.anchor}  start {r.start}  length {r.length}  ({r.reason})")
     return 0

@@ -57,8 +57,14 @@ class Settings:
     #: Seconds without a heartbeat (one each sweep) after which a node counts as dead, and the
     #: match players it counted present (their sockets died with it) as away.
     node_timeout: float = 15.0
-    #: The daily deals' HMAC secret; empty: a random one made once and kept in Redis.
+    #: The daily deals' HMAC secret for days before the first chain of day secrets; empty: a
+    #: random one made once and kept in Redis.
     daily_secret: str = ""
+    #: Derive each day's deals from its link of a pre-committed chain of day secrets
+    #: (docs/fairness.md). Off: every day keeps ``daily_secret``; for a test rig only.
+    daily_chain: bool = True
+    #: Days a new chain covers (a century); ``samedeal chain rotate`` makes the next one.
+    daily_chain_length: int = 36500
     #: Seconds after a day's close (24:00 UTC) that its ranked attempts may still finish.
     daily_grace: int = 3600
     #: Rank a day's attempts by accounts made during that day too. Off: such an account (a

@@ -1,9 +1,11 @@
-"""The daily challenge: one deal per UTC day and rule set, from a server secret.
+"""The daily challenge: one deal per UTC day and rule set, from the day's secret.
 
-``seed = HMAC-SHA256(secret, "samedeal-daily/<YYYY-MM-DD>/<game>/<variant>")`` (the raw 32
-bytes), so every node derives the same deal without storing it, nobody without the secret can
-predict tomorrow's, and the commitment (SHA-256 of the seed) can be published when the day opens.
-docs/fairness.md gives the rule and a test vector.
+``seed = HMAC-SHA256(day secret, "samedeal-daily/<YYYY-MM-DD>/<game>/<variant>")`` (the raw 32
+bytes, engine/fairness.py), so every node derives the same deal without storing it. The day's
+secret is its link of the pre-committed chain (server/chain.py), or, for days before the first
+chain, the one server secret of old. With a public randomness beacon, the round at the day's
+opening is fetched, verified, stored once for every node, and mixed into the label, so nobody
+knows a deal before the day opens. docs/fairness.md gives the rules and test vectors.
 
 A day's ranked attempts may start while the day is open (00:00 to 24:00 UTC) and end by its
 deadline, the close plus a grace period. At the deadline every node's sweeper closes the
@@ -14,35 +16,31 @@ none is left the day's seeds are revealed.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import os
 from collections.abc import Awaitable, Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from redis.asyncio import Redis
 
 import engine
+from engine import fairness
 from engine.core import PLAYING
 
 from . import integrity, script_replies, store
 from .accounts import Accounts, Player, new_id
+from .chain import ChainRecord, Chains
 from .config import Settings
+from .daily_beacon import DayBeacon, DayRounds
 from .errors import ApiError
 from .records import Records, opens_at
 from .sessions import Session, Sessions, rules_for
 
 DAY_MS = 86_400_000
 Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
-
-
-def label(day: date, rules: engine.RuleSet) -> bytes:
-    return f"samedeal-daily/{day.isoformat()}/{rules.id}/{rules.variant}".encode()
-
-
-def daily_seed(secret: bytes, day: date, rules: engine.RuleSet) -> bytes:
-    return hmac.new(secret, label(day, rules), hashlib.sha256).digest()
+def daily_seed(secret: bytes, day: date, rules: engine.RuleSet,
+            beacon: bytes | None = None) -> bytes:
+    return fairness.daily_seed(secret, day, rules.id, rules.variant, beacon)
 
 
 def day_of(ms: int) -> date:
@@ -68,14 +66,20 @@ def daily_rule_sets() -> list[engine.RuleSet]:
 
 class Daily:
     def __init__(self, redis: Redis, settings: Settings, sessions: Sessions,
-                 accounts: Accounts, records: Records, clock: Clock | None = None) -> None:
+                 accounts: Accounts, records: Records, clock: Clock | None = None,
+                 beacon: DayBeacon | None = None) -> None:
         self.redis = redis
         self.settings = settings
         self.sessions = sessions
         self.accounts = accounts
         self.records = records
         self.clock = clock or (lambda: store.now_ms(redis))
+        self.beacon = beacon
+        self.chains = Chains(redis, settings.daily_chain_length)
         self._secret: bytes | None = None
+        self.rounds = DayRounds(redis, beacon, self.clock)
+        self._history: list[ChainRecord] = []
+        self._history_day = date.min  # the history read then decides every day up to it
         self._close = script_replies.bind(redis, store.CLOSE, script_replies.Closed.of)
 
     async def secret(self) -> bytes:
@@ -89,6 +93,28 @@ class Daily:
                 self._secret = bytes.fromhex(secret)
         return self._secret
 
+    async def chain_for(self, day: date) -> ChainRecord | None:
+        """The chain whose link is ``day``'s secret (made at first use, from tomorrow)."""
+        if not self.settings.daily_chain:
+            return None
+        if day > self._history_day:  # a chain made since starts after the day it was made
+            # on, so the history read on a day decides that day and every one before it
+            today = day_of(await self.clock())
+            self._history = await self.chains.ensure(today)
+            self._history_day = today
+        return Chains.for_day(self._history, day)
+
+    async def day_secret(self, day: date) -> bytes:
+        """The day's secret: its chain link, or the old secret before the first chain."""
+        record = await self.chain_for(day)
+        if record is None:
+            return await self.secret()
+        return await self.chains.secret(record, day)
+
+    async def seed(self, day: date, rules: engine.RuleSet) -> bytes:
+        return daily_seed(await self.day_secret(day), day, rules,
+                          await self.rounds.randomness(day))
+
     def deadline(self, day: date) -> int:
         return opens_at(day) + DAY_MS + self.settings.daily_grace * 1000
 
@@ -99,7 +125,9 @@ class Daily:
         return now >= end and await self.redis.zcount(store.DAILY_INFLIGHT, 0, end) == 0
 
     async def info(self, day: date | None = None) -> dict[str, Any]:
-        """A day's deals: commitments from the day's start, seeds once it is revealed."""
+        """A day's deals: commitments from the day's start; once it is revealed, the seeds,
+        the day's secret and the reveal's time. The chain and the beacon round are public at
+        once; ``reveal_due`` and ``overdue`` make a withheld reveal visible."""
         now = await self.clock()
         today = day_of(now)
         day = day or today
@@ -107,18 +135,58 @@ class Daily:
             raise ApiError("daily.not_open", f"the {day} challenge opens at 00:00 UTC that day")
         revealed = await self.revealed(day, now)
         state = "open" if day == today else "revealed" if revealed else "closing"
-        secret = await self.secret()
+        secret = await self.day_secret(day)
+        chain = await self.chain_for(day)
+        out: dict[str, Any] = {
+            "day": day.isoformat(), "state": state, "opens_at": opens_at(day),
+            "closes_at": opens_at(day) + DAY_MS, "deadline": self.deadline(day), "now": now,
+            "reveal_due": self.deadline(day), "overdue": not revealed and now >= self.deadline(day),
+            "chain": _chain_json(chain)}
+        try:
+            beacon = await self.rounds.randomness(day)
+        except ApiError:  # the round is not stored yet: no commitment can be made
+            out.update(waiting=True, beacon=None, deals=[
+                {"game": r.id, "variant": r.variant, "name": r.name}
+                for r in daily_rule_sets()])
+            return out
+        out["beacon"] = await self.rounds.stored(day)
         deals = []
         for rules in daily_rule_sets():
-            seed = daily_seed(secret, day, rules)
+            seed = daily_seed(secret, day, rules, beacon)
             deal = {"game": rules.id, "variant": rules.variant, "name": rules.name,
                     "commitment": engine.commitment(seed)}
             if revealed:
                 deal["seed"] = seed.hex()
             deals.append(deal)
-        return {"day": day.isoformat(), "state": state, "opens_at": opens_at(day),
-                "closes_at": opens_at(day) + DAY_MS, "deadline": self.deadline(day),
-                "now": now, "deals": deals}
+        out["deals"] = deals
+        if revealed:
+            out["revealed_at"] = await self.record_reveal(day, now)
+            if chain is not None:  # the old secret served every day before: never shown
+                out["secret"] = secret.hex()
+        return out
+
+    async def record_reveal(self, day: date, now: int) -> int:
+        """Write the day's reveal record once (the first node to see it revealed); its time."""
+        key = store.daily_reveal(day.isoformat())
+        await self.redis.set(key, str(now), nx=True)
+        return int(store.text(await self.redis.get(key)))
+
+    async def reveal_due(self) -> int:
+        """A sweep job: record the reveal of each recent day that is past its deadline with
+        every attempt closed (retried each sweep until it succeeds); how many were recorded."""
+        now = await self.clock()
+        if self.settings.daily_chain:
+            await self.chains.history()  # logs a chain another node or the command made
+        first = day_of(now - DAY_MS - self.settings.daily_grace * 1000) - timedelta(1)
+        done = 0
+        day = first
+        while self.deadline(day) <= now:
+            key = store.daily_reveal(day.isoformat())
+            if await self.redis.exists(key) == 0 and await self.revealed(day, now):
+                await self.record_reveal(day, now)
+                done += 1
+            day += timedelta(1)
+        return done
 
     async def start(self, player: Player, game: str, variant: str, ranked: bool = True,
                     day_text: str | None = None) -> Session:
@@ -131,7 +199,7 @@ class Daily:
         day = parse_day(day_text) if day_text else today
         if day > today:
             raise ApiError("daily.not_open", f"the {day} challenge opens at 00:00 UTC that day")
-        seed = daily_seed(await self.secret(), day, rules)
+        seed = await self.seed(day, rules)
         sid = attempt_id(day, rules, player.id)
         if ranked:
             if day != today:
@@ -237,3 +305,9 @@ class Daily:
                                     walked_away=True)
         return len(due)
 
+
+
+def _chain_json(record: ChainRecord | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    return {"anchor": record.anchor, "start": record.start, "length": record.length}

@@ -47,6 +47,7 @@ STATUS = {
     "daily.closed": 409,
     "daily.played": 409,
     "daily.not_revealed": 409,
+    "daily.waiting": 503,
     "board.unknown": 404,
     "board.absent": 404,
     "conflict": 409,

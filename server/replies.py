@@ -65,11 +65,21 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": ST
 OWN = obj({"match": STR, "view": VIEW, "legal": {"type": "array", "items": STR},
            "waiting": BOOL, "as_of": INT},
           doc="what is yours alone in a match: your grid, or your lane on your turn")
+CHAIN = obj({"anchor": HEX, "start": STR, "length": INT},
+            {"created": MS, "reason": STR},
+            doc="a chain of day secrets' public record (docs/fairness.md)")
+ROUND = obj({"round": INT, "randomness": HEX, "signature": HEX},
+            {"previous_signature": {"type": ["string", "null"]}},
+            doc="the public randomness beacon's round mixed into the day's seeds")
 DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
              "opens_at": MS, "closes_at": MS, "deadline": MS, "now": MS,
+             "reveal_due": MS, "overdue": BOOL,
+             "chain": {"oneOf": [CHAIN, {"type": "null"}]},
              "deals": {"type": "array", "items": obj(
-                 {"game": STR, "variant": STR, "name": STR, "commitment": HEX},
-                 {"seed": HEX})}})
+                 {"game": STR, "variant": STR, "name": STR},
+                 {"commitment": HEX, "seed": HEX})}},
+            {"beacon": {"oneOf": [ROUND, {"type": "null"}]}, "waiting": BOOL,
+             "secret": HEX, "revealed_at": MS})
 BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]},
              "total": {"type": "integer", "minimum": 0},
              "entries": {"type": "array", "items": obj({"rank": {"type": "integer",

@@ -217,6 +217,14 @@ async def transcript_of_match(request: Request) -> Response:
         param(request, "match")))
 
 
+async def daily_chain(request: Request) -> Response:
+    """The chain of day secrets in use, and every chain made: public, no token needed."""
+    sv = services(request)
+    history = await sv.daily.chains.ensure(day_of(await sv.daily.clock()))
+    current = history[-1].public() if history else None
+    return respond(request, {"current": current, "history": [r.public() for r in history]})
+
+
 def reply_of(kind: str) -> dict[str, Any]:
     """The reply schema of the operation behind ``kind`` (its WebSocket reply's fields)."""
     return replies.REPLIES[OPERATIONS[kind][1]][1]
@@ -313,10 +321,16 @@ ENDPOINTS: list[Endpoint] = [
              errors=(*MATCH_ERRORS, "match.not_over")),
     post("/daily", "daily.start",
          "Start (or resume) today's ranked attempt, or replay unranked",
-         ("game.unknown", "daily.not_open", "daily.played", "daily.not_revealed"), 201),
+         ("game.unknown", "daily.not_open", "daily.played", "daily.not_revealed",
+          "daily.waiting"), 201),
     Endpoint("GET", f"{API}/daily", get_operation("daily.get"),
              "Today's daily deals and their commitments", "daily.get",
              reply=reply_of("daily.get")),
+    Endpoint("GET", f"{API}/daily/chain", daily_chain,
+             "The chains of day secrets: the latest (anchor, start day, length) and every "
+             "one made, to publish elsewhere (docs/fairness.md)", auth="none",
+             reply=replies.obj({"current": replies.CHAIN,
+                                "history": {"type": "array", "items": replies.CHAIN}})),
     Endpoint("GET", f"{API}/daily/{{day}}", get_operation("daily.get", "day"),
              "A day's deals: commitments, seeds once revealed", "daily.get",
              reply=reply_of("daily.get"), errors=("daily.not_open",)),

@@ -17,6 +17,11 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:{dYYYYMMDD-G-V-P}:session  hash   a ranked daily attempt (one id per player, day, rules)
     sd:daily:inflight             sorted set   ranked attempts not yet on the boards, by deadline
     sd:daily:secret               string the daily HMAC secret, when no setting gives one
+                                         (days before the first chain)
+    sd:daily:chains               list   the public chain history: JSON records (server/chain.py)
+    sd:daily:chain:roots          hash   chain anchor -> root secret (never published)
+    sd:daily:beacon:<day>         string the day's beacon round (JSON), or "none", set NX
+    sd:daily:reveal:<day>         string when the day's reveal was recorded (ms), set NX
     sd:{board:NAME}:rank, :entries    a leaderboard: sorted set + details (server/boards.py)
     sd:{M}:match                  hash   a match: rules, seats, timers, state, seed, seq, rev,
                                          round counters, per player seat:/here:/away:/out:/full:
@@ -126,6 +131,15 @@ def node_presence(node: str) -> str:
     """A node's ledger of match presence it counted: ``<match> <player>`` -> sockets."""
     return f"sd:node:{{{node}}}:here"
 DAILY_INFLIGHT, DAILY_SECRET = "sd:daily:inflight", "sd:daily:secret"
+
+
+def daily_beacon(day: str) -> str:
+    return f"sd:daily:beacon:{day}"
+
+
+def daily_reveal(day: str) -> str:
+    return f"sd:daily:reveal:{day}"
+
 #: Follow-ups of ended games still to do: ``race:R``, ``match:M``, ``daily:S``, ``game:S``,
 #: scored by the server ms from which any node's sweep may take one over.
 DUE = "sd:due"

@@ -26,7 +26,7 @@ from server import api
 from server.accounts import Player
 from server.app import build_services
 from server.config import Settings
-from server.daily import attempt_id, daily_seed
+from server.daily import attempt_id
 from server.errors import ApiError
 from server.records import opens_at
 from tests.conftest import ROOT
@@ -104,7 +104,7 @@ async def winnable_day(sv: api.Services, clock: Clock) -> list[str]:
     rules = engine.get("isabel", "standard")
     day = date.fromisoformat((await sv.daily.info())["day"])
     for _ in range(20):
-        line = winning_line(rules, daily_seed(await sv.daily.secret(), day, rules))
+        line = winning_line(rules, await sv.daily.seed(day, rules))
         if line is not None:
             clock.at(day)
             return line
@@ -497,12 +497,11 @@ async def test_no_daily_message_names_a_hidden_card_in_any_rule_set(
     no reply (the attempt, a few moves, the board) names a card not shown."""
     sv, _ = services
     ann, _ = await sv.accounts.register("Ann", "human")
-    secret = await sv.daily.secret()
     day = date.fromisoformat((await sv.daily.info())["day"])
     rng = random.Random(7)
     for rules in engine.rule_sets():
         s = await start(sv, ann, rules.id, rules.variant)
-        dealt = rules.deal(daily_seed(secret, day, rules), competitive=True)
+        dealt = rules.deal(await sv.daily.seed(day, rules), competitive=True)
         assert s["view"] == dealt.view() and "seed" not in s, rules.key
         seen = view_cards(s["view"])
         assert cards_in(s) <= seen, rules.key

@@ -1,0 +1,69 @@
+"""What the chain of day secrets costs (engine/fairness.py, server/daily.py):
+
+    python -m bench.chain --rounds 200
+
+The one-off walk of a century-long chain (each process does it once per chain), and the
+daily page and a day's seed with the chain on against the same with it off, on the embedded
+store, in the same run: the ratio is the figure, not the milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+from datetime import date
+
+import engine
+from engine import fairness
+from server.app import build_services
+from server.config import Settings
+from server.records import opens_at
+
+
+def walk(length: int) -> float:
+    t = time.perf_counter()
+    fairness.all_secrets(bytes(32), length)
+    return time.perf_counter() - t
+
+
+async def median(call: Callable[[], Awaitable[object]], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        await call()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+async def pages(rounds: int) -> dict[str, tuple[float, float]]:
+    day = date(2030, 6, 3)
+    out: dict[str, list[float]] = {}
+    rules = engine.get("klondike", "easy")
+    for chain in (False, True):
+        async def clock() -> int:
+            return opens_at(day) + 3_600_000
+        sv = build_services(Settings(daily_secret="bench", daily_chain=chain), clock)
+        await sv.daily.info()  # the first use: the chain is made and walked
+        out.setdefault("daily page", []).append(await median(sv.daily.info, rounds))
+        out.setdefault("a day's seed", []).append(
+            await median(lambda: sv.daily.seed(day, rules), rounds))  # noqa: B023
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=200)
+    args = p.parse_args()
+    walks = [walk(fairness.DEFAULT_LENGTH) for _ in range(5)]
+    ms = statistics.median(walks) * 1000
+    print(f"walk a {fairness.DEFAULT_LENGTH}-day chain: median {ms:.1f} ms")
+    for what, (off, on) in asyncio.run(pages(args.rounds)).items():
+        print(f"{what}: chain on / off = {on / off:.2f} (medians {on * 1e6:.0f} us / "
+              f"{off * 1e6:.0f} us)")
+
+
+if __name__ == "__main__":
+    main()
