@@ -174,8 +174,9 @@ def _selfplay(args: argparse.Namespace) -> int:
 TRANSCRIPT = "a transcript is the JSON object GET /api/v1/sessions/{id}/moves returns"
 
 
-def _fetch(url: str, token: str | None) -> str:
-    """A transcript's text from a server; its refusal, in its own words, as ``Failed``."""
+def fetch(url: str, token: str | None) -> str:
+    """A page's text from a server (a transcript, a day); its refusal, in its own words, as
+    ``Failed``."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     request = urllib.request.Request(url, headers=headers)
     try:
@@ -198,7 +199,7 @@ def load_transcript(source: str, token: str | None = None) -> dict[str, Any]:
     if source == "-":
         text = sys.stdin.read()
     elif source.startswith(("http://", "https://")):
-        text = _fetch(source, token)
+        text = fetch(source, token)
     else:
         try:
             with open(source, encoding="utf-8") as f:

@@ -124,6 +124,12 @@ async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dic
 
 
 async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await daily_page(sv, body)
+
+
+async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
+    """A day's page is the same for everyone, account or not, so that anyone can check a
+    reveal (``samedeal verify-day``)."""
     return await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
 
 

@@ -17,6 +17,7 @@ import engine
 from . import codec, replies, schema
 from .accounts import Player
 from .api import OPERATIONS, Services, transcript
+from .api import daily_page as page_of_day
 from .daily import day_of
 from .endpoints import Endpoint, Handler
 from .errors import ApiError
@@ -169,26 +170,37 @@ async def moves(request: Request) -> Response:
                                              param(request, "session")))
 
 
+def query_body(request: Request, kind: str, path: str = "") -> dict[str, Any]:
+    """The query string (and a path part) as the body of a ``kind`` message, checked; whole
+    numbers (ASCII digits, at most 30 of them) are read as integers, after the text check."""
+    body: dict[str, Any] = dict(request.query_params.items())
+    if path:
+        body[path] = request.path_params[path]
+    schema.check_text(body)
+    for k, v in body.items():
+        if k != path and v.isascii() and v.isdigit() and len(v) <= 30:
+            body[k] = int(v)
+    schema.check_fields(kind, body)
+    return body
+
+
 def get_operation(kind: str, path: str = "") -> Handler:
-    """A GET route running ``OPERATIONS[kind]`` with the query string (and a path part) as
-    the body; whole numbers in the query (ASCII digits, at most 30 of them) are read as
-    integers, after the text check."""
+    """A GET route running ``OPERATIONS[kind]`` for the caller, with ``query_body``."""
 
     async def endpoint(request: Request) -> Response:
         who = await caller(request)
-        body: dict[str, Any] = dict(request.query_params.items())
-        if path:
-            body[path] = request.path_params[path]
-        schema.check_text(body)
-        for k, v in body.items():
-            if k != path and v.isascii() and v.isdigit() and len(v) <= 30:
-                body[k] = int(v)
-        schema.check_fields(kind, body)
         handler, _ = OPERATIONS[kind]
+        body = query_body(request, kind, path)
         return respond(request, await handler(services(request), who, body))
 
     endpoint.__name__ = kind.replace(".", "_")
     return endpoint
+
+
+async def daily_page(request: Request) -> Response:
+    """Today's or a day's page: public, so that anyone can check a reveal."""
+    body = query_body(request, "daily.get", "day" if "day" in request.path_params else "")
+    return respond(request, await page_of_day(services(request), body))
 
 
 async def races(request: Request) -> Response:
@@ -323,16 +335,16 @@ ENDPOINTS: list[Endpoint] = [
          "Start (or resume) today's ranked attempt, or replay unranked",
          ("game.unknown", "daily.not_open", "daily.played", "daily.not_revealed",
           "daily.waiting"), 201),
-    Endpoint("GET", f"{API}/daily", get_operation("daily.get"),
-             "Today's daily deals and their commitments", "daily.get",
+    Endpoint("GET", f"{API}/daily", daily_page,
+             "Today's daily deals and their commitments", "daily.get", auth="none",
              reply=reply_of("daily.get")),
     Endpoint("GET", f"{API}/daily/chain", daily_chain,
              "The chains of day secrets: the latest (anchor, start day, length) and every "
              "one made, to publish elsewhere (docs/fairness.md)", auth="none",
              reply=replies.obj({"current": replies.CHAIN,
                                 "history": {"type": "array", "items": replies.CHAIN}})),
-    Endpoint("GET", f"{API}/daily/{{day}}", get_operation("daily.get", "day"),
-             "A day's deals: commitments, seeds once revealed", "daily.get",
+    Endpoint("GET", f"{API}/daily/{{day}}", daily_page,
+             "A day's deals: commitments, seeds once revealed", "daily.get", auth="none",
              reply=reply_of("daily.get"), errors=("daily.not_open",)),
     Endpoint("GET", f"{API}/boards/{{board:path}}", get_operation("board.get", "board"),
              "A leaderboard page (docs/protocol.md)", "board.get",

@@ -52,11 +52,16 @@ export async function mount(root, ctx, params) {
   function tick() {
     if (!day) return;
     const now = serverNow();
-    when.textContent = day.state === "open"
-      ? `Open for ranked attempts for another ${clock(day.closes_at - now)} (until 24:00 UTC); attempts in progress may finish until ${new Date(day.deadline).toISOString().slice(11, 16)} UTC.`
-      : day.state === "revealed"
-        ? "This day is over and its seeds are revealed: replay any deal unranked, and check each seed against its commitment."
-        : "This day is closed; its seeds are revealed once its last attempts have ended.";
+    const due = `${new Date(day.reveal_due).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    when.textContent = day.waiting
+      ? "Today's deals wait for the public randomness beacon's round; they open as soon as it is published."
+      : day.state === "open"
+        ? `Open for ranked attempts for another ${clock(day.closes_at - now)} (until 24:00 UTC); attempts in progress may finish until ${new Date(day.deadline).toISOString().slice(11, 16)} UTC.`
+        : day.state === "revealed"
+          ? "This day is over and its seeds are revealed: replay any deal unranked, and check each seed against its commitment (samedeal verify-day)."
+          : day.overdue
+            ? `The reveal of this day's seeds is overdue: it was due at ${due}.`
+            : `This day is closed; its seeds are revealed once its last attempts have ended, by ${due}.`;
   }
 
   function drawDeals() {
@@ -65,9 +70,10 @@ export async function mount(root, ctx, params) {
     list.replaceChildren(...rows.map((d) => h(`tr${picked && picked.game === d.game && picked.variant === d.variant ? ".picked" : ""}`,
       { "data-game": d.game, "data-variant": d.variant },
       h("th", { scope: "row" }, d.name, h("span.variant", { text: ` ${d.variant}` }),
-        h("code.commitment", { title: d.commitment, text: `${d.commitment.slice(0, 16)}…` })),
+        d.commitment ? h("code.commitment", { title: d.commitment, text: `${d.commitment.slice(0, 16)}…` })
+          : h("span.commitment", { text: "waiting for the beacon" })),
       h("td.daily-acts", {},
-        day.state === "open" ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked", title: "ranked attempt", onclick: () => pick(d, "ranked") }) : null,
+        day.state === "open" && d.commitment ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked", title: "ranked attempt", onclick: () => pick(d, "ranked") }) : null,
         h("button", { type: "button", "data-act": "board", text: "Board", title: "leaderboard", onclick: () => pick(d, "board") })))));
   }
   filter.addEventListener("input", () => day && drawDeals());
@@ -97,10 +103,10 @@ export async function mount(root, ctx, params) {
     detail.dataset.variant = d.variant;
     detail.replaceChildren(...kids(
       h("h2", { text: `${d.name} (${d.variant})` }),
-      h("p.commitment", {}, "Today's commitment: ", h("code", { text: d.commitment })),
+      h("p.commitment", {}, "Today's commitment: ", h("code", { text: d.commitment ?? "waiting for the beacon" })),
       d.seed ? seedReveal(d.seed, d.commitment) : null,
       h("div.actions", {},
-        day.state === "open" ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked attempt", onclick: () => warn(d, play, board) }) : null,
+        day.state === "open" && d.commitment ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked attempt", onclick: () => warn(d, play, board) }) : null,
         h("button", { type: "button", "data-act": "replay", text: "Practice replay (unranked)", onclick: () => replay(d, play) })),
       play, board));
     showBoard(d, board);
