@@ -13,11 +13,12 @@ import hashlib
 import json
 import os
 import sys
-from datetime import date
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from engine import beacon_check, fairness
 from engine.cli import Failed, fetch
+from engine.drand import KNOWN_CHAINS
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 OK, FAILED, USAGE = 0, 1, 2
@@ -37,17 +38,17 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--anchor", metavar="HEX",
                    help="the anchor as you had it published elsewhere; checked too")
     p.add_argument("--beacon-public-key", metavar="HEX",
-                   help="the beacon chain's public key, as its operators publish it (the "
-                   "beacon's signature is checked against it)")
-    p.add_argument("--beacon-scheme", metavar="ID", default="bls-unchained-g1-rfc9380",
-                   help="the beacon chain's scheme (default bls-unchained-g1-rfc9380, drand's "
-                   "quicknet)")
+                   help="the beacon chain's public key, as its operators publish it (default: "
+                   "drand's published key for quicknet and the default chain)")
+    p.add_argument("--beacon-scheme", metavar="ID",
+                   help="the beacon chain's scheme with --beacon-public-key (default: the "
+                   "known chain's, else bls-unchained-g1-rfc9380, drand's quicknet)")
     p.set_defaults(run=run)
 
 
 def checks(page: dict[str, Any], history: list[dict[str, Any]], anchor: str | None = None,
            beacon_key: str | None = None,
-           beacon_scheme: str = "bls-unchained-g1-rfc9380") -> list[tuple[bool, str]]:
+           beacon_scheme: str | None = None) -> list[tuple[bool, str]]:
     """Every check of a day's page: (passed, line). Pure, for the command and the tests."""
     out: list[tuple[bool, str]] = []
     day = date.fromisoformat(page["day"])
@@ -82,16 +83,7 @@ def checks(page: dict[str, Any], history: list[dict[str, Any]], anchor: str | No
         out.append((ok, f"beacon round {beacon['round']}: randomness is SHA-256 of the "
                     "signature" if ok else f"beacon round {beacon['round']}: randomness is "
                     "not SHA-256 of the signature"))
-        if not beacon_key:
-            out.append((True, f"beacon round {beacon['round']}: signature not checked "
-                        "(give --beacon-public-key)"))
-        else:
-            sig_ok = bool(beacon_check.verify_round(beacon_scheme, bytes.fromhex(beacon_key),
-                                 beacon["round"], signature,
-                                 bytes.fromhex(beacon["previous_signature"])
-                                 if beacon.get("previous_signature") else None))
-            out.append((sig_ok, f"beacon round {beacon['round']}: signature "
-                        + ("verified" if sig_ok else "does NOT verify")))
+        out += beacon_checks(beacon, day, signature, beacon_key, beacon_scheme)
     for deal in page["deals"]:
         name = f"{deal['game']}/{deal['variant']}"
         seed = bytes.fromhex(deal.get("seed", ""))
@@ -103,6 +95,37 @@ def checks(page: dict[str, Any], history: list[dict[str, Any]], anchor: str | No
         out.append((ok, f"{name}: commitment" if ok
                     else f"{name}: seed does not match its commitment"))
     return out
+
+
+def beacon_checks(beacon: dict[str, Any], day: date, signature: bytes, key: str | None,
+                  scheme: str | None) -> list[tuple[bool, str]]:
+    """The round's signature against the chain's key: the one you give, else the one its
+    operators publish for a known drand chain (never the server's word alone), and for a known
+    chain that the round is the first at or after the day's opening."""
+    name = f"beacon round {beacon['round']}"
+    chain = beacon.get("chain") or {}
+    known = KNOWN_CHAINS.get(chain.get("hash", ""))
+    out: list[tuple[bool, str]] = []
+    if known is not None:
+        given = chain.get("public_key")
+        if given is not None:
+            same = given == known[1]
+            out.append((same, f"{name}: the chain's published key" if same
+                        else f"{name}: the page names a key that is not the chain's"))
+        opening = int(datetime.combine(day, time(), UTC).timestamp() * 1000)
+        due = beacon_check.round_at(known[2], known[3], opening)
+        ok = beacon["round"] == due
+        out.append((ok, f"{name}: the first round of the day" if ok
+                    else f"{name}: not the day's round ({due})"))
+    key = key or (known[1] if known else None)
+    if not key:
+        return [*out, (True, f"{name}: signature not checked (a chain this command does not "
+                             "know: give --beacon-public-key)")]
+    previous = beacon.get("previous_signature")
+    ok = beacon_check.verify_round(
+        scheme or (known[0] if known else beacon_check.QUICKNET), bytes.fromhex(key),
+        beacon["round"], signature, bytes.fromhex(previous) if previous else None)
+    return [*out, (ok, f"{name}: signature " + ("verified" if ok else "does NOT verify"))]
 
 
 def run(args: argparse.Namespace) -> int:

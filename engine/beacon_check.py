@@ -27,13 +27,11 @@ from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
 from py_ecc.optimized_bls12_381.optimized_curve import G1, G2, is_inf, multiply, neg
 from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, pairing
 
-#: quicknet's scheme: signatures on G1 (48 bytes), public key on G2 (96 bytes), RFC 9380 hashing.
-QUICKNET = "bls-unchained-g1-rfc9380"
-#: the default chain's scheme: signatures on G2 (96 bytes) over the previous signature too.
-CHAINED = "pedersen-bls-chained"
-#: the default scheme's unchained form: signatures on G2 over the round alone.
-UNCHAINED = "pedersen-bls-unchained"
-SCHEMES = (QUICKNET, CHAINED, UNCHAINED)
+from .drand import CHAINED, KNOWN_CHAINS, QUICKNET, SCHEMES, UNCHAINED
+
+__all__ = ["CHAINED", "KNOWN_CHAINS", "QUICKNET", "SCHEMES", "UNCHAINED", "public_key",
+           "randomness", "round_at", "round_due_ms", "round_message", "sign_round",
+           "verify_round"]
 
 DST_G1 = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 DST_G2 = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_"

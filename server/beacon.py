@@ -144,6 +144,10 @@ class Beacon:
     to_json = staticmethod(BeaconRound.to_json)
     from_json = staticmethod(BeaconRound.from_json)
 
+    def public(self) -> dict[str, Any]:
+        """The chain's identity and timing, stored and published with each day's round."""
+        return self.chain.public()
+
     async def round_for_day(self, opens_at_ms: int) -> BeaconRound:
         """The first round at or after the day's opening, fetched and verified; BeaconError
         if it is not published yet, the beacon can't be reached, or the round is not genuine."""

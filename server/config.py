@@ -6,6 +6,8 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
+from engine.drand import KNOWN_CHAINS, QUICKNET_CHAIN
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -80,14 +82,11 @@ class Settings:
     #: The drand chain (its hash), public key (hex), scheme and round timing (genesis, Unix
     #: seconds; period, seconds): quicknet's by default. A genesis or period of 0 is read from
     #: the beacon's /info; set, they must match it, as the hash, key and scheme must.
-    beacon_chain: str = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
-    beacon_public_key: str = (
-        "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776"
-        "a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e"
-        "76eae8991ef5ece45a")
-    beacon_scheme: str = "bls-unchained-g1-rfc9380"
-    beacon_genesis: int = 1692803367
-    beacon_period: int = 3
+    beacon_chain: str = QUICKNET_CHAIN
+    beacon_public_key: str = KNOWN_CHAINS[QUICKNET_CHAIN][1]
+    beacon_scheme: str = KNOWN_CHAINS[QUICKNET_CHAIN][0]
+    beacon_genesis: int = KNOWN_CHAINS[QUICKNET_CHAIN][2]
+    beacon_period: int = KNOWN_CHAINS[QUICKNET_CHAIN][3]
     #: Seconds one request to the beacon may take (each is tried up to three times).
     beacon_timeout: float = 5.0
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.

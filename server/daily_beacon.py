@@ -43,6 +43,10 @@ class DayBeacon(Protocol):
 
     async def round_for_day(self, opens_at_ms: int) -> BeaconRound: ...
 
+    def public(self) -> dict[str, Any]:
+        """The beacon chain's hash, scheme, public key and timing (drand's /info names)."""
+        ...
+
 
 def round_json(r: BeaconRound) -> dict[str, Any]:
     """A round as stored with the day and published with it."""
@@ -107,7 +111,8 @@ class DayRounds:
         except Exception as e:  # not published yet, unreachable, or failed verification
             log.warning("daily %s: no beacon round yet (%s)", day, e)
             return None
-        await self.redis.set(key, json.dumps(round_json(got)), nx=True)
+        await self.redis.set(key, json.dumps({**round_json(got), "chain": self.beacon.public()}),
+                             nx=True)
         raw = await self.redis.get(key)
         return None if raw is None else store.text(raw).encode()
 

@@ -44,3 +44,26 @@ def test_a_beacon_randomness_that_is_not_the_signatures_hash_fails() -> None:
     # the randomness check, and the seed, which the server derived from the true randomness
     assert failed == ["beacon round 12: randomness is not SHA-256 of the signature",
                       "golf/easy: seed is not the one the day's secret gives"]
+
+
+def test_a_known_drand_chain_is_checked_against_its_published_key_not_the_pages() -> None:
+    """quicknet's real round 1000 on a page naming quicknet: its signature verifies against
+    the key drand publishes (no flag needed); a page naming another key for quicknet fails,
+    and so does a round that is not the first of the page's day."""
+    from engine.drand import KNOWN_CHAINS, QUICKNET_CHAIN
+    from tests.engine.test_beacon_check import QUICKNET_1000, QUICKNET_KEY
+
+    assert KNOWN_CHAINS[QUICKNET_CHAIN][1] == QUICKNET_KEY.hex()
+    chain = {"hash": QUICKNET_CHAIN, "public_key": QUICKNET_KEY.hex()}
+    beacon = {"round": 1000, "randomness": hashlib.sha256(QUICKNET_1000).hexdigest(),
+              "signature": QUICKNET_1000.hex(), "previous_signature": None, "chain": chain}
+    lines = dict((line, ok) for ok, line in checks({**page(b""), "beacon": beacon}, HISTORY))
+    assert lines["beacon round 1000: signature verified"]
+    assert lines["beacon round 1000: the chain's published key"]
+    # 2026-12-04 00:00 UTC is 1,796,342,400 s: (1796342400 - 1692803367) / 3 rounds after
+    # quicknet's genesis, and round 1 is at the genesis, so that day's first is 34,513,012.
+    assert lines["beacon round 1000: not the day's round (34513012)"] is False
+    forged = {**beacon, "chain": {**chain, "public_key": "00" * 96}}
+    lines = dict((line, ok) for ok, line in checks({**page(b""), "beacon": forged}, HISTORY))
+    assert lines["beacon round 1000: the page names a key that is not the chain's"] is False
+    assert lines["beacon round 1000: signature verified"]  # against drand's key, not the page's

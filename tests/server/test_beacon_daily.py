@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 import engine
+from clients.verify_day import checks
 from engine import beacon_check, fairness
 from server.app import build_services
 from server.config import Settings
@@ -72,4 +73,9 @@ async def test_a_beacon_day_waits_for_the_round_then_reveals_seeds_anyone_can_ch
         assert d["seed"] == seed.hex() and engine.commitment(seed) == d["commitment"]
         # Without the beacon the same secret deals another game: the round is really in it.
         assert fairness.daily_seed(secret, today, d["game"], d["variant"]) != seed
+    # And samedeal verify-day's checks agree, given the local beacon's key.
+    results = checks(revealed, [chain], beacon_key=local_beacon.public_key.hex(),
+                     beacon_scheme=local_beacon.scheme)
+    assert all(ok for ok, _ in results), [line for ok, line in results if not ok]
+    assert f"beacon round {stored['round']}: signature verified" in [t for _, t in results]
     await sv.redis.aclose()

@@ -166,6 +166,9 @@ class FixedBeacon:
         sig = b"sig:" + self.value
         return FixedRound(7, hashlib.sha256(sig).digest(), sig)
 
+    def public(self) -> dict[str, object]:
+        return {"hash": "fixed", "schemeID": "fixed"}
+
 
 async def test_the_beacon_round_is_stored_once_and_mixed_into_every_seed(
         fresh: tuple[str, date]) -> None:
@@ -189,7 +192,8 @@ async def test_the_beacon_round_is_stored_once_and_mixed_into_every_seed(
     page = await other.daily.info()
     randomness = hashlib.sha256(b"sig:one").digest()
     assert page["beacon"] == {"round": 7, "randomness": randomness.hex(),
-                              "signature": b"sig:one".hex(), "previous_signature": None}
+                              "signature": b"sig:one".hex(), "previous_signature": None,
+                              "chain": {"hash": "fixed", "schemeID": "fixed"}}
     assert page == await sv.daily.info()
     seed = fairness.daily_seed(b"old secret", day, RULES.id, RULES.variant, randomness)
     plain = fairness.daily_seed(b"old secret", day, RULES.id, RULES.variant)
