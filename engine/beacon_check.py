@@ -6,10 +6,18 @@ threshold BLS signature on the round (docs/fairness.md, "The beacon"): whoever h
 public key can check it, nobody can choose it.
 """
 
+# ruff: noqa: E402 - py_ecc's imports sit between saving the recursion limit and restoring it
 from __future__ import annotations
 
 import hashlib
+import sys
 from typing import Any
+
+# py_ecc raises the interpreter's recursion limit to 100,000 when it is imported. Left so, a
+# deeply nested JSON or msgpack message would recurse in the server until the C stack overflows
+# and the process dies, instead of being refused as frame.malformed. Its arithmetic used here
+# needs no deep recursion, so the limit goes back to what it was once py_ecc is in.
+_RECURSION_LIMIT = sys.getrecursionlimit()
 
 from eth_typing import BLSPubkey, BLSSignature
 from py_ecc.bls.g2_primitives import (
@@ -26,6 +34,8 @@ from py_ecc.bls.typing import G2Compressed
 from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
 from py_ecc.optimized_bls12_381.optimized_curve import G1, G2, is_inf, multiply, neg
 from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, pairing
+
+sys.setrecursionlimit(_RECURSION_LIMIT)
 
 from .drand import CHAINED, KNOWN_CHAINS, QUICKNET, SCHEMES, UNCHAINED
 

@@ -115,3 +115,17 @@ def test_the_round_at_a_moment_is_the_first_published_at_or_after_it(
     number = bc.round_at(genesis, period, at_ms)
     assert number >= 1 and at_ms <= bc.round_due_ms(genesis, period, number)
     assert number == 1 or bc.round_due_ms(genesis, period, number - 1) < at_ms
+
+
+def test_importing_the_verifier_leaves_the_recursion_limit_alone() -> None:
+    """py_ecc raises it to 100,000 on import; a server with that limit would let a deeply
+    nested message overflow the C stack instead of refusing it (tests/server/test_errors.py
+    sends one)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", "import sys; before = sys.getrecursionlimit(); "
+                          "import engine.beacon_check, server.app; "
+                          "print(before == sys.getrecursionlimit())"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
