@@ -1,5 +1,5 @@
-"""``python -m bench [engine|ws|idle|boards|link|memory|fuzz|beacon ...] [--quick]``: run benchmarks
-(all by default)
+"""``python -m bench [engine|ws|idle|boards|link|memory|fuzz|beacon|chain ...] [--quick]``:
+run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("engine", "ws", "idle", "boards", "link", "memory", "fuzz", "beacon")
+NAMES = ("engine", "ws", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain")
 
 
 def machine() -> str:

@@ -1,6 +1,5 @@
 """What the chain of day secrets costs (engine/fairness.py, server/daily.py):
-
-    python -m bench.chain --rounds 200
+``python -m bench chain`` (a section of bench/results.md), or ``python -m bench.chain``.
 
 The one-off walk of a century-long chain (each process does it once per chain), and the
 daily page and a day's seed with the chain on against the same with it off, on the embedded
@@ -21,6 +20,8 @@ from engine import fairness
 from server.app import build_services
 from server.config import Settings
 from server.records import opens_at
+
+from .common import Section
 
 
 def walk(length: int) -> float:
@@ -51,6 +52,27 @@ async def pages(rounds: int) -> dict[str, tuple[float, float]]:
         out.setdefault("a day's seed", []).append(
             await median(lambda: sv.daily.seed(day, rules), rounds))  # noqa: B023
     return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def run(quick: bool = False) -> Section:
+    rounds = 40 if quick else 200
+    walks = [walk(fairness.DEFAULT_LENGTH) for _ in range(3 if quick else 7)]
+    baseline = [walk(1) for _ in range(3 if quick else 7)]
+    rows: list[list[object]] = [[f"walk a {fairness.DEFAULT_LENGTH}-day chain (once per chain "
+                                 "per process)", f"{statistics.median(walks) * 1e6:,.0f}",
+                                 f"{statistics.median(baseline) * 1e6:,.1f} (a 1-day chain)",
+                                 f"{statistics.median(walks) / statistics.median(baseline):,.0f}"]]
+    raw: dict[str, object] = {"walk_s": walks, "walk_1_s": baseline}
+    for what, (off, on) in asyncio.run(pages(rounds)).items():
+        rows.append([f"{what}, chain on", f"{on * 1e6:,.0f}", f"{off * 1e6:,.0f} (chain off)",
+                     f"{on / off:.2f}"])
+        raw[what] = {"off_s": off, "on_s": on}
+    method = (f"The walk from a chain's root to its anchor (median of {len(walks)}), beside a "
+              f"one-day walk; the daily page and one day's seed (medians of {rounds} calls on "
+              "the embedded store, after the first use made and walked the chain) with the "
+              "chain on, beside the same with it off (the old secret), in the same run.")
+    return Section("The chain of day secrets", method,
+                   ["what", "us (median)", "baseline us", "ratio"], rows, raw=raw)
 
 
 def main() -> None:
