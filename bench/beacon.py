@@ -13,27 +13,16 @@ from collections.abc import Callable
 from engine import beacon_check as bc
 from engine.registry import rule_sets
 
-from .common import Section, median
+# Real published rounds: the test vectors of the verifier's tests, measured as they are checked.
+from tests.engine.test_beacon_check import (
+    DEFAULT_72784,
+    DEFAULT_72785,
+    DEFAULT_KEY,
+    QUICKNET_1000,
+    QUICKNET_KEY,
+)
 
-# Real published rounds (the test vectors of tests/engine/test_beacon_check.py).
-QUICKNET_KEY = bytes.fromhex(
-    "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a"
-    "2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76"
-    "eae8991ef5ece45a")
-QUICKNET_1000 = bytes.fromhex(
-    "b44679b9a59af2ec876b1a6b1ad52ea9b1615fc3982b19576350f93447cb1125e342b73a8dd2bacbe47e4b6b"
-    "63ed5e39")
-DEFAULT_KEY = bytes.fromhex(
-    "868f005eb8e6e4ca0a47c8a77ceaa5309a47978a7c71bc5cce96366b5d7a569937c529eeda66c7293784a940"
-    "2801af31")
-DEFAULT_72785 = bytes.fromhex(
-    "82f5d3d2de4db19d40a6980e8aa37842a0e55d1df06bd68bddc8d60002e8e959eb9cfa368b3c1b77d18f02a5"
-    "4fe047b80f0989315f83b12a74fd8679c4f12aae86eaf6ab5690b34f1fddd50ee3cc6f6cdf59e95526d5a5d8"
-    "2aaa84fa6f181e42")
-DEFAULT_72784 = bytes.fromhex(
-    "a609e19a03c2fcc559e8dae14900aaefe517cb55c840f6e69bc8e4f66c8d18e8a609685d9917efbfb0c37f05"
-    "8c2de88f13d297c7e19e0ab24813079efe57a182554ff054c7638153f9b26a60e7111f71a0ff63d9571704905"
-    "d3ca6df0b031747")
+from .common import Section, median
 
 
 def timed(work: Callable[[], object], runs: int) -> list[float]:
