@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 async def samedeal(*args: str, timeout: float = 180,
                    env: dict[str, str] | None = None) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "engine.cli", *args, cwd=ROOT, env=os.environ | (env or {}),
+        sys.executable, "-m", "engine.cli", *args, cwd=ROOT,
+        # Unbuffered: a run that hangs still shows how far it got in the failure report.
+        env=os.environ | {"PYTHONUNBUFFERED": "1"} | (env or {}),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
