@@ -10,6 +10,7 @@ import contextlib
 import functools
 import itertools
 import logging
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Self
@@ -43,7 +44,7 @@ async def _resend() -> dict[str, Any] | None:
 
 
 
-class Connection:
+class Connection(ABC):
     """The socket, its requests and its events, for one player; the options are described on
     ``Client``."""
 
@@ -369,6 +370,6 @@ class Connection:
         while True:
             yield await self.next_event()
 
+    @abstractmethod
     def _dispatch(self, msg: dict[str, Any], ws: ClientConnection | None = None) -> None:
         """What to do with one message that arrived: ``Following`` knows."""
-        raise NotImplementedError
