@@ -95,10 +95,12 @@ class Shape:
         wait_for(up, "nginx")
         return proc
 
-    def restart_redis(self) -> None:
-        """Kill Redis outright (no chance to save) and start it again on its AOF."""
+    def kill_redis(self) -> None:
+        """Kill Redis outright: no chance to save beyond its AOF."""
         self.redis.kill()
         self.redis.wait(10)
+
+    def revive_redis(self) -> None:
         self.redis = self.start_redis()
 
     def close(self) -> None:
@@ -168,10 +170,28 @@ async def play(p: Player, sid: str, rng: random.Random) -> None:
     await settled(resign)
 
 
-async def when_moves(ps: list[Player], count: int, then: Callable[[], None]) -> None:
+Disrupt = Callable[[Shape, list[Player]], Awaitable[None]]
+
+
+async def when_moves(shape: Shape, ps: list[Player], count: int, then: Disrupt) -> None:
     while sum(len(p.acked) for p in ps) < count:
         await asyncio.sleep(0.02)
-    await asyncio.to_thread(then)
+    await then(shape, ps)
+
+
+def signal_node(sig: signal.Signals) -> Disrupt:
+    async def send(shape: Shape, ps: list[Player]) -> None:
+        shape.nodes[0][1].send_signal(sig)
+    return send
+
+
+async def redis_outage(shape: Shape, ps: list[Player]) -> None:
+    """Kill Redis, and start it again on its AOF only once a move has met the outage:
+    a restart quicker than the gap between two moves would test nothing."""
+    await asyncio.to_thread(shape.kill_redis)
+    while not any(p.retried for p in ps):
+        await asyncio.sleep(0.02)
+    await asyncio.to_thread(shape.revive_redis)
 
 
 def check_transcripts(url: str, sessions: dict[str, Player]) -> None:
@@ -183,7 +203,7 @@ def check_transcripts(url: str, sessions: dict[str, Player]) -> None:
             assert len(moves) >= rev and moves[rev - 1] == move, (sid, rev, move, moves)
 
 
-async def race(shape: Shape, disrupt: Callable[[], None] | None) -> list[Player]:
+async def race(shape: Shape, disrupt: Disrupt | None) -> list[Player]:
     ps = await players(shape.url, PLAYERS)
     try:
         await race_with(shape, ps, disrupt)
@@ -193,8 +213,7 @@ async def race(shape: Shape, disrupt: Callable[[], None] | None) -> list[Player]
     return ps
 
 
-async def race_with(shape: Shape, ps: list[Player], disrupt: Callable[[], None] | None
-                    ) -> None:
+async def race_with(shape: Shape, ps: list[Player], disrupt: Disrupt | None) -> None:
     creator = ps[0].client
     r = await creator.create_race("klondike", "easy", PLAYERS, countdown=0, time_limit=600)
     for p in ps[1:]:
@@ -206,7 +225,7 @@ async def race_with(shape: Shape, ps: list[Player], disrupt: Callable[[], None] 
     rngs = [random.Random(i) for i in range(PLAYERS)]
     jobs = [play(p, sid, rng) for (sid, p), rng in zip(sessions.items(), rngs, strict=True)]
     if disrupt is not None:
-        jobs.append(when_moves(ps, PLAYERS * MOVES // 3, disrupt))
+        jobs.append(when_moves(shape, ps, PLAYERS * MOVES // 3, disrupt))
     await asyncio.wait_for(asyncio.gather(*jobs), 240)
     results = await ps[1].client.wait_race_end(r.id, timeout=60)
     assert len(results.ranking) == PLAYERS
@@ -223,7 +242,7 @@ async def test_a_twenty_player_race_through_nginx(shape: Shape) -> None:
 
 async def test_a_node_killed_mid_race_loses_no_acknowledged_move(shape: Shape) -> None:
     victim = shape.nodes[0][1]
-    ps = await race(shape, lambda: victim.send_signal(signal.SIGKILL))
+    ps = await race(shape, signal_node(signal.SIGKILL))
     assert victim.wait(10) == -signal.SIGKILL
     moved = [p for p in ps if p.client.connections > 1]
     assert moved, "no player was on the killed node"
@@ -231,7 +250,7 @@ async def test_a_node_killed_mid_race_loses_no_acknowledged_move(shape: Shape) -
 
 async def test_a_node_shut_down_mid_race_hands_its_players_over(shape: Shape) -> None:
     node, proc = shape.nodes[0]
-    ps = await race(shape, lambda: proc.send_signal(signal.SIGTERM))
+    ps = await race(shape, signal_node(signal.SIGTERM))
     assert proc.wait(30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal it handled
     moved = [p for p in ps if p.client.connections > 1]
     assert moved, "no player was on the node shut down"
@@ -240,7 +259,7 @@ async def test_a_node_shut_down_mid_race_hands_its_players_over(shape: Shape) ->
 
 
 async def test_redis_restarted_mid_race(shape: Shape) -> None:
-    ps = await race(shape, shape.restart_redis)
+    ps = await race(shape, redis_outage)
     assert sum(p.retried for p in ps) > 0, "no move met the restart"
     for node, proc in shape.nodes:
         assert proc.poll() is None, node.log.read_text()[-2000:]
@@ -263,7 +282,7 @@ async def test_redis_restarted_mid_daily_loses_no_move_and_no_board_entry(
         late_players = [p for _, p in late]
         await asyncio.wait_for(asyncio.gather(
             *(play(p, sid, random.Random(10 + i)) for i, (sid, p) in enumerate(late)),
-            when_moves(late_players, 5 * MOVES // 3, shape.restart_redis)), 240)
+            when_moves(shape, late_players, 5 * MOVES // 3, redis_outage)), 240)
         assert sum(p.retried for p in late_players) > 0, "no move met the restart"
         for _ in range(100):  # an end Redis refused to record is recorded on a later sweep
             board = await settled(lambda: ps[0].client.board("daily/today/golf/easy",
