@@ -31,7 +31,7 @@ from .daily_beacon import DayBeacon
 from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
-from .followups import FollowUps
+from .followups import DONE, IDLE, FollowUps, Outcome, forget
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .loops import pause
 from .matches import Matches
@@ -74,14 +74,15 @@ def build_services(settings: Settings, clock: Clock | None = None,
 
     async def game_over(s: Session, finished_at: int) -> None:
         await records.game_over(s, finished_at)
-        await redis.zrem(store.DUE, store.follow_up("game", s.id))
+        await forget(redis, store.follow_up("game", s.id))
 
-    async def game_due(sid: str) -> bool:
+    async def game_due(sid: str) -> Outcome:
         """A practice game or unranked replay that ended: count it (idempotent per game)."""
         finished = await redis.hget(store.session_keys(sid)[0], "finished_at")
-        if finished is not None:
-            await game_over(await sessions.load(sid), int(finished))
-        return True
+        if finished is None:
+            return IDLE  # its last move may still land
+        await game_over(await sessions.load(sid), int(finished))
+        return DONE
 
     sessions = Sessions(redis, settings, on_change)
     races = Races(redis, settings, sessions, records.results)

@@ -25,7 +25,7 @@ from . import store
 
 log = logging.getLogger("samedeal")
 
-HISTORY, ROOTS = "sd:daily:chains", "sd:daily:chain:roots"
+HISTORY, ROOTS = "sd:{daily}:chains", "sd:{daily}:chain:roots"
 
 # Append a chain to the history, its root alongside, if it starts after every chain there and
 # on or after the first day allowed. KEYS: history, roots. ARGV: record JSON, start (ISO day),

@@ -23,14 +23,23 @@ class Channels(Wire):
     connection is made again in the background (after half a second, doubling up to five
     between tries, one log line each), every channel is subscribed again, and then
     ``on_reconnect()`` runs: what was published meanwhile never arrives, so listeners catch up
-    themselves. ``ready`` says whether every channel is subscribed now."""
+    themselves. ``ready`` says whether every channel is subscribed now.
+
+    ``sharded``: shard channels of one Redis Cluster node (SSUBSCRIBE; server/shards.py keeps
+    one per shard). ``on_lost()`` then runs whenever the connection is lost or Redis drops a
+    channel because its slot moved to another shard."""
 
     RETRY_S = 0.5
     RETRY_MAX_S = 5.0
 
     def __init__(self, pool: ConnectionPool, on_message: Callable[[str, bytes], None],
-                 on_reconnect: Callable[[], None], timeout: float = TIMEOUT_S) -> None:
+                 on_reconnect: Callable[[], None], timeout: float = TIMEOUT_S,
+                 sharded: bool = False, on_lost: Callable[[], None] | None = None) -> None:
         super().__init__()
+        self.verbs = (b"ssubscribe", b"sunsubscribe") if sharded else (b"subscribe",
+                                                                          b"unsubscribe")
+        self.message = b"smessage" if sharded else b"message"
+        self.on_lost = on_lost
         self.pool = pool
         self.on_message = on_message
         self.on_reconnect = on_reconnect
@@ -54,11 +63,11 @@ class Channels(Wire):
 
     async def subscribe(self, channel: str) -> None:
         self.channels.add(channel)
-        await self._confirmed(b"subscribe", channel)
+        await self._confirmed(self.verbs[0], channel)
 
     async def unsubscribe(self, channel: str) -> None:
         self.channels.discard(channel)
-        await self._confirmed(b"unsubscribe", channel)
+        await self._confirmed(self.verbs[1], channel)
 
     async def _confirmed(self, kind: bytes, channel: str) -> None:
         """Send and wait for Redis to confirm, so events published after this returns reach
@@ -81,9 +90,14 @@ class Channels(Wire):
         await self.open(self.pool, self.timeout)
         channels = list(self.channels)
         if channels:  # Redis confirms them in order: the last confirmed, all are
-            last = self._confirm[(b"subscribe", channels[-1])] = (
+            verb = self.verbs[0]
+            last = self._confirm[(verb, channels[-1])] = (
                 asyncio.get_running_loop().create_future())
-            self.send(pack(("SUBSCRIBE", *channels)))
+            if self.message == b"smessage":  # one slot per SSUBSCRIBE
+                for channel in channels:
+                    self.send(pack((verb.decode().upper(), channel)))
+            else:
+                self.send(pack((verb.decode().upper(), *channels)))
             try:
                 async with asyncio.timeout(self.timeout):
                     await last
@@ -104,15 +118,20 @@ class Channels(Wire):
 
     def _received(self, reply: Any) -> None:
         kind = reply[0] if isinstance(reply, list) and len(reply) == 3 else None
-        if kind == b"message":
+        if kind == self.message:
             try:
                 self.on_message(reply[1].decode(), reply[2])
             except Exception:  # one listener's fault: the connection is fine
                 log.exception("pub/sub: a listener failed on %s", reply[1])
-        elif kind in (b"subscribe", b"unsubscribe"):
-            fut = self._confirm.pop((kind, reply[1].decode()), None)
+        elif kind in self.verbs:
+            channel = reply[1].decode()
+            fut = self._confirm.pop((kind, channel), None)
             if fut is not None and not fut.done():
                 fut.set_result(None)
+            elif kind == b"sunsubscribe" and channel in self.channels:
+                self.channels.discard(channel)  # its slot moved: subscribe at the new owner
+                if self.on_lost is not None:
+                    self.on_lost()
         else:
             raise ValueError(f"an unexpected reply: {reply!r:.80}")
 
@@ -132,6 +151,8 @@ class Channels(Wire):
                 fut.set_exception(RedisConnectionError("the connection to Redis was lost"))
         self._confirm.clear()
         self._retry_later()
+        if self.on_lost is not None and not self._closed:
+            self.on_lost()
 
     def _retry_later(self) -> None:
         """Start the reconnecting task unless it runs already (its own tries end up here)."""

@@ -27,7 +27,7 @@ import engine
 from engine import fairness
 from engine.core import PLAYING
 
-from . import integrity, script_replies, store
+from . import followups, integrity, script_replies, store
 from .accounts import Accounts, Player, new_id
 from .chain import ChainRecord, Chains
 from .config import Settings
@@ -261,10 +261,8 @@ class Daily:
             else:
                 await self.records.daily_result(player, s, day, finished_at, walked_away,
                                                 await self.integrity(s))
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(store.DAILY_INFLIGHT, s.id)
-            pipe.zrem(store.DUE, due)
-            await pipe.execute()
+        await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
+        await followups.forget(self.redis, due)
 
     async def integrity(self, s: Session) -> dict[str, Any]:
         """The attempt's integrity signal (server/integrity.py), computed off the event loop:
@@ -274,17 +272,18 @@ class Daily:
         return await asyncio.to_thread(integrity.signal, s.rules, s.seed,
                                        list(s.state.history), times, s.created)
 
-    async def settle(self, sid: str) -> bool:
+    async def settle(self, sid: str) -> followups.Outcome:
         """The due follow-up of a ranked attempt that ended (its node may have died before
-        recording it): put it on the boards. ``True`` once done."""
+        recording it): put it on the boards."""
         status, created, finished = await self.redis.hmget(
             store.session_keys(sid)[0], "status", "created", "finished_at")
         if status is None:
-            return True  # the attempt is gone: nothing to record
-        if store.text(status) != PLAYING:
-            await self.finished(await self.sessions.load(sid),
-                                int(store.text(finished) or store.text(created)))
-        return True
+            return followups.DONE  # the attempt is gone: nothing to record
+        if store.text(status) == PLAYING:
+            return followups.IDLE  # its last move may still land
+        await self.finished(await self.sessions.load(sid),
+                            int(store.text(finished) or store.text(created)))
+        return followups.DONE
 
     async def close_due(self) -> int:
         """Close every attempt past its deadline; how many were closed."""

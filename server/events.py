@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from . import store
 from .channels import Channels
 from .link import link_of
+from .shards import ShardChannels
 
 log = logging.getLogger("samedeal.events")
 
@@ -34,9 +35,15 @@ class Hub:
         self._listeners: dict[str, set[Listener]] = {}
         self._lock = asyncio.Lock()
         link = link_of(redis)
-        self.channels: Channels | _PubSub = (
-            Channels(redis.connection_pool, self._deliver, self._reconnected, link.timeout)
-            if link else _PubSub(redis, self._deliver, self._reconnected))
+        self.channels: Channels | ShardChannels | _PubSub
+        if store.sharded(redis):
+            self.channels = ShardChannels(redis, self._deliver,  # type: ignore[arg-type]
+                                          self._reconnected)
+        elif link:
+            self.channels = Channels(redis.connection_pool, self._deliver, self._reconnected,
+                                     link.timeout)
+        else:
+            self.channels = _PubSub(redis, self._deliver, self._reconnected)
 
     async def start(self) -> None:
         """Listen; with Redis unreachable this returns after one try (within the store

@@ -1,18 +1,27 @@
 """Follow-ups: the work that follows a game's end, made durable.
 
-The script that ends a game (a race's last entrant finishing, a match's last move, a ranked
-daily attempt or a practice game ending) also adds the work still to do to the due set
-(``store.DUE``), in the same atomic step: ending the race, recording results, ratings, the
-daily board. The request that made the change does that work at once and takes the member
-off; if its node dies first, or Redis fails part-way, any node's sweep takes the member over
-once its grace has passed (``followup_grace``) and does the work again. Every piece of it is
-idempotent per result, so doing it twice records it once (docs/server.md).
+Before a change that may end a game (a move that finishes a game or a race entry, a match's
+last move or placement, a race's start with its time limit, a race's or match's end), the work
+that end would leave is expected on the due set (``store.DUE``): ending the race, recording
+results, ratings, the daily board. The request that made the change does that work at once
+and forgets the member; if its node dies first, or Redis fails part-way, any node's sweep takes
+the member over once its grace has passed (``followup_grace``) and does the work again. Every
+piece of it is idempotent per result, so doing it twice records it once (docs/server.md).
+
+Expected first, not in the change's own script: on a Redis Cluster the due set and the game
+live on different shards, and no script spans two. A crash between the two steps leaves a
+member whose game has nothing to do yet ("idle"), never an ended game with nothing due. An idle
+member is kept, looked at again after each grace, until its last expectation is older than
+``horizon`` (a change lands within its store deadline of being sent, or never): only then is
+it dropped. Each expectation is stamped, and a sweep settles a member only if no expectation
+came after the one it saw, so a member expected again meanwhile is never lost.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from redis.asyncio import Redis
 
@@ -21,9 +30,44 @@ from .config import Settings
 
 log = logging.getLogger("samedeal.followups")
 
-#: Does the follow-up of one game, given its id; ``True`` when it is complete (or there is
-#: nothing left to do), ``False`` to try again after another grace.
-Handler = Callable[[str], Awaitable[bool]]
+#: What a handler found: its work is done (or there is none and can be none); nothing to do
+#: unless a change still lands ("idle"); or, as a server ms, when to look again (a running
+#: race: its time limit).
+Outcome = Literal["done", "idle"] | int
+DONE: Outcome = "done"
+IDLE: Outcome = "idle"
+#: Does the follow-up of one game, given its id.
+Handler = Callable[[str], Awaitable[Outcome]]
+
+
+def grace_ms(settings: Settings) -> int:
+    return int(settings.followup_grace * 1000)
+
+
+class Expected:
+    """Puts a follow-up on the due set before the change that may leave it."""
+
+    def __init__(self, redis: Redis, settings: Settings) -> None:
+        self.settings = settings
+        self._expect = store.script(redis, store.EXPECT)
+
+    async def soon(self, member: str) -> None:
+        """``member`` (``store.follow_up``) due a grace from now (the store's clock), unless
+        due sooner already."""
+        await self._expect(keys=[store.DUE, store.EXPECTED],
+                           args=[member, grace_ms(self.settings), ""])
+
+    async def at(self, member: str, at_ms: int) -> None:
+        """``member`` due at ``at_ms``, unless due sooner already."""
+        await self._expect(keys=[store.DUE, store.EXPECTED], args=[member, 0, at_ms])
+
+
+async def forget(redis: Redis, member: str) -> None:
+    """The request that made the change did the follow-up itself: nothing is due."""
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.zrem(store.DUE, member)
+        pipe.hdel(store.EXPECTED, member)
+        await pipe.execute()
 
 
 class FollowUps:
@@ -32,32 +76,42 @@ class FollowUps:
         self.settings = settings
         self.handlers: dict[str, Handler] = {}
         self._claim = script_replies.bind(redis, store.CLAIM, script_replies.claimed)
+        self._settle = script_replies.bind(redis, store.SETTLE, script_replies.settled)
 
     def handle(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
 
     @property
-    def grace_ms(self) -> int:
-        return int(self.settings.followup_grace * 1000)
+    def horizon_ms(self) -> int:
+        """How long after its last expectation a member may still see its change land: six
+        store deadlines (the change is sent as soon as the expectation is answered, and a
+        call that outlives its deadline closes its connection)."""
+        return int(6 * self.settings.store_timeout * 1000)
 
     async def run_due(self, limit: int = 100) -> int:
         """Take over and complete the follow-ups whose grace has passed; how many completed.
         Each is claimed first (held one grace more), so two sweeping nodes never share one."""
         now = await store.now_ms(self.redis)
         done = 0
+        keys = [store.DUE, store.EXPECTED]
         for raw in await self.redis.zrangebyscore(store.DUE, 0, now, start=0, num=limit):
             member = store.text(raw)
-            if not await self._claim(keys=[store.DUE], args=[member, self.grace_ms]):
-                continue
+            seen = await self._claim(keys=keys, args=[member, grace_ms(self.settings)])
+            if seen < 0:
+                continue  # not due any more, or another node took it
             log.info("taking over follow-up %s", member)
             kind, _, ident = member.partition(":")
             handler = self.handlers.get(kind)
             try:
-                complete = handler is None or await handler(ident)
+                outcome = DONE if handler is None else await handler(ident)
             except Exception:
                 log.exception("follow-up %s failed; trying again later", member)
                 continue
-            if complete:
-                await self.redis.zrem(store.DUE, member)
-                done += 1
+            fresh = now - seen < self.horizon_ms  # a change it expected may still land
+            if outcome == DONE or (outcome == IDLE and not fresh):
+                done += await self._settle(keys=keys, args=[member, seen, ""])
+            elif outcome != IDLE and not fresh:  # look again at that time; sooner if expected
+                at = max(int(outcome), now + grace_ms(self.settings))
+                await self._settle(keys=keys, args=[member, seen, at])
+            # else: claimed, so looked at again after a grace
         return done

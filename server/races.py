@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import WON
 
-from . import script_replies, store
+from . import followups, script_replies, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -63,6 +63,7 @@ class Races:
         self._leave = script_replies.bind(redis, store.LEAVE, script_replies.Done.of)
         self._start = script_replies.bind(redis, store.START, script_replies.Done.of)
         self._end = script_replies.bind(redis, store.END, script_replies.Done.of)
+        self._expected = followups.Expected(redis, settings)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -212,12 +213,14 @@ class Races:
             event = {"type": "race.started", "race": rid, "starts_at": starts, "ends_at": ends,
                      "sessions": {pid: f"{rid}.{pid}" for pid in pids}}
             rk, entrants_key, ek = store.race_keys(rid)
-            keys = [rk, entrants_key, ek, store.DUE]
+            keys = [rk, entrants_key, ek]
             keys += [store.session_keys(f"{rid}.{pid}")[0] for pid in pids]
+            # its end is due at its time limit, or at once for a deal with no move
+            due = store.follow_up("race", rid)
+            await (self._expected.soon(due) if st.over else self._expected.at(due, ends))
             result = await self._start(keys=keys, args=[
                 msgpack.packb(event), self.settings.event_window, store.channel(rid),
-                starts, ends, st.status, st.score, rules.tie_break(st),
-                store.follow_up("race", rid), self._grace_ms, *pids])
+                starts, ends, st.status, st.score, rules.tie_break(st), *pids])
             if result.ok:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zrem(store.OPEN_RACES, rid)
@@ -236,30 +239,31 @@ class Races:
             return
         await self.finish(rid)
 
-    @property
-    def _grace_ms(self) -> int:
-        return int(self.settings.followup_grace * 1000)
-
-    async def follow_up(self, rid: str) -> bool:
+    async def follow_up(self, rid: str) -> followups.Outcome:
         """The due follow-up of a race at its time limit, or whose last entrant finished, or
-        that ended: end it, then record it (statistics, ratings; server/followups.py). ``True``
-        once done."""
+        that ended: end it, then record it (statistics, ratings; server/followups.py)."""
         try:
             r = await self._race(rid)
         except ApiError:
-            return True  # the race is gone: nothing to end
+            return followups.DONE  # the race is gone: nothing to end
         if r["state"] == "ended":
             await self._record(rid, json.loads(r["results"]))
-            return True
-        # False: not over yet (a clock behind), or contended; tried again after a grace
-        return r["state"] != "running" or await self.finish(rid) is not None
+            return followups.DONE
+        if r["state"] != "running":
+            return followups.IDLE  # its start may still land
+        if await self.finish(rid) is not None:
+            return followups.DONE
+        # Not over: an entrant finished and others play on (looked at again at the time
+        # limit, or when the last one finishes), or contended (again after a grace).
+        ends_at: int = r["ends_at"]
+        return ends_at
 
     async def _record(self, rid: str, results: dict[str, Any]) -> None:
         """After the end: off the running set, the results recorded, the follow-up done. A
         failure leaves the follow-up due, for a sweep to do again."""
         await self.redis.zrem(store.RUNNING_RACES, rid)
         await self.on_end(results)
-        await self.redis.zrem(store.DUE, store.follow_up("race", rid))
+        await followups.forget(self.redis, store.follow_up("race", rid))
 
     async def finish(self, rid: str) -> dict[str, Any] | None:
         """End the race if it is due; the results, or ``None`` if it is not over yet."""
@@ -285,10 +289,11 @@ class Races:
                        "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking}
             event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
             rk, _, ek = store.race_keys(rid)
-            result = await self._end(keys=[rk, ek, store.DUE], args=[
+            await self._expected.soon(store.follow_up("race", rid))  # its recording
+            result = await self._end(keys=[rk, ek], args=[
                 r["seq"], json.dumps(results), msgpack.packb(event),
-                self.settings.event_window, store.channel(rid), store.follow_up("race", rid),
-                self._grace_ms, int(self.settings.replay_window * 1000)])
+                self.settings.event_window, store.channel(rid),
+                int(self.settings.replay_window * 1000)])
             if result.ok:
                 try:
                     await self._record(rid, results)

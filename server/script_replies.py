@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from redis.asyncio import Redis
 
-from .link import script
+from .store import script
 
 R = TypeVar("R")
 Raw = Any  # what a script's EVALSHA returns: ints, bytes and nested arrays
@@ -194,8 +194,14 @@ def changed(raw: Raw) -> bool:
     return int(raw) != 0
 
 
-def claimed(raw: Raw) -> bool:
-    """CLAIM: whether this node took the follow-up over."""
+def claimed(raw: Raw) -> int:
+    """CLAIM: the stamp of the follow-up's latest expectation when this node took it over (0
+    if it has none), else -1."""
+    return int(raw)
+
+
+def settled(raw: Raw) -> bool:
+    """SETTLE: whether the follow-up was settled (not expected again since its claim)."""
     return int(raw) == 1
 
 

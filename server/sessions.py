@@ -29,6 +29,7 @@ from . import script_replies, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
+from .followups import Expected
 
 PUSH, POP = "push", "pop"
 
@@ -99,6 +100,7 @@ class Sessions:
             weakref.WeakValueDictionary())
         self._store_change = script_replies.bind(redis, store.CHANGE, script_replies.Changed.of)
         self._open = script_replies.bind(redis, store.OPEN, script_replies.Opened.of)
+        self._expected = Expected(redis, settings)
 
     def lock(self, sid: str) -> asyncio.Lock:
         lock = self._locks.get(sid)
@@ -129,11 +131,14 @@ class Sessions:
             fields["daily"] = daily
         if ends_at:  # a ranked daily attempt's deadline: no move is stored after it
             fields["ends_at"] = ends_at
-        keys = [store.session_keys(sid)[0]]
-        if ends_at:  # a ranked daily attempt is in flight (not yet recorded) from its start
-            keys.append(store.DAILY_INFLIGHT)
-        flat = [sid, ends_at, *(x for kv in fields.items() for x in kv)]
-        if not (await self._open(keys=keys, args=flat)).created:
+        # A ranked daily attempt is in flight (not yet recorded) from before its start: a node
+        # dying in between leaves an entry whose session the sweep finds missing, never an
+        # attempt that no close or follow-up records.
+        added = ends_at and await self.redis.zadd(store.DAILY_INFLIGHT, {sid: ends_at}, nx=True)
+        flat = [x for kv in fields.items() for x in kv]
+        if not (await self._open(keys=[store.session_keys(sid)[0]], args=flat)).created:
+            if added:  # an attempt already recorded: not in flight again
+                await self.redis.zrem(store.DAILY_INFLIGHT, sid)
             return None
         session = Session(sid, player.id, "", seed, reveal, 0, st, daily, now)
         self._remember(session)
@@ -263,10 +268,11 @@ class Sessions:
     async def _persist(self, s: Session, op: str, entry: str) -> script_replies.Changed:
         st = s.state
         st.legal_moves()  # the reply lists them: one search answers the status below too
-        keys = [*store.session_keys(s.id), store.DUE]
+        if st.over:  # this change may end the game, or the race (server/followups.py)
+            await self._expected.soon(follow_up(s))
+        keys = list(store.session_keys(s.id))
         args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
-                           s.rules.tie_break(st), follow_up(s),
-                           int(self.settings.followup_grace * 1000)]
+                           s.rules.tie_break(st)]
         if s.race:
             rk, _, ek = store.race_keys(s.race)
             keys += [rk, ek]

@@ -18,8 +18,8 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:daily:inflight             sorted set   ranked attempts not yet on the boards, by deadline
     sd:daily:secret               string the daily HMAC secret, when no setting gives one
                                          (days before the first chain)
-    sd:daily:chains               list   the public chain history: JSON records (server/chain.py)
-    sd:daily:chain:roots          hash   chain anchor -> root secret (never published)
+    sd:{daily}:chains               list   the public chain history: JSON records (server/chain.py)
+    sd:{daily}:chain:roots          hash   chain anchor -> root secret (never published)
     sd:daily:beacon:<day>         string the day's beacon round (JSON), or "none", set NX
     sd:daily:reveal:<day>         string when the day's reveal was recorded (ms), set NX
     sd:{board:NAME}:rank, :entries    a leaderboard: sorted set + details (server/boards.py)
@@ -46,22 +46,79 @@ so a change to what a script returns is made there and here, nowhere else.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 
+from . import link
 from .link import Client
 from .link import call as call  # re-exported: services reach Redis through store
-from .link import script as script
+
+#: The URL schemes of a Redis Cluster's seed nodes (docs/operations.md).
+CLUSTER_SCHEMES = {"redis-cluster": False, "rediss-cluster": True}
+
+
+def sharded(redis: Any) -> bool:
+    """Whether ``redis`` is a Redis Cluster's client: events go by SPUBLISH and SSUBSCRIBE to
+    the shard that owns the race, and scripts run over redis-py's cluster client."""
+    return isinstance(redis, RedisCluster)
+
+
+def script(redis: Redis, lua: str) -> Any:
+    """A script bound to ``redis``: over the link on one Redis (server/link.py); on a Redis
+    Cluster over redis-py's cluster client, which routes it to the shard of its keys and
+    follows MOVED and ASK, with SPUBLISH for its events."""
+    if sharded(redis):
+        return ClusterScript(redis, lua.replace(_PUBLISH, _SHARDED, 1))
+    return link.script(redis, lua)
+
+
+class ClusterScript:
+    """A script on a Redis Cluster, called like redis-py's. Queued in a pipeline (``client=``)
+    it goes as EVAL with its whole text: redis-py's cluster pipeline refuses EVALSHA."""
+
+    def __init__(self, redis: Redis | RedisCluster, lua: str) -> None:
+        self.lua = lua
+        self._script = redis.register_script(lua)
+
+    async def __call__(self, keys: list[Any] | tuple[Any, ...] = (),
+                       args: list[Any] | tuple[Any, ...] = (), client: Any = None) -> Any:
+        if client is not None:
+            client.execute_command("EVAL", self.lua, len(keys), *keys, *args)
+            return None
+        return await self._script(keys=keys, args=args)
+
+
+def cluster(url: str, connections: int, timeout: float) -> RedisCluster:
+    """redis-py's cluster client for ``redis-cluster://[user:password@]host:port,host:port``
+    (``rediss-cluster://`` for TLS): any of the seed nodes will do, the rest is discovered."""
+    parts = urlsplit(url)
+    seeds = []
+    for seed in parts.netloc.rpartition("@")[2].split(","):
+        host, _, port = seed.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"a cluster seed node must be host:port, not {seed!r}")
+        seeds.append(ClusterNode(host, int(port)))
+    return RedisCluster(startup_nodes=seeds, ssl=CLUSTER_SCHEMES[parts.scheme],
+                        username=unquote(parts.username) if parts.username else None,
+                        password=unquote(parts.password) if parts.password else None,
+                        max_connections=connections, socket_timeout=timeout,
+                        socket_connect_timeout=timeout, decode_responses=False)
 
 
 def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
-    """A real Redis for ``url``; with no URL the embedded in-process store (one process).
+    """A real Redis for ``url`` (a Redis Cluster for its seed nodes' URL); with no URL the
+    embedded in-process store (one process).
 
     At most ``connections`` to Redis at once; a request that finds them all busy waits for
     one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring.
     Scripts and single commands on the hot paths go over the client's ``link`` instead
     (server/link.py). Every command, and every new connection, gets ``timeout`` seconds
     (the ``store_timeout`` setting) before it fails with redis-py's ``TimeoutError``."""
+    if urlsplit(url).scheme in CLUSTER_SCHEMES:
+        return cluster(url, connections, timeout)  # type: ignore[return-value]
     if url:
         pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
                                                health_check_interval=30,
@@ -76,7 +133,9 @@ def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
 async def forget_idle(redis: Redis) -> None:
     """After a failed connection: Redis restarted or the network broke, so the idle pooled
     connections are likely dead too. Drop them, so the next requests connect afresh instead of
-    each failing once."""
+    each failing once. (redis-py's cluster client renews its own after a failure.)"""
+    if sharded(redis):
+        return
     with contextlib.suppress(Exception):
         await redis.connection_pool.disconnect(inuse_connections=False)
 
@@ -141,8 +200,9 @@ def daily_reveal(day: str) -> str:
     return f"sd:daily:reveal:{day}"
 
 #: Follow-ups of ended games still to do: ``race:R``, ``match:M``, ``daily:S``, ``game:S``,
-#: scored by the server ms from which any node's sweep may take one over.
-DUE = "sd:due"
+#: scored by the server ms from which any node's sweep may take one over; and each one's
+#: latest expectation's stamp (server/followups.py). One hash tag: one shard, one script.
+DUE, EXPECTED = "sd:{due}", "sd:{due}:expected"
 
 
 def follow_up(kind: str, ident: str) -> str:
@@ -150,36 +210,31 @@ def follow_up(kind: str, ident: str) -> str:
     return f"{kind}:{ident}"
 
 
+#: The first line of every script: a Redis Cluster gets SPUBLISH instead (``script``), so
+#: a race's events stay on the shard that owns the race.
+_PUBLISH = "local PUBLISH = 'PUBLISH'\n"
+_SHARDED = "local PUBLISH = 'SPUBLISH'\n"
+
 # A race event: bump the sequence, keep it in the window, publish it. Needs rk, ek, chan.
-_EMIT = """
+_EMIT = _PUBLISH + """
 local function emit(rk, ek, chan, payload, window)
   local seq = redis.call('HINCRBY', rk, 'seq', 1)
   local entry = tostring(seq) .. '\\n' .. payload
   redis.call('RPUSH', ek, entry)
   redis.call('LTRIM', ek, -window, -1)
-  redis.call('PUBLISH', chan, entry)
+  redis.call(PUBLISH, chan, entry)
   return seq
 end
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
--- Work is due on a game from ``at`` (ms) on; the earliest time asked for counts.
-local function due_at(key, member, at)
-  if member ~= '' then redis.call('ZADD', key, 'LT', at, member) end
-end
--- The game's end leaves work to do: due once ``grace`` ms have passed.
-local function due(key, member, grace)
-  due_at(key, member, now_ms() + tonumber(grace))
-end
 """
 
 # Change a session: push a move or pop one, only if nobody changed it since ``rev``.
-# KEYS: session, moves, due [, race, events]; ARGV: rev, op, move, status, score, ply,
-# tie-break, follow-up member, grace ms [, payload, window, channel]. Returns {1, rev, now, seq,
-# done, entrants, first finish} or {0, why, detail}; "first finish" is 1 when this change ended
-# the game for the first time. The follow-up is due when the game first ends (a race: when its
-# last entrant finishes).
+# KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, tie-break
+# [, payload, window, channel]. Returns {1, rev, now, seq, done, entrants, first finish} or
+# {0, why, detail}; "first finish" is 1 when this change ended the game for the first time.
 CHANGE = _EMIT + """
 local s = redis.call('HMGET', KEYS[1], 'rev', 'ends_at')
 local rev = s[1]
@@ -187,13 +242,13 @@ if not rev then return {0, 'session.unknown', ''} end
 if rev ~= ARGV[1] then return {0, 'conflict', rev} end
 local now = now_ms()
 if s[2] and now >= tonumber(s[2]) then return {0, 'daily.closed', s[2]} end
-local race = #KEYS > 3
+local race = #KEYS > 2
 if race then
-  local state = redis.call('HGET', KEYS[4], 'state')
+  local state = redis.call('HGET', KEYS[3], 'state')
   if state ~= 'running' then return {0, 'race.over', state} end
-  local starts = tonumber(redis.call('HGET', KEYS[4], 'starts_at'))
+  local starts = tonumber(redis.call('HGET', KEYS[3], 'starts_at'))
   if now < starts then return {0, 'race.not_started', tostring(starts - now)} end
-  if now >= tonumber(redis.call('HGET', KEYS[4], 'ends_at')) then
+  if now >= tonumber(redis.call('HGET', KEYS[3], 'ends_at')) then
     return {0, 'race.over', 'time'}
   end
 end
@@ -210,28 +265,21 @@ local first = 0
 if old == 'playing' and new ~= 'playing' then
   first = redis.call('HSETNX', KEYS[1], 'finished_at', now)
 end
-if not race then
-  if first == 1 then due(KEYS[3], ARGV[8], ARGV[9]) end
-  return {1, rev + 1, now, 0, 0, 0, first}
-end
-local done = tonumber(redis.call('HGET', KEYS[4], 'done') or '0')
-local entrants = tonumber(redis.call('HGET', KEYS[4], 'entrants'))
+if not race then return {1, rev + 1, now, 0, 0, 0, first} end
+local done = tonumber(redis.call('HGET', KEYS[3], 'done') or '0')
+local entrants = tonumber(redis.call('HGET', KEYS[3], 'entrants'))
 if old == 'playing' and new ~= 'playing' then
-  done = redis.call('HINCRBY', KEYS[4], 'done', 1)
-  if done >= entrants then due(KEYS[3], ARGV[8], ARGV[9]) end
+  done = redis.call('HINCRBY', KEYS[3], 'done', 1)
 end
-local seq = emit(KEYS[4], KEYS[5], ARGV[12], ARGV[10], tonumber(ARGV[11]))
+local seq = emit(KEYS[3], KEYS[4], ARGV[10], ARGV[8], tonumber(ARGV[9]))
 return {1, rev + 1, now, seq, done, entrants, first}
 """
 
-# Create a session unless its id is taken. KEYS: session [, in-flight set]; ARGV: id, deadline,
-# field, value, ... A ranked daily attempt enters the in-flight set in the same step, so a node
-# dying in between cannot leave an attempt that no close or follow-up ever records.
-# Returns 1 when created, else the existing session's status.
+# Create a session unless its id is taken. KEYS: session; ARGV: field, value, ... Returns 1
+# when created, else the existing session's status.
 OPEN = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGET', KEYS[1], 'status') end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
-if KEYS[2] then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 """
 
@@ -269,45 +317,39 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
 """
 
 # Start an open race with exactly the entrants the caller read. KEYS: race, entrants, events,
-# due, then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
-# score, tie-break, follow-up member, grace ms, then the entrants' ids in KEYS order. The
-# race's end is due at its time limit, or at once for a deal with no move (over as it starts).
+# then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
+# score, tie-break, then the entrants' ids in KEYS order.
 START = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
 if state ~= 'open' then return {0, 'race.not_open'} end
-local n = #KEYS - 4
+local n = #KEYS - 3
 if redis.call('HLEN', KEYS[2]) ~= n then return {0, 'conflict'} end
 local r = redis.call('HMGET', KEYS[1], 'game', 'variant', 'seed')
 for i = 1, n do
-  local pid = ARGV[10 + i]
+  local pid = ARGV[8 + i]
   if redis.call('HEXISTS', KEYS[2], pid) == 0 then return {0, 'conflict'} end
-  redis.call('HSET', KEYS[4 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
+  redis.call('HSET', KEYS[3 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
     'player', pid, 'competitive', 1, 'rev', 0, 'status', ARGV[6], 'score', ARGV[7],
     'moves', 0, 'tie', ARGV[8], 'created', ARGV[4])
 end
 local done = 0  -- a deal with no move at all is over for everyone from the start
-due_at(KEYS[4], ARGV[9], tonumber(ARGV[5]))
-if ARGV[6] ~= 'playing' then
-  done = n
-  due(KEYS[4], ARGV[9], ARGV[10])
-end
+if ARGV[6] ~= 'playing' then done = n end
 redis.call('HSET', KEYS[1], 'state', 'running', 'entrants', n, 'done', done,
   'starts_at', ARGV[4], 'ends_at', ARGV[5])
 return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
 """
 
-# End a running race if no event came since the caller read it; its recording (statistics,
-# ratings) is due, and its event list expires ``replay ms`` later. KEYS: race, events, due;
-# ARGV: seq, results json, payload, window, chan, follow-up member, grace ms, replay ms.
+# End a running race if no event came since the caller read it; its event list expires
+# ``replay ms`` later. KEYS: race, events; ARGV: seq, results json, payload, window, chan,
+# replay ms.
 END = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if state ~= 'running' then return {0, state or 'race.unknown'} end
 if redis.call('HGET', KEYS[1], 'seq') ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
-due(KEYS[3], ARGV[6], ARGV[7])
 local seq = emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))
-redis.call('PEXPIRE', KEYS[2], ARGV[8])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
 return {1, seq}
 """
 
@@ -365,9 +407,8 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
 """
 
 # Bowling: append a move (or a forfeit) to the one move list if nobody changed the match
-# since ``rev``. KEYS: match, moves, events, due; ARGV: rev, entry, payload, window, chan,
-# shown_at, deadline, forfeiting player or '', follow-up member ('' unless this move ends the
-# game: then the match's end is due), grace ms. Returns {1, rev, seq} or {0, why}.
+# since ``rev``. KEYS: match, moves, events; ARGV: rev, entry, payload, window, chan,
+# shown_at, deadline, forfeiting player or ''. Returns {1, rev, seq} or {0, why}.
 MATCH_MOVE = _EMIT + """
 local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
 if m[1] ~= 'running' then return {0, 'match.not_running'} end
@@ -375,16 +416,14 @@ if m[2] ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('RPUSH', KEYS[2], tostring(now_ms()) .. ' ' .. ARGV[2])
 redis.call('HSET', KEYS[1], 'rev', tonumber(m[2]) + 1, 'shown_at', ARGV[6], 'deadline', ARGV[7])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'out:' .. ARGV[8], 1) end
-due(KEYS[4], ARGV[9], ARGV[10])
 return {1, tonumber(m[2]) + 1, emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
 """
 
 # A called-card round: a player places the called card, or leaves. The round ends when every
 # player still placing has placed; then the next card is called, or the match is over.
-# KEYS: match, the player's moves, events, due; ARGV: op (place|forfeit), player, round,
-# entry, payload, next card payload, grid now full (0|1), window, chan, shown_at, deadline,
-# follow-up member, grace ms. Returns {1, seq, 'wait'|'round'|'last'} or {0, why}; after
-# 'last' the match's end is due.
+# KEYS: match, the player's moves, events; ARGV: op (place|forfeit), player, round, entry,
+# payload, next card payload, grid now full (0|1), window, chan, shown_at, deadline.
+# Returns {1, seq, 'wait'|'round'|'last'} or {0, why}.
 MATCH_PLACE = _EMIT + """
 local p = ARGV[2]
 local m = redis.call('HMGET', KEYS[1], 'state', 'round', 'placed', 'active', 'filling', 'rev',
@@ -420,7 +459,6 @@ if placed >= active then
   placed, filling = 0, 0
   if active <= 0 then
     outcome = 'last'
-    due(KEYS[4], ARGV[12], ARGV[13])
   else
     outcome = 'round'
     redis.call('HSET', KEYS[1], 'shown_at', ARGV[10], 'deadline', ARGV[11])
@@ -460,26 +498,52 @@ return 0
 """
 
 # End a running match if nothing changed since the caller read it, as END ends a race.
-# KEYS: match, events, due; ARGV: rev, results json, payload, window, chan, follow-up member,
-# grace ms, replay ms.
+# KEYS: match, events; ARGV: rev, results json, payload, window, chan, replay ms.
 MATCH_END = _EMIT + """
 local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
 if m[1] ~= 'running' then return {0, m[1] or 'match.unknown'} end
 if m[2] ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('HSET', KEYS[1], 'state', 'ended', 'ended_at', now_ms(), 'results', ARGV[2])
-due(KEYS[3], ARGV[6], ARGV[7])
 local seq = emit(KEYS[1], KEYS[2], ARGV[5], ARGV[3], tonumber(ARGV[4]))
-redis.call('PEXPIRE', KEYS[2], ARGV[8])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
 return {1, seq}
 """
 
+# Before a change that may end a game: the work its end leaves is due ``grace`` ms from now,
+# or at ``at`` ms when given, unless it is due sooner already; stamped with the store's time
+# (made unique per member). KEYS: due, expected; ARGV: member, grace ms, at ms or ''.
+# Returns the stamp.
+EXPECT = _EMIT + """
+local now = now_ms()
+local at = ARGV[3] ~= '' and tonumber(ARGV[3]) or now + tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], 'LT', at, ARGV[1])
+local stamp = math.max(now, tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') + 1)
+redis.call('HSET', KEYS[2], ARGV[1], stamp)
+return stamp
+"""
+
 # Take over a follow-up whose time has come: hold it for ``grace`` ms more, so that no other
-# node takes it meanwhile. KEYS: due; ARGV: member, grace ms. Returns 1 when taken.
+# node takes it meanwhile. KEYS: due, expected; ARGV: member, grace ms. Returns its latest
+# expectation's stamp (0 if none) when taken, else -1.
 CLAIM = _EMIT + """
 local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
 local now = now_ms()
-if not at or tonumber(at) > now then return 0 end
+if not at or tonumber(at) > now then return -1 end
 redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+return tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+"""
+
+# Settle a taken follow-up, unless it was expected again since (then it stays, due after the
+# claim's grace): drop it, or make it due at ``at`` ms. KEYS: due, expected; ARGV: member,
+# the stamp its claim returned, at ms or '' to drop. Returns 1 when settled.
+SETTLE = """
+if tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[1])
+end
 return 1
 """
 

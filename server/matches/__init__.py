@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 
 import engine
 
-from .. import store
+from .. import followups, store
 from ..accounts import Player
 from ..config import Settings
 from ..errors import ApiError
@@ -168,7 +168,7 @@ class Matches:
 
     # ----- the end ---------------------------------------------------------------------
 
-    async def follow_up(self, mid: str) -> bool:
+    async def follow_up(self, mid: str) -> followups.Outcome:
         return await self.ending.follow_up(mid)
 
     async def finish(self, mid: str) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ import engine
 from .. import store
 from ..config import Settings
 from ..errors import ApiError
+from ..followups import Expected
 from . import rounds, turns
 from .record import TURNS, Match, decode
 
@@ -23,6 +24,7 @@ class Book:
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis
         self.settings = settings
+        self.expected = Expected(redis, settings)  # before a change that may end a match
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -40,10 +42,6 @@ class Book:
     def emit_args(self, mid: str) -> tuple[int, str]:
         """The event window and channel every script that announces an event takes."""
         return self.settings.event_window, store.channel(mid)
-
-    @property
-    def grace_ms(self) -> int:
-        return int(self.settings.followup_grace * 1000)
 
     async def now(self) -> int:
         return await store.now_ms(self.redis)

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgpack
 
-from .. import script_replies, store
+from .. import followups, script_replies, store
 from ..errors import ApiError
 from .book import Book
 from .record import Match
@@ -68,26 +68,28 @@ class Ending:
         self.on_end = on_end  # once per match, with its results: statistics and ratings
         self._end = script_replies.bind(book.redis, store.MATCH_END, script_replies.Done.of)
 
-    async def follow_up(self, mid: str) -> bool:
+    async def follow_up(self, mid: str) -> followups.Outcome:
         """The due follow-up of a match whose last placement was made, or that ended: end it,
-        then record it (statistics, ratings; server/followups.py). ``True`` once done."""
+        then record it (statistics, ratings; server/followups.py)."""
         self.book.forget(mid)
         try:
             m = await self.book.load(mid)
         except ApiError:
-            return True  # the match is gone: nothing to end
+            return followups.DONE  # the match is gone: nothing to end
         if m.meta["state"] == "ended":
             await self._record(mid, json.loads(m.meta["results"]))
-            return True
+            return followups.DONE
         if not m.running or not m.over:
-            return True  # not over: its turn timer carries it on
-        return await self.finish(mid) is not None
+            return followups.IDLE  # not over: its turn timer carries it on
+        if await self.finish(mid) is not None:
+            return followups.DONE
+        return 0  # contended: again after a grace
 
     async def _record(self, mid: str, results: dict[str, Any]) -> None:
         redis = self.book.redis
         await redis.zrem(store.DUE_MATCHES, mid)
         await self.on_end(results)
-        await redis.zrem(store.DUE, store.follow_up("match", mid))
+        await followups.forget(redis, store.follow_up("match", mid))
 
     async def finish(self, mid: str) -> dict[str, Any] | None:
         """End the match once every placement is made: results, then ratings."""
@@ -104,9 +106,9 @@ class Ending:
             event = {"type": "match.ended", "match": mid, "seed": m.meta["seed"],
                      "results": out}
             mk, _, ek = store.match_keys(mid)
-            done = await self._end(keys=[mk, ek, store.DUE], args=[
+            await self.book.expected.soon(store.follow_up("match", mid))  # its recording
+            done = await self._end(keys=[mk, ek], args=[
                 m.rev, json.dumps(out), msgpack.packb(event), *self.book.emit_args(mid),
-                store.follow_up("match", mid), self.book.grace_ms,
                 int(self.book.settings.replay_window * 1000)])
             if done.ok:
                 self.book.forget(mid)

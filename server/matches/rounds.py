@@ -67,12 +67,14 @@ class Rounds:
                "card": TEXT[m.calls[rnd + 1]], "deadline": deadline}
         mk, _, ek = store.match_keys(m.id)
         window, chan = self.book.emit_args(m.id)
+        full = mv is not None and rules.finished(st)
+        if full or mv is None:  # the match ends in the round where the last grid fills
+            await self.book.expected.soon(store.follow_up("match", m.id))
         placed = await self._place(
-            keys=[mk, store.match_moves(m.id, pid), ek, store.DUE], args=[
+            keys=[mk, store.match_moves(m.id, pid), ek], args=[
                 "place" if mv is not None else "forfeit", pid, rnd,
                 engine.move_text(rules, mv) if mv is not None else "", msgpack.packb(event),
-                msgpack.packb(nxt), int(mv is not None and rules.finished(st)), window, chan,
-                now, deadline, store.follow_up("match", m.id), self.book.grace_ms])
+                msgpack.packb(nxt), int(full), window, chan, now, deadline])
         if mv is not None:
             st.pop()  # the cache is dropped below either way; keep the state as it was
         self.book.forget(m.id)

@@ -83,10 +83,11 @@ class Turns:
         if lanes.complete(st) > complete:  # a frame every player still in has bowled
             event["frames"] = lanes.frames(m, complete + 1)
         mk, _, ek = store.match_keys(m.id)
-        moved = await self._move(keys=[mk, store.match_moves(m.id), ek, store.DUE], args=[
+        if st.over:  # this move ends the match
+            await self.book.expected.soon(store.follow_up("match", m.id))
+        moved = await self._move(keys=[mk, store.match_moves(m.id), ek], args=[
             m.rev, entry, msgpack.packb(event), *self.book.emit_args(m.id), now, deadline,
-            pid if mv is None else "", store.follow_up("match", m.id) if st.over else "",
-            self.book.grace_ms])
+            pid if mv is None else ""])
         if not moved.ok:
             st.pop()
             m.meta = old
