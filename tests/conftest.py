@@ -1,6 +1,10 @@
 """Shared fixtures. Real components: a redis-server on a free loopback port and SameDeal
 server processes (``samedeal serve``) on loopback, started once per test run; the engine's
-hypothesis profile."""
+hypothesis profile.
+
+A module marked ``both_stores`` runs its tests that use the nodes (or ``store_url``) twice:
+on the one redis-server, then on a real Redis Cluster (three primaries, three replicas,
+tests/cluster.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from tests.server.client import Node
 
 if TYPE_CHECKING:
     from tests.beacon_server import LocalBeacon
+    from tests.cluster import Cluster
 
 # Deterministic in CI and locally: the same examples every run, no wall-clock deadline
 # (the machines are noisy; speed is measured in bench/, never asserted here).
@@ -85,6 +90,35 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc.wait(10)
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("both_stores") and (
+            "store" in metafunc.fixturenames):
+        metafunc.parametrize("store", ["redis", "cluster"], indirect=True, scope="session")
+
+
+@pytest.fixture(scope="session")
+def store(request: pytest.FixtureRequest) -> str:
+    """Which store the nodes share: ``redis`` unless the module is marked ``both_stores``."""
+    return getattr(request, "param", "redis")
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    from tests.cluster import Cluster
+
+    c = Cluster(tmp_path_factory.mktemp("cluster"))
+    yield c
+    c.close()
+
+
+@pytest.fixture(scope="session")
+def store_url(store: str, request: pytest.FixtureRequest) -> str:
+    """The nodes' store: the redis-server's database 0, or the cluster's seed nodes."""
+    if store == "cluster":
+        return request.getfixturevalue("cluster").url  # type: ignore[no-any-return]
+    return request.getfixturevalue("redis_url")  # type: ignore[no-any-return]
+
+
 @pytest.fixture(scope="session")
 def clocked_redis_url(redis_url: str) -> str:
     """A database of its own for the tests whose clock is set (years ahead, or back): on the
@@ -114,10 +148,11 @@ def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.
 
 
 @pytest.fixture(scope="session")
-def nodes(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
-    """Two server processes sharing one Redis, with rate limits out of the way."""
+def nodes(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
+    """Two server processes sharing one Redis (or one Redis Cluster), with rate limits out of
+    the way."""
     logs = tmp_path_factory.mktemp("nodes")
-    started = [start_node(redis_url, logs / f"node{i}.log", **FAST) for i in range(2)]
+    started = [start_node(store_url, logs / f"node{i}.log", **FAST) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
         proc.terminate()

@@ -19,12 +19,14 @@ from server.boards import MOVES_MAX, SCORE_MAX, TIME_MAX, Boards, order_key
 from server.daily import daily_seed
 from server.races import rank
 
+pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
+
 _names = itertools.count()
 
 
 @pytest.fixture
-async def boards(redis_url: str) -> AsyncIterator[Boards]:
-    r = store.connect(redis_url)  # as a server makes it: the scripts go over its link
+async def boards(store_url: str) -> AsyncIterator[Boards]:
+    r = store.connect(store_url)  # as a server makes it: the scripts over its link, or the cluster
     yield Boards(r)
     await r.aclose()
 

@@ -33,6 +33,8 @@ from tests.conftest import ROOT
 
 from .client import Node, Rest, Ws, cards_in, player, view_cards
 
+pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
+
 HOUR = 3_600_000
 _days = itertools.count()
 

@@ -17,6 +17,7 @@ from tests.conftest import FAST, start_node
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
+pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
 async def next_event(ws: Ws, mid: str, timeout: float = 20, after: int = 0) -> dict[str, Any]:
     """The next event of the match numbered above ``after``, whatever its type."""
@@ -217,10 +218,10 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
 
 
 async def test_a_killed_nodes_players_count_as_away(
-        nodes: list[Node], redis_url: str, tmp_path: Path) -> None:
+        nodes: list[Node], store_url: str, tmp_path: Path) -> None:
     """A node killed outright never says its sockets closed: once its heartbeat stops, the
     other nodes take its players' presence back (match.away), so the timer stops waiting."""
-    doomed, proc = start_node(redis_url, tmp_path / "doomed.log", **FAST)
+    doomed, proc = start_node(store_url, tmp_path / "doomed.log", **FAST)
     try:
         a_id, a_token = await player(doomed, "Doomed", "human")
         _, b_token = await player(nodes[0], "Watcher", "human")
@@ -359,6 +360,7 @@ async def test_the_timer_places_a_called_card_for_a_player_who_does_not(
         assert placed["by"] == "timer" and placed["round"] == rnd
         you = await a.expect("match.you", timeout=10)
     now = await b.request({"type": "match.get", "match": mid})
+    assert "you" in now, now
     piles = now["you"]["view"]["piles"]
     placed = now["scores"][b_id]["placed"]  # 7, or 8 if the timer has placed again since
     assert placed >= 7 and len(piles["w"]["up"]) == 5  # the waste first, while it has room

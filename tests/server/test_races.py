@@ -19,6 +19,8 @@ from server.races import rank
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
+pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
+
 
 async def play(ws: Ws, session: dict[str, Any], moves: int, rng: random.Random,
                acks: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,0 +1,117 @@
+"""A real Redis Cluster on loopback: three primaries and three replicas, each a redis-server in
+cluster mode, joined by ``redis-cli --cluster create``; and the failover a test asks of it."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from tests.conftest import free_port, wait_for
+
+PRIMARIES = 3
+BUS = 10000  # a cluster node also listens on its port + 10000, for the other nodes
+
+
+def node_port() -> int:
+    """A free port whose cluster bus port is free too."""
+    while True:
+        port = free_port()
+        if port + BUS > 65535:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + BUS))
+            except OSError:
+                continue
+        return port
+
+
+class Cluster:
+    def __init__(self, work: Path) -> None:
+        self.work = work
+        self.ports = [node_port() for _ in range(2 * PRIMARIES)]
+        exe = shutil.which("redis-server")
+        assert exe is not None, "redis-server is not installed: run the README's test command"
+        self.procs = []
+        for port in self.ports:
+            home = work / str(port)
+            home.mkdir()
+            self.procs.append(subprocess.Popen(
+                [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(home),
+                 "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                 # a failed primary is replaced within seconds, not the default 15
+                 "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no"],
+                stdout=open(home / "log", "wb"), stderr=subprocess.STDOUT))  # noqa: SIM115
+        for port in self.ports:
+            wait_for(lambda p=port: self.cli(p, "PING") == "PONG", f"redis-server :{port}")
+        subprocess.run(["redis-cli", "--cluster", "create",
+                        *(f"127.0.0.1:{p}" for p in self.ports),
+                        "--cluster-replicas", "1", "--cluster-yes"],
+                       check=True, capture_output=True, timeout=60)
+        wait_for(self.settled, "the cluster", timeout=60)
+
+    @property
+    def url(self) -> str:
+        """Every seed node, in the form ``--redis-url`` takes for a cluster (docs/operations.md)."""
+        return "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports[:PRIMARIES])
+
+    def cli(self, port: int, *args: str) -> str:
+        out = subprocess.run(["redis-cli", "-p", str(port), *args], capture_output=True,
+                             timeout=10, text=True)
+        return out.stdout.strip()
+
+    def info(self, port: int, section: str) -> dict[str, str]:
+        text = self.cli(port, "INFO", section) if section else ""
+        return dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+
+    def settled(self) -> bool:
+        """Every node sees the cluster whole, and every replica is in sync with its primary."""
+        for port in self.ports:
+            state = dict(line.split(":", 1) for line in
+                         self.cli(port, "CLUSTER", "INFO").splitlines() if ":" in line)
+            if state.get("cluster_state") != "ok":
+                return False
+            repl = self.info(port, "replication")
+            if repl.get("role") == "slave" and repl.get("master_link_status") != "up":
+                return False
+        return True
+
+    def owner(self, key: str) -> tuple[int, int]:
+        """The ports of the primary that owns ``key`` and of its replica."""
+        slot = int(self.cli(self.ports[0], "CLUSTER", "KEYSLOT", key))
+        for port in self.ports:
+            repl = self.info(port, "replication")
+            if repl.get("role") != "slave":
+                continue
+            primary = int(repl["master_port"])
+            for line in self.cli(primary, "CLUSTER", "NODES").splitlines():
+                fields = line.split()
+                if "myself" not in fields[2]:
+                    continue
+                for span in fields[8:]:
+                    lo, _, hi = span.partition("-")
+                    if lo.isdigit() and int(lo) <= slot <= int(hi or lo):
+                        return primary, port
+        raise AssertionError(f"no primary with a replica owns slot {slot}")
+
+    def fail_over(self, key: str) -> tuple[int, int]:
+        """``CLUSTER FAILOVER`` on the replica of the shard that owns ``key``: the replica
+        becomes its primary once it has every write (the old primary waits for it). Returns
+        (old primary, new primary) once every node agrees."""
+        primary, replica = self.owner(key)
+        assert self.cli(replica, "CLUSTER", "FAILOVER") == "OK"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.info(replica, "replication").get("role") == "master" and self.settled():
+                return primary, replica
+            time.sleep(0.05)
+        raise AssertionError("the failover did not complete in 30 s")
+
+    def close(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            proc.wait(10)
