@@ -55,22 +55,24 @@ from .link import script as script
 
 
 def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
-    """A real Redis for ``url``; with no URL the embedded in-process store (one process).
+    """The Redis at ``url`` (``redis://``, ``rediss://`` or ``unix://``).
 
     At most ``connections`` to Redis at once; a request that finds them all busy waits for
     one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring.
     Scripts and single commands on the hot paths go over the client's ``link`` instead
     (server/link.py). Every command, and every new connection, gets ``timeout`` seconds
-    (the ``store_timeout`` setting) before it fails with redis-py's ``TimeoutError``."""
-    if url:
-        pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
-                                               health_check_interval=30,
-                                               socket_timeout=timeout,
-                                               socket_connect_timeout=timeout)
-        return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
-    import fakeredis  # the same commands and scripts, held in this process's memory
+    (the ``store_timeout`` setting) before it fails with redis-py's ``TimeoutError``.
 
-    return fakeredis.FakeAsyncRedis(decode_responses=False)
+    There is no store without a URL: ``samedeal serve`` given none runs a redis-server of its
+    own and passes its URL (server/own_redis.py)."""
+    if not url:
+        raise ValueError("no Redis URL: give one (redis://host:6379/0), or let `samedeal "
+                         "serve` run its own redis-server")
+    pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
+                                           health_check_interval=30,
+                                           socket_timeout=timeout,
+                                           socket_connect_timeout=timeout)
+    return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
 
 
 async def forget_idle(redis: Redis) -> None:
