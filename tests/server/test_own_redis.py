@@ -19,7 +19,6 @@ from typing import Any
 import httpx
 import pytest
 
-from server import own_redis
 from tests.conftest import ROOT, SUITE_ACCOUNTS, free_port, wait_for
 
 ENV = {k: v for k, v in os.environ.items() if k != "SAMEDEAL_REDIS_URL"} | SUITE_ACCOUNTS
@@ -193,7 +192,7 @@ def test_a_second_server_on_the_same_data_refuses_and_a_stale_socket_is_cleared(
         data: Path, tmp_path: Path) -> None:
     data.mkdir()
     stale = socket.socket(socket.AF_UNIX)  # a socket file nobody listens on, as after a crash
-    stale.bind(str(data / own_redis.SOCKET))
+    stale.bind(str(data / "redis.sock"))
     stale.close()
     s = serve(data, tmp_path / "serve.log")
     try:
@@ -213,6 +212,7 @@ def test_no_redis_server_installed_is_one_clear_sentence(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     from engine.cli import main
+    from server import own_redis
 
     monkeypatch.setenv("PATH", str(tmp_path))  # nothing there
     monkeypatch.setattr(own_redis, "FALLBACK", str(tmp_path / "redis-server"))
