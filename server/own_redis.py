@@ -22,6 +22,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 #: Where Debian's package puts it, for a PATH without /usr/bin (a service's minimal PATH).
 FALLBACK = "/usr/bin/redis-server"
@@ -167,7 +168,7 @@ def running(data_dir: str | Path, exe: str) -> Iterator[str]:
                                 preexec_fn=die_with_parent(os.getpid()))
         try:
             wait_ready(proc, sock, data / LOG)
-            yield f"unix://{sock}?db=0"
+            yield f"unix://{quote(str(sock))}?db=0"  # redis-py unquotes the path
         finally:
             stop(proc)
     finally:
