@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 
 from tests.conftest import ROOT, SUITE_ACCOUNTS, free_port, wait_for
 
@@ -132,6 +134,12 @@ def test_a_restart_keeps_accounts_boards_transcripts_and_the_daily_deals(
         data: Path, tmp_path: Path) -> None:
     s = serve(data, tmp_path / "serve.log")
     assert len(redis_servers(data)) == 1
+    sock = data / "redis.sock"  # only this user reaches it, and there is no TCP port
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o700
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    with redis.Redis(unix_socket_path=str(sock), decode_responses=True) as r:
+        assert r.config_get("port") == {"port": "0"}
+        assert r.config_get("appendonly") == {"appendonly": "yes"}
     before = played(s)
     assert before["me"][0] == 200 and before["transcript"][0] == 200
     assert len(before["transcript"][1]["moves"]) == 4  # three moves and the resignation
@@ -233,3 +241,10 @@ def test_a_named_redis_server_that_is_not_there_is_refused(tmp_path: Path) -> No
                        capture_output=True, timeout=30)
     assert r.returncode == 1
     assert b"apt-get install redis-server" in r.stderr
+
+
+def test_the_server_code_has_no_store_without_a_url() -> None:
+    from server import store
+
+    with pytest.raises(ValueError, match="no Redis URL"):
+        store.connect("")
