@@ -65,14 +65,14 @@ def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
 
     There is no store without a URL: ``samedeal serve`` given none runs a redis-server of its
     own and passes its URL (server/own_redis.py)."""
-    if not url:
-        raise ValueError("no Redis URL: give one (redis://host:6379/0), or let `samedeal "
-                         "serve` run its own redis-server")
-    pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
-                                           health_check_interval=30,
-                                           socket_timeout=timeout,
-                                           socket_connect_timeout=timeout)
-    return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
+    if url:
+        pool = BlockingConnectionPool.from_url(url, max_connections=connections, timeout=10,
+                                               health_check_interval=30,
+                                               socket_timeout=timeout,
+                                               socket_connect_timeout=timeout)
+        return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
+    raise ValueError("no Redis URL: give one (redis://host:6379/0), or let `samedeal serve` "
+                     "run its own redis-server")
 
 
 async def forget_idle(redis: Redis) -> None:
