@@ -4,6 +4,7 @@ the engine never imports the server."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -97,9 +98,15 @@ def serve(args: argparse.Namespace) -> int:
         exe = own_redis.find(args.redis_server)
         # SIGTERM as Ctrl-C: after uvicorn's graceful shutdown, ``running`` stops Redis too.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-        with own_redis.running(args.data_dir, exe) as url:
+        with own_redis.running(args.data_dir, exe) as private:
             where = f"a private redis-server keeping its data in {Path(args.data_dir).resolve()}"
-            return run_server(args, url, where)
+            with contextlib.suppress(KeyboardInterrupt):
+                run_server(args, private.url, where)
+            if private.died.is_set():
+                print(f"samedeal serve: its redis-server stopped (see {private.log}), so the "
+                      "server stopped too", file=sys.stderr)
+                return 1
+            return 0
     except own_redis.Refused as e:
         print(f"samedeal serve: {e}", file=sys.stderr)
         return 1

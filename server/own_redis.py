@@ -19,6 +19,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -147,9 +148,31 @@ def wait_ready(proc: subprocess.Popen[bytes], sock: Path, log: Path) -> None:
         time.sleep(0.05)
 
 
+class Private:
+    """A running private redis-server: its URL, and whether it died under the server (which
+    then has no store: a watching thread sends the process SIGTERM, so the server stops as on
+    Ctrl-C and ``samedeal serve`` can say why)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
+        self.proc, self.url, self.log = proc, url, log
+        self.died = threading.Event()
+        self._stopping = False
+        threading.Thread(target=self._watch, name="redis-server watch", daemon=True).start()
+
+    def _watch(self) -> None:
+        self.proc.wait()
+        if not self._stopping:
+            self.died.set()
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    def stop(self) -> None:
+        self._stopping = True
+        stop(self.proc)
+
+
 @contextlib.contextmanager
-def running(data_dir: str | Path, exe: str) -> Iterator[str]:
-    """A private redis-server on ``data_dir`` (created) while the block runs: its URL."""
+def running(data_dir: str | Path, exe: str) -> Iterator[Private]:
+    """A private redis-server on ``data_dir`` (created) while the block runs."""
     data = Path(data_dir).resolve()
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     sock = data / SOCKET
@@ -168,8 +191,14 @@ def running(data_dir: str | Path, exe: str) -> Iterator[str]:
                                 preexec_fn=die_with_parent(os.getpid()))
         try:
             wait_ready(proc, sock, data / LOG)
-            yield f"unix://{quote(str(sock))}?db=0"  # redis-py unquotes the path
-        finally:
+        except BaseException:
             stop(proc)
+            raise
+        # redis-py unquotes the path: a directory may have spaces or a "?" in its name
+        private = Private(proc, f"unix://{quote(str(sock))}?db=0", data / LOG)
+        try:
+            yield private
+        finally:
+            private.stop()
     finally:
         os.close(fd)

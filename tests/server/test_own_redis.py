@@ -5,6 +5,7 @@ Real processes throughout: the server as a subprocess, its own redis-server, HTT
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -58,9 +59,9 @@ def serve(data: Path, log: Path, *extra: str) -> Served:
     return Served(url, proc, log)
 
 
-def redis_servers(data: Path) -> list[int]:
-    """The pids of processes whose command line names ``data`` (its redis-server shows its
-    socket's path there)."""
+def processes(data: Path, program: bytes = b"") -> list[int]:
+    """The pids of processes whose command line names ``data`` and ``program`` (a
+    redis-server shows its socket's path there, a server its ``--data-dir``)."""
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit() and entry.name != str(os.getpid()):
@@ -68,9 +69,13 @@ def redis_servers(data: Path) -> list[int]:
                 cmdline = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if str(data).encode() in cmdline and b"redis-server" in cmdline:
+            if str(data).encode() in cmdline and program in cmdline:
                 pids.append(int(entry.name))
     return pids
+
+
+def redis_servers(data: Path) -> list[int]:
+    return processes(data, b"redis-server")
 
 
 def none_left(data: Path, within: float = 5.0) -> bool:
@@ -86,8 +91,9 @@ def none_left(data: Path, within: float = 5.0) -> bool:
 def data(tmp_path: Path) -> Iterator[Path]:
     d = tmp_path / "data"
     yield d
-    for pid in redis_servers(d):  # only if a test failed: leave nothing running
-        os.kill(pid, signal.SIGKILL)
+    for pid in processes(d):  # only if a test failed: leave nothing running
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def played(s: Served) -> dict[str, Any]:
@@ -175,6 +181,23 @@ def test_a_killed_server_leaves_no_redis_server_and_its_data_intact(
         s.proc.send_signal(signal.SIGTERM)
         s.proc.wait(20)
     assert none_left(data)
+
+
+def test_the_server_stops_when_its_redis_server_dies_and_starts_again_with_the_data(
+        data: Path, tmp_path: Path) -> None:
+    s = serve(data, tmp_path / "serve.log")
+    _, reg = s.call("POST", "/players", body={"name": "Cy", "kind": "human"})
+    [pid] = redis_servers(data)
+    os.kill(pid, signal.SIGKILL)  # no shutdown: what was written must be there anyway
+    assert s.proc.wait(20) == 1  # not left answering 503 with no store behind it
+    assert "its redis-server stopped" in s.log.read_text()
+
+    s = serve(data, tmp_path / "serve.log")
+    try:
+        assert s.call("GET", "/players/me", reg["token"])[0] == 200
+    finally:
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(20)
 
 
 def test_workers_share_the_one_private_redis_server(data: Path, tmp_path: Path) -> None:
