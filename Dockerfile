@@ -36,5 +36,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 # Give it the time (compose: stop_grace_period; Kubernetes: terminationGracePeriodSeconds).
 STOPSIGNAL SIGTERM
 # The Redis URL comes from SAMEDEAL_REDIS_URL (the --redis-url flag's default); without it a
-# node would run on its embedded one-process store, which is never what a deployment wants.
+# node would try to start a private redis-server, which the image does not have: it exits
+# saying so. A deployment's nodes share one Redis.
 CMD ["samedeal", "serve", "--host", "0.0.0.0", "--port", "8000"]

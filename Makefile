@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?= serve
 
-.PHONY: serve test lint system bench
+.PHONY: serve test lint system redis bench
 
 $(VENV)/bin/python:
 	python3 -m venv --help >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-venv)
@@ -19,7 +19,8 @@ $(VENV)/.test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[test]"
 	touch $@
 
-serve: $(VENV)/.serve
+# With no Redis URL, `samedeal serve` runs its own redis-server, keeping its data in ./var/redis.
+serve: $(VENV)/.serve redis
 	$(VENV)/bin/samedeal $(ARGS)
 
 # ruff, then mypy over engine/, server/ and clients/ (strict on engine/: pyproject.toml).
@@ -30,10 +31,16 @@ lint: $(VENV)/.test
 # What the tests run for real, from Debian: redis-server (started on a free loopback port),
 # nginx (the deploy tests' load balancer) and Chromium (the web client's tests, headless).
 SYSTEM := redis-server:redis-server nginx:nginx chromium:chromium
-system:
-	@missing=""; for pair in $(SYSTEM); do command -v $${pair%%:*} >/dev/null || \
-	  missing="$$missing $${pair#*:}"; done; [ -z "$$missing" ] || \
+# Installs the Debian packages of those command:package pairs whose command is missing.
+install = @missing=""; for pair in $(1); do command -v $${pair%%:*} >/dev/null || \
+	  missing="$$missing $${pair\#*:}"; done; [ -z "$$missing" ] || \
 	  (apt-get update && apt-get install -y --no-install-recommends $$missing)
+system:
+	$(call install,$(SYSTEM))
+
+# Only what `make serve` needs.
+redis:
+	$(call install,redis-server:redis-server)
 
 test: lint system
 	$(PY) -m pytest

@@ -20,6 +20,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from server import store
+
 from .common import FAST, Section, fmt, start_redis, start_server, stop
 from .ws import Player, connect, register
 
@@ -136,7 +138,7 @@ async def measure(url: str, redis_url: str, n: int) -> dict[str, Any]:
         await asyncio.sleep(1)  # expired once the window has passed
     out["expired"] = {"freed": ended - (await used(redis)), "after_s": time.monotonic() - t0}
     out["race_after"] = {k: v for k, v in (await usage(redis)).items() if k.startswith("race")}
-    out["due_left"] = await redis.zcard("sd:due")
+    out["due_left"] = await redis.zcard(store.DUE)
     await redis.aclose()
     for group in [*groups.values(), warm]:
         for p in group:

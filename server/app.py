@@ -115,8 +115,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await asyncio.wait_for(store.call(sv.redis, "PING"), 2.0)
         except Exception:
             return JSONResponse({"status": "store unreachable"}, 503)
-        return JSONResponse({"status": "ready", "store": "redis" if settings.redis_url
-                             else "embedded"})
+        return JSONResponse({"status": "ready", "store": "redis"})
 
     documents: dict[str, dict[str, Any]] = {}
 

@@ -4,8 +4,11 @@ the engine never imports the server."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+from pathlib import Path
 
 from engine.cli import at_least
 
@@ -29,10 +32,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    default=os.environ.get("SAMEDEAL_PORT", "8000"),
                    help="the port to listen on (default $SAMEDEAL_PORT or 8000)")
     p.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
-                   help="Redis to share state through (default $SAMEDEAL_REDIS_URL; none: the "
-                        "embedded in-memory store)")
+                   help="Redis to share state through (default $SAMEDEAL_REDIS_URL; none: a "
+                        "private redis-server on --data-dir)")
+    p.add_argument("--data-dir", metavar="DIR",
+                   default=os.environ.get("SAMEDEAL_DATA_DIR", "./var/redis"),
+                   help="without a Redis URL: where the private redis-server keeps the data "
+                        "(default $SAMEDEAL_DATA_DIR or ./var/redis)")
+    p.add_argument("--redis-server", metavar="PATH",
+                   default=os.environ.get("SAMEDEAL_REDIS_SERVER", ""),
+                   help="without a Redis URL: the redis-server to run (default "
+                        "$SAMEDEAL_REDIS_SERVER, else the one on PATH, else /usr/bin's)")
     p.add_argument("--workers", metavar="N", type=at_least(1), default=1,
-                   help="server processes (default 1; more need --redis-url)")
+                   help="server processes (default 1), sharing the one Redis")
     p.add_argument("--log-level", default="info", choices=LOG_LEVELS, metavar="LEVEL",
                    help=f"how much the server logs: {', '.join(LOG_LEVELS)} (default info)")
     p.set_defaults(run=serve)
@@ -76,18 +87,42 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 
 def serve(args: argparse.Namespace) -> int:
+    """With a Redis URL, the server on it; without, on a private redis-server of its own
+    (server/own_redis.py), started here: the process that lives as long as the server (with
+    ``--workers``, uvicorn's supervisor), so it is never left behind."""
+    if args.redis_url:
+        return run_server(args, args.redis_url, args.redis_url)
+    from . import own_redis
+
+    try:
+        exe = own_redis.find(args.redis_server)
+        # SIGTERM as Ctrl-C: after uvicorn's graceful shutdown, ``running`` stops Redis too.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        with own_redis.running(args.data_dir, exe) as private:
+            where = f"a private redis-server keeping its data in {Path(args.data_dir).resolve()}"
+            with contextlib.suppress(KeyboardInterrupt):
+                run_server(args, private.url, where)
+            if private.died.is_set():
+                print(f"samedeal serve: its redis-server stopped (see {private.log}), so the "
+                      "server stopped too", file=sys.stderr)
+                return 1
+            return 0
+    except own_redis.Refused as e:
+        print(f"samedeal serve: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # a stop before uvicorn took over the signals
+        return 0
+
+
+def run_server(args: argparse.Namespace, url: str, where: str) -> int:
+    """uvicorn, every worker on ``url`` (passed on in SAMEDEAL_REDIS_URL)."""
     import uvicorn
 
     from .config import Settings
 
-    if args.workers > 1 and not args.redis_url:
-        print("samedeal serve: --workers needs --redis-url (the embedded store lives in one "
-              "process)", file=sys.stderr)
-        return 2
-    os.environ["SAMEDEAL_REDIS_URL"] = args.redis_url
+    os.environ["SAMEDEAL_REDIS_URL"] = url
     settings = Settings.from_env()
-    store = args.redis_url or "the embedded in-memory store (one process; data is lost on exit)"
-    print(f"SameDeal on http://{args.host}:{args.port}, state in {store}", flush=True)
+    print(f"SameDeal on http://{args.host}:{args.port}, state in {where}", flush=True)
     uvicorn.run("server.app:create_app", factory=True, host=args.host, port=args.port,
                 workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
                 ws_max_size=settings.max_message_bytes * 4,

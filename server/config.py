@@ -11,7 +11,7 @@ from engine.drand import KNOWN_CHAINS, QUICKNET_CHAIN
 
 @dataclass(frozen=True)
 class Settings:
-    #: Redis URL; empty means the embedded in-process store (one process, memory only).
+    #: Redis URL; ``samedeal serve`` given none sets its private redis-server's here.
     redis_url: str = ""
     #: Connections each process keeps to Redis at most; more requests at once wait their turn.
     redis_connections: int = 64

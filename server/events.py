@@ -4,7 +4,6 @@ sockets, and the short window of past events a reconnecting client catches up fr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -28,22 +27,21 @@ NODE_CHANNEL = "sd:node"
 
 
 class Hub:
-    """Listeners by channel, fed by one pub/sub connection: ``channels.Channels`` on a real Redis,
-    redis-py's PubSub (``_PubSub``) on the embedded store."""
+    """Listeners by channel, fed by one pub/sub connection (``channels.Channels``), or on a
+    Redis Cluster one per shard (``shards.ShardChannels``)."""
 
     def __init__(self, redis: Redis) -> None:
         self._listeners: dict[str, set[Listener]] = {}
         self._lock = asyncio.Lock()
-        link = link_of(redis)
-        self.channels: Channels | ShardChannels | _PubSub
+        self.channels: Channels | ShardChannels
         if store.sharded(redis):
             self.channels = ShardChannels(redis, self._deliver,  # type: ignore[arg-type]
                                           self._reconnected)
-        elif link:
+        else:
+            link = link_of(redis)
+            assert link is not None, "store.connect makes every client with its link"
             self.channels = Channels(redis.connection_pool, self._deliver, self._reconnected,
                                      link.timeout)
-        else:
-            self.channels = _PubSub(redis, self._deliver, self._reconnected)
 
     async def start(self) -> None:
         """Listen; with Redis unreachable this returns after one try (within the store
@@ -85,57 +83,6 @@ class Hub:
             if not listeners:
                 del self._listeners[channel]
                 await self.channels.unsubscribe(channel)
-
-
-class _PubSub:
-    """``channels.Channels``' duties done by redis-py's PubSub and a reading task."""
-
-    def __init__(self, redis: Redis, on_message: Callable[[str, bytes], None],
-                 on_reconnect: Callable[[], None]) -> None:
-        self.pubsub = redis.pubsub()
-        self.on_message = on_message
-        self.on_reconnect = on_reconnect
-        self._task: asyncio.Task[None] | None = None
-        self.ready = False
-
-    async def start(self, channel: str) -> None:
-        await self.pubsub.subscribe(channel)
-        self.ready = True
-        assert self.pubsub.connection is not None
-        # Called on every reconnect, after redis-py has renewed the subscriptions (it keeps a
-        # weak reference: a bound method, not a lambda).
-        self.pubsub.connection.register_connect_callback(self._reconnected)
-        self._task = asyncio.create_task(self._run())
-
-    def _reconnected(self, connection: Any) -> None:
-        self.on_reconnect()
-
-    async def subscribe(self, channel: str) -> None:
-        await self.pubsub.subscribe(channel)
-
-    async def unsubscribe(self, channel: str) -> None:
-        await self.pubsub.unsubscribe(channel)
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py's
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                msg = await self.pubsub.get_message(ignore_subscribe_messages=True,
-                                                    timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # Redis restarting, the network failing: try again
-                log.warning("pub/sub read failed (%s); retrying", e)
-                await asyncio.sleep(0.5)
-                continue
-            if msg is not None and msg["type"] == "message":
-                self.on_message(msg["channel"].decode(), msg["data"])
 
 
 @functools.lru_cache(maxsize=1024)

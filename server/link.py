@@ -306,7 +306,7 @@ class Client(Redis):
 
 
 def link_of(redis: Redis) -> Link | None:
-    """The client's link: ``None`` for the embedded store or a plain redis-py client."""
+    """The client's link: ``None`` for a Redis Cluster's client or a plain redis-py one."""
     link = getattr(redis, "link", None)
     return link if isinstance(link, Link) else None
 

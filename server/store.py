@@ -109,14 +109,17 @@ def cluster(url: str, connections: int, timeout: float) -> RedisCluster:
 
 
 def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
-    """A real Redis for ``url`` (a Redis Cluster for its seed nodes' URL); with no URL the
-    embedded in-process store (one process).
+    """The Redis at ``url`` (``redis://``, ``rediss://`` or ``unix://``), or the Redis
+    Cluster whose seed nodes ``redis-cluster://`` names (``cluster``).
 
     At most ``connections`` to Redis at once; a request that finds them all busy waits for
     one (up to 10 s) rather than failing, so a burst of moves queues instead of erroring.
     Scripts and single commands on the hot paths go over the client's ``link`` instead
     (server/link.py). Every command, and every new connection, gets ``timeout`` seconds
-    (the ``store_timeout`` setting) before it fails with redis-py's ``TimeoutError``."""
+    (the ``store_timeout`` setting) before it fails with redis-py's ``TimeoutError``.
+
+    There is no store without a URL: ``samedeal serve`` given none runs a redis-server of its
+    own and passes its URL (server/own_redis.py)."""
     if urlsplit(url).scheme in CLUSTER_SCHEMES:
         return cluster(url, connections, timeout)  # type: ignore[return-value]
     if url:
@@ -125,9 +128,8 @@ def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
                                                socket_timeout=timeout,
                                                socket_connect_timeout=timeout)
         return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
-    import fakeredis  # the same commands and scripts, held in this process's memory
-
-    return fakeredis.FakeAsyncRedis(decode_responses=False)
+    raise ValueError("no Redis URL: give one (redis://host:6379/0), or let `samedeal serve` "
+                     "run its own redis-server")
 
 
 async def forget_idle(redis: Redis) -> None:

@@ -180,18 +180,21 @@ def test_chain_rounds_follow_drands_timing() -> None:
     assert chain.round_at(chain.due_ms(1000)) == 1000
 
 
-def test_the_factory_builds_a_beacon_only_when_one_is_configured() -> None:
-    assert app_module.build_services(Settings()).beacon is None
-    sv = app_module.build_services(Settings(beacon_url="https://api.drand.sh/"))
+def test_the_factory_builds_a_beacon_only_when_one_is_configured(redis_url: str) -> None:
+    assert app_module.build_services(Settings(redis_url=redis_url)).beacon is None
+    sv = app_module.build_services(Settings(redis_url=redis_url,
+                                            beacon_url="https://api.drand.sh/"))
     assert sv.beacon is not None
     assert sv.beacon.url == "https://api.drand.sh"
     assert sv.beacon.chain.scheme == beacon_check.QUICKNET
     with pytest.raises(ValueError, match="beacon_scheme"):
-        app_module.build_services(Settings(beacon_url="http://x", beacon_scheme="nope"))
+        app_module.build_services(Settings(redis_url=redis_url, beacon_url="http://x",
+                                           beacon_scheme="nope"))
     with pytest.raises(ValueError, match="not hex"):
-        app_module.build_services(Settings(beacon_url="http://x", beacon_public_key="zz"))
+        app_module.build_services(Settings(redis_url=redis_url, beacon_url="http://x",
+                                           beacon_public_key="zz"))
     with pytest.raises(ValueError, match="has 96 bytes; a pedersen-bls-chained key has 48"):
-        app_module.build_services(Settings(beacon_url="http://x",
+        app_module.build_services(Settings(redis_url=redis_url, beacon_url="http://x",
                                            beacon_scheme=beacon_check.CHAINED))
 
 

@@ -81,10 +81,11 @@ def table_types(heading: str) -> set[str]:
 # ----- the route table and /openapi.json ------------------------------------------------------
 
 
-async def test_every_route_has_an_operation_and_every_operation_a_route(node: Node) -> None:
+async def test_every_route_has_an_operation_and_every_operation_a_route(
+        node: Node, redis_url: str) -> None:
     doc = await served(node, "/openapi.json")
     documented = {(m.upper(), p) for p, ops in doc["paths"].items() for m in ops}
-    app = create_app(Settings())
+    app = create_app(Settings(redis_url=redis_url))
     routed = {(m, re.sub(r":\w+}", "}", r.path)) for r in app.routes if isinstance(r, Route)
               for m in (r.methods or set()) - {"HEAD"}}
     assert documented == routed

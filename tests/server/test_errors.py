@@ -710,14 +710,14 @@ def fill(path: str) -> str:
     return re.sub(r"\{[^}]+\}", "x", path)
 
 
-async def test_openapi_documents_every_route(node: Node) -> None:
+async def test_openapi_documents_every_route(node: Node, redis_url: str) -> None:
     async with httpx.AsyncClient(base_url=node.url, timeout=10) as http:
         r = await http.get("/openapi.json")
         assert r.status_code == 200
         doc = r.json()
     assert doc["openapi"] == "3.1.0"
     documented = {(m.upper(), p) for p, ops in doc["paths"].items() for m in ops}
-    app = create_app(Settings())
+    app = create_app(Settings(redis_url=redis_url))
     # OpenAPI writes a path parameter without its converter: {board:path} is {board}.
     routed = {(m, re.sub(r":\w+}", "}", getattr(route, "path", ""))) for route in app.routes
               for m in (getattr(route, "methods", None) or set()) - {"HEAD"}}

@@ -1,5 +1,5 @@
 """Races from creation to results: listing, leaving, starting by hand, the countdown, the
-time limit; solo practice with unlimited undo; the embedded store."""
+time limit; solo practice with unlimited undo; the default store (a private redis-server)."""
 
 from __future__ import annotations
 
@@ -141,21 +141,24 @@ async def test_practice_has_unlimited_undo_and_a_chosen_seed(node: Node, protoco
 
 
 @pytest.fixture(scope="module")
-def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
-    node, proc = start_node("", tmp_path_factory.mktemp("embedded") / "node.log",
+def default(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
+    """A node given no Redis URL: it runs its own redis-server (tests/server/test_own_redis.py
+    checks what that keeps across restarts)."""
+    work = tmp_path_factory.mktemp("default")
+    node, proc = start_node("", work / "node.log", SAMEDEAL_DATA_DIR=str(work / "data"),
                             **SUITE_ACCOUNTS)
     yield node
     proc.terminate()
     proc.wait(10)
 
 
-async def test_the_embedded_store_serves_solo_games_and_races(embedded: Node) -> None:
-    rest = Rest(embedded)
+async def test_the_default_store_serves_solo_games_and_races(default: Node) -> None:
+    rest = Rest(default)
     status, ready = await rest.call("GET", "/../../readyz")
-    assert status == 200 and ready["store"] == "embedded"
-    a_id, a_token = await player(embedded, "Ann")
-    _, b_token = await player(embedded, "Bob")
-    a, b = await Ws.open(embedded, a_token), await Ws.open(embedded, b_token)
+    assert status == 200 and ready["store"] == "redis"
+    a_id, a_token = await player(default, "Ann")
+    _, b_token = await player(default, "Bob")
+    a, b = await Ws.open(default, a_token), await Ws.open(default, b_token)
     solo = await a.request({"type": "solo.start", "game": "spiderette", "variant": "easy"})
     ack = await a.request({"type": "move", "session": solo["session"],
                            "move": solo["legal"][0]})
@@ -172,12 +175,6 @@ async def test_the_embedded_store_serves_solo_games_and_races(embedded: Node) ->
     await a.close()
     await b.close()
     await rest.aclose()
-
-
-def test_serve_refuses_workers_without_redis() -> None:
-    from engine.cli import main
-
-    assert main(["serve", "--workers", "2"]) == 2
 
 
 async def test_a_burst_of_moves_beyond_the_redis_pool_all_succeed(node: Node) -> None:

@@ -1,0 +1,273 @@
+"""``samedeal serve`` without a Redis URL runs a private redis-server on its data directory
+(server/own_redis.py): the data survives a restart and a SIGKILL, the redis-server never
+outlives the server, ``--workers`` share it, and a missing redis-server is told clearly.
+Real processes throughout: the server as a subprocess, its own redis-server, HTTP over TCP."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from tests.conftest import ROOT, SUITE_ACCOUNTS, free_port, wait_for
+
+ENV = {k: v for k, v in os.environ.items() if k != "SAMEDEAL_REDIS_URL"} | SUITE_ACCOUNTS
+
+
+@dataclass
+class Served:
+    url: str
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def call(self, method: str, path: str, token: str = "", body: Any = None) -> Any:
+        """A fresh connection each time (so ``--workers`` spread them): (status, body)."""
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        r = httpx.request(method, f"{self.url}/api/v1{path}", json=body, headers=headers,
+                          timeout=10)
+        return r.status_code, r.json()
+
+
+def serve(data: Path, log: Path, *extra: str) -> Served:
+    """``samedeal serve`` on ``data``, once it is ready (its Redis reached)."""
+    url = f"http://127.0.0.1:{free_port()}"
+    out = open(log, "ab")  # noqa: SIM115 - the process writes it until it ends
+    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--port",
+                             url.rsplit(":", 1)[1], "--data-dir", str(data), *extra],
+                            cwd=ROOT, env=ENV, stdout=out, stderr=subprocess.STDOUT)
+    out.close()
+
+    def up() -> bool:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+        return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
+
+    wait_for(up, "samedeal serve")
+    return Served(url, proc, log)
+
+
+def processes(data: Path, program: bytes = b"") -> list[int]:
+    """The pids of processes whose command line names ``data`` and ``program`` (a
+    redis-server shows its socket's path there, a server its ``--data-dir``)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and entry.name != str(os.getpid()):
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if str(data).encode() in cmdline and program in cmdline:
+                pids.append(int(entry.name))
+    return pids
+
+
+def redis_servers(data: Path) -> list[int]:
+    return processes(data, b"redis-server")
+
+
+def none_left(data: Path, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while redis_servers(data):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Iterator[Path]:
+    d = tmp_path / "data"
+    yield d
+    for pid in processes(d):  # only if a test failed: leave nothing running
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def played(s: Served) -> dict[str, Any]:
+    """An account, a finished practice game, a ranked daily attempt on the day's board, and
+    what each reads as now."""
+    status, reg = s.call("POST", "/players", body={"name": "Ann", "kind": "human"})
+    assert status == 201, reg
+    token = reg["token"]
+    status, solo = s.call("POST", "/solo", token, {"game": "klondike", "variant": "easy",
+                                                   "seed": "00ff"})
+    assert status == 201, solo
+    for _ in range(3):
+        status, solo = s.call("POST", f"/sessions/{solo['session']}/moves", token,
+                              {"move": solo["legal"][0]})
+        assert status == 200, solo
+    assert s.call("POST", f"/sessions/{solo['session']}/resign", token, {})[0] == 200
+    status, attempt = s.call("POST", "/daily", token, {"game": "golf", "variant": "easy"})
+    assert status == 201, attempt
+    assert s.call("POST", f"/sessions/{attempt['session']}/resign", token, {})[0] == 200
+
+    def on_board() -> bool:
+        return s.call("GET", "/boards/daily/today/golf/easy", token)[1]["total"] == 1
+
+    wait_for(on_board, "the attempt on the daily board", 10)
+    return {"token": token, "solo": solo["session"], "attempt": attempt["session"],
+            **kept(s, token, solo["session"], attempt["session"])}
+
+
+def kept(s: Served, token: str, solo: str, attempt: str) -> dict[str, Any]:
+    """What must read the same after a restart."""
+    _, daily = s.call("GET", "/daily")
+    return {"me": s.call("GET", "/players/me", token),
+            "transcript": s.call("GET", f"/sessions/{solo}/moves", token),
+            "attempt_moves": s.call("GET", f"/sessions/{attempt}/moves", token),
+            "board": s.call("GET", "/boards/daily/today/golf/easy", token),
+            "daily": (daily["day"], daily["deals"])}
+
+
+def again(s: Served, before: dict[str, Any]) -> dict[str, Any]:
+    return kept(s, before["token"], before["solo"], before["attempt"])
+
+
+def test_a_restart_keeps_accounts_boards_transcripts_and_the_daily_deals(
+        data: Path, tmp_path: Path) -> None:
+    s = serve(data, tmp_path / "serve.log")
+    assert len(redis_servers(data)) == 1
+    sock = data / "redis.sock"  # only this user reaches it, and there is no TCP port
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o700
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    with redis.Redis(unix_socket_path=str(sock), decode_responses=True) as r:
+        assert r.config_get("port") == {"port": "0"}
+        assert r.config_get("appendonly") == {"appendonly": "yes"}
+    before = played(s)
+    assert before["me"][0] == 200 and before["transcript"][0] == 200
+    assert len(before["transcript"][1]["moves"]) == 4  # three moves and the resignation
+    assert before["board"][1]["entries"][0]["session"] == before["attempt"]
+    s.proc.send_signal(signal.SIGTERM)
+    assert s.proc.wait(20) == 0
+    assert none_left(data, 1.0)  # stopped with the server, not after it
+    assert (data / "appendonlydir").is_dir()
+
+    s = serve(data, tmp_path / "serve.log")
+    try:
+        after = again(s, before)
+        assert after == {k: before[k] for k in after}
+    finally:
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(20)
+
+
+def test_a_killed_server_leaves_no_redis_server_and_its_data_intact(
+        data: Path, tmp_path: Path) -> None:
+    s = serve(data, tmp_path / "serve.log")
+    before = played(s)
+    time.sleep(1.5)  # past the AOF's fsync every second: the kill may not lose these writes
+    s.proc.send_signal(signal.SIGKILL)
+    s.proc.wait(10)
+    assert none_left(data), f"redis-server still running: {redis_servers(data)}"
+
+    s = serve(data, tmp_path / "serve.log")
+    try:
+        after = again(s, before)
+        assert after == {k: before[k] for k in after}
+    finally:
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(20)
+    assert none_left(data)
+
+
+def test_the_server_stops_when_its_redis_server_dies_and_starts_again_with_the_data(
+        data: Path, tmp_path: Path) -> None:
+    s = serve(data, tmp_path / "serve.log")
+    _, reg = s.call("POST", "/players", body={"name": "Cy", "kind": "human"})
+    [pid] = redis_servers(data)
+    os.kill(pid, signal.SIGKILL)  # no shutdown: what was written must be there anyway
+    assert s.proc.wait(20) == 1  # not left answering 503 with no store behind it
+    assert "its redis-server stopped" in s.log.read_text()
+
+    s = serve(data, tmp_path / "serve.log")
+    try:
+        assert s.call("GET", "/players/me", reg["token"])[0] == 200
+    finally:
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(20)
+
+
+def test_workers_share_the_one_private_redis_server(data: Path, tmp_path: Path) -> None:
+    s = serve(data, tmp_path / "serve.log", "--workers", "2")
+    try:
+        assert len(redis_servers(data)) == 1
+        status, reg = s.call("POST", "/players", body={"name": "Bo", "kind": "human"})
+        assert status == 201
+        for _ in range(20):  # each on a new connection, whichever worker takes it
+            assert s.call("GET", "/players/me", reg["token"])[0] == 200
+
+        def both_started() -> bool:
+            return s.log.read_text().count("Started server process") == 2
+
+        wait_for(both_started, "two workers")
+    finally:
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(30)
+    assert none_left(data)
+
+
+def test_a_second_server_on_the_same_data_refuses_and_a_stale_socket_is_cleared(
+        data: Path, tmp_path: Path) -> None:
+    data.mkdir()
+    stale = socket.socket(socket.AF_UNIX)  # a socket file nobody listens on, as after a crash
+    stale.bind(str(data / "redis.sock"))
+    stale.close()
+    s = serve(data, tmp_path / "serve.log")
+    try:
+        second = subprocess.run([sys.executable, "-m", "engine.cli", "serve", "--port",
+                                 str(free_port()), "--data-dir", str(data)],
+                                cwd=ROOT, env=ENV, capture_output=True, timeout=30)
+        assert second.returncode == 1
+        assert b"another samedeal serve is using" in second.stderr
+        assert s.call("GET", "/daily")[0] == 200  # the first one is unharmed
+        assert len(redis_servers(data)) == 1
+    finally:
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(20)
+
+
+def test_no_redis_server_installed_is_one_clear_sentence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+    from server import own_redis
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # nothing there
+    monkeypatch.setattr(own_redis, "FALLBACK", str(tmp_path / "redis-server"))
+    monkeypatch.delenv("SAMEDEAL_REDIS_URL", raising=False)
+    monkeypatch.delenv("SAMEDEAL_REDIS_SERVER", raising=False)
+    assert main(["serve", "--data-dir", str(tmp_path / "data")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("samedeal serve: redis-server is not installed")
+    assert "apt-get install redis-server" in err and "make serve" in err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "data").exists()  # nothing made before it knew
+
+
+def test_a_named_redis_server_that_is_not_there_is_refused(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "engine.cli", "serve", "--port",
+                        str(free_port()), "--data-dir", str(tmp_path / "data")], cwd=ROOT,
+                       env=ENV | {"SAMEDEAL_REDIS_SERVER": str(tmp_path / "none")},
+                       capture_output=True, timeout=30)
+    assert r.returncode == 1
+    assert b"apt-get install redis-server" in r.stderr
+
+
+def test_the_server_code_has_no_store_without_a_url() -> None:
+    from server import store
+
+    with pytest.raises(ValueError, match="no Redis URL"):
+        store.connect("")
