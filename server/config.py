@@ -19,6 +19,12 @@ class Settings:
     #: the request answers ``store.unavailable``: redis-py's own default socket timeout, far
     #: above a healthy Redis's milliseconds and far below a client's patience (the SDK's 30 s).
     store_timeout: float = 5.0
+    #: Acknowledge a move only once a replica has it too (``WAIT 1``, on the move's own
+    #: connection), for up to ``durable_wait`` seconds; past that it is acknowledged anyway and
+    #: logged. Off: Redis replicates asynchronously, so a primary lost with its machine (not a
+    #: planned failover) can take its last acknowledged moves with it (docs/operations.md).
+    durable: bool = False
+    durable_wait: float = 1.0
     #: Largest inbound WebSocket message or REST body, in bytes.
     max_message_bytes: int = 16384
     #: Per-socket rate limit: messages per second, and the burst allowed above it.
@@ -91,6 +97,11 @@ class Settings:
     beacon_timeout: float = 5.0
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
+
+    @property
+    def move_wait(self) -> float | None:
+        """Seconds a move's script waits for a replica (``durable``), or ``None``."""
+        return self.durable_wait if self.durable else None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:

@@ -9,14 +9,16 @@ record.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from redis.asyncio import Redis
 
-from .store import script
+from . import store
 
+log = logging.getLogger("samedeal.store")
 R = TypeVar("R")
 Raw = Any  # what a script's EVALSHA returns: ints, bytes and nested arrays
 
@@ -206,15 +208,27 @@ def settled(raw: Raw) -> bool:
 
 
 class Bound(Generic[R]):
-    """A script that answers with its record."""
+    """A script that answers with its record; with ``durable_wait`` (seconds), only once a
+    replica has its writes too, or that long has passed (the ``durable`` setting)."""
 
-    def __init__(self, redis: Redis, lua: str, decode: Callable[[Raw], R]) -> None:
-        self._run = script(redis, lua)
+    def __init__(self, redis: Redis, lua: str, decode: Callable[[Raw], R],
+                 durable_wait: float | None = None) -> None:
+        self.redis = redis
+        self._run = store.script(redis, lua)
         self._decode = decode
+        self._wait_ms = None if durable_wait is None else int(durable_wait * 1000)
 
     async def __call__(self, keys: list[str], args: list[Any] | None = None) -> R:
-        return self._decode(await self._run(keys=keys, args=args or []))
+        if self._wait_ms is None:
+            return self._decode(await self._run(keys=keys, args=args or []))
+        answer, replicas = await store.durably(self.redis, self._run, keys, args or [],
+                                               self._wait_ms)
+        if replicas < 1:
+            log.warning("no replica acknowledged a change to %s within %d ms; acknowledged "
+                        "anyway", keys[0], self._wait_ms)
+        return self._decode(answer)
 
 
-def bind(redis: Redis, lua: str, decode: Callable[[Raw], R]) -> Bound[R]:
-    return Bound(redis, lua, decode)
+def bind(redis: Redis, lua: str, decode: Callable[[Raw], R],
+         durable_wait: float | None = None) -> Bound[R]:
+    return Bound(redis, lua, decode, durable_wait)

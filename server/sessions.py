@@ -98,7 +98,8 @@ class Sessions:
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
-        self._store_change = script_replies.bind(redis, store.CHANGE, script_replies.Changed.of)
+        self._store_change = script_replies.bind(redis, store.CHANGE, script_replies.Changed.of,
+                                                 settings.move_wait)
         self._open = script_replies.bind(redis, store.OPEN, script_replies.Opened.of)
         self._expected = Expected(redis, settings)
 

@@ -75,6 +75,21 @@ def script(redis: Redis, lua: str) -> Any:
     return link.script(redis, lua)
 
 
+async def durably(redis: Redis, run: Any, keys: list[Any], args: list[Any],
+                  wait_ms: int) -> tuple[Any, int]:
+    """Run the script ``run`` and then ``WAIT 1 wait_ms`` on the same connection (WAIT waits
+    for the connection's own writes): the script's answer, and how many replicas have it."""
+    async with redis.pipeline(transaction=False) as pipe:
+        await run(keys=keys, args=args, client=pipe)
+        if sharded(redis):  # the connection to the primary of the keys' shard
+            pipe.execute_command("WAIT", 1, wait_ms,
+                                 target_nodes=redis.get_node_from_key(keys[0]))  # type: ignore[attr-defined]
+        else:
+            pipe.execute_command("WAIT", 1, wait_ms)
+        answer, replicas = await pipe.execute()
+    return answer, int(replicas)
+
+
 class ClusterScript:
     """A script on a Redis Cluster, called like redis-py's. Queued in a pipeline (``client=``)
     it goes as EVAL with its whole text: redis-py's cluster pipeline refuses EVALSHA."""

@@ -36,6 +36,7 @@ class Cluster:
         exe = shutil.which("redis-server")
         assert exe is not None, "redis-server is not installed: run the README's test command"
         self.procs = []
+        self.dead: set[int] = set()
         for port in self.ports:
             home = work / str(port)
             home.mkdir()
@@ -69,7 +70,7 @@ class Cluster:
 
     def settled(self) -> bool:
         """Every node sees the cluster whole, and every replica is in sync with its primary."""
-        for port in self.ports:
+        for port in self.live:
             state = dict(line.split(":", 1) for line in
                          self.cli(port, "CLUSTER", "INFO").splitlines() if ":" in line)
             if state.get("cluster_state") != "ok":
@@ -80,22 +81,22 @@ class Cluster:
         return True
 
     def owner(self, key: str) -> tuple[int, int]:
-        """The ports of the primary that owns ``key`` and of its replica."""
-        slot = int(self.cli(self.ports[0], "CLUSTER", "KEYSLOT", key))
-        for port in self.ports:
-            repl = self.info(port, "replication")
-            if repl.get("role") != "slave":
+        """The ports of the primary that owns ``key`` and of its replica (0 if it has none
+        left), by the cluster's own map."""
+        slot = int(self.cli(self.live[0], "CLUSTER", "KEYSLOT", key))
+        nodes = [line.split() for line in
+                 self.cli(self.live[0], "CLUSTER", "NODES").splitlines()]
+        port = {f[0]: int(f[1].split("@")[0].rpartition(":")[2]) for f in nodes}
+        for f in nodes:
+            if "master" not in f[2] or "fail" in f[2]:
                 continue
-            primary = int(repl["master_port"])
-            for line in self.cli(primary, "CLUSTER", "NODES").splitlines():
-                fields = line.split()
-                if "myself" not in fields[2]:
-                    continue
-                for span in fields[8:]:
-                    lo, _, hi = span.partition("-")
-                    if lo.isdigit() and int(lo) <= slot <= int(hi or lo):
-                        return primary, port
-        raise AssertionError(f"no primary with a replica owns slot {slot}")
+            for span in f[8:]:
+                lo, _, hi = span.partition("-")
+                if lo.isdigit() and int(lo) <= slot <= int(hi or lo):
+                    replicas = [port[r[0]] for r in nodes
+                                if r[3] == f[0] and "fail" not in r[2]]
+                    return port[f[0]], replicas[0] if replicas else 0
+        raise AssertionError(f"no primary owns slot {slot}")
 
     def fail_over(self, key: str) -> tuple[int, int]:
         """``CLUSTER FAILOVER`` on the replica of the shard that owns ``key``: the replica
@@ -109,6 +110,24 @@ class Cluster:
                 return primary, replica
             time.sleep(0.05)
         raise AssertionError("the failover did not complete in 30 s")
+
+    @property
+    def live(self) -> list[int]:
+        return [p for p in self.ports if p not in self.dead]
+
+    def kill_primary(self, key: str) -> tuple[int, int]:
+        """SIGKILL the primary that owns ``key``: its replica takes over once the others see
+        it fail (the node timeout, 2 s), with what had reached it. Returns (dead, new
+        primary) once the cluster is whole again."""
+        primary, replica = self.owner(key)
+        self.procs[self.ports.index(primary)].kill()
+        self.dead.add(primary)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.info(replica, "replication").get("role") == "master" and self.settled():
+                return primary, replica
+            time.sleep(0.1)
+        raise AssertionError("the replica did not take over in 60 s")
 
     def close(self) -> None:
         for proc in self.procs:

@@ -34,7 +34,8 @@ class Rounds:
         self.book = book
         self.finish = finish  # the match's end, once the last card is placed
         self.schedule = schedule  # the turn timer, after any other placement
-        self._place = script_replies.bind(book.redis, store.MATCH_PLACE, script_replies.Placed.of)
+        self._place = script_replies.bind(book.redis, store.MATCH_PLACE, script_replies.Placed.of,
+                                          book.settings.move_wait)
 
     async def play(self, m: Match, pid: str, mv: engine.Move | None, by: str) -> bool:
         """A called-card player's placement (``None``: they leave); ``False`` if the round

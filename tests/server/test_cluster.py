@@ -1,0 +1,157 @@
+"""A race on a Redis Cluster of its own (three primaries, three replicas) while the shard that
+owns it changes hands: a planned failover (``CLUSTER FAILOVER`` on its replica) and, with the
+``durable`` setting, its primary killed outright. Every move a player saw acknowledged is in
+the final transcripts, the race ends with every entrant ranked, and its events still reach a
+spectator on another node, by sharded pub/sub on the shard that owns the race."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.cluster import Cluster
+from tests.conftest import FAST, start_node
+from tests.deploy.test_failover import MOVES, Player, play, players
+
+from .client import Node, Rest, Ws, player
+
+PER_NODE = 2
+
+
+@pytest.fixture(scope="module")
+def own_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Not the session's: these tests fail its shards over, and kill one."""
+    c = Cluster(tmp_path_factory.mktemp("own-cluster"))
+    yield c
+    c.close()
+
+
+def two_nodes(cluster: Cluster, work: Path, **env: str) -> Iterator[list[Node]]:
+    started = [start_node(cluster.url, work / f"node{i}.log", **FAST, **env) for i in range(2)]
+    yield [n for n, _ in started]
+    for _, proc in started:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def cluster_nodes(own_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory
+                  ) -> Iterator[list[Node]]:
+    yield from two_nodes(own_cluster, tmp_path_factory.mktemp("cluster-nodes"))
+
+
+@pytest.fixture(scope="module")
+def durable_nodes(own_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory
+                  ) -> Iterator[list[Node]]:
+    yield from two_nodes(own_cluster, tmp_path_factory.mktemp("durable-nodes"),
+                         SAMEDEAL_DURABLE="1", SAMEDEAL_DURABLE_WAIT="0.3")
+
+
+async def race_through(nodes: list[Node], cluster: Cluster,
+                       disrupt: Callable[[str], object]) -> None:
+    """Four entrants, two on each node, and a spectator on the second; ``disrupt(race key)``
+    once a third of the moves are acknowledged."""
+    ps: list[Player] = []
+    for node in nodes:
+        ps += await players(node.url, PER_NODE)
+    _, token = await player(nodes[1], "Watcher", "human")
+    spectator = await Ws.open(nodes[1], token)
+    try:
+        r = await ps[0].client.create_race("klondike", "easy", len(ps), countdown=0,
+                                           time_limit=600)
+        await spectator.send({"type": "race.subscribe", "race": r.id})
+        await spectator.expect("race")
+        for p in ps[1:]:
+            await p.client.join_race(r.id)
+        sessions = {(await p.client.wait_race_session(r.id, timeout=30)).id: p for p in ps}
+        key, channel = f"sd:{{{r.id}}}:race", f"sd:{{{r.id}}}:ev"
+        assert owner_has_subscribers(cluster, channel)
+
+        async def when_a_third_acknowledged() -> None:
+            while sum(len(p.acked) for p in ps) < len(ps) * MOVES // 3:
+                await asyncio.sleep(0.02)
+            await asyncio.to_thread(disrupt, key)
+            for _ in range(150):  # both nodes follow the race to its shard's new primary
+                if await asyncio.to_thread(owner_has_subscribers, cluster, channel):
+                    return
+                await asyncio.sleep(0.1)
+            raise AssertionError("the nodes did not subscribe at the race's new primary")
+
+        await asyncio.wait_for(asyncio.gather(
+            *(play(p, sid, random.Random(i)) for i, (sid, p) in enumerate(sessions.items())),
+            when_a_third_acknowledged()), 240)
+        results = await ps[1].client.wait_race_end(r.id, timeout=60)
+        assert {e["player"] for e in results.ranking} == {
+            p.client.player["id"] for p in ps if p.client.player}
+        ended = await spectator.expect("race.ended", timeout=30)
+        assert ended["race"] == r.id and len(ended["ranking"]) == len(ps)
+        async with httpx.AsyncClient(base_url=nodes[0].url, timeout=10) as http:
+            for sid, p in sessions.items():
+                moves = (await http.get(f"/api/v1/sessions/{sid}/moves")).json()["moves"]
+                assert p.acked, f"{sid} played no move"
+                for rev, move in p.acked:
+                    assert len(moves) >= rev and moves[rev - 1] == move, (sid, rev, moves)
+    finally:
+        await spectator.close()
+        for p in ps:
+            await p.client.close()
+
+
+def owner_has_subscribers(cluster: Cluster, channel: str) -> bool:
+    """The race's channel is a shard channel, subscribed on the primary that owns it (both
+    nodes follow the race), and no node has it as a classic channel."""
+    primary, _ = cluster.owner(channel)
+    shard = cluster.cli(primary, "PUBSUB", "SHARDNUMSUB", channel).split()
+    classic = [cluster.cli(p, "PUBSUB", "NUMSUB", channel).split() for p in cluster.live]
+    return int(shard[1]) == 2 and all(int(n[1]) == 0 for n in classic)
+
+
+async def test_a_planned_failover_mid_race_keeps_every_acknowledged_move(
+        cluster_nodes: list[Node], own_cluster: Cluster) -> None:
+    moved: list[tuple[int, int]] = []
+    await race_through(cluster_nodes, own_cluster,
+                       lambda key: moved.append(own_cluster.fail_over(key)))
+    (old, new), = moved
+    assert old != new
+
+
+async def test_a_primary_killed_mid_race_loses_no_acknowledged_move_when_durable(
+        durable_nodes: list[Node], own_cluster: Cluster) -> None:
+    killed: list[tuple[int, int]] = []
+    await race_through(durable_nodes, own_cluster,
+                       lambda key: killed.append(own_cluster.kill_primary(key)))
+    (dead, new), = killed
+    assert dead in own_cluster.dead and new not in own_cluster.dead
+
+
+async def test_durable_waits_for_the_replica_of_the_move_s_own_shard(
+        durable_nodes: list[Node], own_cluster: Cluster) -> None:
+    """A move is acknowledged once the replica of its own shard has it: with that replica
+    paused, the move waits its ``durable_wait`` and is acknowledged with a warning."""
+    node = durable_nodes[0]
+    _, token = await player(node)
+    rest = Rest(node, token)
+    status, s = await rest.call("POST", "/solo", {"game": "klondike", "variant": "easy"})
+    assert status == 201, s
+    key = f"sd:{{{s['session']}}}:session"
+    status, s = await rest.call("POST", f"/sessions/{s['session']}/moves",
+                                {"move": s["legal"][0]})
+    assert status == 200, s
+    assert f"no replica acknowledged a change to {key}" not in node.log.read_text()
+    _, replica = own_cluster.owner(key)
+    paused = own_cluster.procs[own_cluster.ports.index(replica)]
+    paused.send_signal(signal.SIGSTOP)
+    try:
+        status, s = await rest.call("POST", f"/sessions/{s['session']}/moves",
+                                    {"move": s["legal"][0]})
+    finally:
+        paused.send_signal(signal.SIGCONT)
+    assert status == 200 and s["rev"] == 2, s
+    assert f"no replica acknowledged a change to {key}" in node.log.read_text()
+    await rest.aclose()
