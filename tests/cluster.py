@@ -98,6 +98,30 @@ class Cluster:
                     return port[f[0]], replicas[0] if replicas else 0
         raise AssertionError(f"no primary owns slot {slot}")
 
+    def node_id(self, port: int) -> str:
+        return self.cli(port, "CLUSTER", "MYID")
+
+    def migrate(self, key: str) -> tuple[int, int]:
+        """Move the slot of ``key`` to another primary while it is in use, as a resharding
+        does (``CLUSTER SETSLOT`` IMPORTING/MIGRATING, ``MIGRATE`` its keys a few at a time,
+        then the new owner for everyone): returns (old, new) primary ports."""
+        source, _ = self.owner(key)
+        slot = self.cli(source, "CLUSTER", "KEYSLOT", key)
+        target = next(p for p in self.live if p != source
+                      and self.info(p, "replication").get("role") == "master")
+        src, dst = self.node_id(source), self.node_id(target)
+        assert self.cli(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src) == "OK"
+        assert self.cli(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst) == "OK"
+        while keys := self.cli(source, "CLUSTER", "GETKEYSINSLOT", slot, "3").split():
+            out = self.cli(source, "MIGRATE", "127.0.0.1", str(target), "", "0", "5000",
+                           "KEYS", *keys)
+            assert out in ("OK", "NOKEY"), out
+            time.sleep(0.01)  # the game goes on between batches, redirected by ASK
+        for port in (target, source):
+            assert self.cli(port, "CLUSTER", "SETSLOT", slot, "NODE", dst) == "OK"
+        wait_for(lambda: self.owner(key)[0] == target, "the slot's new owner")
+        return source, target
+
     def fail_over(self, key: str) -> tuple[int, int]:
         """``CLUSTER FAILOVER`` on the replica of the shard that owns ``key``: the replica
         becomes its primary once it has every write (the old primary waits for it). Returns

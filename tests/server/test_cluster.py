@@ -1,8 +1,9 @@
 """A race on a Redis Cluster of its own (three primaries, three replicas) while the shard that
-owns it changes hands: a planned failover (``CLUSTER FAILOVER`` on its replica) and, with the
-``durable`` setting, its primary killed outright. Every move a player saw acknowledged is in
-the final transcripts, the race ends with every entrant ranked, and its events still reach a
-spectator on another node, by sharded pub/sub on the shard that owns the race."""
+owns it changes hands: a planned failover (``CLUSTER FAILOVER`` on its replica), its slot
+migrated to another primary, and, with the ``durable`` setting, its primary killed outright.
+Every move a player saw acknowledged is in the final transcripts, the race ends with every
+entrant ranked, and its events still reach a spectator on another node, by sharded pub/sub on
+the shard that owns the race."""
 
 from __future__ import annotations
 
@@ -117,6 +118,15 @@ async def test_a_planned_failover_mid_race_keeps_every_acknowledged_move(
     moved: list[tuple[int, int]] = []
     await race_through(cluster_nodes, own_cluster,
                        lambda key: moved.append(own_cluster.fail_over(key)))
+    (old, new), = moved
+    assert old != new
+
+
+async def test_a_slot_migrated_mid_race_keeps_every_acknowledged_move(
+        cluster_nodes: list[Node], own_cluster: Cluster) -> None:
+    moved: list[tuple[int, int]] = []
+    await race_through(cluster_nodes, own_cluster,
+                       lambda key: moved.append(own_cluster.migrate(key)))
     (old, new), = moved
     assert old != new
 
