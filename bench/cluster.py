@@ -52,6 +52,21 @@ DURABLE = {"SAMEDEAL_DURABLE": "1"}
 CONFIGS = {"one Redis": ("one", False), "cluster": ("cluster", False),
            "one Redis, durable": ("replicated", True), "cluster, durable": ("cluster", True)}
 BASE = "one Redis"
+#: Where the extra CPU per move goes, by py-spy on the server (this machine, one run each of
+#: 'one Redis', 'cluster' and 'one Redis, durable' as this section runs them).
+WHY = (
+    "Why the extra CPU per move: neither the cluster nor the durable setting goes over the "
+    "link (server/link.py), the one connection a process shares for its scripts, where a "
+    "command costs the client a few µs. On a cluster every script goes through redis-py's "
+    "cluster client (server/store.py `ClusterScript`): a slot lookup, a connection "
+    "checkout from that node's pool and its own reply read per command; a durable move "
+    "takes a pipeline from redis-py's pool for the script and its WAIT (server/store.py "
+    "`durably`), on a cluster sending the script's whole text (its pipeline refuses "
+    "EVALSHA). Sampled, redis-py and the link were about 9% of the server's CPU on one "
+    "Redis, 32% on the cluster (a quarter in redis-py's cluster client alone) and 33% on one "
+    "Redis durable (pipeline and pool): at the CPU per move measured beside them (305, "
+    "415 and 539 µs), about 30, 130 and 180 µs a move, most of the difference. The WAIT "
+    "itself costs the server no CPU, only latency (the replica's round trip).")
 HOT_WRITERS = 50  # concurrent submits, as bench/boards.py
 SPREAD = 64  # boards the same writes are spread over
 
@@ -258,7 +273,8 @@ def run(quick: bool = False) -> list[Section]:
         f"the store's WAIT commands over every move of the run, a check that the setting took. "
         f"With every Redis node on one core a cluster cannot show what it is for, more Redis "
         f"capacity: here one server process, not Redis, sets the rate, so these figures are "
-        f"the cluster's and the durable setting's cost per move, not their capacity.")
+        f"the cluster's and the durable setting's cost per move, not their capacity. Each "
+        f"configuration's 50% load is half of its own saturation rate. {WHY}")
     move_section = Section(
         "Redis Cluster and the durable setting (move path)", method,
         ["store", "moves/s at saturation", "server CPU µs/move", "p50 ms @50%", "p99 ms @50%",
