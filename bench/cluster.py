@@ -121,13 +121,15 @@ def running(kind: str) -> Iterator[Store]:
     """A fresh store of ``kind``: "one" redis-server, "replicated" (one with a replica), or a
     "cluster" of three primaries and three replicas; all of it on the Redis core."""
     if kind == "cluster":
-        c = Cluster(Path(tempfile.mkdtemp(prefix="bench-cluster-")))
+        work = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
+        c = Cluster(work)
         try:
             for proc in c.procs:
                 pin_all(proc.pid, REDIS_CPU)
             yield Store(c.url, list(c.procs), list(c.ports))
         finally:
             c.close()
+            shutil.rmtree(work, ignore_errors=True)
         return
     proc, url = start_redis(cpu=REDIS_CPU)
     port = int(url.rsplit(":", 1)[1].split("/")[0])
@@ -299,7 +301,8 @@ def hot_section(runs: int, seconds: float) -> Section:
         rows.append([
             name, fmt(med(name, lambda r: r["per_s"])),
             fmt(med(name, lambda r: r["primary_cpu"][0]) * 100, 2),
-            fmt(med(name, lambda r: sum(r["primary_cpu"][1:]) / 2) * 100, 2),
+            fmt(med(name, lambda r: sum(r["primary_cpu"][1:]) / (len(r["primary_cpu"]) - 1))
+                * 100, 2),
             fmt(med(name, lambda r: sum(r["primary_cpu"]) / r["per_s"]) * 1e6),
             fmt(med(name, lambda r: r["client_cpu"]) * 100, 2),
             fmt(med(name, ceiling)),
