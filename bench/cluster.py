@@ -52,21 +52,25 @@ DURABLE = {"SAMEDEAL_DURABLE": "1"}
 CONFIGS = {"one Redis": ("one", False), "cluster": ("cluster", False),
            "one Redis, durable": ("replicated", True), "cluster, durable": ("cluster", True)}
 BASE = "one Redis"
-#: Where the extra CPU per move goes, by py-spy on the server (this machine, one run each of
-#: 'one Redis', 'cluster' and 'one Redis, durable' as this section runs them).
+#: Where the extra CPU per move goes: py-spy on the server and INFO commandstats, on this
+#: machine, runs of 'one Redis', 'cluster' and both durable configurations as this section
+#: runs them.
 WHY = (
     "Why the extra CPU per move: neither the cluster nor the durable setting goes over the "
     "link (server/link.py), the one connection a process shares for its scripts, where a "
     "command costs the client a few µs. On a cluster every script goes through redis-py's "
     "cluster client (server/store.py `ClusterScript`): a slot lookup, a connection "
-    "checkout from that node's pool and its own reply read per command; a durable move "
+    "checkout from that node's pool and its own reply read per command. A durable move "
     "takes a pipeline from redis-py's pool for the script and its WAIT (server/store.py "
-    "`durably`), on a cluster sending the script's whole text (its pipeline refuses "
-    "EVALSHA). Sampled, redis-py and the link were about 9% of the server's CPU on one "
-    "Redis, 32% on the cluster (a quarter in redis-py's cluster client alone) and 33% on one "
-    "Redis durable (pipeline and pool): at the CPU per move measured beside them (305, "
-    "415 and 539 µs), about 30, 130 and 180 µs a move, most of the difference. The WAIT "
-    "itself costs the server no CPU, only latency (the replica's round trip).")
+    "`durably`); on one Redis that pipeline first asks SCRIPT EXISTS (redis-py's "
+    "`Pipeline.load_scripts`), one more round trip per move (INFO commandstats: 1.0 "
+    "SCRIPT EXISTS and 1.0 WAIT per move), and on a cluster it sends the script's whole "
+    "text (redis-py's cluster pipeline refuses EVALSHA). Sampled, redis-py and the link "
+    "were about 9% of the server's CPU on one Redis and about a third in each of the "
+    "other three (on a cluster a quarter in redis-py's cluster client alone; durable on "
+    "one Redis, its pipeline and pool): at the CPU per move beside them (305, 415 and "
+    "539 µs in that run) about 30, 130 and 180 µs a move, most of the difference. The "
+    "WAIT itself costs the server no CPU, only latency (the replica's round trip).")
 HOT_WRITERS = 50  # concurrent submits, as bench/boards.py
 SPREAD = 64  # boards the same writes are spread over
 
