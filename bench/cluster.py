@@ -326,8 +326,10 @@ def hot_section(runs: int, seconds: float) -> Section:
         f"whole core (measured rate over its CPU share), if clients could send that much. "
         f"One board's writes cannot use more than one primary however many shards the "
         f"cluster has, so its ceiling is one Redis core's; spread boards' ceiling grows with "
-        f"the primaries (here three, so about 3x). Readers of a board (its pages) land on "
-        f"the same primary as its writers.")
+        f"the primaries, though by less than their number: slots do not split evenly over "
+        f"{SPREAD} boards, and a primary that gets fewer commands at once reads fewer per "
+        f"wake-up, so a write costs Redis more CPU (the µs/write column). Readers of a board "
+        f"(its pages) land on the same primary as its writers.")
     return Section("A hot board on a Redis Cluster", method,
                    ["writes to", "writes/s", "busiest primary CPU %",
                     "other primaries CPU % (each, mean)", "Redis CPU µs/write (primaries)",
