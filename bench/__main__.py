@@ -1,4 +1,4 @@
-"""``python -m bench [engine|ws|idle|boards|link|memory|fuzz|beacon|chain ...] [--quick]``:
+"""``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain ...] [--quick]``:
 run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
@@ -17,7 +17,7 @@ from typing import Any
 from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("engine", "ws", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain")
+NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain")
 
 
 def machine() -> str:
@@ -60,9 +60,10 @@ def main() -> None:
     sections: list[Section] = []
     for name in names:
         t0 = time.monotonic()
-        section = importlib.import_module(f"bench.{name}").run(quick=args.quick)
-        sections.append(section)
-        print(f"{section.title}: {time.monotonic() - t0:.0f} s", flush=True)
+        made = importlib.import_module(f"bench.{name}").run(quick=args.quick)
+        made = made if isinstance(made, list) else [made]  # a benchmark may give two tables
+        sections += made
+        print(f"{', '.join(s.title for s in made)}: {time.monotonic() - t0:.0f} s", flush=True)
     took = time.monotonic() - started
     text = markdown(sections, took)
     print(text)

@@ -175,7 +175,7 @@ async def open_loop(players: list[Player], rate: float, seconds: float,
     return latencies
 
 
-async def load(urls: list[str], pids: list[int], redis_pid: int, players: int,
+async def load(urls: list[str], pids: list[int], redis_pids: list[int], players: int,
                seconds: float, echo: bool) -> dict[str, Any]:
     clients = []
     for i in range(players):
@@ -183,13 +183,16 @@ async def load(urls: list[str], pids: list[int], redis_pid: int, players: int,
         clients.append(await connect(url, None if echo else await register(url)))
     if not echo:
         await seat(clients)
-    await closed_loop(clients, 1.0, echo)  # warm up
+    warm = await closed_loop(clients, 1.0, echo)  # warm up
 
     def cpu() -> float:
         return sum(cpu_seconds(pid) for pid in pids)
 
-    out: dict[str, Any] = {}
-    c0, t0, me0, r0 = cpu(), time.perf_counter(), time.process_time(), cpu_seconds(redis_pid)
+    def redis_cpu() -> float:  # every redis-server of the configuration (a cluster's six)
+        return sum(cpu_seconds(pid) for pid in redis_pids)
+
+    out: dict[str, Any] = {"warm_up_moves": warm}
+    c0, t0, me0, r0 = cpu(), time.perf_counter(), time.process_time(), redis_cpu()
     moves = await closed_loop(clients, seconds, echo)
     elapsed = time.perf_counter() - t0
     used = cpu() - c0
@@ -197,7 +200,7 @@ async def load(urls: list[str], pids: list[int], redis_pid: int, players: int,
                          "server_cpu_per_move": used / moves,
                          "server_cpu_share": used / elapsed / len(pids),
                          "loadgen_cpu_share": (time.process_time() - me0) / elapsed,
-                         "redis_cpu_share": (cpu_seconds(redis_pid) - r0) / elapsed}
+                         "redis_cpu_share": (redis_cpu() - r0) / elapsed}
     for share in LOADS:
         rate = out["saturation"]["rate"] * share
         c0 = cpu()
@@ -213,23 +216,30 @@ async def load(urls: list[str], pids: list[int], redis_pid: int, players: int,
 # ----- the orchestrator --------------------------------------------------------------------
 
 
+def drive(servers: list[tuple[subprocess.Popen[bytes], int]], redis_pids: list[int],
+          players: int, seconds: float, echo: bool = False) -> dict[str, Any]:
+    """The load generator, on the last core, against running servers; its figures."""
+    args = [*pinned(CORES - 1), sys.executable, "-m", "bench.ws", "load",
+            "--urls", ",".join(f"http://127.0.0.1:{port}" for _, port in servers),
+            "--pids", ",".join(str(p.pid) for p, _ in servers),
+            "--redis-pid", ",".join(str(pid) for pid in redis_pids),
+            "--players", str(players), "--seconds", str(seconds)]
+    if echo:
+        args.append("--echo")
+    out = subprocess.run(args, capture_output=True, text=True, timeout=300,
+                         cwd=os.path.dirname(os.path.dirname(__file__)))
+    if out.returncode:
+        raise RuntimeError(f"the load generator failed: {out.stderr[-2000:]}")
+    figures: dict[str, Any] = json.loads(out.stdout)
+    return figures
+
+
 def one_run(kind: str, nodes: int, players: int, seconds: float) -> dict[str, Any]:
     """Fresh Redis and server(s), then the load generator on another core; its figures."""
     redis, url = start_redis(cpu=CORES - 1)
     servers = [start_server(kind, cpu=i, redis_url=url, env=FAST) for i in range(nodes)]
     try:
-        args = [*pinned(CORES - 1), sys.executable, "-m", "bench.ws", "load",
-                "--urls", ",".join(f"http://127.0.0.1:{port}" for _, port in servers),
-                "--pids", ",".join(str(p.pid) for p, _ in servers),
-                "--redis-pid", str(redis.pid),
-                "--players", str(players), "--seconds", str(seconds)]
-        if kind == "echo":
-            args.append("--echo")
-        out = subprocess.run(args, capture_output=True, text=True, timeout=300,
-                             cwd=os.path.dirname(os.path.dirname(__file__)))
-        if out.returncode:
-            raise RuntimeError(f"the load generator failed: {out.stderr[-2000:]}")
-        return json.loads(out.stdout)
+        return drive(servers, [redis.pid], players, seconds, echo=kind == "echo")
     finally:
         for proc, _ in servers:
             stop(proc)
@@ -324,13 +334,15 @@ def main() -> None:
     g = sub.add_parser("load", help="the load generator (started by the benchmark)")
     g.add_argument("--urls", required=True)
     g.add_argument("--pids", required=True)
-    g.add_argument("--redis-pid", type=int, required=True)
+    g.add_argument("--redis-pid", required=True,
+                   help="a redis-server's pid, or several, comma-separated: their CPU summed")
     g.add_argument("--players", type=int, default=40)
     g.add_argument("--seconds", type=float, default=4.0)
     g.add_argument("--echo", action="store_true")
     args = p.parse_args()
     result = asyncio.run(load(args.urls.split(","), [int(x) for x in args.pids.split(",")],
-                              args.redis_pid, args.players, args.seconds, args.echo))
+                              [int(x) for x in args.redis_pid.split(",")], args.players,
+                              args.seconds, args.echo))
     print(json.dumps(result))
 
 
