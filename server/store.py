@@ -51,6 +51,7 @@ from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import NoScriptError
 
 from . import link
 from .link import Client
@@ -78,16 +79,23 @@ def script(redis: Redis, lua: str) -> Any:
 async def durably(redis: Redis, run: Any, keys: list[Any], args: list[Any],
                   wait_ms: int) -> tuple[Any, int]:
     """Run the script ``run`` and then ``WAIT 1 wait_ms`` on the same connection (WAIT waits
-    for the connection's own writes): the script's answer, and how many replicas have it."""
-    async with redis.pipeline(transaction=False) as pipe:
-        await run(keys=keys, args=args, client=pipe)
-        if sharded(redis):  # the connection to the primary of the keys' shard
-            pipe.execute_command("WAIT", 1, wait_ms,
-                                 target_nodes=redis.get_node_from_key(keys[0]))  # type: ignore[attr-defined]
-        else:
-            pipe.execute_command("WAIT", 1, wait_ms)
-        answer, replicas = await pipe.execute()
-    return answer, int(replicas)
+    for the connection's own writes): the script's answer, and how many replicas have it.
+    By its SHA; on a Redis that does not know it yet (NOSCRIPT: nothing was run), once more
+    with its text, which loads it."""
+    wait: tuple[Any, ...] = ("WAIT", 1, wait_ms)
+    for command in (("EVALSHA", run.sha), ("EVAL", run.lua)):
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.execute_command(*command, len(keys), *keys, *args)
+            if sharded(redis):  # the connection to the primary of the keys' shard
+                pipe.execute_command(*wait, target_nodes=redis.get_node_from_key(keys[0]))  # type: ignore[attr-defined]
+            else:
+                pipe.execute_command(*wait)
+            try:
+                answer, replicas = await pipe.execute()
+            except NoScriptError:
+                continue
+        return answer, int(replicas)
+    raise AssertionError("EVAL never answers NOSCRIPT")
 
 
 class ClusterScript:
@@ -97,6 +105,7 @@ class ClusterScript:
     def __init__(self, redis: Redis | RedisCluster, lua: str) -> None:
         self.lua = lua
         self._script = redis.register_script(lua)
+        self.sha = self._script.sha
 
     async def __call__(self, keys: list[Any] | tuple[Any, ...] = (),
                        args: list[Any] | tuple[Any, ...] = (), client: Any = None) -> Any:
