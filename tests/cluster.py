@@ -4,6 +4,7 @@ cluster mode, joined by ``redis-cli --cluster create``; and the failover a test 
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -46,13 +47,17 @@ class Cluster:
                  # a failed primary is replaced within seconds, not the default 15
                  "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no"],
                 stdout=open(home / "log", "wb"), stderr=subprocess.STDOUT))  # noqa: SIM115
-        for port in self.ports:
-            wait_for(lambda p=port: self.cli(p, "PING") == "PONG", f"redis-server :{port}")
-        subprocess.run(["redis-cli", "--cluster", "create",
-                        *(f"127.0.0.1:{p}" for p in self.ports),
-                        "--cluster-replicas", "1", "--cluster-yes"],
-                       check=True, capture_output=True, timeout=60)
-        wait_for(self.settled, "the cluster", timeout=60)
+        try:
+            for port in self.ports:
+                wait_for(lambda p=port: self.cli(p, "PING") == "PONG", f"redis-server :{port}")
+            subprocess.run(["redis-cli", "--cluster", "create",
+                            *(f"127.0.0.1:{p}" for p in self.ports),
+                            "--cluster-replicas", "1", "--cluster-yes"],
+                           check=True, capture_output=True, timeout=60)
+            wait_for(self.settled, "the cluster", timeout=60)
+        except BaseException:  # none left behind
+            self.close()
+            raise
 
     @property
     def url(self) -> str:
@@ -155,6 +160,7 @@ class Cluster:
 
     def close(self) -> None:
         for proc in self.procs:
+            proc.send_signal(signal.SIGCONT)  # a paused one would not act on SIGTERM
             proc.terminate()
         for proc in self.procs:
             proc.wait(10)
