@@ -61,16 +61,14 @@ WHY = (
     "command costs the client a few µs. On a cluster every script goes through redis-py's "
     "cluster client (server/store.py `ClusterScript`): a slot lookup, a connection "
     "checkout from that node's pool and its own reply read per command. A durable move "
-    "takes a pipeline from redis-py's pool for the script and its WAIT (server/store.py "
-    "`durably`); on one Redis that pipeline first asks SCRIPT EXISTS (redis-py's "
-    "`Pipeline.load_scripts`), one more round trip per move (INFO commandstats: 1.0 "
-    "SCRIPT EXISTS and 1.0 WAIT per move), and on a cluster it sends the script's whole "
-    "text (redis-py's cluster pipeline refuses EVALSHA). Sampled, redis-py and the link "
-    "were about 9% of the server's CPU on one Redis and about a third in each of the "
-    "other three (on a cluster a quarter in redis-py's cluster client alone; durable on "
-    "one Redis, its pipeline and pool): at the CPU per move beside them (305, 415 and "
-    "539 µs in that run) about 30, 130 and 180 µs a move, most of the difference. The "
-    "WAIT itself costs the server no CPU, only latency (the replica's round trip).")
+    "takes a pipeline from redis-py's pool for the script (by its SHA) and its WAIT "
+    "(server/store.py `durably`), on one Redis and on a cluster alike. Sampled with "
+    "py-spy during development, redis-py and the link were about 9% of the server's CPU "
+    "on one Redis and about a third with a cluster or with durable (on a cluster a "
+    "quarter in redis-py's cluster client alone), most of the difference. The WAIT itself "
+    "costs the server no CPU, only latency (the replica's round trip); an earlier durable "
+    "path that let redis-py's pipeline ask SCRIPT EXISTS before every move cost 2.0x to "
+    "2.7x one Redis's CPU per move, against the figures here.")
 HOT_WRITERS = 50  # concurrent submits, as bench/boards.py
 SPREAD = 64  # boards the same writes are spread over
 
