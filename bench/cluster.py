@@ -36,7 +36,9 @@ from .common import (
     cpu_seconds,
     fmt,
     free_port,
+    interleaved,
     median,
+    phase_median,
     pinned,
     start_redis,
     start_server,
@@ -240,13 +242,8 @@ def hot_board(runs: int, seconds: float) -> dict[str, list[dict[str, Any]]]:
 
 def run(quick: bool = False) -> list[Section]:
     runs, seconds, players = (1, 2.0, 20) if quick else (3, 4.0, 100)
-    raw: dict[str, list[dict[str, Any]]] = {name: [] for name in CONFIGS}
-    for _ in range(runs):  # interleaved, so a noisy minute hits every configuration alike
-        for name, (kind, durable) in CONFIGS.items():
-            raw[name].append(one_run(kind, durable, players, seconds))
-
-    def med(name: str, phase: str, key: str) -> float:
-        return median([r[phase][key] for r in raw[name]])
+    raw = interleaved(CONFIGS, runs, lambda c: one_run(c[0], c[1], players, seconds))
+    med = phase_median(raw)
 
     rows = []
     for name in CONFIGS:

@@ -11,9 +11,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -40,6 +41,28 @@ class Section:
     rows: list[list[Any]]
     targets: list[Target] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)  # everything measured, for results.json
+
+
+C = TypeVar("C")
+Runs = dict[str, list[dict[str, Any]]]
+
+
+def interleaved(configs: dict[str, C], runs: int,
+                measure: Callable[[C], dict[str, Any]]) -> Runs:
+    """Each configuration measured ``runs`` times, interleaved, so a noisy minute hits every
+    configuration alike: the figures of each run by configuration."""
+    raw: Runs = {name: [] for name in configs}
+    for _ in range(runs):
+        for name, config in configs.items():
+            raw[name].append(measure(config))
+    return raw
+
+
+def phase_median(raw: Runs) -> Callable[[str, str, str], float]:
+    """``med(configuration, phase, figure)``: the median over its runs."""
+    def med(name: str, phase: str, key: str) -> float:
+        return median([r[phase][key] for r in raw[name]])
+    return med
 
 
 def median(xs: list[float]) -> float:

@@ -32,8 +32,9 @@ from .common import (
     Target,
     cpu_seconds,
     fmt,
-    median,
+    interleaved,
     percentile,
+    phase_median,
     pinned,
     start_redis,
     start_server,
@@ -275,13 +276,8 @@ def run(quick: bool = False) -> Section:
     runs, seconds, players = (1, 2.0, 20) if quick else (3, 4.0, 100)
     configs = {"echo": ("echo", 1), "samedeal": ("samedeal", 1),
                "samedeal x2": ("samedeal", 2)}
-    raw: dict[str, list[dict[str, Any]]] = {name: [] for name in configs}
-    for _ in range(runs):  # interleaved, so a noisy minute hits every configuration alike
-        for name, (kind, nodes) in configs.items():
-            raw[name].append(one_run(kind, nodes, players, seconds))
-
-    def med(name: str, phase: str, key: str) -> float:
-        return median([r[phase][key] for r in raw[name]])
+    raw = interleaved(configs, runs, lambda c: one_run(c[0], c[1], players, seconds))
+    med = phase_median(raw)
 
     rows = []
     for name in configs:

@@ -40,6 +40,11 @@ class Served:
                           timeout=10)
         return r.status_code, r.json()
 
+    def stop(self, timeout: float = 30) -> int:
+        """SIGTERM, as Ctrl-C or a service manager: its exit code once it is gone."""
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout)
+
 
 def serve(data: Path, log: Path, *extra: str) -> Served:
     """``samedeal serve`` on ``data``, once it is ready (its Redis reached)."""
@@ -150,8 +155,7 @@ def test_a_restart_keeps_accounts_boards_transcripts_and_the_daily_deals(
     assert before["me"][0] == 200 and before["transcript"][0] == 200
     assert len(before["transcript"][1]["moves"]) == 4  # three moves and the resignation
     assert before["board"][1]["entries"][0]["session"] == before["attempt"]
-    s.proc.send_signal(signal.SIGTERM)
-    assert s.proc.wait(20) == 0
+    assert s.stop() == 0
     assert none_left(data, 1.0)  # stopped with the server, not after it
     assert (data / "appendonlydir").is_dir()
 
@@ -160,8 +164,7 @@ def test_a_restart_keeps_accounts_boards_transcripts_and_the_daily_deals(
         after = again(s, before)
         assert after == {k: before[k] for k in after}
     finally:
-        s.proc.send_signal(signal.SIGTERM)
-        s.proc.wait(20)
+        s.stop()
 
 
 def test_a_killed_server_leaves_no_redis_server_and_its_data_intact(
@@ -178,8 +181,7 @@ def test_a_killed_server_leaves_no_redis_server_and_its_data_intact(
         after = again(s, before)
         assert after == {k: before[k] for k in after}
     finally:
-        s.proc.send_signal(signal.SIGTERM)
-        s.proc.wait(20)
+        s.stop()
     assert none_left(data)
 
 
@@ -196,8 +198,7 @@ def test_the_server_stops_when_its_redis_server_dies_and_starts_again_with_the_d
     try:
         assert s.call("GET", "/players/me", reg["token"])[0] == 200
     finally:
-        s.proc.send_signal(signal.SIGTERM)
-        s.proc.wait(20)
+        s.stop()
 
 
 def test_workers_share_the_one_private_redis_server(data: Path, tmp_path: Path) -> None:
@@ -214,8 +215,7 @@ def test_workers_share_the_one_private_redis_server(data: Path, tmp_path: Path) 
 
         wait_for(both_started, "two workers")
     finally:
-        s.proc.send_signal(signal.SIGTERM)
-        s.proc.wait(30)
+        s.stop()
     assert none_left(data)
 
 
@@ -235,8 +235,7 @@ def test_a_second_server_on_the_same_data_refuses_and_a_stale_socket_is_cleared(
         assert s.call("GET", "/daily")[0] == 200  # the first one is unharmed
         assert len(redis_servers(data)) == 1
     finally:
-        s.proc.send_signal(signal.SIGTERM)
-        s.proc.wait(20)
+        s.stop()
 
 
 def test_no_redis_server_installed_is_one_clear_sentence(
