@@ -27,7 +27,7 @@ import engine
 from engine import fairness
 from engine.core import PLAYING
 
-from . import followups, integrity, script_replies, store
+from . import followups, integrity, script_replies, scripts, store
 from .accounts import Accounts, Player, new_id
 from .chain import ChainRecord, Chains
 from .config import Settings
@@ -80,7 +80,7 @@ class Daily:
         self.rounds = DayRounds(redis, beacon, self.clock)
         self._history: list[ChainRecord] = []
         self._history_day = date.min  # the history read then decides every day up to it
-        self._close = script_replies.bind(redis, store.CLOSE, script_replies.Closed.of)
+        self._close = script_replies.bind(redis, scripts.CLOSE, script_replies.Closed.of)
 
     async def secret(self) -> bytes:
         """The setting's secret, else one made once and kept in Redis for every node."""

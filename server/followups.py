@@ -25,7 +25,7 @@ from typing import Literal
 
 from redis.asyncio import Redis
 
-from . import script_replies, store
+from . import script_replies, scripts, store
 from .config import Settings
 
 log = logging.getLogger("samedeal.followups")
@@ -49,7 +49,7 @@ class Expected:
 
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.settings = settings
-        self._expect = store.script(redis, store.EXPECT)
+        self._expect = store.script(redis, scripts.EXPECT)
 
     async def soon(self, member: str) -> None:
         """``member`` (``store.follow_up``) due a grace from now (the store's clock), unless
@@ -75,8 +75,8 @@ class FollowUps:
         self.redis = redis
         self.settings = settings
         self.handlers: dict[str, Handler] = {}
-        self._claim = script_replies.bind(redis, store.CLAIM, script_replies.claimed)
-        self._settle = script_replies.bind(redis, store.SETTLE, script_replies.settled)
+        self._claim = script_replies.bind(redis, scripts.CLAIM, script_replies.claimed)
+        self._settle = script_replies.bind(redis, scripts.SETTLE, script_replies.settled)
 
     def handle(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler

@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 import engine
 from engine.core import WON
 
-from . import followups, script_replies, store
+from . import followups, script_replies, scripts, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -59,10 +59,10 @@ class Races:
         self.settings = settings
         self.sessions = sessions
         self.on_end = on_end  # once per race, with its results: statistics and ratings
-        self._join = script_replies.bind(redis, store.JOIN, script_replies.Seated.of)
-        self._leave = script_replies.bind(redis, store.LEAVE, script_replies.Done.of)
-        self._start = script_replies.bind(redis, store.START, script_replies.Done.of)
-        self._end = script_replies.bind(redis, store.END, script_replies.Done.of)
+        self._join = script_replies.bind(redis, scripts.JOIN, script_replies.Seated.of)
+        self._leave = script_replies.bind(redis, scripts.LEAVE, script_replies.Done.of)
+        self._start = script_replies.bind(redis, scripts.START, script_replies.Done.of)
+        self._end = script_replies.bind(redis, scripts.END, script_replies.Done.of)
         self._expected = followups.Expected(redis, settings)
 
     # ----- reading ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""What the store's scripts (server/store.py) answer, by name.
+"""What the store's scripts (server/scripts.py) answer, by name.
 
 A Lua script answers with a flat array: ``{1, ...}`` when it made its change, ``{0, why, ...}``
 when it refused (``why`` is an error code, or ``conflict``: the caller read something that

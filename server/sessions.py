@@ -25,7 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import engine
 from engine.core import PLAYING, Move, State
 
-from . import script_replies, store
+from . import script_replies, scripts, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -98,9 +98,9 @@ class Sessions:
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
-        self._store_change = script_replies.bind(redis, store.CHANGE, script_replies.Changed.of,
+        self._store_change = script_replies.bind(redis, scripts.CHANGE, script_replies.Changed.of,
                                                  settings.move_wait)
-        self._open = script_replies.bind(redis, store.OPEN, script_replies.Opened.of)
+        self._open = script_replies.bind(redis, scripts.OPEN, script_replies.Opened.of)
         self._expected = Expected(redis, settings)
 
     def lock(self, sid: str) -> asyncio.Lock:

@@ -1,5 +1,5 @@
 """Pub/sub on a Redis Cluster: each race's or match's channel is a shard channel (SPUBLISH in
-the scripts, server/store.py), subscribed with SSUBSCRIBE on the primary that owns its slot, so
+the scripts, server/scripts.py), subscribed with SSUBSCRIBE on the primary that owns its slot, so
 its events travel only within that shard. One ``channels.Channels`` connection per primary.
 
 When a shard's connection is lost, or Redis drops a channel because its slot moved (a

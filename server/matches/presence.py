@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import msgpack
 
-from .. import script_replies, store
+from .. import script_replies, scripts, store
 from ..accounts import new_id
 from ..errors import ApiError
 from .book import Book
@@ -25,7 +25,7 @@ class Presence:
     def __init__(self, book: Book, schedule: Callable[[Match], Awaitable[None]]) -> None:
         self.book = book
         self.schedule = schedule  # the turn timer waits for an away player's grace
-        self._here = script_replies.bind(book.redis, store.MATCH_HERE, script_replies.changed)
+        self._here = script_replies.bind(book.redis, scripts.MATCH_HERE, script_replies.changed)
         #: this process, for the presence ledger (``keep``)
         self.node = new_id("n")
         self._here_now: Counter[tuple[str, str]] = Counter()  # this node's ledger, in memory

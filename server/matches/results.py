@@ -10,7 +10,7 @@ from typing import Any
 
 import msgpack
 
-from .. import followups, script_replies, store
+from .. import followups, script_replies, scripts, store
 from ..errors import ApiError
 from .book import Book
 from .record import Match
@@ -66,7 +66,7 @@ class Ending:
     def __init__(self, book: Book, on_end: OnEnd) -> None:
         self.book = book
         self.on_end = on_end  # once per match, with its results: statistics and ratings
-        self._end = script_replies.bind(book.redis, store.MATCH_END, script_replies.Done.of)
+        self._end = script_replies.bind(book.redis, scripts.MATCH_END, script_replies.Done.of)
 
     async def follow_up(self, mid: str) -> followups.Outcome:
         """The due follow-up of a match whose last placement was made, or that ended: end it,

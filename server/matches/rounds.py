@@ -11,7 +11,7 @@ import msgpack
 import engine
 from engine.cards import TEXT
 
-from .. import script_replies, store
+from .. import script_replies, scripts, store
 from ..errors import ApiError
 from .record import Match, refused
 from .turns import refuse
@@ -34,7 +34,7 @@ class Rounds:
         self.book = book
         self.finish = finish  # the match's end, once the last card is placed
         self.schedule = schedule  # the turn timer, after any other placement
-        self._place = script_replies.bind(book.redis, store.MATCH_PLACE, script_replies.Placed.of,
+        self._place = script_replies.bind(book.redis, scripts.MATCH_PLACE, script_replies.Placed.of,
                                           book.settings.move_wait)
 
     async def play(self, m: Match, pid: str, mv: engine.Move | None, by: str) -> bool:

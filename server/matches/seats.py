@@ -13,7 +13,7 @@ import msgpack
 import engine
 from engine.cards import TEXT
 
-from .. import lanes, script_replies, store
+from .. import lanes, script_replies, scripts, store
 from ..accounts import Player, new_id
 from ..errors import ApiError
 from ..sessions import rules_for
@@ -28,9 +28,9 @@ class Seats:
         self.schedule = schedule  # the first turn's timer, at the start
         self.count = count  # this node's presence ledger (a socket that joins follows)
         redis = book.redis
-        self._join = script_replies.bind(redis, store.MATCH_JOIN, script_replies.Seated.of)
-        self._leave = script_replies.bind(redis, store.MATCH_LEAVE, script_replies.Done.of)
-        self._start = script_replies.bind(redis, store.MATCH_START, script_replies.Done.of)
+        self._join = script_replies.bind(redis, scripts.MATCH_JOIN, script_replies.Seated.of)
+        self._leave = script_replies.bind(redis, scripts.MATCH_LEAVE, script_replies.Done.of)
+        self._start = script_replies.bind(redis, scripts.MATCH_START, script_replies.Done.of)
 
     async def create(self, player: Player, body: dict[str, Any]) -> str:
         """A new open match; its id."""

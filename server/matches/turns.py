@@ -11,7 +11,7 @@ import msgpack
 import engine
 from engine.core import State
 
-from .. import lanes, script_replies, store
+from .. import lanes, script_replies, scripts, store
 from ..errors import ApiError
 from .record import Match, refused
 
@@ -48,7 +48,7 @@ class Turns:
         self.book = book
         self.finish = finish  # the match's end, once its last move is made
         self.schedule = schedule  # the turn timer, after any other move
-        self._move = script_replies.bind(book.redis, store.MATCH_MOVE, script_replies.Moved.of,
+        self._move = script_replies.bind(book.redis, scripts.MATCH_MOVE, script_replies.Moved.of,
                                          book.settings.move_wait)
 
     async def play(self, m: Match, k: int, mv: engine.Move | None, by: str) -> bool:
