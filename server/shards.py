@@ -13,24 +13,13 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.connection import Connection
+from redis.asyncio.cluster import RedisCluster
 
 from .channels import Channels
 from .link import TIMEOUT_S
+from .shard_links import NodeConnections
 
 log = logging.getLogger("samedeal.shards")
-
-
-class _Node:
-    """What ``Channels`` asks of a pool: a new connection to one cluster node, made as the
-    cluster client makes its own (address, TLS, AUTH)."""
-
-    def __init__(self, node: ClusterNode) -> None:
-        self.node = node
-
-    def make_connection(self) -> Connection:
-        return self.node.connection_class(**self.node.connection_kwargs)
 
 
 class ShardChannels:
@@ -97,7 +86,8 @@ class ShardChannels:
         node = self.cluster.get_node(node_name=name)
         assert node is not None
         shard = self.shards[name] = Channels(
-            _Node(node), self.on_message, self.on_reconnect,  # type: ignore[arg-type]
+            NodeConnections(node, self.cluster), self.on_message,  # type: ignore[arg-type]
+            self.on_reconnect,
             self.timeout, sharded=True, on_lost=self._move_later)
         await shard.start(channel)
 

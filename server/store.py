@@ -55,6 +55,7 @@ from redis.exceptions import NoScriptError
 from . import link, scripts
 from .link import Client
 from .link import call as call  # re-exported: services reach Redis through store
+from .shard_links import ClusterClient, ShardScript
 
 #: The URL schemes of a Redis Cluster's seed nodes (docs/operations.md).
 CLUSTER_SCHEMES = {"redis-cluster": False, "rediss-cluster": True}
@@ -62,16 +63,16 @@ CLUSTER_SCHEMES = {"redis-cluster": False, "rediss-cluster": True}
 
 def sharded(redis: Any) -> bool:
     """Whether ``redis`` is a Redis Cluster's client: events go by SPUBLISH and SSUBSCRIBE to
-    the shard that owns the race, and scripts run over redis-py's cluster client."""
+    the shard that owns the race, and scripts over a link per primary (server/shard_links.py)."""
     return isinstance(redis, RedisCluster)
 
 
 def script(redis: Redis, lua: str) -> Any:
     """A script bound to ``redis``: over the link on one Redis (server/link.py); on a Redis
-    Cluster over redis-py's cluster client, which routes it to the shard of its keys and
-    follows MOVED and ASK, with SPUBLISH for its events."""
+    Cluster over the link to the primary that owns its keys, with redis-py's cluster client
+    for redirections (server/shard_links.py), and SPUBLISH for its events."""
     if sharded(redis):
-        return ClusterScript(redis, scripts.sharded(lua))
+        return ShardScript(redis, scripts.sharded(lua))  # type: ignore[arg-type]
     return link.script(redis, lua)
 
 
@@ -97,23 +98,6 @@ async def durably(redis: Redis, run: Any, keys: list[Any], args: list[Any],
     raise AssertionError("EVAL never answers NOSCRIPT")
 
 
-class ClusterScript:
-    """A script on a Redis Cluster, called like redis-py's. Queued in a pipeline (``client=``)
-    it goes as EVAL with its whole text: redis-py's cluster pipeline refuses EVALSHA."""
-
-    def __init__(self, redis: Redis | RedisCluster, lua: str) -> None:
-        self.lua = lua
-        self._script = redis.register_script(lua)
-        self.sha = self._script.sha
-
-    async def __call__(self, keys: list[Any] | tuple[Any, ...] = (),
-                       args: list[Any] | tuple[Any, ...] = (), client: Any = None) -> Any:
-        if client is not None:
-            client.execute_command("EVAL", self.lua, len(keys), *keys, *args)
-            return None
-        return await self._script(keys=keys, args=args)
-
-
 def cluster(url: str, connections: int, timeout: float) -> RedisCluster:
     """redis-py's cluster client for ``redis-cluster://[user:password@]host:port,host:port``
     (``rediss-cluster://`` for TLS): any of the seed nodes will do, the rest is discovered."""
@@ -124,11 +108,12 @@ def cluster(url: str, connections: int, timeout: float) -> RedisCluster:
         if not host or not port.isdigit():
             raise ValueError(f"a cluster seed node must be host:port, not {seed!r}")
         seeds.append(ClusterNode(host, int(port)))
-    return RedisCluster(startup_nodes=seeds, ssl=CLUSTER_SCHEMES[parts.scheme],
-                        username=unquote(parts.username) if parts.username else None,
-                        password=unquote(parts.password) if parts.password else None,
-                        max_connections=connections, socket_timeout=timeout,
-                        socket_connect_timeout=timeout, decode_responses=False)
+    return ClusterClient(store_timeout=timeout, startup_nodes=seeds,
+                         ssl=CLUSTER_SCHEMES[parts.scheme],
+                         username=unquote(parts.username) if parts.username else None,
+                         password=unquote(parts.password) if parts.password else None,
+                         max_connections=connections, socket_timeout=timeout,
+                         socket_connect_timeout=timeout, decode_responses=False)
 
 
 def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
