@@ -21,7 +21,14 @@ from typing import Any
 
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import Connection
-from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, TryAgainError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -58,8 +65,11 @@ class ClusterClient(RedisCluster):
         self.store_timeout = store_timeout
         self._refresh: asyncio.Task[None] | None = None
 
-    def link_for(self, key: Arg) -> Link:
-        """The link to the primary that owns ``key``'s slot, by the slot map."""
+    async def link_for(self, key: Arg) -> Link:
+        """The link to the primary that owns ``key``'s slot, by the slot map (read first, once,
+        by every caller together: a thousand first calls must not each start reading it)."""
+        if self._initialize:  # redis-py's: the slot map was never read
+            await self.initialize()
         node = self.get_node_from_key(key)  # type: ignore[arg-type]
         assert node is not None
         link = self.links.get(node.name)
@@ -105,8 +115,8 @@ class ShardScript:
             client.execute_command("EVAL", self.lua, len(keys), *keys, *args)
             return None
         try:
-            link = self.cluster.link_for(keys[0])
-        except Exception:  # no slot map yet, or the slot not covered now: the client finds it
+            link = await self.cluster.link_for(keys[0])
+        except SlotNotCoveredError:  # the slot not covered now: the client looks for it
             return await self._fallback(keys=keys, args=args)  # type: ignore[arg-type]
         try:
             try:
