@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -20,18 +21,28 @@ async def samedeal(*args: str, timeout: float = 180,
                    env: dict[str, str] | None = None) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "engine.cli", *args, cwd=ROOT,
-        # Unbuffered: a run that hangs still shows how far it got in the failure report.
-        env=os.environ | {"PYTHONUNBUFFERED": "1"} | (env or {}),
+        # Unbuffered, and every thread's stack on SIGABRT: a run that hangs shows how far it
+        # got and where it waits in the failure report.
+        env=os.environ | {"PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"} | (env or {}),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    # Read apart from the wait: what a process wrote before a timeout is kept.
+    out = asyncio.ensure_future(proc.stdout.read())
+    err = asyncio.ensure_future(proc.stderr.read())
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        await asyncio.wait_for(proc.wait(), timeout)
     except TimeoutError:  # say where it stood, for the failure report
-        proc.kill()
-        out, err = await proc.communicate()
+        proc.send_signal(signal.SIGABRT)
+        try:
+            await asyncio.wait_for(proc.wait(), 5)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
         raise AssertionError(f"samedeal {' '.join(args)} ran over {timeout} s:\n"
-                             f"{out.decode()[-2000:]}\n{err.decode()[-3000:]}") from None
+                             f"{(await out).decode()[-2000:]}\n"
+                             f"{(await err).decode()[-6000:]}") from None
     assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    return proc.returncode, (await out).decode(), (await err).decode()
 
 
 async def test_random_and_greedy_bots_race_to_the_end(nodes: list[Node]) -> None:
