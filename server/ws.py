@@ -388,9 +388,26 @@ class Connection:
         grid = self.sv.matches.own(m, self.player.id)
         if grid is None:
             return
+        if grid["as_of"] > self.last_seq.get(mid, grid["as_of"]):
+            # The match moved on past the events this socket was sent (a catch-up racing the
+            # start, events still on their way): send those first, so a grid never names a
+            # card before the event that calls it to everyone.
+            await self._send_up_to(mid, grid["as_of"])
         if self.grid_as_of.get(mid) != grid["as_of"]:  # a catch-up and the event it raced
             self.grid_as_of[mid] = grid["as_of"]      # with would send the same grid twice
             await self._send({"type": "match.you", "match": mid, **grid})
+
+    async def _send_up_to(self, eid: str, seq: int) -> None:
+        """The events after the last one this socket was sent, up to ``seq``; the summary if
+        the window no longer holds them. Later copies arriving by pub/sub are dropped."""
+        missed = await events_after(self.sv.redis, eid, self.last_seq[eid])
+        if missed is None:
+            await self._sync(eid)
+            return
+        for e in missed:
+            if self.last_seq[eid] < e["seq"] <= seq:
+                await self._send(e)
+                self.last_seq[eid] = e["seq"]
 
     async def _close(self, code: int, error: str, message: str) -> None:
         """Say why, then close once everything queued before has been written."""
