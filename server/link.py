@@ -217,6 +217,16 @@ class Link:
         wire.send(command)
         return await fut
 
+    async def evalsha(self, sha: str, lua: str, keys: Sequence[Arg],
+                      args: Sequence[Arg]) -> Any:
+        """A script by its SHA1, loaded first when this Redis doesn't know it (a fresh or
+        restarted one, a replica just promoted): NOSCRIPT means it did not run."""
+        try:
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await self.call("SCRIPT", "LOAD", lua)
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+
     def _vet(self, args: tuple[Any, ...]) -> None:
         """Refuse a command that would shift the replies (``NOT_ON_LINK``). The few names the
         code uses are remembered once vetted, so a call costs a set lookup."""
@@ -285,11 +295,7 @@ class Script:
                        client: Any = None) -> Any:
         if client is not None:
             return await self._queued(keys=keys, args=args, client=client)  # type: ignore[arg-type]
-        try:
-            return await self.link.call("EVALSHA", self.sha, len(keys), *keys, *args)
-        except NoScriptError:
-            await self.link.call("SCRIPT", "LOAD", self.lua)
-            return await self.link.call("EVALSHA", self.sha, len(keys), *keys, *args)
+        return await self.link.evalsha(self.sha, self.lua, keys, args)
 
 
 class Client(Redis):

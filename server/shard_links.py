@@ -25,7 +25,6 @@ from redis.exceptions import (
     AskError,
     ClusterDownError,
     MovedError,
-    NoScriptError,
     SlotNotCoveredError,
     TryAgainError,
 )
@@ -119,11 +118,7 @@ class ShardScript:
         except SlotNotCoveredError:  # the slot not covered now: the client looks for it
             return await self._fallback(keys=keys, args=args)  # type: ignore[arg-type]
         try:
-            try:
-                return await link.call("EVALSHA", self.sha, len(keys), *keys, *args)
-            except NoScriptError:  # a primary new to this script (fresh, or just promoted)
-                await link.call("SCRIPT", "LOAD", self.lua)
-                return await link.call("EVALSHA", self.sha, len(keys), *keys, *args)
+            return await link.evalsha(self.sha, self.lua, keys, args)
         except REDIRECTED:
             return await self._fallback(keys=keys, args=args)  # type: ignore[arg-type]
         except (RedisConnectionError, RedisTimeoutError):
