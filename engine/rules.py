@@ -9,6 +9,7 @@ and view. Odd games override a small hook (``prepare``, ``extra_moves``,
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -782,12 +783,29 @@ class RuleSet(ABC):
         and bots; the rules themselves say so in ``available``."""
         return {}
 
+    def shown(self, g: Group) -> int:
+        """How many top cards of a pile a renderer fans out (0: all): a waste the stock deals
+        several cards onto shows the last deal's cards, one dealt card at a time just the top."""
+        if g.kind == WASTE and self.stock is not None and self.stock.to == TO_WASTE:
+            return self.stock.draw
+        return 0
+
+    def band_width(self) -> int:
+        """Card widths the top band needs to stay one line: its piles with a gap of 0.12 card
+        between piles and 0.24 between groups (docs/web.md), a right fan's shown cards closed
+        up to 0.4 card each (a fan showing all its cards: three of them)."""
+        top = [g for g in self.groups if g.area == "top"]
+        need = sum(g.count + 0.12 * (g.count - 1) for g in top) + 0.24 * max(len(top) - 1, 0)
+        need += sum(0.4 * ((self.shown(g) or 3) - 1) for g in top if g.fan == Fan.RIGHT)
+        # A board `width` cards wide has 1.12 * width - 0.12 card widths inside its padding.
+        return math.ceil((need + 0.12) / 1.12 - 0.05)
+
     def describe(self) -> dict[str, Any]:
         """The registry entry: what a lobby lists, and everything a server, bot or renderer
         knows of the rule set (docs/protocol.md, "The catalog"): none of them names a game."""
         covers = self.covered_by()
-        top = sum(g.count for g in self.groups if g.area == "top")
-        width = max([4, min(top, 8)] + [g.drawn_width() for g in self.groups if g.area == "main"])
+        width = max([4, self.band_width()]
+                    + [g.drawn_width() for g in self.groups if g.area == "main"])
         layout = []
         for g in self.groups:
             entry: dict[str, Any] = {
@@ -800,6 +818,8 @@ class RuleSet(ABC):
                 "area": g.area,
                 "rows": g.drawn_rows(),
                 "align": g.align,
+                "fill": g.fill,
+                "show": self.shown(g),
             }
             names = set(entry["piles"])
             blocked = {self.pile_names[p]: [self.pile_names[q] for q in over]

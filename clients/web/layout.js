@@ -67,7 +67,6 @@ export function drawLayout(ruleSet, { interactive, onShift }) {
   function drawPile(name, g, fan) {
     const pile = div(`pile kind-${g.kind} fan-${fan}`);
     pile.dataset.pile = name;
-    pile.dataset.label = name;
     if (interactive) pile.tabIndex = 0;
     if (fan === "slider") {
       for (const dir of ["left", "right"]) {

@@ -1,14 +1,17 @@
 // What lies in the piles: each pile's backs and face-up cards as the view says, its accessible
 // name in the words of its group's description ("column 3, 4 face-down, queen of spades on top"),
-// the notes the view adds under piles, and which piles are covered by others still holding cards.
+// the notes the view adds under piles, which piles are covered by others still holding cards, and
+// the mark an empty pile shows: what may start it (an Ace or the base rank, a K), a turn-over
+// mark on an empty stock that can be turned over, nothing where nothing may go.
 
 import { backElement, cardElement, cardName } from "./cards.js";
 import { fanOf } from "./layout.js";
 
 const EMPTY = { down: 0, up: [] };
 
-// Every pile of the board drawn from the view (a pile whose contents did not change is left).
-export function drawPiles(layout, view) {
+// Every pile of the board drawn from the view (a pile whose contents did not change is left);
+// `legal` (the moves in notation) says whether an empty stock can be turned over.
+export function drawPiles(layout, view, legal = []) {
   const count = (name) => {
     const p = view.piles?.[name];
     return p ? (p.down || 0) + (p.up?.length || 0) : 0;
@@ -16,7 +19,8 @@ export function drawPiles(layout, view) {
   for (const name of layout.order) {
     const g = layout.groupOf.get(name);
     const covered = (g.covered_by?.[name] || []).some((c) => count(c) > 0);
-    drawPile(layout.piles.get(name), name, g, view.piles?.[name] || EMPTY, covered);
+    const mark = emptyMark(g, name, view, legal);
+    drawPile(layout.piles.get(name), name, g, view.piles?.[name] || EMPTY, covered, mark);
   }
   drawNotes(layout, view.info?.needs);
 }
@@ -28,8 +32,22 @@ export function pileLabel(group, name) {
   return num ? `${word} ${num}` : word;
 }
 
-function drawPile(pile, name, g, data, covered) {
-  const key = JSON.stringify([data, covered]);
+// What an empty pile shows, from its group's `fill`: "A" (or the deal's base rank) on a
+// foundation, "K" where only Kings fill, "↻" on a stock that can be turned over, else nothing.
+function emptyMark(g, name, view, legal) {
+  if (g.kind === "stock") return legal.includes(name) ? "↻" : "";
+  if (g.fill === "king") return "K";
+  if (g.fill === "base") {
+    const base = view.info && "base" in view.info ? view.info.base : "Ace";
+    return base ? RANK_MARK[base] || String(base) : "";
+  }
+  return "";
+}
+
+const RANK_MARK = { Ace: "A", Jack: "J", Queen: "Q", King: "K" };
+
+function drawPile(pile, name, g, data, covered, mark) {
+  const key = JSON.stringify([data, covered, mark]);
   if (pile.dataset.drawn === key) return;
   pile.dataset.drawn = key;
   for (const c of [...pile.querySelectorAll(":scope > .card, :scope > .count")]) c.remove();
@@ -41,13 +59,19 @@ function drawPile(pile, name, g, data, covered) {
     b.dataset.index = String(i);
     pile.append(b);
   }
+  const total = down + up.length;
+  // A right fan shows its top `show` cards; those under them lie squared beneath the first.
+  const squared = fanOf(g) === "right" && g.show ? total - g.show : 0;
   up.forEach((text, i) => {
     const c = cardElement(text);
     c.dataset.pile = name;
     c.dataset.index = String(down + i);
+    const at = down + i;
+    if (at > 0 && at <= squared) c.classList.add("squared");
     pile.append(c);
   });
-  const total = down + up.length;
+  pile.dataset.mark = total === 0 ? mark : "";
+  pile.classList.toggle("closed", total === 0 && g.fill === "none");
   pile.classList.toggle("empty", total === 0);
   pile.classList.toggle("covered", covered);
   if (fanOf(g) === "stack" && total > 1) {

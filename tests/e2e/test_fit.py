@@ -1,0 +1,145 @@
+"""Every board fits its screen: for each of the 60 rule sets, at a laptop's and a large desktop's
+viewport and a phone's in both orientations, the practice page shows the whole board without
+scrolling either way, every pile and every card inside it, after the deal and in a grown state
+(a long game played through the server that lengthens columns and fills the waste). Screenshots
+of a few boards are saved for review (tests/e2e/artifacts), not compared."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+
+import engine
+from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context
+
+SEED = "f17f17f17f17f17f17f1"
+VIEWPORTS: dict[str, ViewportSize] = {
+    "laptop": {"width": 1366, "height": 768},
+    "desktop": {"width": 1920, "height": 1080},
+    "phone": {"width": 390, "height": 844},
+    "landscape": {"width": 844, "height": 390},
+}
+RULE_SETS = [(r.id, r.variant) for r in engine.rule_sets()]
+SLACK = 1.0  # px: rounding of fractional sizes
+GROWN_MOVES = 160
+SHOTS = {("klondike", "easy"), ("pyramid", "easy"), ("bowling", "easy"), ("la-belle-lucie", "easy")}
+
+# What overflows: the page's scroll size against the viewport, the board's box, and every pile
+# and card whose box leaves the board's (or the viewport's).
+MEASURE = """
+() => {
+  const board = document.querySelector('.session .board');
+  const r = (el) => el.getBoundingClientRect();
+  const b = r(board);
+  const vw = innerWidth, vh = innerHeight, s = %s;
+  const out = [];
+  const inside = (x, box, what) => {
+    if (x.left < box.left - s || x.right > box.right + s || x.top < box.top - s
+        || x.bottom > box.bottom + s) out.push(what);
+  };
+  inside(b, {left: 0, top: 0, right: vw, bottom: vh}, 'board');
+  for (const el of board.querySelectorAll('.pile, .pile > .card')) {
+    const what = (el.dataset.pile || '') + (el.classList.contains('card') ? ' card ' + (el.dataset.card || 'back') : '');
+    inside(r(el), b, what);
+  }
+  const doc = document.documentElement;
+  return {overflow: out, scroll: [doc.scrollWidth - vw, doc.scrollHeight - vh],
+          cw: parseFloat(board.style.getPropertyValue('--cw')), cards: board.querySelectorAll('.card').length};
+}
+""" % SLACK
+
+# Plays moves through the page's own connection, each at the revision the last reply gave.
+PLAY = """
+async ([sid, moves]) => {
+  let reply = await samedeal.net.request({type: 'session.get', session: sid});
+  for (const move of moves) {
+    reply = await samedeal.net.request({type: 'move', session: sid, move, rev: reply.rev});
+  }
+  return reply.rev;
+}
+"""
+
+
+def grown_line(game: str, variant: str, seed: str, moves: int = GROWN_MOVES) -> list[str]:
+    """A long game from the deal that keeps the game going and makes piles long: at each step
+    one of the moves that most lengthen the longest piles (columns, fans, the waste)."""
+    rules = engine.get(game, variant)
+    st = rules.deal(bytes.fromhex(seed))
+    pick = random.Random(seed + game + variant)
+    found = {g.name(i) for g in rules.groups if g.kind == "foundation" for i in range(g.count)}
+
+    def length(state: engine.State) -> int:
+        sizes = [p["down"] + len(p["up"]) for name, p in state.view()["piles"].items()
+                 if name not in found]
+        return sum(n * n for n in sizes)
+
+    line: list[str] = []
+    for _ in range(moves):
+        scored = []
+        for m in st.legal_moves():
+            st.play(m)
+            if st.status == engine.PLAYING:
+                scored.append((length(st) + pick.random() * 4, m))
+            st.undo()
+        if not scored:
+            break
+        scored.sort(key=lambda x: -x[0])
+        move = pick.choice(scored[:2])[1]
+        st.play(move)
+        line.append(engine.move_text(rules, move))
+    return line
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, web: str) -> Iterator[Page]:
+    context = open_context(browser, "Fitter", viewport=VIEWPORTS["laptop"])
+    yield lobby_page(context, web)
+    context.close()
+
+
+def open_practice(page: Page, game: str, variant: str, rev: int = 0) -> str:
+    page.evaluate("(h) => { location.hash = h; }", f"#/play/{game}/{variant}?seed={SEED}")
+    page.wait_for_selector(f".session[data-rev='{rev}']:has(.board[data-game='{game}']"
+                           f"[data-variant='{variant}'])")
+    return page.locator(".session").get_attribute("data-session") or ""
+
+
+def check_fits(page: Page, what: str, shot: str | None = None) -> list[str]:
+    failures = []
+    for name, size in VIEWPORTS.items():
+        page.set_viewport_size(size)
+        page.wait_for_function(
+            "(w) => innerWidth === w && document.querySelector('.session .board')", arg=size["width"])
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        m: dict[str, Any] = page.evaluate(MEASURE)
+        problems = []
+        if m["scroll"][0] > SLACK or m["scroll"][1] > SLACK:
+            problems.append(f"the page scrolls by {m['scroll']}")
+        if m["overflow"]:
+            problems.append(f"outside: {m['overflow'][:6]}")
+        if problems:
+            failures.append(f"{what} at {name} (card {m['cw']} px): " + "; ".join(problems))
+        if shot:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"fit-{shot}-{name}.png"))
+    page.set_viewport_size(VIEWPORTS["laptop"])
+    return failures
+
+
+@pytest.mark.parametrize(("game", "variant"), RULE_SETS, ids=[f"{g}-{v}" for g, v in RULE_SETS])
+def test_every_board_fits_after_the_deal_and_grown(page: Page, game: str, variant: str) -> None:
+    shot = f"{game}-{variant}" if (game, variant) in SHOTS else None
+    sid = open_practice(page, game, variant)
+    failures = check_fits(page, f"{game}/{variant} after the deal", shot and shot + "-dealt")
+    line = grown_line(game, variant, SEED)
+    rev = page.evaluate(PLAY, [sid, line])
+    assert rev == len(line)
+    # A reload resumes the session: the board is drawn afresh in its grown state.
+    page.reload()
+    page.wait_for_selector(f".session[data-rev='{rev}'] .board")
+    failures += check_fits(page, f"{game}/{variant} after {len(line)} moves", shot and shot + "-grown")
+    assert not failures, "\n".join(failures)
