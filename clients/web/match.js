@@ -49,10 +49,12 @@ export async function mount(root, ctx, params) {
     shareBox(location.href.split("#")[0] + `#/match/${matchId}`), commitment,
     actions, error, turn,
     h("div.match-main", {},
-      h("div.match-play", {}, called, refusal, boardEl),
+      // The scores stand right under the lane (beside it on a phone held sideways): a bowler
+      // sees both at once.
+      h("div.match-play", {}, called, refusal, boardEl, scores),
       h("aside.match-side", {}, h("h2", { text: "Players" }), players,
         h("h2", { text: "What happened" }), events)),
-    scores, resultsBox);
+    resultsBox);
   root.append(page);
 
   const fail = (e) => { error.textContent = errorText(e); };
@@ -266,8 +268,9 @@ export async function mount(root, ctx, params) {
     showBoard(seated() ? "play" : "watch", view, legal);
     const info = m.view?.info;
     if (!info) return;
+    const cards = frameCards(m.frames?.at(-1), rules(), nameOf); // null until a frame is complete
     scores.replaceChildren(h("h2", { text: "Scorecards" }), scorecards(m, info, me()),
-      frameCards(m.frames?.at(-1), rules(), nameOf));
+      ...(cards ? [cards] : []));
   }
 
   function drawCalled() {
