@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
 
 from tests.server.client import Node
 
@@ -59,6 +59,14 @@ def wait_online(page: Page) -> None:
     # A function, not an expression: Playwright evals a string on every poll, and the
     # page's CSP (no 'unsafe-eval') refuses that once the first check has failed.
     page.wait_for_function("() => document.getElementById('net')?.dataset.state === 'online'")
+
+
+def resize(page: Page, size: ViewportSize) -> None:
+    """Resize the viewport and wait until the page has laid itself out again: boards fit
+    themselves to the room they have on the window's resize event (clients/web/fit.js)."""
+    page.set_viewport_size(size)
+    page.wait_for_function("(w) => innerWidth === w", arg=size["width"])
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def lobby_page(context: BrowserContext, base: str) -> Page:

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 import engine
-from tests.e2e.conftest import lobby_page, open_context
+from tests.e2e.conftest import lobby_page, open_context, resize
 
 SEED = "5eed0123456789abcdef"
 DESKTOP: ViewportSize = {"width": 1100, "height": 900}
@@ -178,11 +178,11 @@ def test_the_board_has_the_geometry_of_its_description(page: Page, game: str,
                                                        variant: str) -> None:
     desc, payload = open_rule_set(page, game, variant)
     check_geometry(desc, payload["view"], page.evaluate(READ, desc), DESKTOP["width"])
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     try:
         drawn = page.evaluate(READ, desc)
     finally:
-        page.set_viewport_size(DESKTOP)
+        resize(page, DESKTOP)
     check_geometry(desc, payload["view"], drawn, PHONE["width"])
     if desc["play"] == "remove":
         check_removal(page, desc, payload)

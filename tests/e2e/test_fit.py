@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 import engine
-from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context
+from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context, resize
 
 SEED = "f17f17f17f17f17f17f1"
 VIEWPORTS: dict[str, ViewportSize] = {
@@ -35,7 +35,7 @@ MEASURE = """
   const board = document.querySelector('.session .board');
   const r = (el) => el.getBoundingClientRect();
   const b = r(board);
-  const vw = innerWidth, vh = innerHeight, s = %s;
+  const vw = innerWidth, vh = innerHeight, s = SLACK;
   const out = [];
   const inside = (x, box, what) => {
     if (x.left < box.left - s || x.right > box.right + s || x.top < box.top - s
@@ -43,14 +43,15 @@ MEASURE = """
   };
   inside(b, {left: 0, top: 0, right: vw, bottom: vh}, 'board');
   for (const el of board.querySelectorAll('.pile, .pile > .card')) {
-    const what = (el.dataset.pile || '') + (el.classList.contains('card') ? ' card ' + (el.dataset.card || 'back') : '');
+    const card = el.classList.contains('card') ? ' card ' + (el.dataset.card || 'back') : '';
+    const what = (el.dataset.pile || '') + card;
     inside(r(el), b, what);
   }
   const doc = document.documentElement;
   return {overflow: out, scroll: [doc.scrollWidth - vw, doc.scrollHeight - vh],
-          cw: parseFloat(board.style.getPropertyValue('--cw')), cards: board.querySelectorAll('.card').length};
+          cw: parseFloat(board.style.getPropertyValue('--cw'))};
 }
-""" % SLACK
+""".replace("SLACK", str(SLACK))
 
 # Plays moves through the page's own connection, each at the revision the last reply gave.
 PLAY = """
@@ -103,18 +104,15 @@ def page(browser: Browser, web: str) -> Iterator[Page]:
 
 def open_practice(page: Page, game: str, variant: str, rev: int = 0) -> str:
     page.evaluate("(h) => { location.hash = h; }", f"#/play/{game}/{variant}?seed={SEED}")
-    page.wait_for_selector(f".session[data-rev='{rev}']:has(.board[data-game='{game}']"
-                           f"[data-variant='{variant}'])")
+    board = f".board[data-game='{game}'][data-variant='{variant}']"
+    page.wait_for_selector(f".session[data-rev='{rev}']:has({board})")
     return page.locator(".session").get_attribute("data-session") or ""
 
 
 def check_fits(page: Page, what: str, shot: str | None = None) -> list[str]:
     failures = []
     for name, size in VIEWPORTS.items():
-        page.set_viewport_size(size)
-        page.wait_for_function(
-            "(w) => innerWidth === w && document.querySelector('.session .board')", arg=size["width"])
-        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        resize(page, size)
         m: dict[str, Any] = page.evaluate(MEASURE)
         problems = []
         if m["scroll"][0] > SLACK or m["scroll"][1] > SLACK:
@@ -141,5 +139,6 @@ def test_every_board_fits_after_the_deal_and_grown(page: Page, game: str, varian
     # A reload resumes the session: the board is drawn afresh in its grown state.
     page.reload()
     page.wait_for_selector(f".session[data-rev='{rev}'] .board")
-    failures += check_fits(page, f"{game}/{variant} after {len(line)} moves", shot and shot + "-grown")
+    failures += check_fits(page, f"{game}/{variant} after {len(line)} moves",
+                           shot and shot + "-grown")
     assert not failures, "\n".join(failures)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import engine
-from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context
+from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context, resize
 
 SEED = "5eed0123456789abcdef"
 DESKTOP = {"width": 1100, "height": 900}
@@ -107,11 +107,11 @@ def test_rule_set_draws_its_layout(page: Page, game: str, variant: str) -> None:
     assert "undefined" not in shown["text"] and "NaN" not in shown["text"]
 
     # At phone width the board scales down: no horizontal scrolling, of the page or the board.
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     try:
         widths = page.evaluate(WIDTHS)
         page.screenshot(path=str(SHOTS / f"{game}-{variant}-phone.png"), full_page=True)
     finally:
-        page.set_viewport_size(DESKTOP)
+        resize(page, DESKTOP)
     assert widths["page"] <= PHONE["width"], widths
     assert widths["board"] <= widths["boardClient"] + 1, widths

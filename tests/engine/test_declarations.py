@@ -100,7 +100,7 @@ def test_a_base_that_is_no_rank_fails():
 
 def test_words_given_as_strings_become_the_typed_options():
     """A declaration in plain words registers and plays like the typed one."""
-    registry.register(declare())
+    registry.register(declare(stock={"draw": 3, "passes": 0}))  # Klondike easy's stock
     rules = engine.get("typo", "easy")
     column = rules.groups[0]
     assert type(column.build.direction).__name__ == "Direction"
