@@ -181,7 +181,7 @@ function mountStepper(el, ctx, t) {
     let text = k === 0 ? "The deal." : `Move ${k}: ${said(k)}`;
     if (view && k <= playable && k < views.length) text += ` — score ${view.score}`;
     if (k > playable) {
-      text += k - 1 === resignAt ? " — resigned." : ` — this move ended the game: ${t.status}${t.score !== null ? `, score ${t.score}` : ""}.`;
+      text = k - 1 === resignAt ? `Move ${k}: resigned.` : `${text} — this move ended the game: ${t.status}${t.score !== null ? `, score ${t.score}` : ""}.`;
     }
     if (failedAt >= 0 && k > failedAt) text = `Move ${failedAt + 1} (${said(failedAt + 1)}, ${moves[failedAt]}) did not replay on this deal.`;
     note.textContent = text;
