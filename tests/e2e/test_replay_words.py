@@ -275,6 +275,10 @@ def test_the_words_module_in_the_browser(page: Page) -> None:
                "w.pileWords(d, 'nowhere')];", grid, g["piles"][1])
     n1 = g["piles"][1].lstrip("abcdefghijklmnopqrstuvwxyz")
     assert said == ["redeal", f"left ({g['word']} {n1})", f"kind ({g['word']} {n1}, 3)", "nowhere"]
+    # the match page's placements say their pile in the same words
+    placed = page.evaluate("async ([d, p]) => (await import('/scores.js')).placeName(d, `s-${p}`)",
+                           [grid, g["piles"][1]])
+    assert placed == f"onto {g['word']} {n1}"
 
     # races, matches and games by name, variant, players and time (the player's clock: UTC here)
     at = int(datetime(2026, 11, 24, 10, 40, tzinfo=UTC).timestamp() * 1000)
