@@ -18,7 +18,6 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
 from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
@@ -41,6 +40,7 @@ from .ratings import Ratings
 from .records import Records
 from .sessions import Session, Sessions
 from .signups import SignupLimit
+from .web_files import WebFiles
 
 log = logging.getLogger("samedeal")
 
@@ -143,7 +143,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     routes: list[Any] = [*(e.route() for e in endpoints), WebSocketRoute(ws_path, ws.endpoint)]
     web = web_root(settings)
     if web is not None:  # last: the API's routes win over a file of the same name
-        pages = WithHeaders(StaticFiles(directory=web, html=True), page_headers)
+        pages = WithHeaders(WebFiles(directory=web), page_headers)
         routes.append(Mount("/", pages, name="web"))
 
     @contextlib.asynccontextmanager

@@ -3,11 +3,14 @@
 // is public the page deals that seed again as a practice game (solo.start with the seed: the same
 // deal) and plays the transcript's moves on it, one at a time, keeping every board the server
 // answers. Stepping back shows a kept board; nothing is ever computed in the browser.
+// Moves read in card words (words.js) from the board before each move, the notation as their
+// title; the page names the game and the race or match, not their ids.
 
 import { renderBoard } from "./render.js";
 import { h, errorText } from "./dom.js";
 import { duration } from "./time.js";
 import { seedReveal } from "./seed.js";
+import { gameWords, moveWords, playWords } from "./words.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -18,9 +21,14 @@ export async function mount(root, ctx, params) {
   const stage = h("div.replay-stage");
   const error = h("p.live-error", { role: "alert" });
   const intro = h("p.live-meta");
+  const title = h("h1", { text: `Replay of a ${kind}` });
   root.append(h("section.live.replay", { "data-kind": kind },
-    h("header.live-head", {}, h("h1", { text: `Replay of ${kind} ${id}` })),
-    intro, error, chooser, stage));
+    h("header.live-head", {}, title), intro, error, chooser, stage));
+  const named = (t, what) => {
+    const rules = ctx.ruleSet(t.game, t.variant);
+    title.textContent = `Replay: ${playWords(rules, { ...what, game: t.game, variant: t.variant })}`;
+    return gameWords(rules, t.game, t.variant);
+  };
   let stepper = null;
   let closed = false;
 
@@ -33,11 +41,13 @@ export async function mount(root, ctx, params) {
   try {
     if (kind === "session") {
       const t = await net.rest("GET", `/sessions/${encodeURIComponent(id)}/moves`);
-      intro.textContent = `${t.game} (${t.variant}), ${t.moves.length} moves, ${t.status}, score ${t.score}.`;
+      const game = named(t, { kind: "game", at: t.created });
+      intro.textContent = `${game}, ${t.moves.length} moves, ${t.status}, score ${t.score}.`;
       open({ ...t, label: t.session });
     } else if (kind === "race") {
       const r = await net.rest("GET", `/races/${encodeURIComponent(id)}/results`);
-      intro.textContent = `${r.game} (${r.variant}) race: every entrant played this deal; pick whose game to step through.`;
+      const game = named(r, { kind: "race", players: r.ranking.length, at: r.starts_at });
+      intro.textContent = `${game} race: every entrant played this deal; pick whose game to step through.`;
       chooser.append(seedReveal(r.seed, r.commitment));
       choose(r.ranking.map((e) => ({
         key: e.player, label: `#${e.rank} ${e.name} — ${e.status}, score ${e.score}`,
@@ -49,7 +59,8 @@ export async function mount(root, ctx, params) {
     } else if (kind === "match") {
       const t = await net.rest("GET", `/matches/${encodeURIComponent(id)}/transcript`);
       const ranks = new Map(t.results.ranking.map((e) => [e.player, e]));
-      intro.textContent = `${t.game} (${t.variant}) match: one deal for every player; pick whose game to step through.`;
+      const game = named(t, { kind: "match", players: t.order.length, at: t.started_at });
+      intro.textContent = `${game} match: one deal for every player; pick whose game to step through.`;
       chooser.append(seedReveal(t.seed, t.commitment));
       choose(t.order.map((p, i) => ({
         key: p.player,
@@ -127,6 +138,7 @@ function mountStepper(el, ctx, t) {
   let busy = null;
   let dead = false;
   let failedAt = -1;
+  let sent = 0; // moves sent to the practice game
 
   const boardEl = h("div.replay-board");
   const note = h("p.replay-note", { role: "status" });
@@ -144,9 +156,15 @@ function mountStepper(el, ctx, t) {
   next.onclick = () => go(shown + 1);
   last.onclick = () => go(moves.length);
 
+  // A move's words need the board before it: they name its cards once that board is here.
+  const said = (k) => moveWords(rules, moves[k - 1], views[k - 1] ?? null);
+  const sayMove = (k) => {
+    const mv = list.children[k - 1]?.querySelector(".mv");
+    if (mv) mv.textContent = said(k);
+  };
   list.replaceChildren(...moves.map((m, i) => h("li", { "data-step": i + 1 },
-    h("button.replay-move", { type: "button", onclick: () => go(i + 1) },
-      h("span.mv", { text: m }),
+    h("button.replay-move", { type: "button", title: m, "data-move": m, onclick: () => go(i + 1) },
+      h("span.mv", { text: said(i + 1) }),
       h("span.sc"),
       t.times?.[i] && t.created ? h("span.tm", { text: duration(t.times[i] - t.created) }) : null))));
 
@@ -160,12 +178,12 @@ function mountStepper(el, ctx, t) {
     pos.textContent = `Move ${k} of ${moves.length}`;
     first.disabled = prev.disabled = k === 0;
     next.disabled = last.disabled = k === moves.length;
-    let text = k === 0 ? "The deal." : `Move ${k}: ${moves[k - 1]}`;
+    let text = k === 0 ? "The deal." : `Move ${k}: ${said(k)}`;
     if (view && k <= playable && k < views.length) text += ` — score ${view.score}`;
     if (k > playable) {
-      text += k - 1 === resignAt ? " — resigned." : ` — this move ended the game: ${t.status}${t.score !== null ? `, score ${t.score}` : ""}.`;
+      text = k - 1 === resignAt ? `Move ${k}: resigned.` : `${text} — this move ended the game: ${t.status}${t.score !== null ? `, score ${t.score}` : ""}.`;
     }
-    if (failedAt >= 0 && k > failedAt) text = `Move ${failedAt + 1} (${moves[failedAt]}) did not replay on this deal.`;
+    if (failedAt >= 0 && k > failedAt) text = `Move ${failedAt + 1} (${said(failedAt + 1)}, ${moves[failedAt]}) did not replay on this deal.`;
     note.textContent = text;
     for (const li of list.children) li.classList.toggle("current", Number(li.dataset.step) === k);
     // Keep the current move in view inside the list, without scrolling the page.
@@ -187,30 +205,45 @@ function mountStepper(el, ctx, t) {
       sid = s.session;
       views[0] = s.view;
       scores[0] = s.view.score;
+      sayMove(1);
     }
     const target = Math.min(k, playable);
-    let n = 0;
     while (at < target && failedAt < 0 && !dead) {
       try {
         const ack = await net.request({ type: "move", session: sid, move: moves[at], rev: at });
         at += 1;
         views[at] = ack.view;
+        sayMove(at + 1);
         const sc = list.children[at - 1]?.querySelector(".sc");
         if (sc) sc.textContent = String(ack.view.score);
       } catch (e) {
         failedAt = at;
         note.textContent = errorText(e);
       }
-      if (++n % 50 === 0) await sleep(300); // stay well under the socket's rate limit
+      if (++sent % 50 === 0) await sleep(300); // stay well under the socket's rate limit
     }
+  }
+
+  function queue(k) {
+    busy = (busy || Promise.resolve()).then(() => reach(k)).catch((e) => { note.textContent = errorText(e); });
+    return busy;
   }
 
   async function go(k) {
     k = Math.max(0, Math.min(moves.length, k));
     shown = k;
-    busy = (busy || Promise.resolve()).then(() => reach(k)).catch((e) => { note.textContent = errorText(e); });
-    await busy;
+    await queue(k);
     if (!dead && shown === k) draw(k);
+  }
+
+  // Every board, a few moves at a time behind the player's own steps, so the whole list reads
+  // in card words (each step waits for at most one batch).
+  async function fill() {
+    while (!dead && at < playable && failedAt < 0) {
+      const before = at;
+      await queue(at + 10);
+      if (at === before) return; // a failure: the note says which move
+    }
   }
 
   const onKey = (e) => {
@@ -226,7 +259,7 @@ function mountStepper(el, ctx, t) {
     note.textContent = "The seed is not public yet: here is the move list; the boards come once the seed is revealed.";
     pos.textContent = `${moves.length} moves`;
   } else {
-    go(0);
+    go(0).then(fill);
   }
 
   return {

@@ -2,8 +2,9 @@
 // running totals, the ball in progress) and the last frame every bowler has bowled, card by
 // card; a "called" match's line scores, player by player (never another player's grid).
 
-import { cardElement, parseCard } from "./cards.js";
+import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
+import { cardWords, pileWords } from "./words.js";
 
 const FRAMES = 10;
 
@@ -64,17 +65,11 @@ export function stockOf(ruleSet) {
   return ruleSet?.layout?.find((g) => g.kind === "stock")?.piles[0];
 }
 
-// "s-p4" -> "onto pin 4": the pile in the words of its group's description.
+// "s-p4" -> "onto pin 4": the pile in the words of its group's description (words.js).
 export function placeName(ruleSet, move) {
   const to = move.split("-")[1] || move;
-  const group = ruleSet?.layout?.find((g) => g.piles.includes(to));
-  if (!group) return move;
-  const num = to.replace(/^[a-z]+/, "");
-  return `onto ${group.word || group.kind}${num ? ` ${num}` : ""}`;
+  return `onto ${pileWords(ruleSet, to)}`;
 }
 
 // "7h" -> "7♥".
-export function cardLabel(text) {
-  const c = parseCard(text);
-  return c ? `${c.label}${c.symbol}` : text;
-}
+export const cardLabel = cardWords;

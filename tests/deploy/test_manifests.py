@@ -355,6 +355,21 @@ def test_compose_mounts_files_that_exist_and_nginx_upstreams_the_nodes(compose: 
         assert f"server {name}:8000" in nginx
 
 
+def test_nginx_compresses_text_and_says_it_varies() -> None:
+    """What tests/server/test_web_files.py sees through nginx, in the file's own words: gzip
+    for the text types the nodes send plain, Vary, and no directive that would strip the
+    nodes' ETags or Cache-Control."""
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    directives = dict(re.findall(r"^\s*(\w+)\s+([^;#]*);", nginx, re.M))
+    assert directives["gzip"] == "on" and directives["gzip_vary"] == "on"
+    types = re.search(r"gzip_types([^;]*);", nginx)
+    assert types is not None
+    for t in ("text/css", "text/javascript", "application/javascript", "application/json"):
+        assert t in types.group(1).split(), t
+    for stripped in ("proxy_hide_header", "expires", "add_header Cache-Control"):
+        assert stripped not in nginx, stripped
+
+
 # ----- deploy/redis.conf -------------------------------------------------------------------
 
 @pytest.fixture

@@ -139,6 +139,9 @@ def test_hostile_names_stay_text_on_every_page(page_for, web: str,
     labels = options.all_inner_texts()
     for p, label in zip((bowler, other, third), labels, strict=True):
         assert label.startswith(f"{p.name} — score"), label
+    # named for players: the game, its variant, the players and the start; not the match's id
+    expect(page.locator(".replay h1")).to_contain_text("Bowling (easy) match, 3 players, ")
+    assert match not in page.locator(".replay h1").inner_text()
     check(page, errors)
 
     # a practice game (no names; the policy holds on the board page too)

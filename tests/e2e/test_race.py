@@ -4,6 +4,7 @@ finish order, and for both the results with the seed checked against its commitm
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -152,4 +153,19 @@ def test_two_browsers_race_one_deal(page_for, web: str, web2: str) -> None:
     ann.keyboard.press("ArrowRight")
     expect(ann.locator(".replay-pos")).to_have_text(f"Move 1 of {total}", timeout=WAIT)
     ann.locator("[data-step=last]").click()
-    expect(ann.locator(".replay-note")).to_contain_text("resigned", timeout=WAIT)
+    expect(ann.locator(".replay-note")).to_have_text(f"Move {total}: resigned.", timeout=WAIT)
+    # Named in words, not ids: the race's game, entrants and start; each move in card words
+    # ("7♥ from column 5 to column 2", "draw from the stock"), its notation the title.
+    title = ann.locator(".replay h1")
+    expect(title).to_contain_text("Klondike (easy) race, 2 players, ")
+    assert race not in title.inner_text()
+    steps = ann.locator(".replay-moves .replay-move")
+    expect(steps.last.locator(".mv")).to_have_text("resign")
+    for i in range(ann_moves):
+        notation = steps.nth(i).get_attribute("title") or ""
+        words = steps.nth(i).locator(".mv").inner_text()
+        if notation == "s":
+            assert words in ("draw from the stock", "turn the waste over"), words
+        else:
+            assert re.fullmatch(r"(10|[A2-9JQK])[♣♦♥♠] from (column \d|the waste pile) to "
+                                r"(column|foundation) \d", words), (notation, words)
