@@ -304,6 +304,10 @@ ENDPOINTS: list[Endpoint] = [
          (*RACE_ERRORS, "race.not_open", "race.not_entrant")),
     post("/races/{race}/start", "race.start", "Start now (the creator only)",
          (*RACE_ERRORS, "race.not_open", "race.not_creator", "race.too_few")),
+    post("/races/{race}/rematch", "race.rematch",
+         "Ask for (or accept) a rematch of an ended race you were in: the same entrants on a "
+         "new deal; you take a seat in it",
+         (*RACE_ERRORS, "race.not_entrant", "race.not_over", "race.not_open")),
     Endpoint("GET", f"{API}/races/{{race}}/results", results,
              "The ranking and the revealed seed",
              reply=replies.obj({"race": replies.STR, "seed": replies.HEX,
@@ -324,6 +328,10 @@ ENDPOINTS: list[Endpoint] = [
          (*MATCH_ERRORS, "match.not_player", "match.left", "match.done")),
     post("/matches/{match}/start", "match.start", "Start now (the creator only)",
          (*MATCH_ERRORS, "match.not_open", "match.not_creator", "match.too_few")),
+    post("/matches/{match}/rematch", "match.rematch",
+         "Ask for (or accept) a rematch of an ended match you played in: the same players on "
+         "a new deal; you take a seat in it",
+         (*MATCH_ERRORS, "match.not_player", "match.not_over", "match.not_open")),
     post("/matches/{match}/moves", "match.move", "Place your card",
          (*MATCH_ERRORS, "match.not_player", "match.not_running", "match.left",
           "match.wait", "match.done"), refusable=True),
