@@ -4,7 +4,7 @@ Any of them may ask once it is over. The first request makes the new race or mat
 rule set and settings, a new secret seed, its commitment published as usual, not listed among
 the open ones, only the old entrants invited) and records it on the old one in one script, so
 that Redis decides between two nodes asking at once; that script also announces it on the old
-one's channel (``race.rematch``/``match.rematch``). Every later request gets the same new id.
+one's channel (``race.rematched``/``match.rematched``). Every later request gets the same new id.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Rematches:
         if recorded:
             return recorded
         candidate = await make()
-        event = {"type": f"{kind}.rematch", kind: eid, "rematch": candidate,
+        event = {"type": f"{kind}.rematched", kind: eid, "rematch": candidate,
                  "by": player.public()}
         got = await self._claim(keys=keys, args=[
             player.id, candidate, msgpack.packb(event), self.settings.event_window,

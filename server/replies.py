@@ -129,7 +129,7 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
         "status": STR})),
     "race.ended": ("everyone finished or time is up", obj({
         **RACE_EVENT, "seed": HEX, "ranking": {"type": "array", "items": OBJ}})),
-    "race.rematch": ("an entrant of the ended race asked for a rematch: the same entrants on "
+    "race.rematched": ("an entrant of the ended race asked for a rematch: the same entrants on "
                      "a new deal", obj({**RACE_EVENT, "rematch": STR, "by": PLAYER})),
     "match.joined": ("someone took a seat", obj({**MATCH_EVENT, "player": PLAYER})),
     "match.left": ("someone gave up a seat before the start",
@@ -151,7 +151,7 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
     "match.back": ("a player who was away came back", obj({**MATCH_EVENT, "player": STR})),
     "match.ended": ("every placement is made, or everyone left", obj({
         **MATCH_EVENT, "seed": HEX, "results": OBJ})),
-    "match.rematch": ("a player of the ended match asked for a rematch: the same players on "
+    "match.rematched": ("a player of the ended match asked for a rematch: the same players on "
                       "a new deal", obj({**MATCH_EVENT, "rematch": STR, "by": PLAYER})),
     "match.you": ("what is yours alone: your grid when a card is called, your lane on your "
                   "turn", OWN),

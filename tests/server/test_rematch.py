@@ -36,7 +36,7 @@ async def get(node: Node, ws: Ws, path: str) -> Any:
 
 async def test_entrants_asking_at_once_on_two_nodes_make_one_rematch(
         nodes: list[Node]) -> None:
-    (a, wa, na), (b, wb, _), (d, wd, _), (c, wc, nc) = await people(
+    (a, wa, na), (b, wb, _), (d, wd, _), (_, wc, nc) = await people(
         nodes, "Ann", "Bob", "Dee", "Cy")
     race = await wa.request({"type": "race.create", "game": "klondike", "variant": "easy",
                              "seats": 3, "countdown": 0, "time_limit": 120})
@@ -73,11 +73,11 @@ async def test_entrants_asking_at_once_on_two_nodes_make_one_rematch(
     assert "seed" not in seated
 
     # Dee, who did not ask, is told once, with the new race and who asked first.
-    told = await wd.expect("race.rematch", race=rid)
+    told = await wd.expect("race.rematched", race=rid)
     assert told["rematch"] == new and told["by"]["id"] in (a, b), told
     assert told["seq"] == old_seq + 1
     await wd.drain(0.5)
-    assert not wd.pending("race.rematch"), "one rematch, announced once"
+    assert not wd.pending("race.rematched"), "one rematch, announced once"
     summary = await get(nc, wc, f"/races/{rid}")
     assert summary["rematch"] == new and summary["rematch_by"] == told["by"]["id"]
 
@@ -99,7 +99,7 @@ async def test_entrants_asking_at_once_on_two_nodes_make_one_rematch(
 
 
 async def test_match_rematch_on_two_nodes(nodes: list[Node]) -> None:
-    (a, wa, na), (b, wb, _), (d, wd, _), (c, wc, nc) = await people(
+    (a, wa, na), (b, wb, _), (d, wd, _), (_, wc, nc) = await people(
         nodes, "Ann", "Bob", "Dee", "Cy")
     made = await wa.request({"type": "match.create", "game": "poker-square",
                              "variant": "easy", "seats": 3, "turn_time": 60})
@@ -121,10 +121,10 @@ async def test_match_rematch_on_two_nodes(nodes: list[Node]) -> None:
     new = ra["match"]
     assert rb["match"] == new != mid and ra["rematch_of"] == mid
     assert ra["game"] == "poker-square" and ra["seats"] == 3 and ra["turn_time"] == 60
-    told = await wd.expect("match.rematch", match=mid)
+    told = await wd.expect("match.rematched", match=mid)
     assert told["rematch"] == new and told["by"]["id"] in (a, b)
     await wd.drain(0.5)
-    assert not wd.pending("match.rematch")
+    assert not wd.pending("match.rematched")
     assert new not in [m["match"] for m in (await get(nc, wc, "/matches"))["matches"]]
     no = await wc.request({"type": "match.join", "match": new})
     assert no["code"] == "match.not_invited" and "rematch" in no["message"], no
