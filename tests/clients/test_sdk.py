@@ -496,7 +496,7 @@ async def test_the_bot_is_told_the_rule_set_it_plays(nodes: list[Node]) -> None:
 
 async def test_a_rematch_asked_by_one_and_accepted_by_the_other(nodes: list[Node]) -> None:
     a_id, a_token = await bot_account(nodes[0], "Ann")
-    b_id, b_token = await bot_account(nodes[1], "Bob", "msgpack")
+    _, b_token = await bot_account(nodes[1], "Bob", "msgpack")
     async with Client(nodes[0].url, a_token) as ann, \
             Client(nodes[1].url, b_token, encoding="msgpack") as bob:
         race = await ann.create_race("golf", "easy", 2, countdown=0, time_limit=60)
