@@ -116,7 +116,10 @@ export async function mount(root, ctx, params) {
       case "race.progress": {
         const e = entrant(ev.player);
         if (e) {
-          if (!DONE(e.status) && DONE(ev.status)) finishedAt.set(ev.player, serverNow());
+          if (!DONE(e.status) && DONE(ev.status)) {
+            finishedAt.set(ev.player, serverNow());
+            howDone(ev.player);
+          }
           Object.assign(e, { moves: ev.moves, score: ev.score, cards: ev.cards, status: ev.status });
         }
         break;
@@ -149,6 +152,19 @@ export async function mount(root, ctx, params) {
     } catch (e) {
       fail(e);
     }
+  }
+
+  // Whether an entrant who is done resigned: race.progress says only "lost", the summary says
+  // which (for the track's mark).
+  async function howDone(pid) {
+    try {
+      const s = await net.rest("GET", `/races/${encodeURIComponent(raceId)}`);
+      const e = entrant(pid);
+      const now = s.entrants.find((x) => x.player === pid);
+      if (closed || !e || !now) return;
+      e.resigned = Boolean(now.resigned);
+      draw();
+    } catch { /* the mark waits for the results */ }
   }
 
   async function loadResults() {
