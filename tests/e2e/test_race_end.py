@@ -1,7 +1,8 @@
 """The end of a race in two browsers, one player on each node: the progress track moving with
 the other entrant's play (above the board on a phone), the fairness proof with the browser's own
 check, "Race again" making and joining a new race on the same rule set and settings, and a
-rematch asked by one and accepted by the other, both then racing the new deal."""
+rematch asked by one and accepted by the other, both then racing the new deal; for a match, the
+proof and a rematch declined, then accepted after all."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import create_match_in_lobby
 from tests.e2e.test_race import on_node, play, resign, wait_started
 
 WAIT = 30_000
@@ -114,3 +116,38 @@ def test_progress_proof_race_again_and_rematch(page_for, web2: str) -> None:
     assert {e["player"] for e in new["entrants"]} == {ann_id, bob_id}
     assert new["rematch_of"] == old and new["commitment"] != commitment
     assert summary(bob, old)["rematch"] == rematch
+
+
+def test_a_match_rematch_declined_then_accepted(page_for, web2: str) -> None:
+    ann = page_for("Ann")
+    mid = create_match_in_lobby(ann, "poker-square")
+    bob = page_for("Bob", web2)
+    bob.goto(f"{web2}/#/match/{mid}")
+    bob.locator("[data-act=join]").click()
+    for page in (ann, bob):
+        expect(page.locator(".match-state")).to_have_text("running", timeout=WAIT)
+        page.on("dialog", lambda d: d.accept())
+        page.locator("[data-act=leave]").click()  # leaving for good: everyone left, it is over
+    for page in (ann, bob):
+        expect(page.locator(".match-state")).to_have_text("ended", timeout=WAIT)
+        proof = page.locator(".match-results .proof")
+        expect(proof.locator(".proof-before")).to_contain_text(
+            "Before the match the server committed to the deal")
+        expect(proof.locator(".seed-check")).to_have_attribute("data-ok", "yes", timeout=WAIT)
+        expect(proof.locator("a.verify-link")).to_have_attribute("href", f"#/replay/match/{mid}")
+    assert bob.locator("[data-act=race-again]").count() == 0  # matches: Rematch only
+
+    ann.locator("[data-act=rematch]").click()
+    expect(ann.locator(".match-state")).to_have_text("open", timeout=WAIT)
+    rematch = ann.url.rsplit("/", 1)[1]
+    assert rematch != mid
+    offer = bob.locator(".rematch-offer")
+    expect(offer).to_contain_text("Ann asks for a rematch", timeout=WAIT)
+    expect(bob.locator(".match-log li").first).to_contain_text("Ann asks for a rematch")
+    # Declining only hides the question; Bob can still change his mind with Rematch.
+    offer.locator("[data-act=decline]").click()
+    expect(offer).to_be_hidden()
+    bob.locator("[data-act=rematch]").click()
+    expect(bob).to_have_url(f"{web2}/#/match/{rematch}", timeout=WAIT)
+    for page in (ann, bob):
+        expect(page.locator(".match-state")).to_have_text("running", timeout=WAIT)
