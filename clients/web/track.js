@@ -14,21 +14,23 @@ export function progressTrack() {
   const el = h("section.race-track", {}, h("h2", { text: "Progress" }), list);
 
   function lane(e, me, deck) {
-    const cards = e.cards ?? 0;
     const started = e.status !== undefined;
+    // The summary has no card counts: after a reload they show from the entrant's next move.
+    const known = typeof e.cards === "number";
+    const cards = known ? e.cards : 0;
     const status = e.resigned ? "resigned" : e.status && e.status !== "playing" ? e.status : started ? "playing" : "waiting";
     const share = deck ? Math.min(100, Math.round((cards / deck) * 1000) / 10) : 0;
     const fill = h("span.track-fill");
     fill.style.setProperty("--share", `${share}%`); // a style property, not an inline attribute (CSP)
     return h(`li.track-lane${e.player === me ? ".me" : ""}`,
-      { "data-player": e.player, "data-cards": cards, "data-status": status },
+      { "data-player": e.player, "data-cards": known ? cards : "", "data-status": status },
       h("span.track-name", { text: e.player === me ? `${e.name} (you)` : e.name },
         e.kind === "bot" ? h("span.kind", { text: " bot" }) : null),
       h("span.track-bar", {
         role: "meter", "aria-valuemin": 0, "aria-valuemax": deck, "aria-valuenow": cards,
-        "aria-label": `${e.name}: ${cards} of ${deck} cards on the foundations`,
+        "aria-label": known ? `${e.name}: ${cards} of ${deck} cards on the foundations` : `${e.name}: cards on the foundations not known yet`,
       }, fill),
-      h("span.track-count", { text: `${cards}/${deck}` }),
+      h("span.track-count", { text: `${known ? cards : "—"}/${deck}` }),
       h("span.track-score", { text: started ? `score ${e.score ?? 0}` : "" }),
       MARKS[status] ? h("span.tag.track-mark", { "data-mark": status, text: MARKS[status] }) : null);
   }

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import create_match_in_lobby
+from tests.e2e.conftest import ARTIFACTS, create_match_in_lobby
 from tests.e2e.test_race import on_node, play, resign, wait_started
 
 WAIT = 30_000
@@ -62,8 +62,11 @@ def test_progress_proof_race_again_and_rematch(page_for, web2: str) -> None:
     expect(bobs).to_have_attribute("data-cards", str(before + 1), timeout=WAIT)
     expect(bobs.locator(".track-count")).to_have_text(f"{before + 1}/52")
     assert bobs.locator(".card").count() == 0  # counts, never cards
-    # On a phone the track sits above the board.
+    # On a phone the track sits above the board (pictures kept for review, not compared).
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / "race-track.png"))
     ann.set_viewport_size({"width": 390, "height": 844})
+    ann.screenshot(path=str(ARTIFACTS / "race-track-phone.png"))
     track_box = ann.locator(".race-track").bounding_box()
     board_box = ann.locator(".race-board").bounding_box()
     assert track_box and board_box and track_box["y"] + track_box["height"] <= board_box["y"] + 1
@@ -86,6 +89,8 @@ def test_progress_proof_race_again_and_rematch(page_for, web2: str) -> None:
         seed = proof.locator("code.seed").inner_text()
         assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
         expect(proof.locator("a.verify-link")).to_have_attribute("href", f"#/replay/race/{old}")
+    proof.scroll_into_view_if_needed()
+    bob.screenshot(path=str(ARTIFACTS / "race-end.png"), full_page=True)
 
     # Race again: a new open race, the same rule set and settings, Ann seated in it.
     ann.locator("[data-act=race-again]").click()
@@ -108,6 +113,7 @@ def test_progress_proof_race_again_and_rematch(page_for, web2: str) -> None:
     assert rematch not in (old, again)
     offer = ann.locator(".rematch-offer")
     expect(offer).to_contain_text("Bob asks for a rematch", timeout=WAIT)
+    ann.screenshot(path=str(ARTIFACTS / "race-rematch-offer.png"))
     offer.locator("[data-act=accept]").click()
     expect(ann).to_have_url(f"{ann.url.split('#')[0]}#/race/{rematch}", timeout=WAIT)
     for page in (ann, bob):
