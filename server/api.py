@@ -88,6 +88,14 @@ async def race_start(sv: Services, player: Player, body: dict[str, Any]) -> dict
     return await sv.races.start(player, body["race"])
 
 
+async def race_rematch(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.races.rematch(player, body["race"])
+
+
+async def match_rematch(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await sv.matches.rematch(player, body["match"], body.get("present", False))
+
+
 async def match_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
     return await sv.matches.create(player, body, body.get("present", False))
 
@@ -163,10 +171,12 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "race.join": (race_join, "race"),
     "race.leave": (race_leave, "race"),
     "race.start": (race_start, "race"),
+    "race.rematch": (race_rematch, "race"),
     "match.create": (match_create, "match"),
     "match.join": (match_join, "match"),
     "match.leave": (match_leave, "match"),
     "match.start": (match_start, "match"),
+    "match.rematch": (match_rematch, "match"),
     "match.get": (match_get, "match"),
     "match.move": (match_move, "match.ack"),
     "daily.start": (daily_start, "session"),

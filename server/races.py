@@ -16,6 +16,7 @@ from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
+from redis.typing import EncodableT, FieldT
 
 import engine
 from engine.core import WON
@@ -24,6 +25,7 @@ from . import followups, script_replies, scripts, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
+from .rematch import Rematches
 from .sessions import Sessions, rules_for
 
 log = logging.getLogger("samedeal.races")
@@ -64,6 +66,7 @@ class Races:
         self._start = script_replies.bind(redis, scripts.START, script_replies.Done.of)
         self._end = script_replies.bind(redis, scripts.END, script_replies.Done.of)
         self._expected = followups.Expected(redis, settings)
+        self._rematches = Rematches(redis, settings)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -120,6 +123,9 @@ class Races:
         out["name"] = rules.name
         out["scoring"] = rules.scoring
         out["seq"] = r.get("seq", 0)
+        out["rematch"] = r.get("rematch")  # the rematch asked for once it ended, if any
+        out["rematch_by"] = r.get("rematch_by")  # ...and who asked first
+        out["rematch_of"] = r.get("rematch_of")
         out["entrants"] = await self._entries(r)
         if r["state"] == "ended":
             out["seed"] = r["seed"]
@@ -140,6 +146,16 @@ class Races:
     # ----- changing ---------------------------------------------------------------------
 
     async def create(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+        rid = await self._open(player, body)
+        if body.get("join", True):
+            return await self.join(player, rid)
+        return await self.summary(rid)
+
+    async def _open(self, player: Player, body: dict[str, Any],
+                    rematch_of: dict[str, Any] | None = None) -> str:
+        """A new open race with a new secret seed; its id. Listed among the open races,
+        unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
+        may join."""
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
@@ -148,16 +164,46 @@ class Races:
         seed = os.urandom(32)
         now = await store.now_ms(self.redis)
         rk, _, _ = store.race_keys(rid)
-        await self.redis.hset(rk, mapping={
+        fields: dict[FieldT, EncodableT] = {
             "game": rules.id, "variant": rules.variant, "seats": body["seats"],
             "start": opts["start"], "time_limit": opts["time_limit"],
             "countdown": opts["countdown"], "creator": player.id, "state": "open",
             "seed": seed.hex(), "commitment": engine.commitment(seed), "created": now,
-            "seq": 0})
-        await self.redis.zadd(store.OPEN_RACES, {rid: now})
-        if opts["join"]:
-            return await self.join(player, rid)
-        return await self.summary(rid)
+            "seq": 0}
+        if rematch_of is not None:
+            fields["rematch_of"] = rematch_of["race"]
+            fields |= {f"invited:{pid}": 1 for pid in rematch_of["entrant_info"]}
+        await self.redis.hset(rk, mapping=fields)
+        if rematch_of is None:
+            await self.redis.zadd(store.OPEN_RACES, {rid: now})
+        return rid
+
+    async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
+        """The same entrants on a new deal (server/rematch.py): the caller takes a seat in
+        it; the reply is the new race's summary, with ``rematch_of``."""
+        r = await self._race(rid)
+        if player.id not in r["entrant_info"]:
+            raise ApiError("race.not_entrant", "only the race's entrants can ask for a rematch")
+        if r["state"] != "ended":
+            raise ApiError("race.not_over", "a rematch can be asked for once the race is over")
+        body = {k: r[k] for k in ("game", "variant", "start", "time_limit", "countdown")}
+        body["seats"] = len(r["entrant_info"])
+
+        async def make() -> str:
+            return await self._open(player, body, rematch_of=r)
+
+        new = await self._rematches.claim("race", rid, list(store.race_keys(rid)), player,
+                                          r.get("rematch"), make, self._drop, self._refused)
+        try:
+            return await self.join(player, new)
+        except ApiError as e:
+            if e.code != "race.joined":
+                raise
+            return await self.summary(new)  # asked again, or accepted after asking
+
+    async def _drop(self, rid: str) -> None:
+        """A rematch made in vain (another request's was recorded first): nobody knows it."""
+        await self.redis.delete(*store.race_keys(rid))
 
     @staticmethod
     def _refused(why: str) -> ApiError:
@@ -322,5 +368,7 @@ MESSAGES = {
     "race.joined": "you are already in that race",
     "race.full": "the race is full",
     "race.not_entrant": "you are not in that race",
+    "race.not_invited": "this race is a rematch: only the entrants of the race before it can "
+                        "join",
     "conflict": "the race changed meanwhile; try again",
 }

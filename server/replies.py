@@ -19,6 +19,7 @@ OBJ: dict[str, Any] = {"type": "object"}
 MS: dict[str, Any] = {"type": "integer", "description": "server time, ms since the epoch"}
 MS_OR_NULL: dict[str, Any] = {"type": ["integer", "null"],
                               "description": "server time, ms since the epoch; null until known"}
+STR_OR_NULL: dict[str, Any] = {"type": ["string", "null"]}
 HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-fA-F]{2})*$"}
 SEQ: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "the event's number"}
 
@@ -51,7 +52,8 @@ RACE = obj({"race": STR, "game": STR, "variant": STR, "state": STATE, "commitmen
             "seats": INT, "seq": {"type": "integer", "minimum": 0},
             "entrants": {"type": "array", "items": obj({"player": STR, "name": STR})}},
            {"joined_seq": INT, "seed": HEX, "created": MS_OR_NULL, "starts_at": MS_OR_NULL,
-            "ends_at": MS_OR_NULL, "ended_at": MS_OR_NULL},
+            "ends_at": MS_OR_NULL, "ended_at": MS_OR_NULL, "rematch": STR_OR_NULL,
+            "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL},
            doc="the race summary (docs/protocol.md#the-race-summary)")
 MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": STATE,
              "commitment": HEX, "seats": INT,
@@ -59,7 +61,8 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": ST
              "players": {"type": "array", "items": obj({"player": STR, "name": STR})}},
             {"joined_seq": INT, "seed": HEX, "results": OBJ, "you": {"type": ["object", "null"]},
              "view": OBJ,
-             "created": MS_OR_NULL, "started_at": MS_OR_NULL, "ended_at": MS_OR_NULL},
+             "created": MS_OR_NULL, "started_at": MS_OR_NULL, "ended_at": MS_OR_NULL,
+             "rematch": STR_OR_NULL, "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL},
             doc="the match summary (docs/protocol.md#the-match-summary); `kind` is the rule "
                 "set's match kind from the catalog")
 OWN = obj({"match": STR, "view": VIEW, "legal": {"type": "array", "items": STR},
@@ -101,8 +104,10 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "session": ("reply to solo.start, session.get, daily.start; pushed when your race starts",
                 SESSION),
     "ack": ("reply to move, undo, resign: the session after the change", SESSION),
-    "race": ("reply to race.create/join/leave/start; the resync on race.subscribe", RACE),
-    "match": ("reply to match.create/join/leave/start/get; the resync on match.subscribe",
+    "race": ("reply to race.create/join/leave/start/rematch; the resync on race.subscribe",
+             RACE),
+    "match": ("reply to match.create/join/leave/start/get/rematch; the resync on "
+              "match.subscribe",
               MATCH),
     "match.ack": ("reply to match.move: the match after your card", MATCH),
     "unsubscribed": ("reply to race.unsubscribe and match.unsubscribe",
@@ -124,6 +129,8 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
         "status": STR})),
     "race.ended": ("everyone finished or time is up", obj({
         **RACE_EVENT, "seed": HEX, "ranking": {"type": "array", "items": OBJ}})),
+    "race.rematched": ("an entrant of the ended race asked for a rematch: the same entrants on "
+                     "a new deal", obj({**RACE_EVENT, "rematch": STR, "by": PLAYER})),
     "match.joined": ("someone took a seat", obj({**MATCH_EVENT, "player": PLAYER})),
     "match.left": ("someone gave up a seat before the start",
                    obj({**MATCH_EVENT, "player": STR})),
@@ -144,6 +151,8 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
     "match.back": ("a player who was away came back", obj({**MATCH_EVENT, "player": STR})),
     "match.ended": ("every placement is made, or everyone left", obj({
         **MATCH_EVENT, "seed": HEX, "results": OBJ})),
+    "match.rematched": ("a player of the ended match asked for a rematch: the same players on "
+                      "a new deal", obj({**MATCH_EVENT, "rematch": STR, "by": PLAYER})),
     "match.you": ("what is yours alone: your grid when a card is called, your lane on your "
                   "turn", OWN),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "

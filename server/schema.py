@@ -169,6 +169,8 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "race.join": {"race": RACE},
     "race.leave": {"race": RACE},
     "race.start": {"race": RACE},
+    "race.rematch": {"race": Field("string", doc="an ended race you were in: its rematch, "
+                                                 "made by the first to ask, you join")},
     "race.subscribe": {
         "race": RACE,
         "after": Field("integer", required=False, hi=2**31,
@@ -192,6 +194,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "match.join": {"match": MATCH},
     "match.leave": {"match": MATCH},
     "match.start": {"match": MATCH},
+    "match.rematch": {"match": Field("string", doc="an ended match you played in: its "
+                                                   "rematch, made by the first to ask, you "
+                                                   "join")},
     "match.get": {"match": MATCH},
     "match.move": {"match": MATCH, "move": MOVE},
     "match.subscribe": {

@@ -140,6 +140,27 @@ class Seated:
 
 
 @dataclass(frozen=True)
+class Rematched:
+    """REMATCH: the ``rematch`` recorded on the old race or match; ``seq`` is the event that
+    announced it when this request recorded it, 0 when an earlier one had."""
+
+    ok: bool
+    why: str = ""
+    rematch: str = ""
+    seq: int = 0
+
+    @property
+    def first(self) -> bool:
+        return self.seq > 0
+
+    @classmethod
+    def of(cls, raw: Sequence[Raw]) -> Rematched:
+        if raw[0] != 1:
+            return cls(False, _refusal(raw)[0])
+        return cls(True, rematch=_text(raw[1]), seq=int(raw[2]))
+
+
+@dataclass(frozen=True)
 class Moved:
     """MATCH_MOVE: a Bowling move stored, the match now at ``rev``, by the event ``seq``."""
 

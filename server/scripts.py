@@ -92,12 +92,17 @@ redis.call('HSET', KEYS[1], 'ends_at', 0)
 return {s[1], s[2], s[3] or '', redis.call('LINDEX', KEYS[2], -1) or ''}
 """
 
-# Join an open race. KEYS: race, entrants, events; ARGV: player, name, payload, window, chan.
+# Join an open race (a rematch: only if invited). KEYS: race, entrants, events; ARGV: player,
+# name, payload, window, chan.
 JOIN = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
 if state ~= 'open' then return {0, 'race.not_open'} end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 'race.joined'} end
+if redis.call('HEXISTS', KEYS[1], 'rematch_of') == 1
+    and redis.call('HEXISTS', KEYS[1], 'invited:' .. ARGV[1]) == 0 then
+  return {0, 'race.not_invited'}
+end
 local n = redis.call('HLEN', KEYS[2])
 local seats = tonumber(redis.call('HGET', KEYS[1], 'seats'))
 if n >= seats then return {0, 'race.full'} end
@@ -154,16 +159,40 @@ return {1, seq}
 """
 
 
+# Ask for a rematch of an ended race or match: the first asker's new race or match (made
+# beforehand, unlisted, its id ``candidate``) is recorded on the old one and announced on its
+# channel; every later asker gets the one recorded. KEYS: the race or match, its entrants or
+# players, events; ARGV: player, candidate, payload, window, chan, replay ms, 'race'|'match',
+# the code for someone not in it. Returns {1, the rematch's id, seq (0: recorded before)} or
+# {0, why}.
+REMATCH = _EMIT + """
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {0, ARGV[7] .. '.unknown'} end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then return {0, ARGV[8]} end
+if state ~= 'ended' then return {0, ARGV[7] .. '.not_over'} end
+local taken = redis.call('HGET', KEYS[1], 'rematch')
+if taken then return {1, taken, 0} end
+redis.call('HSET', KEYS[1], 'rematch', ARGV[2], 'rematch_by', ARGV[1])
+local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
+redis.call('PEXPIRE', KEYS[3], ARGV[6])
+return {1, ARGV[2], seq}
+"""
+
 # ----- matches (server/matches/) -------------------------------------------------------
 
-# Take a seat in an open match. KEYS: match, players, events; ARGV: player, info, payload,
-# window, chan, 1 when a socket of the player follows the match from now on (else 0).
+# Take a seat in an open match (a rematch: only if invited). KEYS: match, players, events;
+# ARGV: player, info, payload, window, chan, 1 when a socket of the player follows the match
+# from now on (else 0).
 # Returns {1, seated, seats, seq} or {0, why}.
 MATCH_JOIN = _EMIT + """
 local m = redis.call('HMGET', KEYS[1], 'state', 'seats')
 if not m[1] then return {0, 'match.unknown'} end
 if m[1] ~= 'open' then return {0, 'match.not_open'} end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 'match.joined'} end
+if redis.call('HEXISTS', KEYS[1], 'rematch_of') == 1
+    and redis.call('HEXISTS', KEYS[1], 'invited:' .. ARGV[1]) == 0 then
+  return {0, 'match.not_invited'}
+end
 local n = redis.call('HLEN', KEYS[2])
 if n >= tonumber(m[2]) then return {0, 'match.full'} end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])

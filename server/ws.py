@@ -232,7 +232,7 @@ class Connection:
         if kind == "match.unsubscribe":
             await self._unsubscribe(m["match"])
             return {"type": "unsubscribed", "match": m["match"]}
-        if kind in ("match.create", "match.join"):
+        if kind in ("match.create", "match.join", "match.rematch"):
             # This socket follows the match from its seat on (see _handle): the player is
             # present from the moment they sit, so a start their seat causes finds them here.
             m = {**m, "present": True}

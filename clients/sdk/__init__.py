@@ -21,6 +21,7 @@ from .messages import (
     RaceJoined,
     RaceLeft,
     RaceProgress,
+    RaceRematched,
     RaceResync,
     RaceStarted,
     Results,
@@ -31,6 +32,6 @@ from .messages import (
 __all__ = [
     "BlockingClient", "Board", "Client", "ConnectionLost", "Daily", "Event", "Match",
     "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
-    "RaceJoined", "RaceLeft", "RaceProgress", "RaceResync", "RaceStarted", "RaceState",
-    "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",
+    "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",
+    "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",
 ]

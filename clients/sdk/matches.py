@@ -36,6 +36,17 @@ class Matches(Following):
         return Match.from_raw(await self.request({"type": "match.start", "match": match},
                                                  None))
 
+    async def rematch_match(self, match: str) -> Match:
+        """Ask for a rematch of an ended match you played in, or accept one: the same players
+        on a new deal (docs/protocol.md#rematches); the reply is the new match, with your
+        seat in it (its events follow: a ``match.rematched`` event is how the others hear)."""
+        async def recover() -> dict[str, Any] | None:
+            again = await self.request({"type": "match.rematch", "match": match})
+            await self.subscribe_match(str(again["match"]))
+            return again
+        return Match.from_raw(await self.request({"type": "match.rematch", "match": match},
+                                                 recover))
+
     async def match(self, match: str) -> Match:
         return Match.from_raw(await self.request({"type": "match.get", "match": match}))
 

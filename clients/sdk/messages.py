@@ -177,7 +177,7 @@ class Event:
 @dataclass
 class RaceEvent(Event):
     """A numbered race event (``race.joined``, ``race.left``, ``race.started``,
-    ``race.progress``, ``race.ended``); ``race`` is the race id."""
+    ``race.progress``, ``race.ended``, ``race.rematched``); ``race`` is the race id."""
 
     race: str = ""
 
@@ -212,6 +212,15 @@ class RaceProgress(RaceEvent):
 class RaceEnded(RaceEvent):
     seed: str = ""
     ranking: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RaceRematched(RaceEvent):
+    """An entrant of the ended race asked for a rematch: ``rematch`` is the new race (accept
+    with ``rematch_race`` on the old one, or ``join_race`` on the new)."""
+
+    rematch: str = ""
+    by: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -253,7 +262,7 @@ class Notice(Event):
 
 RACE_EVENTS: dict[str, type[RaceEvent]] = {
     "race.joined": RaceJoined, "race.left": RaceLeft, "race.started": RaceStarted,
-    "race.progress": RaceProgress, "race.ended": RaceEnded,
+    "race.progress": RaceProgress, "race.ended": RaceEnded, "race.rematched": RaceRematched,
 }
 
 

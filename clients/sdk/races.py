@@ -57,6 +57,17 @@ class Races(Accounts, Following):
             return summary.raw if summary.state != "open" else None
         return Race.from_raw(await self.request({"type": "race.start", "race": race}, recover))
 
+    async def rematch_race(self, race: str) -> Race:
+        """Ask for a rematch of an ended race you were in, or accept one: the same entrants on
+        a new deal (docs/protocol.md#rematches). The reply is the new race, with your seat in
+        it; asking again is harmless, so it is re-sent after a drop."""
+        async def recover() -> dict[str, Any] | None:
+            again = await self.request({"type": "race.rematch", "race": race})
+            await self.subscribe_race(str(again["race"]))
+            return again
+        return Race.from_raw(await self.request({"type": "race.rematch", "race": race},
+                                                recover))
+
     async def subscribe_race(self, race: str, after: int | None = None) -> RaceState:
         """Follow a race's events. ``after``: the last ``seq`` you saw (missed events are
         replayed, or a summary resyncs you); left out, the client resumes from the last event

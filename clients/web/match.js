@@ -11,7 +11,8 @@ import { cardLabel, frameCards, lineScores, placeName, scorecards, stockOf } fro
 import { h, errorText } from "./dom.js";
 import { clock, duration, serverNow, syncClock } from "./time.js";
 import { shareBox } from "./share.js";
-import { seedReveal } from "./seed.js";
+import { fairnessProof } from "./proof.js";
+import { endActions } from "./rematch.js";
 
 export async function mount(root, ctx, params) {
   const { net } = ctx;
@@ -44,10 +45,11 @@ export async function mount(root, ctx, params) {
   const scores = h("div.match-scores");
   const events = h("ul.match-log");
   const resultsBox = h("section.match-results", { hidden: true });
+  const end = endActions(ctx, "match", matchId); // Rematch, and the answer to one
   const page = h("section.live.match", { "data-match": matchId },
     h("header.live-head", {}, title, badge), meta,
     shareBox(location.href.split("#")[0] + `#/match/${matchId}`), commitment,
-    actions, error, turn,
+    actions, error, turn, end.el,
     h("div.match-main", {},
       // The scores stand right under the lane (beside it on a phone held sideways): a bowler
       // sees both at once.
@@ -172,6 +174,11 @@ export async function mount(root, ctx, params) {
         Object.assign(m, { state: "ended", seed: ev.seed, results: ev.results, turn: null, card: null, deadline: null });
         note("The match is over.");
         break;
+      case "match.rematched":
+        Object.assign(m, { rematch: ev.rematch, rematch_by: ev.by?.id });
+        note(`${ev.by?.name ?? "A player"} asks for a rematch.`);
+        end.asked(ev);
+        break;
     }
     draw();
   }
@@ -240,6 +247,7 @@ export async function mount(root, ctx, params) {
       drawCalled();
     }
     tick();
+    end.update(m);
     if (m.state === "ended" && m.results) showResults();
   }
 
@@ -321,9 +329,8 @@ export async function mount(root, ctx, params) {
           h("td.rank", { text: e.rank }), h("th", { scope: "row", text: e.name }), h("td", { text: e.score }),
           h("td", { text: e.forfeited ? "left" : e.status }), h("td", { text: duration(e.time_ms) }))))),
       r.starter ? h("p", {}, "Starter: ", cardElement(r.starter)) : null,
-      seedReveal(m.seed || r.seed, m.commitment),
-      h("p.verify", {}, h("a.verify-link", { href: `#/replay/match/${matchId}`, text: "Step through the placements" }),
-        " — or check the seed yourself: ", h("code", { text: `samedeal verify --seed ${m.seed || r.seed} --commitment ${m.commitment}` }))).childNodes);
+      fairnessProof({ seed: m.seed || r.seed, commitment: m.commitment, what: "match",
+        replay: `#/replay/match/${matchId}` })).childNodes);
   }
 
   // ---- wiring ----
@@ -332,7 +339,7 @@ export async function mount(root, ctx, params) {
     net.on("match", (s) => { if (s.match === matchId) applySummary(s); }),
     net.on("match.you", applyYou),
     ...["match.joined", "match.left", "match.started", "match.moved", "match.placed", "match.card",
-      "match.forfeit", "match.away", "match.back", "match.ended"].map(
+      "match.forfeit", "match.away", "match.back", "match.ended", "match.rematched"].map(
       (t) => net.on(t, (ev) => { if (ev.match === matchId) applyEvent(ev); })),
   ];
   const timer = setInterval(tick, 250);

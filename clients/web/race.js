@@ -1,12 +1,15 @@
 // The race page (#/race/{id}): seats, the countdown, the player's own board, every opponent's
-// live progress (counts only: the server never sends their cards), the finish order, and at the
-// end the ranking with the seed revealed and checked against its commitment.
+// live progress (counts only: the server never sends their cards; track.js draws it), the finish
+// order, and at the end the ranking, the fairness proof (proof.js), Race again and Rematch
+// (rematch.js).
 
 import { mountSession } from "./play.js";
 import { h, errorText } from "./dom.js";
 import { clock, duration, serverNow, syncClock } from "./time.js";
 import { shareBox } from "./share.js";
-import { seedReveal } from "./seed.js";
+import { progressTrack, deckSize } from "./track.js";
+import { fairnessProof } from "./proof.js";
+import { endActions } from "./rematch.js";
 
 const DONE = (status) => status && status !== "playing";
 
@@ -24,6 +27,9 @@ export async function mount(root, ctx, params) {
   let timer = null;
   let closed = false;
   const finishedAt = new Map(); // player -> server ms it finished (as seen live)
+  let deck = deckSize(null); // cards in the deal: the track's length, counted from our view
+  const track = progressTrack();
+  const end = endActions(ctx, "race", raceId);
 
   const title = h("h1", { text: "Race" });
   const badge = h("span.badge.race-state", { text: "…" });
@@ -40,10 +46,10 @@ export async function mount(root, ctx, params) {
   const page = h("section.live.race", { "data-race": raceId },
     h("header.live-head", {}, title, badge),
     meta, shareBox(location.href.split("#")[0] + `#/race/${raceId}`), commitment,
-    actions, error, status,
+    actions, error, status, end.el,
     h("div.race-main", {},
       h("div.race-play", {}, board, cover),
-      h("aside.race-side", {},
+      h("aside.race-side", {}, track.el,
         h("h2", { text: "Entrants" }),
         h("table.race-progress", {},
           h("thead", {}, h("tr", {}, ["Player", "Moves", "Score", "Cards", "Status"].map(
@@ -110,7 +116,10 @@ export async function mount(root, ctx, params) {
       case "race.progress": {
         const e = entrant(ev.player);
         if (e) {
-          if (!DONE(e.status) && DONE(ev.status)) finishedAt.set(ev.player, serverNow());
+          if (!DONE(e.status) && DONE(ev.status)) {
+            finishedAt.set(ev.player, serverNow());
+            howDone(ev.player);
+          }
           Object.assign(e, { moves: ev.moves, score: ev.score, cards: ev.cards, status: ev.status });
         }
         break;
@@ -123,6 +132,10 @@ export async function mount(root, ctx, params) {
           if (r.finished_at) finishedAt.set(r.player, r.finished_at);
         }
         showResults({ race: raceId, seed: ev.seed, commitment: race.commitment, ranking: ev.ranking });
+        break;
+      case "race.rematched":
+        Object.assign(race, { rematch: ev.rematch, rematch_by: ev.by?.id });
+        end.asked(ev);
         break;
     }
     ownSession();
@@ -139,6 +152,19 @@ export async function mount(root, ctx, params) {
     } catch (e) {
       fail(e);
     }
+  }
+
+  // Whether an entrant who is done resigned: race.progress says only "lost", the summary says
+  // which (for the track's mark).
+  async function howDone(pid) {
+    try {
+      const s = await net.rest("GET", `/races/${encodeURIComponent(raceId)}`);
+      const e = entrant(pid);
+      const now = s.entrants.find((x) => x.player === pid);
+      if (closed || !e || !now) return;
+      e.resigned = Boolean(now.resigned);
+      draw();
+    } catch { /* the mark waits for the results */ }
   }
 
   async function loadResults() {
@@ -163,6 +189,7 @@ export async function mount(root, ctx, params) {
     if (closed || payload.race !== raceId) return;
     sessionId = payload.session;
     if (!session) {
+      deck = deckSize(payload.view);
       board.replaceChildren();
       // The game's timer runs from the race's start (server time, on this browser's clock).
       const startedAt = race?.starts_at ? race.starts_at - (serverNow() - Date.now()) : undefined;
@@ -226,6 +253,8 @@ export async function mount(root, ctx, params) {
       race.starts_at && finishedAt.has(e.player)
         ? ` (${duration(finishedAt.get(e.player) - race.starts_at)})` : "")));
     if (!done.length) finish.replaceChildren(h("li.none", { text: "Nobody has finished yet." }));
+    track.update(race, me(), deck);
+    end.update(race);
     tick();
   }
 
@@ -263,12 +292,8 @@ export async function mount(root, ctx, params) {
             e.kind === "bot" ? h("span.kind", { text: " bot" }) : null),
           h("td", { text: e.status }), h("td", { text: e.score }), h("td", { text: e.moves }),
           h("td", { text: duration(e.time_ms) }))))),
-      seedReveal(r.seed, r.commitment || race?.commitment),
-      h("p.verify", {},
-        h("a.verify-link", { href: `#/replay/race/${raceId}`, text: "Verify this deal" }),
-        " — step through every entrant's moves on the revealed deal, or check it yourself: ",
-        h("code", { text: `samedeal verify --seed ${r.seed} --commitment ${r.commitment || race?.commitment}` }),
-        " (see docs/fairness.md)."));
+      fairnessProof({ seed: r.seed, commitment: r.commitment || race?.commitment, what: "race",
+        replay: `#/replay/race/${raceId}` }));
     draw();
   }
 
@@ -276,7 +301,7 @@ export async function mount(root, ctx, params) {
 
   const offs = [
     net.on("race", (m) => { if (m.race === raceId) applySummary(m); }),
-    ...["race.joined", "race.left", "race.started", "race.progress", "race.ended"].map(
+    ...["race.joined", "race.left", "race.started", "race.progress", "race.ended", "race.rematched"].map(
       (t) => net.on(t, (m) => { if (m.race === raceId) applyEvent(m); })),
     net.on("session", (m) => { if (m.race === raceId) showSession(m); }),
   ];

@@ -23,11 +23,12 @@ from .. import followups, store
 from ..accounts import Player
 from ..config import Settings
 from ..errors import ApiError
+from ..rematch import Rematches
 from ..sessions import parse
 from . import views
 from .book import Book
 from .presence import Presence
-from .record import MESSAGES, TURNS, Match
+from .record import MESSAGES, TURNS, Match, refused
 from .results import Ending, OnEnd
 from .rounds import Rounds
 from .seats import Seats
@@ -40,6 +41,7 @@ __all__ = ["Match", "Matches"]
 class Matches:
     def __init__(self, redis: Redis, settings: Settings, on_end: OnEnd) -> None:
         self.redis = redis
+        self.rematches = Rematches(redis, settings)
         self.book = Book(redis, settings)
         self.timers = Timers(self.book)
         self.ending = Ending(self.book, on_end)
@@ -80,6 +82,34 @@ class Matches:
         if body.get("join", True):
             return await self.join(player, mid, present)
         return await self.summary(mid, player.id)
+
+    async def rematch(self, player: Player, mid: str, present: bool = False
+                      ) -> dict[str, Any]:
+        """The same players on a new deal (server/rematch.py): the caller takes a seat in it;
+        the reply is the new match's summary, with ``rematch_of``."""
+        m = await self.book.load(mid)
+        if player.id not in m.players:
+            raise ApiError("match.not_player", "only the match's players can ask for a rematch")
+        if m.meta["state"] != "ended":
+            raise ApiError("match.not_over", "a rematch can be asked for once the match is over")
+        body = {"game": m.rules.id, "variant": m.rules.variant, "seats": len(m.order),
+                **{k: m.meta[k] for k in ("start", "turn_time", "grace")}}
+
+        async def make() -> str:
+            return await self.seats.create(player, body, rematch_of=m)
+
+        async def drop(new: str) -> None:
+            await self.redis.delete(*store.match_keys(new))
+
+        new = await self.rematches.claim("match", mid, list(store.match_keys(mid)), player,
+                                         m.meta.get("rematch"), make, drop, refused)
+        self.book.forget(mid)
+        try:
+            return await self.join(player, new, present)
+        except ApiError as e:
+            if e.code != "match.joined":
+                raise
+            return await self.summary(new, player.id)  # asked again, or accepted after asking
 
     async def join(self, player: Player, mid: str, present: bool = False) -> dict[str, Any]:
         seq = await self.seats.join(player, mid, present)

@@ -24,7 +24,8 @@ DEFAULTS: dict[str, Any] = {"start": "full", "turn_time": 30, "grace": 60, "join
 INTS = ("seats", "turn_time", "grace", "created", "seq", "rev", "started_at", "shown_at",
         "deadline", "ended_at", "round", "placed", "active", "filling", "players")
 PUBLIC = ("match", "kind", "game", "variant", "seats", "start", "turn_time", "grace",
-          "creator", "state", "commitment", "created", "started_at", "ended_at", "seq", "rev")
+          "creator", "state", "commitment", "created", "started_at", "ended_at", "seq", "rev",
+          "rematch", "rematch_by", "rematch_of")
 
 MESSAGES = {
     "match.unknown": "there is no such match",
@@ -32,6 +33,8 @@ MESSAGES = {
     "match.joined": "you are already in that match",
     "match.full": "the match is full",
     "match.not_player": "you are not playing in that match",
+    "match.not_invited": "this match is a rematch: only the players of the match before it "
+                         "can join",
     "match.not_running": "the match is not being played",
     "match.left": "you have left that match",
     "match.wait": "wait for the next card",

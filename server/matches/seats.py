@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
+from redis.typing import EncodableT, FieldT
 
 import engine
 from engine.cards import TEXT
@@ -32,8 +33,10 @@ class Seats:
         self._leave = script_replies.bind(redis, scripts.MATCH_LEAVE, script_replies.Done.of)
         self._start = script_replies.bind(redis, scripts.MATCH_START, script_replies.Done.of)
 
-    async def create(self, player: Player, body: dict[str, Any]) -> str:
-        """A new open match; its id."""
+    async def create(self, player: Player, body: dict[str, Any],
+                     rematch_of: Match | None = None) -> str:
+        """A new open match; its id. Listed among the open matches, unless it is the rematch
+        of the (ended) match ``rematch_of``: then only its players may join."""
         rules = rules_for(body["game"], body["variant"])
         form = rules.match
         if form is None:
@@ -46,13 +49,18 @@ class Seats:
         mid = new_id("m")
         seed = os.urandom(32)
         now = await self.book.now()
-        await self.book.redis.hset(store.match_keys(mid)[0], mapping={
+        fields: dict[FieldT, EncodableT] = {
             "kind": form.kind, "game": rules.id, "variant": rules.variant,
             "seats": body["seats"], "start": opts["start"], "turn_time": opts["turn_time"],
             "grace": opts["grace"],
             "creator": player.id, "state": "open", "seed": seed.hex(),
-            "commitment": engine.commitment(seed), "created": now, "seq": 0, "rev": 0})
-        await self.book.redis.zadd(store.OPEN_MATCHES, {mid: now})
+            "commitment": engine.commitment(seed), "created": now, "seq": 0, "rev": 0}
+        if rematch_of is not None:
+            fields["rematch_of"] = rematch_of.id
+            fields |= {f"invited:{pid}": 1 for pid in rematch_of.players}
+        await self.book.redis.hset(store.match_keys(mid)[0], mapping=fields)
+        if rematch_of is None:
+            await self.book.redis.zadd(store.OPEN_MATCHES, {mid: now})
         return mid
 
     async def join(self, player: Player, mid: str, present: bool = False) -> int:

@@ -22,6 +22,7 @@ from clients.sdk import (
     RaceJoined,
     RaceLeft,
     RaceProgress,
+    RaceRematched,
     RaceResync,
     RaceStarted,
     ServerError,
@@ -491,3 +492,38 @@ async def test_the_bot_is_told_the_rule_set_it_plays(nodes: list[Node]) -> None:
     for learner in (host, guest):
         assert [(r["id"], r["variant"]) for r in learner.told] == [("bowling", "easy")]
         assert learner.told[0]["match"]["kind"] == "turns"
+
+
+async def test_a_rematch_asked_by_one_and_accepted_by_the_other(nodes: list[Node]) -> None:
+    a_id, a_token = await bot_account(nodes[0], "Ann")
+    _, b_token = await bot_account(nodes[1], "Bob", "msgpack")
+    async with Client(nodes[0].url, a_token) as ann, \
+            Client(nodes[1].url, b_token, encoding="msgpack") as bob:
+        race = await ann.create_race("golf", "easy", 2, countdown=0, time_limit=60)
+        await bob.join_race(race.id)
+        for c in (ann, bob):
+            s = await c.wait_race_session(race.id, timeout=10)
+            assert s is not None
+            await c.resign(s.id)
+        await bob.wait_race_end(race.id, timeout=30)
+
+        asked = await ann.rematch_race(race.id)
+        assert asked.state == "open" and asked.id != race.id and asked.joined_seq
+        assert asked.raw["rematch_of"] == race.id and asked.commitment != race.commitment
+        told = [e async for e in take(bob.events(), lambda e: isinstance(e, RaceRematched))]
+        offer = told[-1]
+        assert isinstance(offer, RaceRematched)
+        assert offer.rematch == asked.id and offer.by["id"] == a_id
+        accepted = await bob.rematch_race(race.id)
+        assert accepted.id == asked.id
+        assert await bob.wait_race_session(asked.id, timeout=10) is not None, "it started"
+
+        match = await ann.create_match("poker-square", "easy", 2)
+        await bob.join_match(match.id)
+        for c in (ann, bob):
+            await c.leave_match(match.id)
+        await ann.wait_for(lambda: (ann.match_state(match.id) or MatchState("")).ended
+                           is not None, timeout=10)
+        again = await bob.rematch_match(match.id)
+        assert again.id != match.id and again.state == "open"
+        assert (await ann.rematch_match(match.id)).id == again.id
