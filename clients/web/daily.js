@@ -30,7 +30,8 @@ export async function mount(root, ctx, params) {
   const error = h("p.live-error", { role: "alert" });
   const filter = h("input.daily-filter", { type: "search", placeholder: "Find a game", "aria-label": "find a game" });
   const list = h("div.daily-deals-host");
-  const detail = h("section.daily-game", { hidden: true });
+  const detail = h("section.daily-game", {},
+    h("p.notice", { text: "Pick a deal: its commitment, your ranked attempt and its leaderboard show here." }));
   root.append(h("section.live.daily", {},
     h("header.live-head", {}, title, days), when, streaks, error,
     h("div.daily-main", {},
