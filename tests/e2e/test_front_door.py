@@ -230,3 +230,17 @@ def test_the_daily_door_then_the_played_deal(newcomer, web: str) -> None:
     expect(cell.locator("[data-act=ranked]")).to_have_count(0)
     page.goto(page.url.split("#")[0] + "#/")
     expect(page.locator("[data-door=daily]")).to_contain_text("played")
+
+    # Another browser of the same player learns it from the deal's leaderboard.
+    token = page.evaluate("localStorage.getItem('samedeal.token')")
+    elsewhere = newcomer()
+    elsewhere.add_init_script(f"localStorage.setItem('samedeal.token', {token!r});")
+    there = elsewhere.new_page()
+    there.goto(page.url.split("#")[0] + "#/daily")
+    far = there.locator(f".daily-deals .daily-variant[data-game='{rs['id']}']"
+                        f"[data-variant='{rs['variant']}']")
+    expect(far.locator("[data-act=ranked]")).to_have_count(1)  # not known here yet
+    far.locator("[data-act=board]").click()
+    expect(far.locator(".daily-result")).to_contain_text("lost")
+    expect(far.locator("[data-act=ranked]")).to_have_count(0)
+    expect(there.locator(".daily-game [data-act=ranked]")).to_have_count(0)
