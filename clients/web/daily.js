@@ -126,8 +126,8 @@ export async function mount(root, ctx, params) {
 
   // The deal's actions: the ranked attempt until it is played (resume while it runs), then
   // the player's result in its place; the unranked replay and practice always.
-  function drawActions({ d, play, board, actions, result }) {
-    const view = { d, play, board, actions, result };
+  function drawActions(view) {
+    const { d, play, actions, result } = view;
     const done = attempts?.played(d.game, d.variant);
     result.textContent = done && done.status !== "playing" ? `Your ranked attempt: ${resultText(done)}.` : "";
     actions.replaceChildren(...kids(
@@ -163,7 +163,7 @@ export async function mount(root, ctx, params) {
     try {
       const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant });
       if (s.view.status === "playing") attempts?.note(d.game, d.variant, { session: s.session, status: "playing" });
-      mountAttempt(play, s, view);
+      await mountAttempt(play, s, view);
     } catch (e) {
       const known = attempts?.played(d.game, d.variant);
       if (e.code === "daily.played" && (!known || known.status === "playing")) {

@@ -208,6 +208,16 @@ def test_the_daily_door_then_the_played_deal(newcomer, web: str) -> None:
                         f"[data-variant='{rs['variant']}']")
     expect(cell.locator("[data-act=ranked]")).to_have_count(0)  # it is under way
     expect(cell.locator(".daily-result")).to_have_text("in progress")
+    expect(detail.locator("[data-act=resume]")).to_have_count(0)
+
+    # A reload keeps it under way (not started again): the view offers to resume it.
+    sid = session.get_attribute("data-session")
+    page.reload()
+    expect(cell.locator(".daily-result")).to_have_text("in progress")
+    expect(detail.locator("[data-act=ranked]")).to_have_count(0)
+    detail.locator("[data-act=resume]").click()
+    expect(session).to_have_attribute("data-session", sid)
+    expect(detail.locator("[data-act=resume]")).to_have_count(0)
 
     # It ends: the result and rank in place of the offer, here and in the list.
     page.on("dialog", lambda d: d.accept())
