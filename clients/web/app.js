@@ -139,8 +139,10 @@ async function start() {
   try {
     player = await identify();
   } catch (e) {
-    showNet("offline"); // the server really could not be reached
-    app.replaceChildren(message(`The server can't be reached: ${e.message}`, "error"));
+    showNet("offline"); // no connection will be made
+    app.replaceChildren(message(e.status
+      ? `You can't be signed in right now: ${e.message}` // answered, e.g. rate.limited
+      : `The server can't be reached: ${e.message}`, "error"));
     return;
   }
   const net = new Connection({ token: localStorage.getItem(TOKEN) });
