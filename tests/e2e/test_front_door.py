@@ -3,7 +3,8 @@
 featured rule set, and the move that follows is accepted; the guest chooses a name when the
 first game ends (and from the header); "Race someone" joins the race that has waited longest,
 else opens one to share; the daily door starts today's featured deal, after which that deal
-shows the result and no longer offers "Ranked" or says the clock is running."""
+shows the result and no longer offers "Ranked" or says the clock is running; every game is one
+click away, one entry per game with its variants and its rules folded."""
 
 from __future__ import annotations
 
@@ -254,3 +255,31 @@ def test_the_daily_door_then_the_played_deal(newcomer, web: str) -> None:
     expect(far.locator(".daily-result")).to_contain_text("lost")
     expect(far.locator("[data-act=ranked]")).to_have_count(0)
     expect(there.locator(".daily-game [data-act=ranked]")).to_have_count(0)
+
+
+def test_every_game_a_click_away_grouped_with_its_rules_folded(newcomer, web: str) -> None:
+    page = front_door(newcomer(), web)
+    wait_online(page)
+    catalog = page.evaluate("samedeal.ctx.catalog")
+    games: dict[str, list[dict[str, Any]]] = {}
+    for r in catalog:
+        games.setdefault(r["id"], []).append(r)
+    page.locator(".front-door a[href='#/games']").click()
+    entries = page.locator(".games li.rule-set")
+    expect(entries).to_have_count(len(games))
+    for gid, variants in games.items():
+        entry = entries.and_(page.locator(f"[data-game='{gid}']"))
+        links = entry.locator(".variants a")
+        expect(links).to_have_count(len(variants))
+        assert sorted(links.evaluate_all("(a) => a.map((x) => x.dataset.ruleSet)")) == sorted(
+            f"{gid}/{v['variant']}" for v in variants)
+    # The rules are folded until asked for.
+    first = entries.first
+    rules = first.locator("details.rules p").first
+    expect(rules).to_be_hidden()
+    first.locator("details.rules summary").click()
+    expect(rules).to_be_visible()
+    expect(rules).to_have_text(games[first.get_attribute("data-game")][0]["summary"])
+    # A variant's link plays it.
+    first.locator(".variants a").first.click()
+    expect(page.locator(".practice .session .board")).to_be_visible()
