@@ -215,7 +215,8 @@ export async function mount(root, ctx, params) {
           const v = end?.view || {};
           attempts?.note(view.d.game, view.d.variant, { status: v.status, score: v.score });
           mode.dataset.over = "";
-          mode.textContent = `Your ranked attempt is over: ${resultText({ status: v.status, score: v.score })}.`
+          // Its result (and rank, once on the board) is the line above.
+          mode.textContent = "Your ranked attempt is over."
             + (s.unranked_reason ? " It is off the boards (an account made today)." : "");
           drawActions(view);
           drawDeals();

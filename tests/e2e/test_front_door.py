@@ -225,7 +225,7 @@ def test_the_daily_door_then_the_played_deal(newcomer, web: str) -> None:
     session.locator("button.resign").click()
     expect(session).to_have_attribute("data-status", "lost")
     expect(page.locator(".daily-mode")).not_to_contain_text("clock is running")
-    expect(page.locator(".daily-mode")).to_contain_text("is over: lost")
+    expect(page.locator(".daily-mode")).to_contain_text("attempt is over")
     expect(cell.locator(".daily-result")).to_contain_text(
         re.compile(r"lost · score \S+ · rank \d+ of \d+"))
     expect(detail.locator("p.daily-result")).to_contain_text("Your ranked attempt: lost")
