@@ -93,7 +93,8 @@ def test_one_click_to_a_board_then_a_move(newcomer, web: str) -> None:
     assert "s" in legal, legal  # a fresh deal can always turn the stock
 
     # Click 2: the move (the stock's move is a click on it), accepted by the server.
-    session.locator(".group[data-group=stock] .pile").first.click()
+    stock = next(g["piles"][0] for g in rs["layout"] if g["kind"] == "stock")
+    session.locator(f".board .pile[data-pile='{stock}']").click()
     expect(session.locator(".moves")).to_have_text("1")
     expect(session).to_have_attribute("data-rev", "1")
     expect(session.locator(".refusal")).to_be_hidden()
