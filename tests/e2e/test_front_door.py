@@ -144,7 +144,7 @@ def test_rename_from_the_header(newcomer, web: str) -> None:
 @pytest.fixture
 def own_node(redis_url: str, tmp_path: Path) -> Iterator[Node]:
     """A node on a database of its own: no open race left by another test."""
-    url = redis_url.rsplit("/", 1)[0] + "/12"
+    url = redis_url.rsplit("/", 1)[0] + "/13"
     Redis.from_url(url).flushdb()
     node, proc = start_node(url, tmp_path / "front-door-node.log", **FAST)
     yield node
