@@ -288,6 +288,8 @@ class RuleSet(ABC):
     scoring: ClassVar[Scoring] = Scoring.TRADITIONAL
     target: ClassVar[int | None] = None  # the score that wins a score-only game
     summary: ClassVar[str] = ""
+    #: The variants a front door offers a newcomer first (the catalog's ``featured``).
+    featured: ClassVar[tuple[str, ...]] = ()
 
     base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
     stock: Stock | None = None
@@ -835,6 +837,7 @@ class RuleSet(ABC):
             "scoring": self.scoring,
             "target": self.target,
             "summary": self.summary,
+            "featured": self.variant in self.featured,
             "play": self.play,
             "match": (None if self.match is None else
                       {"kind": self.match.kind, "seats": list(self.match.seats)}),

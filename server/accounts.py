@@ -29,6 +29,15 @@ def new_id(prefix: str) -> str:
     return prefix + "".join(secrets.choice(alphabet) for _ in range(12))
 
 
+def display_name(name: str) -> str:
+    """A name as shown: runs of whitespace made one space, none at the ends; at least one
+    visible character (the schema has bounded its length and checked it is text)."""
+    name = " ".join(name.split())
+    if not name:
+        raise ApiError("message.invalid", "'name' needs a visible character")
+    return name
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -40,9 +49,7 @@ class Accounts:
         self.clock = clock or (lambda: store.now_ms(redis))  # the daily's clock: "made today"
 
     async def register(self, name: str, kind: str) -> tuple[Player, str]:
-        name = " ".join(name.split())
-        if not name:
-            raise ApiError("message.invalid", "'name' needs a visible character")
+        name = display_name(name)
         player = Player(new_id("p"), name, kind)
         token = secrets.token_urlsafe(32)
         now = await self.clock()
@@ -52,6 +59,13 @@ class Accounts:
             pipe.set(store.token_key(_digest(token)), player.id)
             await pipe.execute()
         return player, token
+
+    async def rename(self, player: Player, name: str) -> Player:
+        """The player under a new display name. Races, matches and boards copy the name when
+        the player joins or a result is recorded, so what is already recorded keeps the old."""
+        name = display_name(name)
+        await self.redis.hset(store.player_key(player.id), "name", name)
+        return Player(player.id, name, player.kind)
 
     async def authenticate(self, token: str | None) -> Player:
         if not token:

@@ -49,6 +49,10 @@ class Services:
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
+async def player_rename(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return {"player": (await sv.accounts.rename(player, body["name"])).public()}
+
+
 async def solo_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
     s = await sv.sessions.start_solo(player, body["game"], body["variant"], body.get("seed"))
     return session_payload(s)
@@ -162,6 +166,7 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
 
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
+    "player.rename": (player_rename, "player"),
     "solo.start": (solo_start, "session"),
     "session.get": (session_get, "session"),
     "move": (_change("move"), "ack"),

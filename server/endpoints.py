@@ -59,6 +59,6 @@ class Endpoint:
             codes += ["auth.invalid"]
         if self.params or self.message or self.auth != "none":
             codes += ["message.invalid", "bad.text", "bad.too_long"]
-        if self.message and self.method == "POST":
+        if self.message and self.method in ("POST", "PATCH"):
             codes += ["frame.malformed", "frame.too_big"]
         return tuple(codes)

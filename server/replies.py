@@ -101,6 +101,7 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "welcome": ("reply to hello; the first message after a good Authorization header",
                 obj({"player": PLAYER})),
     "pong": ("reply to ping", obj({})),
+    "player": ("reply to player.rename: you, under your new name", obj({"player": PLAYER})),
     "session": ("reply to solo.start, session.get, daily.start; pushed when your race starts",
                 SESSION),
     "ack": ("reply to move, undo, resign: the session after the change", SESSION),

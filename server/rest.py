@@ -111,6 +111,14 @@ async def me(request: Request) -> Response:
     return respond(request, await profile(request, await caller(request)))
 
 
+async def rename(request: Request) -> Response:
+    """A new display name for the caller (``player.rename``, as on the WebSocket)."""
+    who = await caller(request)
+    body = await read_body(request, "player.rename")
+    handler, _ = OPERATIONS["player.rename"]
+    return respond(request, await handler(services(request), who, body))
+
+
 async def player(request: Request) -> Response:
     await caller(request)
     found = await services(request).accounts.get(param(request, "player"))
@@ -262,6 +270,8 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", f"{API}/players", register, "Register; the token is shown once",
              "player.register", 201, PLAYER_REPLY, auth="none", errors=("rate.limited",)),
     Endpoint("GET", f"{API}/players/me", me, "The caller's profile", reply=PROFILE),
+    Endpoint("PATCH", f"{API}/players/me", rename, "Choose a new display name",
+             "player.rename", reply=reply_of("player.rename")),
     Endpoint("GET", f"{API}/players/{{player}}", player,
              "A player's public profile: statistics, streaks, ratings", reply=PROFILE,
              errors=("player.unknown",)),

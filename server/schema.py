@@ -144,6 +144,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "name": Field("string", lo=1, hi=32, doc="the display name"),
         "kind": Field("string", choices=("human", "bot"), doc="bots are ranked apart"),
     },
+    "player.rename": {"name": Field("string", lo=1, hi=32, doc="the new display name")},
     "solo.start": {
         "game": GAME,
         "variant": VARIANT,

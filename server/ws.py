@@ -30,6 +30,9 @@ from .sessions import session_payload
 log = logging.getLogger("samedeal.ws")
 
 WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is REST only
+#: Messages whose operation copies the player's name (into a race, a match, a board).
+NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
+                         "daily.start"})
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
@@ -236,8 +239,15 @@ class Connection:
             # This socket follows the match from its seat on (see _handle): the player is
             # present from the moment they sit, so a start their seat causes finds them here.
             m = {**m, "present": True}
+        if kind in NAME_COPIED:
+            # The name may have changed since hello (a rename over REST, or on another tab):
+            # what is copied into a race, a match or a board is the current one.
+            self.player = await self.sv.accounts.get(self.player.id)
         operation, reply = OPERATIONS[kind]
-        return {"type": reply, **await operation(self.sv, self.player, m)}
+        out = {"type": reply, **await operation(self.sv, self.player, m)}
+        if kind == "player.rename":
+            self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
+        return out
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
         self.player = await self.sv.accounts.authenticate(m["token"])

@@ -8,6 +8,8 @@ import * as race from "./race.js";
 import * as daily from "./daily.js";
 import * as match from "./match.js";
 import * as replay from "./replay.js";
+import * as games from "./games.js";
+import { guestName, markGuest, mountNameControl } from "./name.js";
 
 const TOKEN = "samedeal.token";
 const NAME = "samedeal.name";
@@ -17,11 +19,14 @@ const app = document.getElementById("app");
 const netEl = document.getElementById("net");
 const nameEl = document.getElementById("player");
 
-const STATE_TEXT = { online: "online", reconnecting: "reconnecting…", offline: "offline" };
+const STATE_TEXT = {
+  connecting: "connecting…", online: "online", reconnecting: "reconnecting…", offline: "offline",
+};
 
 // [pattern, module, names of the path parts]
 const ROUTES = [
   [/^$/, lobby, []],
+  [/^games$/, games, []],
   [/^play\/([^/]+)\/([^/]+)$/, practice, ["game", "variant"]],
   [/^race\/([^/]+)$/, race, ["id"]],
   [/^daily$/, daily, []],
@@ -55,32 +60,6 @@ async function register(name) {
   return data.player;
 }
 
-// The one-field name form, shown once per browser.
-function askName() {
-  return new Promise((resolve) => {
-    const form = document.createElement("form");
-    form.className = "name-form card-panel";
-    form.innerHTML = `<h1>Welcome to SameDeal</h1>
-      <p>Pick a name to play under. It is shown to other players in races and on leaderboards.</p>
-      <label>Your name <input name="name" required maxlength="32" autocomplete="nickname"></label>
-      <button type="submit">Play</button><p class="error" role="alert"></p>`;
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const name = form.elements.name.value.trim();
-      if (!name) return;
-      form.querySelector("button").disabled = true;
-      try {
-        resolve(await register(name));
-      } catch (err) {
-        form.querySelector(".error").textContent = err.message;
-        form.querySelector("button").disabled = false;
-      }
-    });
-    app.replaceChildren(form);
-    form.elements.name.focus();
-  });
-}
-
 async function identify() {
   const token = localStorage.getItem(TOKEN);
   if (token) {
@@ -94,9 +73,13 @@ async function identify() {
     if (res.status !== 401) throw new ServerError("server.error", `the server answered ${res.status}`);
     localStorage.removeItem(TOKEN); // a token this server does not know: register again
   }
+  // A preset name (the tests set one) registers silently as that name; anyone else plays at
+  // once as a guest and chooses a name later (name.js).
   const preset = localStorage.getItem(NAME);
   if (preset) return register(preset);
-  return askName();
+  const player = await register(guestName());
+  markGuest();
+  return player;
 }
 
 function parseHash() {
@@ -151,15 +134,17 @@ async function route(ctx) {
 }
 
 async function start() {
-  showNet("offline");
+  showNet("connecting");
   let player;
   try {
     player = await identify();
   } catch (e) {
-    app.replaceChildren(message(`The server can't be reached: ${e.message}`, "error"));
+    showNet("offline"); // no connection will be made
+    app.replaceChildren(message(e.status
+      ? `You can't be signed in right now: ${e.message}` // answered, e.g. rate.limited
+      : `The server can't be reached: ${e.message}`, "error"));
     return;
   }
-  nameEl.textContent = player.name;
   const net = new Connection({ token: localStorage.getItem(TOKEN) });
   net.on("net.state", showNet);
   net.on("net.auth", () => {
@@ -178,6 +163,7 @@ async function start() {
     },
   };
   window.samedeal = { net, ctx };
+  mountNameControl(nameEl, ctx);
   net.connect();
   window.addEventListener("hashchange", () => route(ctx));
   await route(ctx);

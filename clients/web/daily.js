@@ -1,11 +1,16 @@
-// The daily challenge (#/daily, optionally ?game=&variant=): today's deals with their
-// commitments, the ranked attempt (after a warning that its clock starts with the first card),
-// unranked replays, the day's leaderboard for a game with the player's own page, and streaks.
+// The daily challenge (#/daily, optionally ?game=&variant=, and &start=ranked from the front
+// door): today's deals grouped by game, the ranked attempt (after a warning that its clock
+// starts with the first card), its result in place of the offer once played, unranked
+// replays, a deal's commitment on its own view, the day's leaderboard for a game with the
+// player's own page, and streaks.
 
 import { mountSession } from "./play.js";
 import { h, errorText, kids } from "./dom.js";
 import { clock, duration, serverNow, syncClock } from "./time.js";
 import { seedReveal } from "./seed.js";
+import { dailyRecord } from "./daily_record.js";
+import { nameOffer } from "./name.js";
+import { dealsTable, resultText } from "./daily_list.js";
 
 const PAGE = 10; // leaderboard rows per page
 
@@ -13,6 +18,7 @@ export async function mount(root, ctx, params) {
   const { net } = ctx;
   let day = null;
   let picked = null; // {game, variant, name, commitment, seed?}
+  let attempts = null; // dailyRecord of the player's ranked attempts today (daily_record.js)
   let session = null;
   let timer = null;
   let closed = false;
@@ -23,15 +29,13 @@ export async function mount(root, ctx, params) {
   const streaks = h("div.streaks");
   const error = h("p.live-error", { role: "alert" });
   const filter = h("input.daily-filter", { type: "search", placeholder: "Find a game", "aria-label": "find a game" });
-  const list = h("tbody");
-  const detail = h("section.daily-game", { hidden: true });
+  const list = h("div.daily-deals-host");
+  const detail = h("section.daily-game", {},
+    h("p.notice", { text: "Pick a deal: its commitment, your ranked attempt and its leaderboard show here." }));
   root.append(h("section.live.daily", {},
     h("header.live-head", {}, title, days), when, streaks, error,
     h("div.daily-main", {},
-      h("div.daily-list", {}, filter,
-        h("table.daily-deals", {},
-          h("thead", {}, h("tr", {}, ["Game and commitment", ""].map((t) => h("th", { scope: "col", text: t })))),
-          list)),
+      h("div.daily-list", {}, filter, list),
       detail)));
 
   const fail = (e) => { error.textContent = errorText(e); };
@@ -40,6 +44,7 @@ export async function mount(root, ctx, params) {
 
   async function loadDay() {
     day = await net.request(params.day ? { type: "daily.get", day: params.day } : { type: "daily.get" });
+    attempts = day.state === "open" ? dailyRecord(ctx.player?.id ?? net.player?.id, day.day) : null;
     title.textContent = `Daily challenge — ${day.day}`;
     const shift = (n) => new Date(Date.parse(`${day.day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
     days.replaceChildren(...kids(
@@ -66,15 +71,10 @@ export async function mount(root, ctx, params) {
 
   function drawDeals() {
     const q = filter.value.trim().toLowerCase();
-    const rows = day.deals.filter((d) => !q || `${d.name} ${d.game} ${d.variant}`.toLowerCase().includes(q));
-    list.replaceChildren(...rows.map((d) => h(`tr${picked && picked.game === d.game && picked.variant === d.variant ? ".picked" : ""}`,
-      { "data-game": d.game, "data-variant": d.variant },
-      h("th", { scope: "row" }, d.name, h("span.variant", { text: ` ${d.variant}` }),
-        d.commitment ? h("code.commitment", { title: d.commitment, text: `${d.commitment.slice(0, 16)}…` })
-          : h("span.commitment", { text: "waiting for the beacon" })),
-      h("td.daily-acts", {},
-        day.state === "open" && d.commitment ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked", title: "ranked attempt", onclick: () => pick(d, "ranked") }) : null,
-        h("button", { type: "button", "data-act": "board", text: "Board", title: "leaderboard", onclick: () => pick(d, "board") })))));
+    const deals = day.deals.filter((d) => !q || `${d.name} ${d.game} ${d.variant}`.toLowerCase().includes(q));
+    list.replaceChildren(dealsTable(deals, {
+      open: day.state === "open", picked, mine: attempts || { played: () => null }, pick,
+    }));
   }
   filter.addEventListener("input", () => day && drawDeals());
 
@@ -90,6 +90,9 @@ export async function mount(root, ctx, params) {
 
   // ---- one game: the attempt and its leaderboard ----
 
+  // A deal's own view: its commitment (and seed once revealed), the player's result or the
+  // ranked offer, the unranked replay, and its leaderboard. what: "board", "ranked" (the
+  // warning first) or "start" (from the front door, whose button carried the warning).
   function pick(d, what) {
     session?.destroy();
     session = null;
@@ -98,24 +101,45 @@ export async function mount(root, ctx, params) {
     drawDeals();
     const play = h("div.daily-play");
     const board = h("div.leaderboard");
+    const actions = h("div.actions");
+    const result = h("p.daily-result", { role: "status" });
+    const view = { d, play, board, actions, result };
     detail.hidden = false;
     detail.dataset.game = d.game;
     detail.dataset.variant = d.variant;
     detail.replaceChildren(...kids(
       h("h2", { text: `${d.name} (${d.variant})` }),
-      h("p.commitment", {}, "Today's commitment: ", h("code", { text: d.commitment ?? "waiting for the beacon" })),
+      h("p.commitment", {}, "The deal's commitment (SHA-256 of its seed, published before play): ",
+        h("code", { text: d.commitment ?? "waiting for the beacon" })),
       d.seed ? seedReveal(d.seed, d.commitment) : null,
-      h("div.actions", {},
-        day.state === "open" && d.commitment ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked attempt", onclick: () => warn(d, play, board) }) : null,
-        h("button", { type: "button", "data-act": "replay", text: "Practice replay (unranked)", onclick: () => replay(d, play) })),
-      play, board));
-    showBoard(d, board);
-    if (what === "ranked") warn(d, play, board);
+      result, actions, play, board));
+    drawActions(view);
+    showBoard(view);
+    if (what === "ranked" && offersRanked(d)) warn(view);
+    if (what === "start" && offersRanked(d)) begin(view);
     detail.scrollIntoView?.({ block: "nearest" });
   }
 
+  function offersRanked(d) {
+    return day.state === "open" && Boolean(d.commitment) && !attempts?.played(d.game, d.variant);
+  }
+
+  // The deal's actions: the ranked attempt until it is played (resume while it runs), then
+  // the player's result in its place; the unranked replay and practice always.
+  function drawActions(view) {
+    const { d, play, actions, result } = view;
+    const done = attempts?.played(d.game, d.variant);
+    result.textContent = done && done.status !== "playing" ? `Your ranked attempt: ${resultText(done)}.` : "";
+    actions.replaceChildren(...kids(
+      offersRanked(d) ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked attempt", onclick: () => warn(view) }) : null,
+      done?.status === "playing" && !session ? h("button.primary", { type: "button", "data-act": "resume", text: "Resume my attempt", onclick: () => begin(view) }) : null,
+      h("button", { type: "button", "data-act": "replay", text: "Practice replay (unranked)", onclick: () => replay(d, play) }),
+      h("a.practice-link", { href: `#/play/${encodeURIComponent(d.game)}/${encodeURIComponent(d.variant)}`, text: `Practise ${d.name} on another deal` })));
+  }
+
   // The warning first: the attempt's clock starts the moment its first card shows.
-  function warn(d, play, board) {
+  function warn(view) {
+    const { play } = view;
     const go = h("button.primary", { type: "button", "data-act": "confirm", text: "Deal — start my clock" });
     const cancel = h("button", { type: "button", "data-act": "cancel", text: "Not now" });
     const box = h("div.daily-confirm", { role: "alertdialog", "aria-label": "start the ranked attempt" },
@@ -125,18 +149,32 @@ export async function mount(root, ctx, params) {
       h("div.actions", {}, go, cancel));
     play.replaceChildren(box);
     cancel.addEventListener("click", () => play.replaceChildren());
-    go.addEventListener("click", async () => {
+    go.addEventListener("click", () => {
       go.disabled = true;
-      try {
-        const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant });
-        mountAttempt(play, s, () => showBoard(d, board));
-      } catch (e) {
-        play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.played"
-          ? "You have played today's ranked attempt at this deal; the leaderboard is below, and its unranked replay opens when the day's seeds are revealed."
-          : errorText(e) }));
-      }
+      begin(view);
     });
     go.focus();
+  }
+
+  // Start (or resume) the ranked attempt; a refusal because it was played (in another browser,
+  // say) marks the deal played here too.
+  async function begin(view) {
+    const { d, play } = view;
+    try {
+      const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant });
+      if (s.view.status === "playing") attempts?.note(d.game, d.variant, { session: s.session, status: "playing" });
+      await mountAttempt(play, s, view);
+    } catch (e) {
+      const known = attempts?.played(d.game, d.variant);
+      if (e.code === "daily.played" && (!known || known.status === "playing")) {
+        attempts?.note(d.game, d.variant, { status: "played" }); // its result is on the board
+      }
+      play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.played"
+        ? "You have played today's ranked attempt at this deal; the leaderboard is below, and its unranked replay opens when the day's seeds are revealed."
+        : errorText(e) }));
+    }
+    drawActions(view);
+    drawDeals();
   }
 
   async function replay(d, play) {
@@ -150,7 +188,8 @@ export async function mount(root, ctx, params) {
     }
   }
 
-  async function mountAttempt(play, s, onEnd) {
+  // view: the deal's view for a ranked attempt, null for an unranked replay.
+  async function mountAttempt(play, s, view) {
     session?.destroy();
     session = null;
     // The clock runs from when the first card was shown (server time), also on a resumed attempt.
@@ -160,27 +199,41 @@ export async function mount(root, ctx, params) {
       startedAt = t.created - (serverNow() - Date.now());
     } catch { /* the timer then counts from now */ }
     if (closed) return;
-    play.replaceChildren(h("p.daily-mode", { "data-mode": s.mode,
+    const mode = h("p.daily-mode", { "data-mode": s.mode,
       text: s.mode !== "daily" ? "Unranked replay: practice, not on any board."
-        : s.unranked_reason ? `Ranked rules, off the boards: ${s.unranked_reason}.` : "Ranked attempt: the clock is running." }));
+        : s.unranked_reason ? `Ranked rules, off the boards: ${s.unranked_reason}.` : "Ranked attempt: the clock is running." });
+    play.replaceChildren(mode);
     const area = h("div.daily-session");
     play.append(area);
     let ended = false;
     session = mountSession(area, ctx, s, {
       undo: true, resign: true, startedAt,
-      onEnd: () => {
+      onEnd: (end) => {
         if (ended) return;
         ended = true;
-        onEnd?.();
+        if (view) {
+          const v = end?.view || {};
+          attempts?.note(view.d.game, view.d.variant, { status: v.status, score: v.score });
+          mode.dataset.over = "";
+          // Its result (and rank, once on the board) is the line above.
+          mode.textContent = "Your ranked attempt is over."
+            + (s.unranked_reason ? " It is off the boards (an account made today)." : "");
+          drawActions(view);
+          drawDeals();
+          showBoard(view);
+        }
+        const offer = nameOffer(ctx);
+        if (offer) play.prepend(offer);
         loadStreaks().catch(() => {});
       },
     });
   }
 
   // The day's board for a game: the top page, and the page around the player, their row marked.
-  async function showBoard(d, el) {
+  async function showBoard(view) {
+    const { d, board: el } = view;
     const name = `daily/${day.day}/${d.game}/${d.variant}`;
-    const refresh = h("button", { type: "button", "data-act": "refresh", text: "Refresh", onclick: () => showBoard(d, el) });
+    const refresh = h("button", { type: "button", "data-act": "refresh", text: "Refresh", onclick: () => showBoard(view) });
     let top;
     let around = null;
     try {
@@ -208,6 +261,15 @@ export async function mount(root, ctx, params) {
         h("td", {}, e.session && (e.player === me || day.state === "revealed")
           ? h("a.replay-link", { href: `#/replay/session/${e.session}`, text: "replay" }) : null)))));
     const overlap = mine && top.entries.some((e) => e.player === me);
+    if (mine && day.state === "open" && picked === d) {
+      // On the board: the attempt is over, whichever browser played it.
+      const known = attempts?.played(d.game, d.variant);
+      if (!known || known.status === "playing" || known.rank !== mine.rank || known.total !== top.total) {
+        attempts?.note(d.game, d.variant, { status: mine.status, score: mine.score, rank: mine.rank, total: top.total });
+        drawActions(view);
+        drawDeals();
+      }
+    }
     el.replaceChildren(...kids(
       h("h3", { text: `Leaderboard — ${top.total} player${top.total === 1 ? "" : "s"}` }),
       h("p.board-position", { "data-rank": mine?.rank ?? "" , text: mine
@@ -216,6 +278,21 @@ export async function mount(root, ctx, params) {
       top.entries.length ? table(top.entries) : h("p", { text: "No results yet today." }),
       around && !overlap ? [h("h4", { text: "Around you" }), table(around.entries)] : null,
       refresh));
+  }
+
+  // Attempts this browser last saw running: read again, as they may have ended since (walked
+  // away, or finished in another tab).
+  async function refreshPlaying() {
+    for (const d of day.deals) {
+      const known = attempts?.played(d.game, d.variant);
+      if (known?.status !== "playing" || !known.session || (session && picked === d)) continue;
+      try {
+        const s = await net.request({ type: "session.get", session: known.session });
+        if (closed || s.view.status === "playing") continue;
+        attempts.note(d.game, d.variant, { status: s.view.status, score: s.view.score });
+        drawDeals();
+      } catch { /* left as it was */ }
+    }
   }
 
   // ---- wiring ----
@@ -228,7 +305,8 @@ export async function mount(root, ctx, params) {
     const g = params.query?.get("game");
     const v = params.query?.get("variant");
     const d = day.deals.find((x) => x.game === g && (!v || x.variant === v));
-    if (d) pick(d, "board");
+    if (d) pick(d, params.query?.get("start") === "ranked" ? "start" : "board");
+    refreshPlaying();
   } catch (e) {
     fail(e);
   }

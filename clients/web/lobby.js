@@ -1,9 +1,10 @@
-// The lobby: today's daily challenge, open races and matches to join, forms to create a race or
-// a match (with a link to share), and every rule set with its short rules and a practice link.
+// The lobby: the front door (one click to play, race or take today's daily), then open races
+// and matches to join and forms to create one (with a link to share); every game is on #/games.
 // Player names are other players' words: they go into the page as text, never as markup.
 
 import { h } from "./dom.js";
 import { showShare } from "./share.js";
+import { frontDoor } from "./frontdoor.js";
 
 const REFRESH_MS = 10000;
 const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
@@ -11,35 +12,6 @@ const LAST_MATCH = "samedeal.lobby.match";
 
 function minutes(seconds) {
   return seconds % 60 ? `${seconds} s` : `${seconds / 60} min`;
-}
-
-// "1–4 players"; "" for one player.
-function playersText(seats) {
-  return seats && seats[1] > 1 ? `${seats[0]}–${seats[1]} players` : "";
-}
-
-function ruleSetsSection(ctx) {
-  const byGame = new Map();
-  for (const r of ctx.catalog) {
-    if (!byGame.has(r.id)) byGame.set(r.id, []);
-    byGame.get(r.id).push(r);
-  }
-  const list = h("div.rule-sets");
-  for (const [id, variants] of [...byGame].sort((a, b) => a[1][0].name.localeCompare(b[1][0].name))) {
-    const first = variants[0];
-    const links = h("div.variants", {}, variants.map((v) => h("a", {
-      href: `#/play/${id}/${v.variant}`, "data-rule-set": `${id}/${v.variant}`, text: `Play ${v.variant}`,
-    })));
-    const players = first.match ? `matches of ${playersText(first.match.seats) || "1 player"}`
-      : playersText(first.players);
-    const notes = [`Scoring: ${first.scoring}`, players].filter(Boolean);
-    list.append(h("article.rule-set", { "data-game": id },
-      h("h3", { text: first.name }),
-      h("p", { text: first.summary || "" }),
-      h("p.notice", { text: notes.join(" · ") }),
-      links));
-  }
-  return h("section.catalog", {}, h("h2", { text: `Rule sets (${ctx.catalog.length})` }), list);
 }
 
 // The game and variant pickers of a form over `rules` (catalog entries), starting on the rule
@@ -142,7 +114,7 @@ function matchForm(ctx) {
 
 function openRaces(ctx) {
   const list = h("ul.open-races");
-  const section = h("section.races", {}, h("h2", { text: "Open races" }), list);
+  const section = h("section.races", {}, h("h3", { text: "Open races" }), list);
   async function load() {
     let races;
     try {
@@ -167,7 +139,7 @@ function openRaces(ctx) {
 
 function openMatches(ctx) {
   const list = h("ul.open-matches");
-  const section = h("section.matches", {}, h("h2", { text: "Open matches" }), list);
+  const section = h("section.matches", {}, h("h3", { text: "Open matches" }), list);
   async function load() {
     let matches;
     try {
@@ -195,13 +167,12 @@ export async function mount(root, ctx) {
   const matches = openMatches(ctx);
   root.append(
     h("h1", { text: "SameDeal" }),
-    h("p", {}, "Competitive solitaire: everyone in a race gets the same secretly seeded deal. ",
-      h("a.daily-link", { href: "#/daily", text: "Today's daily challenge →" })),
+    h("p.tagline", { text: "Solitaire against other players: everyone in a race gets the same deal." }),
+    frontDoor(ctx),
+    h("h2.others", { text: "Play with others" }),
     races.section,
     matches.section,
-    h("section.create", {}, h("h2", { text: "Play with others" }),
-      h("div.forms", {}, raceForm(ctx), matchForm(ctx))),
-    ruleSetsSection(ctx));
+    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))));
   const load = () => Promise.all([races.load(), matches.load()]);
   await load();
   const timer = setInterval(load, REFRESH_MS);

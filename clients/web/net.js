@@ -21,7 +21,9 @@ export class Connection {
   constructor({ token = null, base = "" } = {}) {
     this.token = token;
     this.base = base;
-    this.state = "offline";
+    // connecting (never online yet) → online ⇄ reconnecting; offline: a first attempt that
+    // failed (it keeps trying), or closed for good. Never "offline" while merely connecting.
+    this.state = "connecting";
     this.player = null;
     this.ws = null;
     this.nextId = 1;
@@ -66,7 +68,7 @@ export class Connection {
   connect() {
     this.closed = false;
     if (this.ws) return;
-    this._setState("reconnecting"); // until the welcome
+    this._setState(this.everOnline ? "reconnecting" : "connecting"); // until the welcome
     this._open();
   }
 
@@ -183,7 +185,8 @@ export class Connection {
       this._setState("offline");
       return;
     }
-    this._setState("reconnecting");
+    // Lost after a welcome: reconnecting. Failed before any: the server is really out of reach.
+    this._setState(this.everOnline ? "reconnecting" : "offline");
     const now = code === 1012 || code === 1013;
     const wait = now ? 0 : this.delay;
     if (!now) this.delay = Math.min(this.delay * 2, MAX_DELAY);

@@ -2,6 +2,7 @@
 
 import { mountSession } from "./play.js";
 import { h } from "./dom.js";
+import { nameOffer } from "./name.js";
 
 export async function mount(root, ctx, params) {
   const { game, variant } = params;
@@ -73,7 +74,11 @@ export async function mount(root, ctx, params) {
       resign: true,
       actions: [{ label: "New deal", onClick: newDeal, className: "new-deal" }],
       overActions: [{ label: "New deal", onClick: newDeal, className: "new-deal primary" }],
-      onEnd: showSeed,
+      onEnd: (p) => {
+        showSeed(p);
+        const offer = !head.querySelector(".name-offer") && nameOffer(ctx); // a guest's first game ended
+        if (offer) head.append(offer);
+      },
     });
   }
 

@@ -14,6 +14,7 @@ class Klondike(RuleSet):
     summary = ("Build the foundations up in suit from Ace to King; columns build down in "
                "alternating colours; only Kings fill spaces. Easy draws three with unlimited "
                "passes, difficult draws one with a single pass.")
+    featured = ("easy",)  # the game everyone knows, in its forgiving variant
 
     def declare(self) -> tuple[Group, ...]:
         self.stock = Stock(Deals.WASTE, draw=3, passes=0) if self.easy else Stock(Deals.WASTE, 1, 1)

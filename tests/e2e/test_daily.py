@@ -1,5 +1,7 @@
 """The daily challenge in the browser: a ranked attempt (after its warning), finished by a
-resign, puts the player on the day's leaderboard, where the page shows their position."""
+resign, puts the player on the day's leaderboard, where the page shows their position; the
+deal then shows that result instead of offering "Ranked" again, and the unranked replay waits
+for the day's reveal."""
 
 from __future__ import annotations
 
@@ -14,9 +16,8 @@ def test_ranked_attempt_reaches_the_leaderboard(page_for) -> None:
     page = page_for("Dana")
     me = page.evaluate("samedeal.ctx.player.id")
     page.goto(page.url.split("#")[0] + "#/daily")
-    row = page.locator(".daily-deals tr[data-game=golf][data-variant=easy]")
+    row = page.locator(".daily-deals .daily-variant[data-game=golf][data-variant=easy]")
     expect(row).to_have_count(1, timeout=WAIT)
-    expect(row.locator("code.commitment")).to_have_attribute("title", re.compile(r"^[0-9a-f]{64}$"))
     expect(page.locator(".streak-days").first).to_have_text("0 days")
 
     # The warning comes first; nothing is dealt until it is confirmed.
@@ -24,6 +25,13 @@ def test_ranked_attempt_reaches_the_leaderboard(page_for) -> None:
     warning = page.locator(".daily-confirm")
     expect(warning).to_contain_text("starts when the first card shows")
     assert page.locator(".daily-play .session").count() == 0
+    # The commitment is on the deal's own view, not in the list.
+    commitment = page.evaluate(
+        "samedeal.net.request({type: 'daily.get'})"
+        ".then((d) => d.deals.find((x) => x.game === 'golf' && x.variant === 'easy').commitment)")
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    expect(page.locator(".daily-game .commitment code")).to_have_text(commitment)
+    expect(page.locator(".daily-deals code")).to_have_count(0)
     warning.locator("[data-act=confirm]").click()
     session = page.locator(".daily-play .session")
     expect(session).to_be_visible(timeout=WAIT)
@@ -46,10 +54,17 @@ def test_ranked_attempt_reaches_the_leaderboard(page_for) -> None:
     expect(board.locator(".board-position")).to_contain_text(f"Your position: {rank} of")
     expect(page.locator(".streak-days").first).to_have_text("1 day", timeout=WAIT)
 
-    # A second ranked attempt is refused; so is the unranked replay, until the day's reveal.
-    page.locator(".daily-game [data-act=ranked]").click()
-    page.locator(".daily-confirm [data-act=confirm]").click()
-    expect(page.locator(".daily-play .refusal-note")).to_contain_text("played today")
+    # The attempt is over: its result in place of the offer, here and in the list; the
+    # server refuses a second one anyway (tests/server/test_daily.py).
+    expect(page.locator(".daily-mode")).not_to_contain_text("clock is running")
+    expect(row.locator(".daily-result")).to_contain_text(f"rank {rank} of")
+    expect(row.locator("[data-act=ranked]")).to_have_count(0)
+    expect(page.locator(".daily-game [data-act=ranked]")).to_have_count(0)
+    refused = page.evaluate(
+        "samedeal.net.request({type: 'daily.start', game: 'golf', variant: 'easy'})"
+        ".then(() => 'dealt', (e) => e.code)")
+    assert refused == "daily.played"
+    # The unranked replay stays offered, and waits for the day's reveal.
     page.locator(".daily-game [data-act=replay]").click()
     expect(page.locator(".daily-play .refusal-note")).to_contain_text(
         "once the day's seeds are revealed", timeout=WAIT)

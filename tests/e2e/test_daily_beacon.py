@@ -5,6 +5,7 @@ of its own, pointed at the local drand beacon (tests/beacon_server.py)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,13 +40,17 @@ def test_the_day_waits_for_the_beacon_then_opens(browser: Browser,
     page = lobby_page(context, node.url)
     page.goto(f"{node.url}/#/daily")
     expect(page.get_by_text("wait for the public randomness beacon")).to_be_visible(timeout=WAIT)
-    row = page.locator(".daily-deals tr[data-game=golf][data-variant=easy]")
-    expect(row.locator(".commitment")).to_have_text("waiting for the beacon")
+    row = page.locator(".daily-deals .daily-variant[data-game=golf][data-variant=easy]")
+    expect(row.locator(".daily-waiting")).to_have_text("waiting for the beacon")
     expect(row.locator("[data-act=ranked]")).to_have_count(0)
 
     beacon.hold = False
     page.reload()
-    expect(row.locator("code.commitment")).to_have_count(1, timeout=WAIT)
-    expect(row.locator("[data-act=ranked]")).to_have_count(1)
+    expect(row.locator("[data-act=ranked]")).to_have_count(1, timeout=WAIT)
+    expect(row.locator(".daily-waiting")).to_have_count(0)
+    # The commitment, now made, is on the deal's own view.
+    row.locator("[data-act=board]").click()
+    expect(page.locator(".daily-game .commitment code")).to_have_text(
+        re.compile(r"^[0-9a-f]{64}$"))
     expect(page.get_by_text("Open for ranked attempts")).to_be_visible()
     context.close()

@@ -151,7 +151,8 @@ def test_hostile_names_stay_text_on_every_page(page_for, web: str,
 
     # the daily leaderboard for golf
     page.goto(f"{web}/#/daily")
-    page.locator(".daily-deals tr[data-game=golf][data-variant=easy] [data-act=board]").click()
+    page.locator(".daily-deals .daily-variant[data-game=golf][data-variant=easy] "
+                 "[data-act=board]").click()
     board = page.locator(".leaderboard")
     for p in players:
         expect(board.locator(f"tr[data-player={p.id}] th").first).to_have_text(p.name,

@@ -182,6 +182,7 @@ async def play_everything(node: Node, req: Recorder) -> list[Ws]:
     req.sent += [{"type": "hello", "token": ta, "id": 1}, {"type": "hello", "token": tb}]
     await req(a, {"type": "ping"})
     await req(a, {"type": "nonsense"})
+    await req(a, {"type": "player.rename", "name": "Ada"})
 
     s = await req(a, {"type": "solo.start", "game": "klondike", "variant": "easy",
                       "seed": "5a" * 16})
@@ -278,7 +279,7 @@ async def test_asyncapi_payloads_hold_real_messages(
                 assert not jsonschema.Draft202012Validator(schema).is_valid(bad), (kind, name)
         if action == "send":
             assert set(samples) >= {
-                "welcome", "pong", "error", "session", "ack", "daily", "board", "race",
+                "welcome", "pong", "player", "error", "session", "ack", "daily", "board", "race",
                 "unsubscribed", "race.started", "race.progress", "race.ended", "race.joined",
                 "race.left", "match", "match.ack", "match.you", "match.joined",
                 "match.started", "match.card", "match.placed", "match.away", "match.back",

@@ -134,11 +134,13 @@ def hostile(protocol: str) -> st.SearchStrategy[Any]:
 #: A valid message of each type that changes nothing and finds nothing (an unknown game, race,
 #: match or session, a move that does not parse), so no hostile value in one field can make a
 #: message that does something to the hostile player's session ("{sid}"). A registration
-#: (REST only) with a name that is odd but text does register a player.
+#: (REST only) with a name that is odd but text does register a player; a rename to their own
+#: name changes nothing, and one to a name that is odd but text renames them to it.
 BASE: dict[str, dict[str, Any]] = {
     "hello": {"token": "not-a-token"},
     "ping": {},
     "player.register": {"name": "X", "kind": "bot"},
+    "player.rename": {"name": "Hostile"},
     "solo.start": {"game": "nope", "variant": "easy"},
     "session.get": {"session": "{sid}"},
     "move": {"session": "{sid}", "move": "zz9", "rev": 0},
@@ -326,6 +328,9 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
                 assert rid is None, (m, r)
             elif bad and protocol == JSON:
                 assert r["code"] in ("bad.text", "bad.too_long", "frame.malformed"), (m, r)
+        elif r["type"] == "player":  # a rename to a name that is text: that very name
+            assert m.get("type") == "player.rename", (m, r)
+            assert r["player"]["name"] == " ".join(m["name"].split()), (m, r)
         else:  # only a read, or an unsubscribe from nothing: nothing can be done by these
             assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board"), (m, r)
     assert await session_state(ws, sid) == before
@@ -359,6 +364,7 @@ def test_hostile_websocket_messages_of_every_type_at_once(pair: Pair, protocol: 
 #: The REST route of each message type: (method, path, the field named in the path).
 ROUTES: dict[str, tuple[str, str, str | None]] = {
     "player.register": ("POST", "/players", None),
+    "player.rename": ("PATCH", "/players/me", None),
     "solo.start": ("POST", "/solo", None),
     "session.get": ("GET", "/sessions/{session}", "session"),
     "move": ("POST", "/sessions/{session}/moves", "session"),
