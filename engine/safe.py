@@ -17,10 +17,11 @@ foundations, which cards lie on top), never from a face-down card:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from .core import MOVE, Move, State
-from .rules import FOUNDATION, Group
+from .rules import FOUNDATION
 
 
 def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
@@ -31,7 +32,10 @@ def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
     if not foundations:
         return []
     moves = st.legal_moves() if legal is None else legal
-    founded = {c for f in foundations for c in st.piles[f]}
+    founded = 0  # the cards on the foundations, one bit each
+    for f in foundations:
+        for c in st.piles[f]:
+            founded |= 1 << c
     out: dict[int, Move] = {}
     for m in moves:
         if (m.kind == MOVE and m.n == 1 and m.src not in out
@@ -40,7 +44,13 @@ def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
     return list(out.values())
 
 
-def _safe(st: State, m: Move, founded: set[int]) -> bool:
+@functools.cache
+def _bits(row: bytes) -> int:
+    """52 flags as the bits of one int (a build's row, a fill's), so sets are one operation."""
+    return sum(1 << c for c, flag in enumerate(row) if flag)
+
+
+def _safe(st: State, m: Move, founded: int) -> bool:
     rules = st.rules
     build = rules.pile_group[m.dst].build
     if build is None:
@@ -48,26 +58,16 @@ def _safe(st: State, m: Move, founded: set[int]) -> bool:
     card = st.piles[m.src][-1]
     if not st.piles[m.dst] and st.vars.get("base") == 0:
         return False  # the first card sets every foundation's base rank
-    if any(_builds_on(g, card, founded) for g in _building_groups(st)):
-        return False
-    before = [rules._takes(st, f) for f in rules.by_kind[FOUNDATION]]
-    if any(row is None for row in before):
-        return False  # a foundation the game's own code fills: not judged here
-    after = [build.rows[card] if f == m.dst else row
-             for f, row in zip(rules.by_kind[FOUNDATION], before, strict=True)]
-    return all(
-        any(row[x] for row in after if row is not None)
-        for x in range(52)
-        if x != card and x not in founded and any(row[x] for row in before if row is not None)
-    )
-
-
-def _building_groups(st: State) -> list[Group]:
-    return [g for g in st.rules.groups if g.kind != FOUNDATION and g.build is not None]
-
-
-def _builds_on(g: Group, card: int, founded: set[int]) -> bool:
-    """Whether some card still off the foundations could be laid on ``card`` in ``g``."""
-    assert g.build is not None
-    row = g.build.rows[card]
-    return any(row[x] and x not in founded for x in range(52))
+    out = ~founded
+    for g in rules.groups:  # a card still out that could be laid on it
+        if g.kind != FOUNDATION and g.build is not None and _bits(g.build.rows[card]) & out:
+            return False
+    taken_before = taken_after = 0
+    for f in rules.by_kind[FOUNDATION]:
+        row = rules._takes(st, f)
+        if row is None:
+            return False  # a foundation the game's own code fills: not judged here
+        taken_before |= _bits(row)
+        taken_after |= _bits(build.rows[card]) if f == m.dst else _bits(row)
+    shut_out = taken_before & out & ~(1 << card) & ~taken_after
+    return not shut_out

@@ -179,7 +179,7 @@ export function mountSession(el, ctx, session, opts = {}) {
   async function resign() {
     if (payload.view.status !== "playing" || busy) return;
     if (ranked && !(await confirmResign(root, payload.mode))) return;
-    act({ type: "resign", session: payload.session });
+    if (payload.view.status === "playing") act({ type: "resign", session: payload.session });
   }
 
   // Runs `next(payload)`'s moves one at a time until it gives none or a move is refused.
@@ -196,12 +196,18 @@ export function mountSession(el, ctx, session, opts = {}) {
     }
   }
 
-  // Auto-move: the safe foundation moves, after each accepted move while the setting is on;
-  // in unranked play auto-complete follows by itself once nothing is hidden.
+  // Auto-move: the safe foundation moves, after each accepted move while the setting is on.
+  // In unranked play auto-complete follows by itself the first time nothing is hidden; once it
+  // has stopped short, it waits for the button, so it never turns the stock under the
+  // player's hands again.
+  let selfCompleted = false;
   async function autoPlay() {
     if (!autoBox.checked || autoRunning) return;
     await run((p) => (p.view.status === "playing" && p.safe?.length ? p.safe[0] : null));
-    if (!ranked && canAutoComplete(ruleSet, payload)) await autoComplete();
+    if (!ranked && !selfCompleted && canAutoComplete(ruleSet, payload)) {
+      selfCompleted = true;
+      await autoComplete();
+    }
   }
 
   function autoComplete() {
