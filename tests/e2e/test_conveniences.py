@@ -214,6 +214,8 @@ def test_practice_resigns_at_once_and_the_keys_help(page_for) -> None:
     page = page_for("Helper")
     open_practice(page, "klondike", "easy", REVEAL_SEED)
     session = page.locator(".session")
+    # Klondike's deal hides cards: no auto-complete.
+    expect(session.get_by_role("button", name="Auto-complete")).to_be_hidden()
 
     # "?" (the key or the button) shows the keys; Escape closes the list.
     help_panel = page.locator(".keys-help")
