@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 import engine
+from engine.safe import safe_moves
 
 
 class MoveRefused(Exception):
@@ -43,8 +44,9 @@ def parse_seed(seed: bytes | str | None) -> tuple[bytes, bool]:
 
 class LocalGame:
     """One practice session of a rule set on the engine. Every method returns the session
-    payload (``session``, ``rev``, ``mode``, ``view``, ``legal``, ``can_undo``, ``commitment``,
-    and ``seed`` when chosen or once the game is over), like ``solo.start`` and ``ack``."""
+    payload (``session``, ``rev``, ``mode``, ``view``, ``legal``, ``safe``, ``can_undo``,
+    ``commitment``, and ``seed`` when chosen or once the game is over), like ``solo.start`` and
+    ``ack`` (no ``created``: no server clock here)."""
 
     def __init__(self, game: str, variant: str, seed: bytes | str | None = None,
                  session: str = "local") -> None:
@@ -68,6 +70,7 @@ class LocalGame:
             "mode": "practice",
             "view": st.view(),
             "legal": [engine.move_text(self.rules, m) for m in st.legal_moves()],
+            "safe": [engine.move_text(self.rules, m) for m in safe_moves(st)],
             "can_undo": st.can_undo() is None,
             "commitment": engine.commitment(self.seed),
         }

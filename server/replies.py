@@ -43,8 +43,9 @@ VIEW = obj({"game": STR, "variant": STR, "status": {"enum": ["playing", "won", "
            doc="what a player sees of a game: face-down cards are counts, never cards")
 SESSION = obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
                "mode": {"enum": ["practice", "race", "daily", "daily-replay"]},
-               "view": VIEW, "legal": {"type": "array", "items": STR}, "can_undo": BOOL,
-               "commitment": HEX},
+               "view": VIEW, "legal": {"type": "array", "items": STR},
+               "safe": {"type": "array", "items": STR}, "can_undo": BOOL,
+               "commitment": HEX, "created": MS},
               {"race": STR, "daily": STR, "seed": HEX, "ranked": BOOL, "unranked_reason": STR},
               doc="the session payload (docs/protocol.md#the-session-payload)")
 STATE = {"enum": ["open", "running", "ended"]}

@@ -24,6 +24,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import engine
 from engine.core import PLAYING, Move, State
+from engine.safe import safe_moves
 
 from . import script_replies, scripts, store
 from .accounts import Player, new_id
@@ -316,14 +317,18 @@ def session_payload(s: Session) -> dict[str, Any]:
     """What the session's own player sees: the view, the legal moves, never a hidden card."""
     st = s.state
     rules = s.rules
+    legal = st.legal_moves()
     out: dict[str, Any] = {
         "session": s.id,
         "rev": s.rev,
         "mode": s.mode,
         "view": st.view(),
-        "legal": [engine.move_text(rules, m) for m in st.legal_moves()],
+        "legal": [engine.move_text(rules, m) for m in legal],
+        # The foundation moves a client may play for the player (auto-move): public facts only.
+        "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],
         "can_undo": st.can_undo() is None and not (s.competitive and st.over),
         "commitment": s.commitment,
+        "created": s.created,
     }
     if s.race:
         out["race"] = s.race

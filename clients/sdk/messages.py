@@ -33,6 +33,8 @@ class Session:
     legal: list[str]
     can_undo: bool = False
     commitment: str | None = None
+    safe: list[str] = field(default_factory=list)  # the foundation moves auto-move may play
+    created: int | None = None  # server ms of the deal
     seed: str | None = None
     race: str | None = None
     daily: str | None = None

@@ -180,7 +180,8 @@ export async function mount(root, ctx, params) {
   async function replay(d, play) {
     try {
       const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant, ranked: false, day: day.day });
-      mountAttempt(play, s, null);
+      mountAttempt(play, s, null, [{ label: "Play again", onClick: () => replay(d, play),
+        className: "play-again primary" }]);
     } catch (e) {
       play.replaceChildren(h("p.refusal-note", { role: "alert", text: e.code === "daily.not_revealed"
         ? "The unranked replay opens for everyone once the day's seeds are revealed, after the day's deadline."
@@ -188,8 +189,9 @@ export async function mount(root, ctx, params) {
     }
   }
 
-  // view: the deal's view for a ranked attempt, null for an unranked replay.
-  async function mountAttempt(play, s, view) {
+  // view: the deal's view for a ranked attempt, null for an unranked replay; overActions: the
+  // end screen's buttons.
+  async function mountAttempt(play, s, view, overActions = []) {
     session?.destroy();
     session = null;
     // The clock runs from when the first card was shown (server time), also on a resumed attempt.
@@ -207,7 +209,7 @@ export async function mount(root, ctx, params) {
     play.append(area);
     let ended = false;
     session = mountSession(area, ctx, s, {
-      undo: true, resign: true, startedAt,
+      undo: true, resign: true, startedAt, overActions,
       onEnd: (end) => {
         if (ended) return;
         ended = true;

@@ -1,71 +1,86 @@
 // The game area for one session (practice, race or daily): board, score, moves, timer, undo and
-// resign, the refusal sentence of a refused move, and the won/lost screen. Moves go over the
-// WebSocket with the revision they were chosen at, so a repeat is refused rather than played twice.
+// resign, the refusal sentence of a refused move, and the won/lost screen; with the
+// conveniences (conveniences.js, keys.js): auto-move, auto-complete, the resign question in
+// ranked play, the keyboard help. Moves go over the WebSocket with the revision they were
+// chosen at, so a repeat is refused rather than played twice.
 
 import { renderBoard } from "./render.js";
-import { elapsed } from "./time.js";
+import { elapsed, serverNow } from "./time.js";
+import { h } from "./dom.js";
+import { autoCompleteRun, autoMoveSetting, canAutoComplete, confirmResign, isRanked } from "./conveniences.js";
+import { keysHelp, listenKeys } from "./keys.js";
 
 const OVER_TEXT = { won: "You won!", lost: "Game lost", finished: "Game over" };
 
 function button(label, onClick, className = "") {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = label;
-  if (className) b.className = className;
-  b.addEventListener("click", onClick);
-  return b;
+  return h(`button${className ? `.${className.split(" ").join(".")}` : ""}`,
+    { type: "button", text: label, onclick: onClick });
 }
 
 // opts: {undo, resign, onEnd(session), actions: [{label, onClick}], overActions: [...],
-//        startedAt (ms, local clock), interactive}
+//        startedAt (ms, local clock; default: the payload's `created`), interactive}
 export function mountSession(el, ctx, session, opts = {}) {
   const { net } = ctx;
   let payload = session;
   let ended = payload.view.status !== "playing";
   let busy = false;
-  const startedAt = opts.startedAt ?? Date.now();
+  let autoRunning = false;
+  const interactive = opts.interactive !== false;
+  // The clock runs from the deal (server time, on this browser's clock), so a reload keeps it.
+  const startedAt = opts.startedAt
+    ?? (payload.created ? payload.created - (serverNow() - Date.now()) : Date.now());
   let stoppedAt = ended ? startedAt : null;
+  const ranked = isRanked(payload.mode);
+  const autoMove = autoMoveSetting(payload.mode);
+  const ruleSet = ctx.ruleSet(payload.view.game, payload.view.variant);
 
-  const root = document.createElement("div");
-  root.className = "session";
-  const bar = document.createElement("div");
-  bar.className = "session-bar";
-  const stats = document.createElement("div");
-  stats.className = "stats";
-  stats.innerHTML = `<span>Score <b class="score"></b></span> <span>Moves <b class="moves"></b></span>`
-    + ` <span>Time <b class="timer">0:00</b></span> <span class="status"></span>`;
-  const tools = document.createElement("div");
-  tools.className = "tools";
-  const undoBtn = button("Undo", () => act({ type: "undo", session: payload.session }), "undo");
-  undoBtn.setAttribute("aria-keyshortcuts", "Control+Z");
-  const resignBtn = button("Resign", () => act({ type: "resign", session: payload.session }), "resign");
+  const root = h("div.session");
+  const score = h("b.score");
+  const moves = h("b.moves");
+  const timerText = h("b.timer", { text: "0:00" });
+  const status = h("span.status");
+  const stats = h("div.stats", {}, h("span", {}, "Score ", score), " ",
+    h("span", {}, "Moves ", moves), " ", h("span", {}, "Time ", timerText), " ", status);
+
+  const undoBtn = button("Undo", () => undo(), "undo");
+  undoBtn.setAttribute("aria-keyshortcuts", "U Control+Z");
+  const resignBtn = button("Resign", () => resign(), "resign");
+  const completeBtn = button("Auto-complete", () => autoComplete(), "auto-complete");
+  completeBtn.setAttribute("aria-keyshortcuts", "A");
+  completeBtn.hidden = true;
+  const autoBox = h("input", { type: "checkbox", "data-setting": "auto-move" });
+  autoBox.checked = autoMove.get();
+  autoBox.addEventListener("change", () => {
+    autoMove.set(autoBox.checked);
+    if (autoBox.checked) autoPlay();
+  });
+  const autoLabel = h("label.auto-move", { title: "play safe cards to the foundations for me" },
+    autoBox, " Auto-move");
+  const help = keysHelp();
+
+  const tools = h("div.tools");
   if (opts.undo !== false) tools.append(undoBtn);
-  if (opts.resign !== false) tools.append(resignBtn);
+  if (interactive) tools.append(completeBtn);
   for (const a of opts.actions || []) tools.append(button(a.label, a.onClick, a.className || ""));
-  bar.append(stats, tools);
+  if (interactive) tools.append(autoLabel);
+  tools.append(help.button);
+  // Resign stands apart, at the end, so a hurried Undo never lands on it.
+  if (opts.resign !== false) tools.append(h("span.tools-gap", { "aria-hidden": "true" }), resignBtn);
+  const bar = h("div.session-bar", {}, stats, tools);
 
-  const refusal = document.createElement("p");
-  refusal.className = "refusal";
-  refusal.setAttribute("role", "alert");
+  const refusal = h("p.refusal", { role: "alert" });
   refusal.hidden = true;
-
-  const boardHost = document.createElement("div");
-  boardHost.className = "board-host";
-
-  const over = document.createElement("div");
-  over.className = "game-over";
-  over.setAttribute("role", "dialog");
-  over.setAttribute("aria-label", "game over");
+  const boardHost = h("div.board-host");
+  const over = h("div.game-over", { role: "dialog", "aria-label": "game over" });
   over.hidden = true;
 
-  root.append(bar, refusal, boardHost, over);
+  root.append(bar, refusal, boardHost, over, help.panel);
   el.append(root);
 
-  const ruleSet = ctx.ruleSet(payload.view.game, payload.view.variant);
   const board = renderBoard(boardHost, ruleSet, payload.view, {
     legal: payload.legal,
-    interactive: opts.interactive !== false,
-    onMove: (move) => act({ type: "move", session: payload.session, move, rev: payload.rev }),
+    interactive,
+    onMove: (move) => playerMove(move),
   });
 
   function refuse(message) {
@@ -78,11 +93,13 @@ export function mountSession(el, ctx, session, opts = {}) {
     root.dataset.session = payload.session;
     root.dataset.rev = String(payload.rev);
     root.dataset.status = v.status;
-    stats.querySelector(".score").textContent = String(v.score);
-    stats.querySelector(".moves").textContent = String(v.moves);
-    stats.querySelector(".status").textContent = v.status === "playing" ? "" : v.status;
+    score.textContent = String(v.score);
+    moves.textContent = String(v.moves);
+    status.textContent = v.status === "playing" ? "" : v.status;
     undoBtn.disabled = !payload.can_undo || busy;
     resignBtn.disabled = v.status !== "playing" || busy;
+    completeBtn.hidden = !canAutoComplete(ruleSet, payload);
+    completeBtn.disabled = busy || autoRunning;
   }
 
   function drawOver() {
@@ -91,24 +108,19 @@ export function mountSession(el, ctx, session, opts = {}) {
       over.hidden = true;
       return;
     }
-    over.replaceChildren();
-    const h = document.createElement("h2");
-    h.textContent = OVER_TEXT[v.status] || "Game over";
-    const p = document.createElement("p");
-    p.textContent = `Score ${v.score} in ${v.moves} moves, ${elapsed((stoppedAt ?? Date.now()) - startedAt)}.`;
-    const row = document.createElement("div");
-    row.className = "over-actions";
-    for (const a of opts.overActions || []) row.append(button(a.label, a.onClick, a.className || ""));
-    row.append(button("See the board", () => { over.hidden = true; }, "close"));
-    over.append(h, p, row);
+    const row = h("div.over-actions", {},
+      (opts.overActions || []).map((a) => button(a.label, a.onClick, a.className || "")),
+      button("See the board", () => { over.hidden = true; }, "close"));
+    over.replaceChildren(h("h2", { text: OVER_TEXT[v.status] || "Game over" }),
+      h("p", { text: `Score ${v.score} in ${v.moves} moves, ${elapsed((stoppedAt ?? Date.now()) - startedAt)}.` }),
+      row);
     over.classList.toggle("won", v.status === "won");
     over.hidden = false;
     row.querySelector("button")?.focus();
   }
 
   function tick() {
-    const end = stoppedAt ?? Date.now();
-    stats.querySelector(".timer").textContent = elapsed(end - startedAt);
+    timerText.textContent = elapsed((stoppedAt ?? Date.now()) - startedAt);
   }
   const timer = setInterval(tick, 1000);
 
@@ -132,8 +144,9 @@ export function mountSession(el, ctx, session, opts = {}) {
     }
   }
 
+  // Sends one change; true when the server accepted it.
   async function act(msg) {
-    if (busy) return;
+    if (busy) return false;
     busy = true;
     drawStats();
     try {
@@ -141,14 +154,65 @@ export function mountSession(el, ctx, session, opts = {}) {
       refuse("");
       busy = false;
       show(reply);
+      return true;
     } catch (e) {
       busy = false;
       refuse(e.message || String(e));
       if (e.code === "conflict" || e.code === "net.lost") refresh();
+      return false;
     } finally {
       busy = false;
       drawStats();
     }
+  }
+
+  const move = (text) => act({ type: "move", session: payload.session, move: text, rev: payload.rev });
+
+  async function playerMove(text) {
+    if (await move(text)) await autoPlay();
+  }
+
+  function undo() {
+    if (opts.undo !== false && payload.can_undo) act({ type: "undo", session: payload.session });
+  }
+
+  async function resign() {
+    if (payload.view.status !== "playing" || busy) return;
+    if (ranked && !(await confirmResign(root, payload.mode))) return;
+    if (payload.view.status === "playing") act({ type: "resign", session: payload.session });
+  }
+
+  // Runs `next(payload)`'s moves one at a time until it gives none or a move is refused.
+  async function run(next) {
+    if (autoRunning || !interactive) return;
+    autoRunning = true;
+    try {
+      for (let m = next(payload); m && !ended; m = next(payload)) {
+        if (!(await move(m))) break;
+      }
+    } finally {
+      autoRunning = false;
+      drawStats();
+    }
+  }
+
+  // Auto-move: the safe foundation moves, after each accepted move while the setting is on.
+  // In unranked play auto-complete follows by itself the first time nothing is hidden; once it
+  // has stopped short, it waits for the button, so it never turns the stock under the
+  // player's hands again.
+  let selfCompleted = false;
+  async function autoPlay() {
+    if (!autoBox.checked || autoRunning) return;
+    await run((p) => (p.view.status === "playing" && p.safe?.length ? p.safe[0] : null));
+    if (!ranked && !selfCompleted && canAutoComplete(ruleSet, payload)) {
+      selfCompleted = true;
+      await autoComplete();
+    }
+  }
+
+  function autoComplete() {
+    if (!canAutoComplete(ruleSet, payload)) return Promise.resolve();
+    return run(autoCompleteRun(ruleSet));
   }
 
   async function refresh() {
@@ -157,22 +221,19 @@ export function mountSession(el, ctx, session, opts = {}) {
     } catch { /* the next resume tries again */ }
   }
 
-  function onKey(e) {
-    if ((e.ctrlKey || e.metaKey) && e.key === "z" && payload.can_undo && opts.undo !== false) {
-      e.preventDefault();
-      act({ type: "undo", session: payload.session });
-    }
-  }
-  root.addEventListener("keydown", onKey);
-
   const offs = [
     net.on("session", (m) => show(m)),
     net.on("net.resumed", () => refresh()),
+    listenKeys({
+      help: help.toggle,
+      undo: interactive ? undo : null,
+      autoComplete: interactive ? () => autoComplete() : null,
+    }),
   ];
 
   drawStats();
   tick();
-  if (ended) drawOver();
+  if (ended) drawOver(); // no auto-move at the deal: it starts with the player's first move
 
   return {
     update(next) { show(next); },
@@ -183,6 +244,7 @@ export function mountSession(el, ctx, session, opts = {}) {
       clearInterval(timer);
       for (const off of offs) off();
       board.destroy();
+      if (help.panel.open) help.panel.close();
       root.remove();
     },
   };

@@ -1,8 +1,10 @@
-// Practice: any rule set, alone, with unlimited undo. `?seed=hex` deals a chosen deal.
+// Practice: any rule set, alone, with unlimited undo. `?seed=hex` deals a chosen deal; "Play
+// again" at the end deals a new one of the same rule set.
 
 import { mountSession } from "./play.js";
 import { h } from "./dom.js";
 import { nameOffer } from "./name.js";
+import { syncClock } from "./time.js";
 
 export async function mount(root, ctx, params) {
   const { game, variant } = params;
@@ -57,6 +59,7 @@ export async function mount(root, ctx, params) {
     if (chosen) msg.seed = chosen;
     let payload;
     try {
+      await syncClock(ctx.net); // the timer counts from the deal's server time
       payload = (resume && await resumed()) || await ctx.net.request(msg);
       sessionStorage.setItem(keep, payload.session);
     } catch (e) {
@@ -73,7 +76,7 @@ export async function mount(root, ctx, params) {
       undo: true,
       resign: true,
       actions: [{ label: "New deal", onClick: newDeal, className: "new-deal" }],
-      overActions: [{ label: "New deal", onClick: newDeal, className: "new-deal primary" }],
+      overActions: [{ label: "Play again", onClick: newDeal, className: "play-again primary" }],
       onEnd: (p) => {
         showSeed(p);
         const offer = !head.querySelector(".name-offer") && nameOffer(ctx); // a guest's first game ended

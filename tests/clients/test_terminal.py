@@ -125,11 +125,12 @@ def test_every_rule_set_opens_and_draws(rules: engine.RuleSet) -> None:
 def test_local_game_gives_the_session_payload() -> None:
     g = LocalGame("klondike", "easy", "00")
     p = g.payload
-    assert set(p) == {"session", "rev", "mode", "view", "legal", "can_undo", "commitment",
-                      "seed"}
+    assert set(p) == {"session", "rev", "mode", "view", "legal", "safe", "can_undo",
+                      "commitment", "seed"}
     assert (p["rev"], p["mode"], p["can_undo"], p["seed"]) == (0, "practice", False, "00")
     assert p["commitment"] == engine.commitment(b"\x00")
     assert p["legal"] == ["t3-f1", "t3-f2", "t3-f3", "t3-f4", "t7-t1", "s"]
+    assert p["safe"] == ["t3-f1"]  # the A♦: one move per card, to the first foundation
     p = g.move({"kind": "move", "from": "t7", "to": "t1", "n": 1})
     assert (p["rev"], p["can_undo"], p["view"]["piles"]["t1"]["up"]) == (1, True, ["4h", "3s"])
     with pytest.raises(MoveRefused) as e:

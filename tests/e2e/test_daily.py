@@ -42,8 +42,8 @@ def test_ranked_attempt_reaches_the_leaderboard(page_for) -> None:
         "(sid) => samedeal.net.request({type: 'session.get', session: sid})",
         session.get_attribute("data-session"))["legal"]
     assert legal
-    page.on("dialog", lambda d: d.accept())
     session.locator("button.resign").click()
+    page.locator(".resign-confirm [data-act=resign]").click()  # "Resign this ranked attempt?"
     expect(session).to_have_attribute("data-status", "lost", timeout=WAIT)
 
     board = page.locator(".leaderboard")

@@ -52,6 +52,9 @@ def game(page_for: Callable[..., Page]) -> Iterator[Page]:
     page = page_for("Practiser")
     page.goto(page.url.split("#")[0] + f"#/play/klondike/easy?seed={SEED}")
     page.wait_for_selector(".session[data-rev='0'] .board[data-game='klondike']")
+    # Every move here is the player's own: auto-move (on by default in practice) is switched
+    # off, as a player can (tests/e2e/test_conveniences.py covers it).
+    page.locator(".session [data-setting=auto-move]").uncheck()
     yield page
 
 
@@ -106,7 +109,7 @@ def test_new_deal_and_won_lost_screen(game: Page) -> None:
     over = page.locator(".game-over")
     expect(over).to_be_visible()
     expect(over).to_contain_text("Game lost")
-    over.get_by_role("button", name="New deal").click()
+    over.get_by_role("button", name="Play again").click()
     page.wait_for_selector(".session[data-rev='0']")
     assert page.locator(".session").get_attribute("data-session") != first
     assert "seed" not in page.url

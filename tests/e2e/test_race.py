@@ -87,8 +87,8 @@ def wait_started(page: Page) -> None:
 
 
 def resign(page: Page) -> None:
-    page.on("dialog", lambda d: d.accept())
     page.locator(".race-board button.resign").click()
+    page.locator(".resign-confirm [data-act=resign]").click()  # "Resign this race?"
 
 
 def test_two_browsers_race_one_deal(page_for, web: str, web2: str) -> None:

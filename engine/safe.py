@@ -1,0 +1,73 @@
+"""Safe moves to the foundations: the ones a client may play for the player (auto-move).
+
+A legal move of one card to a foundation is safe when playing it can never cost the player
+anything, judged from the piles' declarations and what is public (which cards are on the
+foundations, which cards lie on top), never from a face-down card:
+
+- the foundation builds by a declared rule (a discard pile, or a foundation whose rule is the
+  game's own code, has no safe move: what to throw away is a choice);
+- no card that could ever be built on it in another pile (by that pile's build) is still off
+  the foundations: the card is needed as no one's base (an Ace always; in alternating
+  colours a red 5 once both black 4s are up);
+- no other card off the foundations loses its place: each card the foundation takes now is
+  taken after the move by it or by another foundation (so not Golf's single pile, where
+  playing one card shuts out the others);
+- it does not choose the foundations' base rank (the first card of a "chosen base" game).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+from .core import MOVE, Move, State
+from .rules import FOUNDATION
+
+
+def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
+    """The safe foundation moves among ``legal`` (default: the position's legal moves), one
+    per card: where several foundations would take it, the first of them."""
+    rules = st.rules
+    foundations = rules.by_kind.get(FOUNDATION, [])
+    if not foundations:
+        return []
+    moves = st.legal_moves() if legal is None else legal
+    founded = 0  # the cards on the foundations, one bit each
+    for f in foundations:
+        for c in st.piles[f]:
+            founded |= 1 << c
+    out: dict[int, Move] = {}
+    for m in moves:
+        if (m.kind == MOVE and m.n == 1 and m.src not in out
+                and rules.pile_kinds[m.dst] == FOUNDATION and _safe(st, m, founded)):
+            out[m.src] = m
+    return list(out.values())
+
+
+@functools.cache
+def _bits(row: bytes) -> int:
+    """52 flags as the bits of one int (a build's row, a fill's), so sets are one operation."""
+    return sum(1 << c for c, flag in enumerate(row) if flag)
+
+
+def _safe(st: State, m: Move, founded: int) -> bool:
+    rules = st.rules
+    build = rules.pile_group[m.dst].build
+    if build is None:
+        return False
+    card = st.piles[m.src][-1]
+    if not st.piles[m.dst] and st.vars.get("base") == 0:
+        return False  # the first card sets every foundation's base rank
+    out = ~founded
+    for g in rules.groups:  # a card still out that could be laid on it
+        if g.kind != FOUNDATION and g.build is not None and _bits(g.build.rows[card]) & out:
+            return False
+    taken_before = taken_after = 0
+    for f in rules.by_kind[FOUNDATION]:
+        row = rules._takes(st, f)
+        if row is None:
+            return False  # a foundation the game's own code fills: not judged here
+        taken_before |= _bits(row)
+        taken_after |= _bits(build.rows[card]) if f == m.dst else _bits(row)
+    shut_out = taken_before & out & ~(1 << card) & ~taken_after
+    return not shut_out
