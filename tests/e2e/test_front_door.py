@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from redis import Redis
 
 from tests.conftest import FAST, start_node
-from tests.e2e.conftest import TIMEOUT_MS, wait_online
+from tests.e2e.conftest import ARTIFACTS, TIMEOUT_MS, wait_online
 from tests.server.client import Node
 
 GUEST = re.compile(r"^Guest \d{4}$")
@@ -79,6 +79,8 @@ def test_one_click_to_a_board_then_a_move(newcomer, web: str) -> None:
     # Registered silently, under a guest name, with the offer to choose one.
     expect(page.locator("header .player-name")).to_have_text(GUEST)
     expect(page.locator("header .choose-name")).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "front-door.png"))  # for review, not compared
     rs = featured(page)
 
     # Click 1: a playable board of the featured rule set.
