@@ -1,7 +1,7 @@
 """Bowling on a phone: with the lane scrolled into view, the lane and the scorecard are both on
 the screen at once, upright (the scorecard under the lane, ten frames across without scrolling
-sideways) and held sideways (the scorecard beside the lane); and a refused placement's sentence leaves the lane
-where it was."""
+sideways) and held sideways (the scorecard beside the lane); and a refused placement's
+sentence leaves the lane where it was."""
 
 from __future__ import annotations
 
