@@ -117,13 +117,15 @@ class Races(Accounts, Following):
                 try:
                     await self.wait_for(done, RECHECK)
                 except TimeoutError:
-                    summary = await self.race(race)  # noted as the race's summary (Following)
+                    summary = await self.race(race)
                     mine = summary.entrant(self._me()) if self.player else None
                     state = self._races.get(race)
-                    if state is not None and state.session is None and mine and mine.get("session"):
-                        # noted as the race's session on its way in (Following)
-                        await self.request({"type": "session.get",
-                                            "session": str(mine["session"])})
+                    if state is not None:
+                        state.summary = summary
+                        if mine and mine.get("session") and state.session is None:
+                            # noted as the race's session on its way in (Following)
+                            await self.request({"type": "session.get",
+                                                "session": str(mine["session"])})
 
         await asyncio.wait_for(loop(), timeout)
 
