@@ -10,8 +10,12 @@ import msgpack
 from .errors import ApiError
 
 JSON, MSGPACK = "json", "msgpack"
-#: WebSocket subprotocols, best first, and the encoding each selects.
-SUBPROTOCOLS = {"samedeal.msgpack": MSGPACK, "samedeal.json": JSON}
+#: WebSocket subprotocols, best first, and the encoding each selects. The v2 ones (acks that
+#: carry what changed, docs/protocol.md "Protocol v2") come first: a client offering both
+#: versions gets v2.
+SUBPROTOCOLS = {"samedeal.v2.msgpack": MSGPACK, "samedeal.v2.json": JSON,
+                "samedeal.msgpack": MSGPACK, "samedeal.json": JSON}
+V2 = frozenset({"samedeal.v2.msgpack", "samedeal.v2.json"})
 MEDIA = {JSON: "application/json", MSGPACK: "application/msgpack"}
 
 

@@ -14,7 +14,7 @@ import os
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -46,6 +46,11 @@ class Session:
     state: State
     daily: str = ""  # the daily deal's day (YYYY-MM-DD), "" for other deals
     created: int = 0  # server ms when it was dealt: the first card shown
+    #: the race event (``race.progress``) number of the last change stored by this process
+    progress_seq: int = 0
+    #: the last payload built of this session (``session_payload``): what a v2 ack's changes
+    #: are taken against (server/acks.py)
+    shown: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def competitive(self) -> bool:
@@ -146,6 +151,10 @@ class Sessions:
         self._remember(session)
         return session
 
+    def cached(self, sid: str) -> Session | None:
+        """The session as this process last had it, without asking Redis (maybe stale)."""
+        return self._cache.get(sid)
+
     def _remember(self, s: Session) -> None:
         self._cache[s.id] = s
         self._cache.move_to_end(s.id)
@@ -223,6 +232,7 @@ class Sessions:
                 result = await self._persist(s, PUSH if entry else POP, entry or "")
                 if result.ok:
                     s.rev = result.rev
+                    s.progress_seq = result.seq
                     await self.on_change(s, result)
                     return s
                 done()  # put the state back as it was
@@ -336,4 +346,5 @@ def session_payload(s: Session) -> dict[str, Any]:
         out["daily"] = s.daily
     if s.reveal or (not s.race and not s.daily and st.status != PLAYING):
         out["seed"] = s.seed.hex()
+    s.shown = dict(out)  # callers may add to ``out``: the copy stays as built
     return out
