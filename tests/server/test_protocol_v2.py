@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import websockets
+from websockets.typing import Subprotocol
 
 import engine
 
@@ -38,7 +39,8 @@ async def test_v2_is_chosen_when_offered(node: Node) -> None:
     for offered, chosen in (([JSON, V2_JSON], V2_JSON), ([MSGPACK, V2_MSGPACK], V2_MSGPACK),
                             ([V2_JSON, V2_MSGPACK], V2_MSGPACK), ([JSON], JSON),
                             ([MSGPACK], MSGPACK)):
-        conn = await websockets.connect(node.ws_url, subprotocols=offered)
+        conn = await websockets.connect(node.ws_url,
+                                      subprotocols=[Subprotocol(p) for p in offered])
         assert conn.subprotocol == chosen, (offered, conn.subprotocol)
         await conn.close()
 
