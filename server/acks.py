@@ -12,6 +12,7 @@ See docs/protocol.md "Protocol v2".
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .accounts import Player
@@ -28,6 +29,7 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     this socket was last sent. A race session's ack also carries ``seq``, the number of the
     ``race.progress`` event its change made (the mover's socket is not sent that event: the
     ack stands in its place), and ``cards`` (as in that event)."""
+    t0 = time.perf_counter()
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
     s = await changed(sv, player, body, op)
@@ -37,6 +39,7 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     if s.race:
         out["seq"] = s.progress_seq
         out["cards"] = foundation_cards(s.state)
+    sv.metrics.moved(op, time.perf_counter() - t0)
     return out
 
 

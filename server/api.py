@@ -64,18 +64,18 @@ async def session_get(sv: Services, player: Player, body: dict[str, Any]) -> dic
 
 def _change(op: str) -> Handler:
     async def change(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-        return session_payload(await changed(sv, player, body, op))
+        t0 = time.perf_counter()
+        out = session_payload(await changed(sv, player, body, op))
+        sv.metrics.moved(op, time.perf_counter() - t0)
+        return out
 
     return change
 
 
 async def changed(sv: Services, player: Player, body: dict[str, Any], op: str) -> Session:
     """Play, undo or resign (``op``) as ``body`` says; the session once stored."""
-    t0 = time.perf_counter()
-    s = await sv.sessions.change(player, body["session"], op, body.get("move"),
-                                 body.get("rev"))
-    sv.metrics.moved(op, time.perf_counter() - t0)
-    return s
+    return await sv.sessions.change(player, body["session"], op, body.get("move"),
+                                    body.get("rev"))
 
 
 async def race_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:

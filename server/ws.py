@@ -225,7 +225,7 @@ class Connection:
             return
         if request_id is not None:
             reply["id"] = request_id
-        if reply["type"] in ("session", "ack"):
+        if self.v2 and reply["type"] in ("session", "ack"):
             self._sent_rev(reply["session"], reply["rev"])
         if held and "seq" in reply:
             self._post(("ack", held, reply))
@@ -462,7 +462,8 @@ class Connection:
         sid = sessions.get(self.player.id)
         if sid is not None:
             s = await self.sv.sessions.get(self.player, sid)
-            self._sent_rev(s.id, s.rev)
+            if self.v2:
+                self._sent_rev(s.id, s.rev)
             await self._send({"type": "session", **session_payload(s)})
 
     async def _own_grid(self, mid: str, event: dict[str, Any] | None = None) -> None:
