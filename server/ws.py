@@ -4,12 +4,9 @@ Each connection reads messages in one task and writes in another, through one qu
 replies and race or match events leave in order and a slow client never blocks the node.
 Events carry their number; the writer drops repeats and fills a gap from the race's or match's
 event window, or sends a full resync when the window no longer covers the gap. A match
-player's sockets following the match tell it they are present (for the grace period).
-
-On protocol v2 a move's ack carries what changed (server/acks.py) and, in a race the socket
-follows, stands in the place of the mover's own ``race.progress`` event: the race's events are
-held while the move is handled, and the ack goes out after every event numbered before its
-``seq`` and before every event after it; that event itself is not sent.
+player's sockets following the match tell it they are present (for the grace period). On
+protocol v2 a change's ack carries what changed, and in a race takes the place of the mover's
+own progress event (server/ws_v2.py).
 """
 
 from __future__ import annotations
@@ -31,6 +28,7 @@ from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
 from .events import decode_event, events_after
 from .sessions import session_payload
+from .ws_v2 import CHANGES, V2Socket
 
 log = logging.getLogger("samedeal.ws")
 
@@ -38,9 +36,6 @@ WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is R
 #: Messages whose operation copies the player's name (into a race, a match, a board).
 NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
                          "daily.start"})
-#: the changes of a session, whose v2 replies are acks (server/acks.py)
-CHANGES = {"move": "move", "undo": "undo", "resign": "resign"}
-KNOWN_SESSIONS = 256  # sessions whose last revision sent a socket remembers (for v2 diffs)
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
@@ -69,14 +64,12 @@ class Bucket:
         return False
 
 
-class Connection:
+class Connection(V2Socket):
     def __init__(self, ws: WebSocket, sv: Services, encoding: str, v2: bool = False) -> None:
         self.ws = ws
         self.sv = sv
         self.encoding = encoding
-        self.v2 = v2
-        self.revs: dict[str, int] = {}  # session -> the highest revision sent (v2 diffs)
-        self.held: dict[str, list[tuple[Any, ...]]] = {}  # race -> its items held (v2)
+        self._v2_init(v2)
         self.player: Player | None = None
         self.outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue(OUTBOX)
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
@@ -193,12 +186,19 @@ class Connection:
                 raise ApiError("message.unknown_type",
                                "a message needs a known 'type' (see docs/protocol.md)")
             schema.check_fields(kind, message)
-            held = self._hold(kind, message)
-            try:
-                await self._reply(await self._dispatch(kind, message), request_id, held)
-            finally:
-                if held:  # after the ack, or before the error
-                    self._post(("release", held))
+            self._hold(kind, message)
+            reply = await self._dispatch(kind, message)
+            if reply is not None:
+                if request_id is not None:
+                    reply["id"] = request_id
+                self.send(reply)
+                eid = reply.get("race") or reply.get("match")
+                if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
+                    # A new entrant follows the race or match from its own seat on, after
+                    # the reply; a match counted them present as they sat.
+                    if is_match(eid):
+                        self.present.add(eid)
+                    await self._subscribe(eid, reply["joined_seq"], quiet=True)
         except (ApiError, RedisConnectionError, RedisTimeoutError) as e:
             if isinstance(e, ApiError):
                 error = e
@@ -218,26 +218,6 @@ class Connection:
             if request_id is not None:
                 out["id"] = request_id
             self.send(out)
-
-    async def _reply(self, reply: dict[str, Any] | None, request_id: Any,
-                     held: str | None) -> None:
-        if reply is None:
-            return
-        if request_id is not None:
-            reply["id"] = request_id
-        if self.v2 and reply["type"] in ("session", "ack"):
-            self._sent_rev(reply["session"], reply["rev"])
-        if held and "seq" in reply:
-            self._post(("ack", held, reply))
-        else:
-            self.send(reply)
-        eid = reply.get("race") or reply.get("match")
-        if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
-            # A new entrant follows the race or match from its own seat on, after the
-            # reply; a match counted them present as they sat.
-            if is_match(eid):
-                self.present.add(eid)
-            await self._subscribe(eid, reply["joined_seq"], quiet=True)
 
     async def _dispatch(self, kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
         if kind == "ping":
@@ -269,35 +249,16 @@ class Connection:
             # what is copied into a race, a match or a board is the current one.
             self.player = await self.sv.accounts.get(self.player.id)
         if self.v2 and kind in CHANGES:
-            return {"type": "ack", **await acks.ack(self.sv, self.player, m, CHANGES[kind],
-                                                    self.revs.get(m["session"]))}
+            out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
+                                                   self.revs.get(m["session"]))}
+            self._sent_rev(out)
+            return out
         operation, reply = OPERATIONS[kind]
         out = {"type": reply, **await operation(self.sv, self.player, m)}
         if kind == "player.rename":
             self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
+        self._sent_rev(out)
         return out
-
-    def _hold(self, kind: str, m: dict[str, Any]) -> str | None:
-        """v2: a change of a race session this socket follows holds the race's events until
-        its ack is queued (the race, or ``None``). Over the release (queued after the reply
-        or the error) they go out in order around the ack (``_ack``)."""
-        if not self.v2 or kind not in CHANGES:
-            return None
-        sid: str = m["session"]
-        rid = sid.partition(".")[0]
-        if rid == sid or rid not in self.listeners:
-            return None
-        self._post(("hold", rid))
-        return rid
-
-    def _sent_rev(self, sid: str, rev: int) -> None:
-        """Note the revision of a session queued for this socket (the client keeps the
-        highest it gets): a v2 ack diffs from it only when it is the previous one."""
-        if rev > self.revs.get(sid, -1):
-            self.revs.pop(sid, None)
-            self.revs[sid] = rev
-            if len(self.revs) > KNOWN_SESSIONS:
-                del self.revs[next(iter(self.revs))]
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
         self.player = await self.sv.accounts.authenticate(m["token"])
@@ -334,7 +295,8 @@ class Connection:
                 await self.sv.matches.present(eid, self.player.id, -1)
 
     def send(self, message: dict[str, Any]) -> None:
-        self._post(("send", message))
+        if not self._reply_held(message):
+            self._post(("send", message))
 
     def _post(self, item: tuple[Any, ...]) -> None:
         try:
@@ -352,47 +314,25 @@ class Connection:
             try:
                 if item[0] == "stop":
                     return
-                if item[0] in ("event", "subscribe") and item[1] in self.held:
-                    self.held[item[1]].append(item)  # after the ack (v2)
-                elif item[0] == "hold":
-                    self.held.setdefault(item[1], [])
-                elif item[0] == "ack":
-                    await self._ack(item[1], item[2])
-                elif item[0] == "release":
-                    for later in self.held.pop(item[1], []):
-                        await (self._event(later[1], decode_event(later[2]))
-                               if later[0] == "event" else self._catch_up(*later[1:]))
-                elif item[0] == "send":
-                    await self._send(item[1])
-                elif item[0] == "close":
+                if item[0] == "close":
                     await self.ws.close(item[1], item[2])
                     return
-                elif item[0] == "event":
-                    await self._event(item[1], decode_event(item[2]))
-                else:
-                    await self._catch_up(*item[1:])
+                if not self._held_back(item):
+                    await self._run(item)
             except asyncio.CancelledError:
                 raise
             except Exception:  # a closed socket, a failed read: the reader ends the connection
                 log.debug("write failed", exc_info=True)
 
-    async def _ack(self, rid: str, ack: dict[str, Any]) -> None:
-        """A v2 ack in a race this socket follows, in the place of the race.progress event
-        numbered ``ack["seq"]``: first every event before it (those held, then any the
-        window still has), then the ack; that event, arriving later, is dropped as sent."""
-        seq = ack["seq"]
-        if rid in self.last_seq:
-            held = self.held.get(rid, [])
-            before = sorted((decode_event(i[2]) for i in held if i[0] == "event"),
-                            key=lambda e: int(e["seq"]))
-            for e in before:
-                if e["seq"] == self.last_seq[rid] + 1 < seq:
-                    await self._send(e)
-                    self.last_seq[rid] = e["seq"]
-            if self.last_seq[rid] < seq - 1:  # a gap the events held do not fill
-                await self._send_up_to(rid, seq - 1)
-            self.last_seq[rid] = max(self.last_seq[rid], seq)
-        await self._send(ack)
+    async def _run(self, item: tuple[Any, ...]) -> None:
+        if item[0] == "send":
+            await self._send(item[1])
+        elif item[0] == "ack":
+            await self._ack(item[1], item[2])
+        elif item[0] == "event":
+            await self._event(item[1], decode_event(item[2]))
+        else:
+            await self._catch_up(*item[1:])
 
     async def _send(self, message: dict[str, Any]) -> None:
         if self.encoding == codec.MSGPACK:
@@ -462,9 +402,9 @@ class Connection:
         sid = sessions.get(self.player.id)
         if sid is not None:
             s = await self.sv.sessions.get(self.player, sid)
-            if self.v2:
-                self._sent_rev(s.id, s.rev)
-            await self._send({"type": "session", **session_payload(s)})
+            pushed = {"type": "session", **session_payload(s)}
+            self._sent_rev(pushed)
+            await self._send(pushed)
 
     async def _own_grid(self, mid: str, event: dict[str, Any] | None = None) -> None:
         """A called-card player's own grid and legal placements, when a card is called; a

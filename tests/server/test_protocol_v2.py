@@ -243,3 +243,33 @@ async def test_v2_refusals_are_v1s(node: Node, protocol: str) -> None:
     assert payload(await ws.request({"type": "session.get", "session": sid})) == s
     for w in (ws, v1):
         await w.close()
+
+
+async def test_numbers_stay_in_order_when_both_entrants_move_at_once(nodes: list[Node]
+                                                                     ) -> None:
+    """Ann and Bob, both on v2 and on two nodes, each send 30 stock moves without waiting
+    for the acks: while a socket's change is handled the other's events keep arriving, and
+    each socket still gets its race's numbers, events and acks alike, in order, without a
+    gap, and no race.progress of its own."""
+    a, b, rid = await race(nodes, (V2_JSON, V2_MSGPACK))
+    sessions = {a: (await a.expect("session"))["session"],
+                b: (await b.expect("session"))["session"]}
+
+    async def burst(ws: Ws) -> None:
+        for i in range(30):
+            await ws.send({"type": "move", "session": sessions[ws], "move": "s",
+                           "id": 100 + i})
+
+    await asyncio.gather(burst(a), burst(b))
+    for ws in (a, b):
+        replies = [await ws.expect("ack", id=100 + i) for i in range(30)]
+        assert [r["rev"] for r in replies] == list(range(1, 31))
+    for ws in (a, b):
+        await ws.drain(0.5)
+        me = ws.received[0]["player"]["id"]
+        seen = numbers(ws, rid)
+        assert seen == list(range(seen[0], seen[0] + len(seen))), seen
+        assert seen[-1] == 3 + 60, seen  # the start was 3; 60 changes since
+        assert not [m for m in ws.received if m.get("type") == "race.progress"
+                    and m["player"] == me]
+        await ws.close()
