@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import websockets
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from websockets.typing import Subprotocol
 
 import engine
@@ -45,13 +47,14 @@ async def test_v2_is_chosen_when_offered(node: Node) -> None:
         await conn.close()
 
 
-async def play_one(node: Node, token: str, key: str, protocol: str, moves: int) -> int:
+async def play_one(node: Node, token: str, key: str, protocol: str, moves: int,
+                   choices: int | None = None) -> int:
     """Random moves (and undos) in one practice game of ``key`` over ``protocol``: after each
     ack, the previous payload with the ack applied is the engine's view of the true game, its
     legal moves and the whole payload ``session.get`` sends. The number of diff acks."""
     game, variant = key.split("/")
     rules = engine.get(game, variant)
-    rng = random.Random(key + protocol)
+    rng = random.Random(key + protocol if choices is None else choices)
     seed = rng.randbytes(16).hex()
     ws = await Ws.open(node, token, protocol)
     current = payload(await ws.request({"type": "solo.start", "game": game,
@@ -100,6 +103,21 @@ async def test_acks_applied_to_the_previous_view_are_the_full_view(nodes: list[N
 
     diffs = await asyncio.gather(*(one(*job) for job in jobs))
     assert sum(diffs) > len(jobs) * 5  # diffs it was, not whole payloads
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(RULE_SETS), protocol=st.sampled_from([V2_JSON, V2_MSGPACK]),
+       choices=st.integers(0, 2**32), moves=st.integers(1, 120))
+def test_any_game_rebuilt_from_acks_is_the_servers(nodes: list[Node], key: str, protocol: str,
+                                                   choices: int, moves: int) -> None:
+    """Hypothesis picks the rule set, the encoding, the deal and every choice of move or
+    undo, and how long to play: the acks rebuild the engine's game and the server's payload."""
+    async def run() -> None:
+        _, token = await player(nodes[choices % 2], "Prop")
+        await play_one(nodes[choices % 2], token, key, protocol, moves, choices)
+
+    asyncio.run(run())
 
 
 async def test_an_ack_is_whole_when_the_socket_is_behind(node: Node) -> None:
