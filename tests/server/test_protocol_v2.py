@@ -263,6 +263,7 @@ async def test_v2_refusals_are_v1s(node: Node, protocol: str) -> None:
         await w.close()
 
 
+@pytest.mark.both_stores  # one redis-server, then a Redis Cluster (pub/sub per shard)
 async def test_numbers_stay_in_order_when_both_entrants_move_at_once(nodes: list[Node]
                                                                      ) -> None:
     """Ann and Bob, both on v2 and on two nodes, each send 30 stock moves without waiting
