@@ -159,7 +159,7 @@ export class Connection {
     const key = `race:${msg.session.split(".")[0]}`;
     if (typeof msg.seq !== "number" || !this.seqs.has(key) || msg.seq <= this.seqs.get(key)) return;
     this.seqs.set(key, msg.seq);
-    if (!whole) return; // the read's session brings the numbers; the race's row waits for them
+    if (!whole) return; // the race page sees a gap in the numbers and reads the race again
     const progress = ownProgress(whole, msg, this.player?.id);
     this._emit(progress.type, progress);
     this._emit("*", progress);
