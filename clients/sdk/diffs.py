@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+#: sessions whose latest payload the client keeps (a bot may play thousands of games)
+KEPT_SESSIONS = 256
 #: what a v2 ack carries besides the session payload's own fields
 ACK_ONLY = frozenset({"changes", "seq", "cards"})
 

@@ -95,7 +95,10 @@ class Following(Connection):
         s = Session.from_raw(raw)
         if s.rev >= self._revs.get(s.id, -1):
             self._revs[s.id] = s.rev
+            self._payloads.pop(s.id, None)
             self._payloads[s.id] = diffs.payload(raw)
+            if len(self._payloads) > diffs.KEPT_SESSIONS:  # the oldest game goes
+                del self._payloads[next(iter(self._payloads))]
         if s.race:
             rs = self._races.get(s.race)
             if rs is not None and (rs.session is None or s.rev >= rs.session.rev):
