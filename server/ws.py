@@ -154,6 +154,7 @@ class Connection(V2Socket):
             try:
                 await self._handle(data or b"")
             finally:
+                self._held_done()
                 self.idle.set()
 
     async def _handle(self, data: str | bytes) -> None:

@@ -56,14 +56,20 @@ class V2Socket:
             self.holding = rid
             self._post(("hold", rid))
 
-    def _reply_held(self, message: dict[str, Any]) -> bool:
+    def _reply_held(self, message: dict[str, Any] | None) -> bool:
         """Queue the reply of the change that holds a race's events; ``False`` when no change
-        holds any (the reply goes as any message)."""
+        holds any (the reply goes as any message). Every reply a reader sends must come
+        through here; ``None`` (``_held_done``) lets the race's events go without one."""
         rid, self.holding = self.holding, None
         if rid is None:
             return False
         self._post(("ack", rid, message))
         return True
+
+    def _held_done(self) -> None:
+        """After a message is handled: a hold its reply did not end (a reply written some
+        other way) ends here, so a race's events are never held for good."""
+        self._reply_held(None)
 
     def _sent_rev(self, reply: dict[str, Any]) -> None:
         """Note the revision of a ``session`` or ``ack`` queued for this socket (the client
@@ -87,12 +93,12 @@ class V2Socket:
             return True
         return False
 
-    async def _ack(self, rid: str, reply: dict[str, Any]) -> None:
+    async def _ack(self, rid: str, reply: dict[str, Any] | None) -> None:
         """The reply that held race ``rid``'s events, then those events. An ack carries the
         number of the race.progress event it stands for (``seq``): every event before it goes
         first (those held, then any the window still has)."""
         held = self.held.pop(rid, [])
-        seq = reply.get("seq")
+        seq = reply.get("seq") if reply is not None else None
         if isinstance(seq, int) and rid in self.last_seq:
             before = sorted((decode_event(i[2]) for i in held if i[0] == "event"),
                             key=lambda e: int(e["seq"]))
@@ -103,6 +109,7 @@ class V2Socket:
             if self.last_seq[rid] < seq - 1:  # a gap the events held do not fill
                 await self._send_up_to(rid, seq - 1)
             self.last_seq[rid] = max(self.last_seq[rid], seq)
-        await self._send(reply)
+        if reply is not None:
+            await self._send(reply)
         for item in held:  # those already sent, and the ack's own event, are dropped
             await self._run(item)
