@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import os
 import signal
 import sys
@@ -114,6 +115,17 @@ def serve(args: argparse.Namespace) -> int:
         return 0
 
 
+def stack(fast: bool) -> tuple[str, str]:
+    """uvicorn's event loop and HTTP parser: uvloop and httptools when ``fast`` (the fast_io
+    setting) and installed, else asyncio's loop and h11. Chosen here, never by uvicorn's
+    "auto", so the setting decides and a missing wheel falls back to a server that works."""
+    if not fast:
+        return "asyncio", "h11"
+    have = importlib.util.find_spec
+    return ("uvloop" if have("uvloop") else "asyncio",
+            "httptools" if have("httptools") else "h11")
+
+
 def run_server(args: argparse.Namespace, url: str, where: str) -> int:
     """uvicorn, every worker on ``url`` (passed on in SAMEDEAL_REDIS_URL)."""
     import uvicorn
@@ -122,9 +134,12 @@ def run_server(args: argparse.Namespace, url: str, where: str) -> int:
 
     os.environ["SAMEDEAL_REDIS_URL"] = url
     settings = Settings.from_env()
-    print(f"SameDeal on http://{args.host}:{args.port}, state in {where}", flush=True)
+    loop, http = stack(settings.fast_io)
+    print(f"SameDeal on http://{args.host}:{args.port}, state in {where} ({loop} event "
+          f"loop, {http} HTTP parser)", flush=True)
     uvicorn.run("server.app:create_app", factory=True, host=args.host, port=args.port,
                 workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
+                loop=loop, http=http,
                 ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=settings.ws_compression, lifespan="on",
                 # The client's address is the server's own business (``trusted_proxies``,

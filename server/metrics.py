@@ -28,6 +28,8 @@ class Metrics:
             "samedeal_move_seconds", "Time from a move's arrival to its acknowledgement",
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
             registry=r)
+        self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
+                          ["loop"], registry=r)
         self._moves_by_op: dict[str, Counter] = {}
 
     def moved(self, op: str, seconds: float) -> None:
