@@ -66,9 +66,10 @@ def _slow_text(obj: Any) -> str:
 def loads(data: bytes | str) -> Any:
     """``json.loads(data)``, by orjson where that reads the same (the module's docstring)."""
     if isinstance(data, str):
-        odd = LONG_DIGITS.search(data) or data.count("[") + data.count("{") >= NESTED
+        odd = bool(LONG_DIGITS.search(data)) or data.count("[") + data.count("{") >= NESTED
     else:
-        odd = LONG_DIGITS_BYTES.search(data) or data.count(b"[") + data.count(b"{") >= NESTED
+        odd = (bool(LONG_DIGITS_BYTES.search(data))
+               or data.count(b"[") + data.count(b"{") >= NESTED)
     if not odd:
         try:
             return orjson.loads(data)
