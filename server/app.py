@@ -148,7 +148,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        sv.metrics.loop.labels(loop_name()).set(1)  # the fast_io setting, as it took
+        sv.metrics.loop.labels(loop_name()).set(1)  # the uvloop setting, as it took
         await sv.hub.start()  # returns even without Redis: /readyz says 503 until it comes
         undo_sigterm = sv.drain.on_sigterm()
         stop = asyncio.Event()
@@ -173,7 +173,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
 
 def loop_name() -> str:
-    """``uvloop`` or ``asyncio``: the running event loop's library (server/cli.py ``stack``)."""
+    """``uvloop`` or ``asyncio``: the running event loop's library (server/cli.py
+    ``event_loop``)."""
     return type(asyncio.get_running_loop()).__module__.partition(".")[0]
 
 
