@@ -8,10 +8,8 @@ before it is acknowledged.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import os
-import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
 from .followups import Expected
+from .turns import Turns
 
 PUSH, POP = "push", "pop"
 
@@ -97,18 +96,11 @@ class Sessions:
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
+        self._turns = Turns()  # one change at a time per session on this process
         self._store_change = script_replies.bind(redis, scripts.CHANGE, script_replies.Changed.of,
                                                  settings.move_wait)
         self._open = script_replies.bind(redis, scripts.OPEN, script_replies.Opened.of)
         self._expected = Expected(redis, settings)
-
-    def lock(self, sid: str) -> asyncio.Lock:
-        lock = self._locks.get(sid)
-        if lock is None:
-            lock = self._locks[sid] = asyncio.Lock()
-        return lock
 
     async def start_solo(self, player: Player, game: str, variant: str,
                          seed_hex: str | None) -> Session:
@@ -210,36 +202,43 @@ class Sessions:
 
     async def _change(self, player: Player, sid: str, op: str,
                       move: str | dict[str, Any] | None, rev: int | None) -> Session:
-        async with self.lock(sid):
-            for attempt in range(3):
-                s = await self.load(sid, check=attempt > 0)
-                if s.player != player.id:
-                    raise ApiError("session.not_yours", "that session is another player's")
-                if rev is not None and rev != s.rev and attempt == 0:
-                    continue  # the cache may be behind: check against Redis
-                if rev is not None and rev != s.rev:
-                    raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
-                done, entry = self._apply(s, op, move)
-                result = await self._persist(s, PUSH if entry else POP, entry or "")
-                if result.ok:
-                    s.rev = result.rev
+        await self._turns.take(sid)
+        try:
+            return await self._change_in_turn(player, sid, op, move, rev)
+        finally:
+            self._turns.give(sid)
+
+    async def _change_in_turn(self, player: Player, sid: str, op: str,
+                              move: str | dict[str, Any] | None, rev: int | None) -> Session:
+        for attempt in range(3):
+            s = await self.load(sid, check=attempt > 0)
+            if s.player != player.id:
+                raise ApiError("session.not_yours", "that session is another player's")
+            if rev is not None and rev != s.rev and attempt == 0:
+                continue  # the cache may be behind: check against Redis
+            if rev is not None and rev != s.rev:
+                raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
+            done, entry = self._apply(s, op, move)
+            result = await self._persist(s, PUSH if entry else POP, entry or "")
+            if result.ok:
+                s.rev = result.rev
+                await self.on_change(s, result)
+                return s
+            done()  # put the state back as it was
+            why = result.why
+            if why != "conflict":
+                if why == "race.over":
                     await self.on_change(s, result)
-                    return s
-                done()  # put the state back as it was
-                why = result.why
-                if why != "conflict":
-                    if why == "race.over":
-                        await self.on_change(s, result)
-                        raise ApiError("race.over", "the race is over")
-                    if why == "race.not_started":
-                        wait = int(result.detail) / 1000
-                        raise ApiError(why, f"the race starts in {wait:.1f} s")
-                    if why == "daily.closed":
-                        raise ApiError(why, "the day's challenge has closed: the attempt "
-                                       "counts as it stands")
-                    raise ApiError(why, "that session is gone")
-                self._cache.pop(sid, None)
-            raise ApiError("conflict", "the session kept changing; try again")
+                    raise ApiError("race.over", "the race is over")
+                if why == "race.not_started":
+                    wait = int(result.detail) / 1000
+                    raise ApiError(why, f"the race starts in {wait:.1f} s")
+                if why == "daily.closed":
+                    raise ApiError(why, "the day's challenge has closed: the attempt "
+                                   "counts as it stands")
+                raise ApiError(why, "that session is gone")
+            self._cache.pop(sid, None)
+        raise ApiError("conflict", "the session kept changing; try again")
 
     def _apply(self, s: Session, op: str,
                move: str | dict[str, Any] | None) -> tuple[Callable[[], object], str]:
