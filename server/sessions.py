@@ -68,6 +68,20 @@ class Session:
     def commitment(self) -> str:
         return engine.commitment(self.seed)  # in every reply: hashed once
 
+    @functools.cached_property
+    def script_keys(self) -> tuple[str, ...]:
+        """The keys a change's script touches: the session's, and a race entry's race and
+        event list (named once, not on every move)."""
+        if not self.race:
+            return store.session_keys(self.id)
+        rk, _, ek = store.race_keys(self.race)
+        return (*store.session_keys(self.id), rk, ek)
+
+    @functools.cached_property
+    def channel(self) -> str:
+        """A race entry's race's event channel."""
+        return store.channel(self.race)
+
 
 def rules_for(game: str, variant: str) -> engine.RuleSet:
     try:
@@ -271,18 +285,14 @@ class Sessions:
         st.legal_moves()  # the reply lists them: one search answers the status below too
         if st.over:  # this change may end the game, or the race (server/followups.py)
             await self._expected.soon(follow_up(s))
-        keys = list(store.session_keys(s.id))
-        args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
-                           s.rules.tie_break(st)]
+        status, score, ply = st.status, st.score, st.ply
+        args: list[Any] = [s.rev, op, entry, status, score, ply, s.rules.tie_break(st)]
         if s.race:
-            rk, _, ek = store.race_keys(s.race)
-            keys += [rk, ek]
             event = {"type": "race.progress", "race": s.race, "player": s.player,
-                     "moves": st.ply, "score": st.score, "cards": foundation_cards(st),
-                     "status": st.status}
-            args += [msgpack.packb(event), self.settings.event_window,
-                     store.channel(s.race)]
-        return await self._store_change(keys=keys, args=args)
+                     "moves": ply, "score": score, "cards": foundation_cards(st),
+                     "status": status}
+            args += [msgpack.packb(event), self.settings.event_window, s.channel]
+        return await self._store_change(keys=list(s.script_keys), args=args)
 
     async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:
         """The move list with server times; the seed only when ``reveal``."""

@@ -181,12 +181,13 @@ class Connection:
                 raise bad
             if not isinstance(message, dict):
                 raise ApiError("message.invalid", "a message is an object (a map)")
-            schema.check_text(message)  # before anything else reads a string of it
             kind = message.get("type")
-            if not isinstance(kind, str) or kind not in WS_TYPES:
-                raise ApiError("message.unknown_type",
-                               "a message needs a known 'type' (see docs/protocol.md)")
-            schema.check_fields(kind, message)
+            if not (type(kind) is str and kind in WS_TYPES and schema.fits(kind, message)):
+                schema.check_text(message)  # before anything else reads a string of it
+                if not isinstance(kind, str) or kind not in WS_TYPES:
+                    raise ApiError("message.unknown_type",
+                                   "a message needs a known 'type' (see docs/protocol.md)")
+                schema.check_fields(kind, message)
             reply = await self._dispatch(kind, message)
             if reply is not None:
                 if request_id is not None:
