@@ -1,9 +1,9 @@
 """The WebSocket endpoint: one connection per client for live play.
 
-Each connection reads messages in one task and writes in another, through one queue (its
-outbox), so replies and race or match events leave in order and a slow client never blocks
-the node. A reply finding the outbox empty and nothing being written is written by the reading
-task itself, with no hand-over to the writer.
+Each connection reads messages in one task and writes in another, through its outbox
+(server/outbox.py), so replies and race or match events leave in order and a slow client never
+blocks the node. A reply finding the outbox empty and nothing being written is written by the
+reading task itself, with no hand-over to the writer.
 Events carry their number; the writer drops repeats and fills a gap from the race's or match's
 event window, or sends a full resync when the window no longer covers the gap. A match
 player's sockets following the match tell it they are present (for the grace period).
@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -28,6 +27,7 @@ from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
 from .events import decode_event, event_frame, events_after
+from .outbox import Outbox
 from .sessions import session_payload
 
 log = logging.getLogger("samedeal.ws")
@@ -70,11 +70,7 @@ class Connection:
         self.sv = sv
         self.encoding = encoding
         self.player: Player | None = None
-        # A deque and one waiting future rather than an asyncio.Queue: a frame's hand-over is on
-        # every move's path, and the writer takes whatever is queued in one wake-up.
-        self.outbox: deque[tuple[Any, ...]] = deque()
-        self.writing = False  # a frame is being written (by the writer or by a reply)
-        self._waiting: asyncio.Future[None] | None = None  # the writer's, while idle
+        self.outbox = Outbox(OUTBOX)
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
@@ -295,46 +291,29 @@ class Connection:
     async def _answer(self, message: dict[str, Any]) -> None:
         """A request's reply: written here when nothing is queued or being written (the
         order is kept: nothing can be ahead of it), else queued behind what is."""
-        if self.outbox or self.writing or self.closing:
+        if not self.outbox.idle or self.closing:
             self.send(message)
             return
-        self.writing = True
+        self.outbox.begin()
         try:
             await self._send(message)
         except Exception:  # a closed socket: the reader ends the connection
             log.debug("write failed", exc_info=True)
         finally:
-            self.writing = False
-            if self.outbox:
-                self._wake()
+            self.outbox.done()
 
     def _post(self, item: tuple[Any, ...], force: bool = False) -> None:
-        if len(self.outbox) >= OUTBOX and not force:
+        if self.outbox.full and not force:
             if self.closing:
                 return
             self.closing = True  # drop what is queued: the client resumes from the window
             self.outbox.clear()
             item = ("close", TRY_AGAIN, "too slow: reconnect and resume")
-        self.outbox.append(item)
-        if not self.writing:
-            self._wake()
-
-    def _wake(self) -> None:
-        waiting = self._waiting
-        if waiting is not None and not waiting.done():
-            waiting.set_result(None)
+        self.outbox.put(item)
 
     async def _write(self) -> None:
-        loop = asyncio.get_running_loop()
-        outbox = self.outbox
         while True:
-            if not outbox or self.writing:  # a reply being written wakes us when it is done
-                self._waiting = loop.create_future()
-                await self._waiting
-                self._waiting = None
-                continue
-            item = outbox.popleft()
-            self.writing = True
+            item = await self.outbox.next()
             try:
                 if item[0] == "stop":
                     return
@@ -352,7 +331,7 @@ class Connection:
             except Exception:  # a closed socket, a failed read: the reader ends the connection
                 log.debug("write failed", exc_info=True)
             finally:
-                self.writing = False
+                self.outbox.done()
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self._send_frame(codec.encode(message, codec.MSGPACK)
