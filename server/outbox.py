@@ -41,7 +41,7 @@ class Outbox:
     async def next(self) -> tuple[Any, ...]:
         """The next item, once nobody else is writing; the caller then writes it and calls
         ``done``."""
-        while not self._ready():
+        while not self._items or self._writing:
             self._waiting = asyncio.get_running_loop().create_future()
             try:
                 await self._waiting
@@ -49,9 +49,6 @@ class Outbox:
                 self._waiting = None
         self._writing = True
         return self._items.popleft()
-
-    def _ready(self) -> bool:
-        return bool(self._items) and not self._writing
 
     def begin(self) -> None:
         """A frame is written now by a task other than the writer (``idle`` said it may)."""
