@@ -148,6 +148,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sv.metrics.loop.labels(loop_name()).set(1)  # the uvloop setting, as it took
         await sv.hub.start()  # returns even without Redis: /readyz says 503 until it comes
         undo_sigterm = sv.drain.on_sigterm()
         stop = asyncio.Event()
@@ -169,6 +170,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         RedisTimeoutError: store_error, Exception: server_error})
     app.state.services = sv
     return app
+
+
+def loop_name() -> str:
+    """``uvloop`` or ``asyncio``: the running event loop's library (server/cli.py
+    ``event_loop``)."""
+    return type(asyncio.get_running_loop()).__module__.partition(".")[0]
 
 
 def web_root(settings: Settings) -> Path | None:

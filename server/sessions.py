@@ -8,10 +8,8 @@ before it is acknowledged.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import os
-import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -31,6 +29,7 @@ from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
 from .followups import Expected
+from .turns import Turns
 
 PUSH, POP = "push", "pop"
 
@@ -74,6 +73,20 @@ class Session:
     def commitment(self) -> str:
         return engine.commitment(self.seed)  # in every reply: hashed once
 
+    @functools.cached_property
+    def script_keys(self) -> tuple[str, ...]:
+        """The keys a change's script touches: the session's, and a race entry's race and
+        event list (named once, not on every move)."""
+        if not self.race:
+            return store.session_keys(self.id)
+        rk, _, ek = store.race_keys(self.race)
+        return (*store.session_keys(self.id), rk, ek)
+
+    @functools.cached_property
+    def channel(self) -> str:
+        """A race entry's race's event channel."""
+        return store.channel(self.race)
+
 
 def rules_for(game: str, variant: str) -> engine.RuleSet:
     try:
@@ -102,18 +115,11 @@ class Sessions:
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
+        self._turns = Turns()  # one change at a time per session on this process
         self._store_change = script_replies.bind(redis, scripts.CHANGE, script_replies.Changed.of,
                                                  settings.move_wait)
         self._open = script_replies.bind(redis, scripts.OPEN, script_replies.Opened.of)
         self._expected = Expected(redis, settings)
-
-    def lock(self, sid: str) -> asyncio.Lock:
-        lock = self._locks.get(sid)
-        if lock is None:
-            lock = self._locks[sid] = asyncio.Lock()
-        return lock
 
     async def start_solo(self, player: Player, game: str, variant: str,
                          seed_hex: str | None) -> Session:
@@ -219,37 +225,44 @@ class Sessions:
 
     async def _change(self, player: Player, sid: str, op: str,
                       move: str | dict[str, Any] | None, rev: int | None) -> Session:
-        async with self.lock(sid):
-            for attempt in range(3):
-                s = await self.load(sid, check=attempt > 0)
-                if s.player != player.id:
-                    raise ApiError("session.not_yours", "that session is another player's")
-                if rev is not None and rev != s.rev and attempt == 0:
-                    continue  # the cache may be behind: check against Redis
-                if rev is not None and rev != s.rev:
-                    raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
-                done, entry = self._apply(s, op, move)
-                result = await self._persist(s, PUSH if entry else POP, entry or "")
-                if result.ok:
-                    s.rev = result.rev
-                    s.progress_seq = result.seq
+        await self._turns.take(sid)
+        try:
+            return await self._change_in_turn(player, sid, op, move, rev)
+        finally:
+            self._turns.give(sid)
+
+    async def _change_in_turn(self, player: Player, sid: str, op: str,
+                              move: str | dict[str, Any] | None, rev: int | None) -> Session:
+        for attempt in range(3):
+            s = await self.load(sid, check=attempt > 0)
+            if s.player != player.id:
+                raise ApiError("session.not_yours", "that session is another player's")
+            if rev is not None and rev != s.rev and attempt == 0:
+                continue  # the cache may be behind: check against Redis
+            if rev is not None and rev != s.rev:
+                raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
+            done, entry = self._apply(s, op, move)
+            result = await self._persist(s, PUSH if entry else POP, entry or "")
+            if result.ok:
+                s.rev = result.rev
+                s.progress_seq = result.seq
+                await self.on_change(s, result)
+                return s
+            done()  # put the state back as it was
+            why = result.why
+            if why != "conflict":
+                if why == "race.over":
                     await self.on_change(s, result)
-                    return s
-                done()  # put the state back as it was
-                why = result.why
-                if why != "conflict":
-                    if why == "race.over":
-                        await self.on_change(s, result)
-                        raise ApiError("race.over", "the race is over")
-                    if why == "race.not_started":
-                        wait = int(result.detail) / 1000
-                        raise ApiError(why, f"the race starts in {wait:.1f} s")
-                    if why == "daily.closed":
-                        raise ApiError(why, "the day's challenge has closed: the attempt "
-                                       "counts as it stands")
-                    raise ApiError(why, "that session is gone")
-                self._cache.pop(sid, None)
-            raise ApiError("conflict", "the session kept changing; try again")
+                    raise ApiError("race.over", "the race is over")
+                if why == "race.not_started":
+                    wait = int(result.detail) / 1000
+                    raise ApiError(why, f"the race starts in {wait:.1f} s")
+                if why == "daily.closed":
+                    raise ApiError(why, "the day's challenge has closed: the attempt "
+                                   "counts as it stands")
+                raise ApiError(why, "that session is gone")
+            self._cache.pop(sid, None)
+        raise ApiError("conflict", "the session kept changing; try again")
 
     def _apply(self, s: Session, op: str,
                move: str | dict[str, Any] | None) -> tuple[Callable[[], object], str]:
@@ -282,18 +295,14 @@ class Sessions:
         st.legal_moves()  # the reply lists them: one search answers the status below too
         if st.over:  # this change may end the game, or the race (server/followups.py)
             await self._expected.soon(follow_up(s))
-        keys = list(store.session_keys(s.id))
-        args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
-                           s.rules.tie_break(st)]
+        status, score, ply = st.status, st.score, st.ply
+        args: list[Any] = [s.rev, op, entry, status, score, ply, s.rules.tie_break(st)]
         if s.race:
-            rk, _, ek = store.race_keys(s.race)
-            keys += [rk, ek]
             event = {"type": "race.progress", "race": s.race, "player": s.player,
-                     "moves": st.ply, "score": st.score, "cards": foundation_cards(st),
-                     "status": st.status}
-            args += [msgpack.packb(event), self.settings.event_window,
-                     store.channel(s.race)]
-        return await self._store_change(keys=keys, args=args)
+                     "moves": ply, "score": score, "cards": foundation_cards(st),
+                     "status": status}
+            args += [msgpack.packb(event), self.settings.event_window, s.channel]
+        return await self._store_change(keys=list(s.script_keys), args=args)
 
     async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:
         """The move list with server times; the seed only when ``reveal``."""

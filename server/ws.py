@@ -1,7 +1,9 @@
 """The WebSocket endpoint: one connection per client for live play.
 
-Each connection reads messages in one task and writes in another, through one queue, so
-replies and race or match events leave in order and a slow client never blocks the node.
+Each connection reads messages in one task and writes in another, through its outbox
+(server/outbox.py), so replies and race or match events leave in order and a slow client never
+blocks the node. A reply finding the outbox empty and nothing being written is written by the
+reading task itself, with no hand-over to the writer.
 Events carry their number; the writer drops repeats and fills a gap from the race's or match's
 event window, or sends a full resync when the window no longer covers the gap. A match
 player's sockets following the match tell it they are present (for the grace period). On
@@ -26,7 +28,8 @@ from . import acks, codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
-from .events import decode_event, events_after
+from .events import decode_event, event_frame, events_after
+from .outbox import Outbox
 from .sessions import session_payload
 from .ws_v2 import CHANGES, V2Socket
 
@@ -71,7 +74,7 @@ class Connection(V2Socket):
         self.encoding = encoding
         self._v2_init(v2)
         self.player: Player | None = None
-        self.outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue(OUTBOX)
+        self.outbox = Outbox(OUTBOX)
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
@@ -125,10 +128,8 @@ class Connection(V2Socket):
         for ever (and the node's shutdown with it). A closing socket's queue is written
         first, for up to 2 s."""
         if not self.closing:
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(("stop",))
+            self.outbox.clear()
+        self._post(("stop",), force=True)
         done, _ = await asyncio.wait({writer}, timeout=2.0)
         if not done:
             writer.cancel()
@@ -181,18 +182,19 @@ class Connection(V2Socket):
                 raise bad
             if not isinstance(message, dict):
                 raise ApiError("message.invalid", "a message is an object (a map)")
-            schema.check_text(message)  # before anything else reads a string of it
             kind = message.get("type")
-            if not isinstance(kind, str) or kind not in WS_TYPES:
-                raise ApiError("message.unknown_type",
-                               "a message needs a known 'type' (see docs/protocol.md)")
-            schema.check_fields(kind, message)
+            if not (type(kind) is str and kind in WS_TYPES and schema.fits(kind, message)):
+                schema.check_text(message)  # before anything else reads a string of it
+                if not isinstance(kind, str) or kind not in WS_TYPES:
+                    raise ApiError("message.unknown_type",
+                                   "a message needs a known 'type' (see docs/protocol.md)")
+                schema.check_fields(kind, message)
             self._hold(kind, message)
             reply = await self._dispatch(kind, message)
             if reply is not None:
                 if request_id is not None:
                     reply["id"] = request_id
-                self.send(reply)
+                await self._answer(reply)
                 eid = reply.get("race") or reply.get("match")
                 if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
                     # A new entrant follows the race or match from its own seat on, after
@@ -210,7 +212,7 @@ class Connection(V2Socket):
             out: dict[str, Any] = {"type": "error", **error.body()}
             if request_id is not None:
                 out["id"] = request_id
-            self.send(out)
+            await self._answer(out)
         except Exception:
             log.exception("message failed")
             self.sv.metrics.errors.labels("server.error").inc()
@@ -299,19 +301,35 @@ class Connection(V2Socket):
         if not self._reply_held(message):
             self._post(("send", message))
 
-    def _post(self, item: tuple[Any, ...]) -> None:
+    async def _answer(self, message: dict[str, Any]) -> None:
+        """A request's reply: written here when nothing is queued or being written (the
+        order is kept: nothing can be ahead of it), else queued behind what is; the reply
+        of a change that holds its race's events goes with them (ws_v2)."""
+        if self._reply_held(message):
+            return
+        if not self.outbox.idle or self.closing:
+            self.send(message)
+            return
+        self.outbox.begin()
         try:
-            self.outbox.put_nowait(item)
-        except asyncio.QueueFull:
-            if not self.closing:  # drop what is queued: the client resumes from the window
-                self.closing = True
-                while not self.outbox.empty():
-                    self.outbox.get_nowait()
-                self.outbox.put_nowait(("close", TRY_AGAIN, "too slow: reconnect and resume"))
+            await self._send(message)
+        except Exception:  # a closed socket: the reader ends the connection
+            log.debug("write failed", exc_info=True)
+        finally:
+            self.outbox.done()
+
+    def _post(self, item: tuple[Any, ...], force: bool = False) -> None:
+        if self.outbox.full and not force:
+            if self.closing:
+                return
+            self.closing = True  # drop what is queued: the client resumes from the window
+            self.outbox.clear()
+            item = ("close", TRY_AGAIN, "too slow: reconnect and resume")
+        self.outbox.put(item)
 
     async def _write(self) -> None:
         while True:
-            item = await self.outbox.get()
+            item = await self.outbox.next()
             try:
                 if item[0] == "stop":
                     return
@@ -324,6 +342,8 @@ class Connection(V2Socket):
                 raise
             except Exception:  # a closed socket, a failed read: the reader ends the connection
                 log.debug("write failed", exc_info=True)
+            finally:
+                self.outbox.done()
 
     async def _run(self, item: tuple[Any, ...]) -> None:
         if item[0] == "send":
@@ -331,19 +351,31 @@ class Connection(V2Socket):
         elif item[0] == "ack":
             await self._ack(item[1], item[2])
         elif item[0] == "event":
-            await self._event(item[1], decode_event(item[2]))
+            await self._event(item[1], item[2])
         else:
             await self._catch_up(*item[1:])
 
     async def _send(self, message: dict[str, Any]) -> None:
-        if self.encoding == codec.MSGPACK:
-            await self.ws.send_bytes(codec.encode(message, codec.MSGPACK))
-        else:
-            await self.ws.send_text(codec.text(message))
+        await self._send_frame(codec.encode(message, codec.MSGPACK)
+                               if self.encoding == codec.MSGPACK else codec.text(message))
 
-    async def _event(self, eid: str, event: dict[str, Any]) -> None:
+    async def _send_frame(self, frame: str | bytes) -> None:
+        if isinstance(frame, bytes):
+            await self.ws.send_bytes(frame)
+        else:
+            await self.ws.send_text(frame)
+
+    async def _event(self, eid: str, entry: bytes) -> None:
+        """A published event (its stored entry): the next one is sent as the frame every
+        socket of this encoding shares (encoded once); after a gap, the missed ones first."""
+        event = decode_event(entry)
         last = self.last_seq.get(eid)
         if last is None or event["seq"] <= last:
+            return
+        if event["seq"] == last + 1 and event["type"] != "race.started" and (
+                event["type"] not in OWN_GRID_EVENTS):
+            await self._send_frame(event_frame(entry, self.encoding))
+            self.last_seq[eid] = event["seq"]
             return
         if event["seq"] > last + 1:
             missed = await events_after(self.sv.redis, eid, last)
