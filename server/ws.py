@@ -22,7 +22,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import acks, codec, drain, schema, store
 from .accounts import Player
@@ -340,8 +340,20 @@ class Connection(V2Socket):
                     await self._run(item)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a closed socket, a failed read: the reader ends the connection
-                log.debug("write failed", exc_info=True)
+            except Exception as e:
+                if item[0] == "send" or WebSocketState.DISCONNECTED in (
+                        self.ws.client_state, self.ws.application_state):
+                    log.debug("write failed", exc_info=True)  # closed: the reader ends it
+                    continue
+                # A catch-up, or the session or grid that goes with an event, could not be
+                # read (the store failed): what this socket was sent is no longer whole, and
+                # it would miss every event after. Close it: the client resumes from its last
+                # event on a new one.
+                log.info("a socket's events could not be read (%s): closing it to resume",
+                         type(e).__name__)
+                with contextlib.suppress(Exception):
+                    await self.ws.close(TRY_AGAIN, "events could not be read: reconnect and resume")
+                return
             finally:
                 self.outbox.done()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from .accounts import Accounts
@@ -9,6 +11,8 @@ from .errors import SdkError
 from .following import Following
 from .messages import Race, Results, Session
 from .state import RaceState
+
+RECHECK = 5.0  # seconds a race's follower waits for news before reading the race again
 
 
 class Races(Accounts, Following):
@@ -92,7 +96,7 @@ class Races(Accounts, Following):
         """Your session in a race you joined, once it has started (``None`` if the race ended
         without one reaching you, e.g. a deal with no move at all)."""
         rs = self._races.setdefault(race, RaceState(race))
-        await self.wait_for(lambda: rs.session is not None or rs.over, timeout)
+        await self._wait_race(race, lambda: rs.session is not None or rs.over, timeout)
         return rs.session
 
     async def wait_race_end(self, race: str, timeout: float | None = None) -> Results:
@@ -100,6 +104,28 @@ class Races(Accounts, Following):
         rs = self._races.get(race)
         if rs is None:
             rs = await self.subscribe_race(race)
-        await self.wait_for(lambda: rs.over, timeout)
+        await self._wait_race(race, lambda: rs.over, timeout)
         return await self.race_results(race)
+
+    async def _wait_race(self, race: str, done: Callable[[], bool],
+                         timeout: float | None) -> None:
+        """Wait for ``done``; with no news for ``RECHECK`` seconds, read the race (and your
+        session in it) again, in case an event or the session at its start never reached this
+        connection (a seat taken over REST or another connection, a push lost)."""
+        async def loop() -> None:
+            while not done():
+                try:
+                    await self.wait_for(done, RECHECK)
+                except TimeoutError:
+                    summary = await self.race(race)
+                    mine = summary.entrant(self._me()) if self.player else None
+                    state = self._races.get(race)
+                    if state is not None:
+                        state.summary = summary
+                        if mine and mine.get("session") and state.session is None:
+                            # noted as the race's session on its way in (Following)
+                            await self.request({"type": "session.get",
+                                                "session": str(mine["session"])})
+
+        await asyncio.wait_for(loop(), timeout)
 

@@ -52,8 +52,9 @@ class Book:
         cached = self._cache.get(mid)
         if cached is not None:
             state, seq = await self.redis.hmget(mk, "state", "seq")  # every change's event
+            # Kept only if no change forgot it meanwhile (while this read was out).
             if state is not None and store.text(state) == cached.meta["state"] and (
-                    int(seq or 0) == cached.meta["seq"]):
+                    int(seq or 0) == cached.meta["seq"]) and self._cache.get(mid) is cached:
                 self._cache.move_to_end(mid)
                 return cached
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -9,6 +9,7 @@ import asyncio
 import hashlib
 from typing import Any
 
+import httpx
 import pytest
 
 from clients.bots.random import RandomBot
@@ -527,3 +528,25 @@ async def test_a_rematch_asked_by_one_and_accepted_by_the_other(nodes: list[Node
         again = await bob.rematch_match(match.id)
         assert again.id != match.id and again.state == "open"
         assert (await ann.rematch_match(match.id)).id == again.id
+
+
+async def test_waiting_for_a_race_reads_it_again_when_no_news_comes(nodes: list[Node]) -> None:
+    """A seat taken over REST (or on a connection that lost a push): no event or session ever
+    reaches this client's socket, yet waiting for the session and the end still finds them,
+    by reading the race again after a few quiet seconds."""
+    _, a_token = await bot_account(nodes[0], "Quiet")
+    _, b_token = await bot_account(nodes[1], "Loud")
+    async with Client(nodes[0].url, a_token) as quiet, Client(nodes[1].url, b_token) as loud:
+        race = await loud.create_race("golf", "easy", 2, countdown=0, time_limit=30)
+        async with httpx.AsyncClient(base_url=nodes[0].url + "/api/v1") as rest:
+            taken = await rest.post(f"/races/{race.id}/join",
+                                    headers={"Authorization": f"Bearer {a_token}"})
+            assert taken.status_code == 200, taken.text
+        mine = await quiet.wait_race_session(race.id, timeout=30)
+        assert mine is not None and mine.race == race.id
+        theirs = await loud.wait_race_session(race.id, timeout=10)
+        assert theirs is not None
+        await quiet.request({"type": "resign", "session": mine.id})
+        await loud.request({"type": "resign", "session": theirs.id})
+        results = await quiet.wait_race_end(race.id, timeout=30)
+        assert {r["status"] for r in results.ranking} == {"lost"}

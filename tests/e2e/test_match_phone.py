@@ -1,6 +1,7 @@
 """Bowling on a phone: with the lane scrolled into view, the lane and the scorecard are both on
 the screen at once, upright (the scorecard under the lane, ten frames across without scrolling
-sideways) and held sideways (the scorecard beside the lane)."""
+sideways) and held sideways (the scorecard beside the lane); and a refused placement's
+sentence leaves the lane where it was."""
 
 from __future__ import annotations
 
@@ -65,3 +66,27 @@ def test_the_lane_and_the_scorecard_share_the_phones_screen(page_for, held: str)
         assert card["left"] >= lane["right"] - 1, "the scorecard is not beside the lane"
     else:
         assert card["top"] >= lane["bottom"] - 1, "the scorecard is not under the lane"
+
+
+def test_a_refused_placement_leaves_the_lane_where_it_was(page_for) -> None:
+    ann = page_for("Ann")
+    m = request(ann, {"type": "match.create", "game": "bowling", "variant": "easy", "seats": 1,
+                      "turn_time": 300})
+    # Place cards until some pile cannot take the next one (every empty pin takes any card).
+    wrong = None
+    while wrong is None:
+        state = request(ann, {"type": "match.get", "match": m["match"]})
+        legal = state["you"]["legal"]
+        wrong = next((p for p in state["you"]["view"]["piles"] if p != "s"
+                      and not any(mv.endswith(f"-{p}") for mv in legal)), None)
+        if wrong is None:
+            request(ann, {"type": "match.move", "match": m["match"], "move": legal[0]})
+    ann.goto(ann.url.split("#")[0] + f"#/match/{m['match']}")
+    lane = ann.locator(".match-board .board")
+    expect(lane.locator(".pile[data-pile=s] > .card:not(.back)")).to_have_count(1)
+    before = lane.bounding_box()
+    lane.locator(".pile[data-pile=s] > .card:not(.back)").click()
+    lane.locator(f".pile[data-pile={wrong}]").click()
+    expect(ann.locator(".match .refusal")).to_be_visible()
+    expect(ann.locator(".match .refusal")).not_to_have_text("")
+    assert lane.bounding_box() == before

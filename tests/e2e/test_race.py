@@ -167,5 +167,7 @@ def test_two_browsers_race_one_deal(page_for, web: str, web2: str) -> None:
         if notation == "s":
             assert words in ("draw from the stock", "turn the waste over"), words
         else:
-            assert re.fullmatch(r"(10|[A2-9JQK])[♣♦♥♠] from (column \d|the waste pile) to "
-                                r"(column|foundation) \d", words), (notation, words)
+            # one card ("7♥ from column 5 to column 2"), or a run of them ("8♠–4♠ (5 cards)")
+            card = r"(10|[A2-9JQK])[♣♦♥♠]"
+            assert re.fullmatch(rf"{card}(–{card} \(\d+ cards\))? from (column \d|the waste "
+                                r"pile) to (column|foundation) \d", words), (notation, words)

@@ -11,6 +11,9 @@ import subprocess
 from pathlib import Path
 
 import httpx
+import pytest
+from redis import Redis
+from websockets.exceptions import ConnectionClosed
 
 from tests.conftest import FAST, free_port, start_node, wait_for
 
@@ -96,3 +99,43 @@ async def test_a_node_started_before_redis_waits_unready_and_serves_once_it_come
     waits = [line.rsplit("next try in ", 1)[1] for line in text.splitlines() if tries in line]
     assert waits[:3] == ["0.5 s", "1 s", "2 s"], waits
     assert set(waits) <= {"0.5 s", "1 s", "2 s", "4 s", "5 s"}, waits
+
+
+async def test_a_socket_whose_catch_up_fails_is_closed_to_resume_not_left_deaf(
+        tmp_path: Path) -> None:
+    """A subscription's catch-up reads the race's events from the store; if that read fails,
+    the socket was once left open and silent for good (it dropped every later event, not
+    knowing where it stood). It is closed with 1013 instead, and a new socket resumes."""
+    port = free_port()
+    redis = own_redis.start(port, tmp_path)
+    node, proc = start_node(f"redis://127.0.0.1:{port}/0", tmp_path / "node.log", **FAST)
+    admin = Redis(port=port)
+    try:
+        wait_for(lambda: status(node, "/readyz") == 200, "the node's readiness")
+        _, ann = await player(node, "Ann")
+        _, bob = await player(node, "Bob")
+        host = await Ws.open(node, ann)
+        race = await host.request({"type": "race.create", "game": "golf", "variant": "easy",
+                                   "seats": 3})
+        rid = race["race"]
+        watcher = await Ws.open(node, bob)
+        # The window's read (LRANGE) alone fails: the subscription's check of the race works.
+        admin.execute_command("ACL", "SETUSER", "default", "-lrange")
+        try:
+            await watcher.send({"type": "race.subscribe", "race": rid, "after": 0})
+            with pytest.raises(ConnectionClosed):
+                await watcher.expect("race.joined", timeout=10)
+            assert watcher.conn.close_code == 1013
+        finally:
+            admin.execute_command("ACL", "SETUSER", "default", "+lrange")
+        again = await Ws.open(node, bob)
+        await again.send({"type": "race.subscribe", "race": rid, "after": 0})
+        joined = await again.expect("race.joined")
+        assert joined["seq"] == 1 and joined["race"] == rid
+        await host.close()
+        await again.close()
+    finally:
+        admin.close()
+        proc.terminate()
+        proc.wait(15)
+        own_redis.stop(redis)
