@@ -13,6 +13,7 @@ See docs/protocol.md "Protocol v2".
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from .accounts import Player
@@ -33,9 +34,12 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
     s = await changed(sv, player, body, op)
-    after = session_payload(s)
-    out = diff(before, after) if known is not None and before is not None and (
-        before["rev"] == known) else after
+    if known is not None and before is not None and before["rev"] == known == s.rev - 1:
+        # the view built from the piles the change touched, not every pile again
+        after = session_payload(s, s.state.view_after(before["view"], s.moved))
+        out = diff(before, after, [s.rules.pile_names[p] for p in s.moved])
+    else:
+        out = session_payload(s)
     if s.race:
         out["seq"] = s.progress_seq
         out["cards"] = foundation_cards(s.state)
@@ -43,9 +47,11 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     return out
 
 
-def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def diff(before: dict[str, Any], after: dict[str, Any],
+         piles: Iterable[str] | None = None) -> dict[str, Any]:
     """``after`` as the changes from ``before``, which must be the previous revision's
-    payload of the same session; else ``after`` whole."""
+    payload of the same session; else ``after`` whole. ``piles``: the only piles that may
+    have changed (default: any)."""
     if before["session"] != after["session"] or before["rev"] != after["rev"] - 1:
         return after
     if before.keys() - after.keys() or before["view"].keys() - after["view"].keys():
@@ -53,10 +59,11 @@ def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"session": after["session"], "rev": after["rev"]}
     old, new = before["view"], after["view"]
     changes: dict[str, Any] = {}
-    piles = {name: pile for name, pile in new["piles"].items()
-             if old["piles"].get(name) != pile}
-    if piles:
-        changes["piles"] = piles
+    names = new["piles"] if piles is None else piles
+    changed = {name: new["piles"][name] for name in names
+               if old["piles"].get(name) != new["piles"][name]}
+    if changed:
+        changes["piles"] = changed
     for k, v in new.items():
         if k != "piles" and old.get(k) != v:
             changes[k] = v

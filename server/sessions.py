@@ -50,6 +50,8 @@ class Session:
     #: the last payload built of this session (``session_payload``): what a v2 ack's changes
     #: are taken against (server/acks.py)
     shown: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: the piles the last change stored by this process touched (engine ``moved_piles``)
+    moved: set[int] = field(default_factory=set, compare=False, repr=False)
 
     @property
     def competitive(self) -> bool:
@@ -276,17 +278,20 @@ class Sessions:
                 st.play(m)
             except engine.IllegalMove as e:
                 raise ApiError(e.code, e.message) from None
+            s.moved = st.moved_piles()
             return st.pop, engine.move_text(s.rules, m)
         if op == "resign":
             if st.over:
                 raise ApiError("game.over", f"the game is over ({st.status})")
             st.resign()
+            s.moved = set()
             return st.pop, "resign"
         if s.competitive and st.over:
             raise ApiError("undo.finished", "a finished ranked game can't be taken back")
         why = st.can_undo()
         if why is not None:
             raise ApiError(why.code, why.message)
+        s.moved = st.moved_piles()
         undone = st.pop()
         return lambda: st.push(undone), ""
 
@@ -332,8 +337,9 @@ def follow_up(s: Session) -> str:
     return store.follow_up("game", s.id)
 
 
-def session_payload(s: Session) -> dict[str, Any]:
-    """What the session's own player sees: the view, the legal moves, never a hidden card."""
+def session_payload(s: Session, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the session's own player sees: the view (``view``, when the caller built it from
+    the changes), the legal moves, never a hidden card."""
     st = s.state
     rules = s.rules
     legal = st.legal_moves()
@@ -341,7 +347,7 @@ def session_payload(s: Session) -> dict[str, Any]:
         "session": s.id,
         "rev": s.rev,
         "mode": s.mode,
-        "view": st.view(),
+        "view": st.view() if view is None else view,
         "legal": [engine.move_text(rules, m) for m in legal],
         # The foundation moves a client may play for the player (auto-move): public facts only.
         "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],
