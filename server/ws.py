@@ -274,9 +274,9 @@ class Connection(V2Socket):
         if eid not in self.listeners:
             def listener(data: bytes | None, eid: str = eid) -> None:
                 if data is not None:
-                    self._post(("event", eid, data))
+                    self._follow(eid, ("event", eid, data))
                 elif eid in self.last_seq:  # pub/sub was down: what did we miss?
-                    self._post(("subscribe", eid, self.last_seq[eid], False))
+                    self._follow(eid, ("subscribe", eid, self.last_seq[eid], False))
 
             self.listeners[eid] = listener
             await self.sv.hub.subscribe(store.channel(eid), listener)
@@ -304,19 +304,26 @@ class Connection(V2Socket):
     async def _answer(self, message: dict[str, Any]) -> None:
         """A request's reply: written here when nothing is queued or being written (the
         order is kept: nothing can be ahead of it), else queued behind what is; the reply
-        of a change that holds its race's events goes with them (ws_v2)."""
-        if self._reply_held(message):
-            return
-        if not self.outbox.idle or self.closing:
+        of a change that holds its race's events goes with them (ws_v2), and is written here
+        only when no earlier event of the race is still to be sent."""
+        rid = self.holding
+        if not self.outbox.idle or self.closing or (
+                rid is not None and not self._ack_now(rid, message)):
             self.send(message)
             return
+        held = self._release()[1]
         self.outbox.begin()
         try:
             await self._send(message)
+            seq = message.get("seq")
+            if rid is not None and isinstance(seq, int):
+                self.last_seq[rid] = seq
         except Exception:  # a closed socket: the reader ends the connection
             log.debug("write failed", exc_info=True)
         finally:
             self.outbox.done()
+        for item in held:
+            self._follow(item[1], item)
 
     def _post(self, item: tuple[Any, ...], force: bool = False) -> None:
         if self.outbox.full and not force:
@@ -336,8 +343,7 @@ class Connection(V2Socket):
                 if item[0] == "close":
                     await self.ws.close(item[1], item[2])
                     return
-                if not self._held_back(item):
-                    await self._run(item)
+                await self._run(item)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -361,7 +367,7 @@ class Connection(V2Socket):
         if item[0] == "send":
             await self._send(item[1])
         elif item[0] == "ack":
-            await self._ack(item[1], item[2])
+            await self._ack(item[1], item[2], item[3])
         elif item[0] == "event":
             await self._event(item[1], item[2])
         else:

@@ -3,9 +3,11 @@
 A move's ack carries what changed since the revision this socket was last sent
 (server/acks.py), so the socket remembers the highest revision it queued of each session. In a
 race the socket follows, the ack stands in the place of the mover's own ``race.progress``
-event: the race's events are held while the change is handled, and the ack is written after
-every event numbered below its ``seq`` and before every event above it; the event itself,
-arriving later, is dropped as already sent. Everyone else gets the event as on v1.
+event: the race's events are held by the reader while the change is handled, and the ack is written
+after every event numbered below its ``seq`` and before every event above it; the event
+itself, arriving later, is dropped as already sent. When nothing is queued and no earlier
+event is missing, the reader writes the ack itself, with no hand-over to the writer. Everyone
+else gets the event as on v1.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ class V2Socket:
     def _v2_init(self, v2: bool) -> None:
         self.v2 = v2
         self.revs: dict[str, int] = {}  # session -> the highest revision queued
-        self.held: dict[str, list[tuple[Any, ...]]] = {}  # race -> its items held (writer)
         self.holding: str | None = None  # the race whose events the change in hand holds
+        self.held: list[tuple[Any, ...]] = []  # that race's items, kept by the reader
 
     def _post(self, item: tuple[Any, ...]) -> None:
         raise NotImplementedError
@@ -47,29 +49,51 @@ class V2Socket:
 
     def _hold(self, kind: str, m: dict[str, Any]) -> None:
         """Before a change of a race session this socket follows: hold the race's events
-        until its reply (the ack, or the error) is written."""
+        until its reply (the ack, or the error) is written or queued."""
         if not self.v2 or kind not in CHANGES:
             return
         sid: str = m["session"]
         rid = sid.partition(".")[0]
         if rid != sid and rid in self.listeners:
-            self.holding = rid
-            self._post(("hold", rid))
+            self.holding, self.held = rid, []
 
-    def _reply_held(self, message: dict[str, Any] | None) -> bool:
-        """Queue the reply of the change that holds a race's events; ``False`` when no change
-        holds any (the reply goes as any message). Every reply a reader sends must come
-        through here; ``None`` (``_held_done``) lets the race's events go without one."""
-        rid, self.holding = self.holding, None
+    def _follow(self, eid: str, item: tuple[Any, ...]) -> None:
+        """An item of a race or match this socket follows (an event, a catch-up): dropped
+        when it is an event already sent (an ack stood for it), kept while its race is held,
+        else queued."""
+        if item[0] == "event" and decode_event(item[2])["seq"] <= self.last_seq.get(eid, -1):
+            return
+        if eid == self.holding:
+            self.held.append(item)
+        else:
+            self._post(item)
+
+    def _release(self) -> tuple[str | None, list[tuple[Any, ...]]]:
+        """Stop holding: the race held, if any, and its items."""
+        rid, held = self.holding, self.held
+        self.holding, self.held = None, []
+        return rid, held
+
+    def _reply_held(self, message: dict[str, Any]) -> bool:
+        """Queue the reply of the change that holds a race's events, with them; ``False``
+        when no change holds any (the reply goes as any message)."""
+        rid, held = self._release()
         if rid is None:
             return False
-        self._post(("ack", rid, message))
+        self._post(("ack", rid, message, held))
         return True
 
     def _held_done(self) -> None:
         """After a message is handled: a hold its reply did not end (a reply written some
         other way) ends here, so a race's events are never held for good."""
-        self._reply_held(None)
+        for item in self._release()[1]:
+            self._post(item)
+
+    def _ack_now(self, rid: str, reply: dict[str, Any]) -> bool:
+        """Can the reply that held race ``rid`` be written before anything else: no event
+        numbered below the ``seq`` it stands for is still to be sent?"""
+        seq = reply.get("seq")
+        return not isinstance(seq, int) or self.last_seq.get(rid) == seq - 1
 
     def _sent_rev(self, reply: dict[str, Any]) -> None:
         """Note the revision of a ``session`` or ``ack`` queued for this socket (the client
@@ -83,22 +107,11 @@ class V2Socket:
             if len(self.revs) > KNOWN_SESSIONS:
                 del self.revs[next(iter(self.revs))]
 
-    def _held_back(self, item: tuple[Any, ...]) -> bool:
-        """The writer's item, kept for after the reply when its race is held."""
-        if item[0] == "hold":
-            self.held.setdefault(item[1], [])
-            return True
-        if item[0] in ("event", "subscribe") and item[1] in self.held:
-            self.held[item[1]].append(item)
-            return True
-        return False
-
-    async def _ack(self, rid: str, reply: dict[str, Any] | None) -> None:
+    async def _ack(self, rid: str, reply: dict[str, Any], held: list[tuple[Any, ...]]) -> None:
         """The reply that held race ``rid``'s events, then those events. An ack carries the
         number of the race.progress event it stands for (``seq``): every event before it goes
         first (those held, then any the window still has)."""
-        held = self.held.pop(rid, [])
-        seq = reply.get("seq") if reply is not None else None
+        seq = reply.get("seq")
         if isinstance(seq, int) and rid in self.last_seq:
             before = sorted((decode_event(i[2]) for i in held if i[0] == "event"),
                             key=lambda e: int(e["seq"]))
@@ -109,7 +122,6 @@ class V2Socket:
             if self.last_seq[rid] < seq - 1:  # a gap the events held do not fill
                 await self._send_up_to(rid, seq - 1)
             self.last_seq[rid] = max(self.last_seq[rid], seq)
-        if reply is not None:
-            await self._send(reply)
+        await self._send(reply)
         for item in held:  # those already sent, and the ack's own event, are dropped
             await self._run(item)
