@@ -25,6 +25,10 @@ import sys
 import time
 from typing import Any
 
+import msgpack
+
+from clients.sdk import diffs
+
 from .common import (
     CORES,
     FAST,
@@ -65,11 +69,21 @@ WHY_CPU = (
 # ----- the load generator (its own process) --------------------------------------------------
 
 
-class Player:
-    """One socket: a reader task resolves replies by id; events are only counted."""
+#: the wire a load generator speaks: (subprotocol, decode, encode)
+WIRES: dict[str, tuple[str, Any, Any]] = {
+    "v1 json": ("samedeal.json", json.loads, json.dumps),
+    "v2 json": ("samedeal.v2.json", json.loads, json.dumps),
+    "v2 msgpack": ("samedeal.v2.msgpack", msgpack.unpackb, msgpack.packb),
+}
 
-    def __init__(self, conn: Any) -> None:
+
+class Player:
+    """One socket: a reader task resolves replies by id; events are only counted. On protocol
+    v2 it keeps its session's payload up to date from each ack's changes, as the SDK does."""
+
+    def __init__(self, conn: Any, wire: str) -> None:
         self.conn = conn
+        _, self.decode, self.encode = WIRES[wire]
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.pushed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.ids = itertools.count(1)
@@ -79,7 +93,7 @@ class Player:
 
     async def _read(self) -> None:
         async for raw in self.conn:
-            m = json.loads(raw)
+            m = self.decode(raw)
             fut = self.waiting.pop(m.get("id"), None) if "id" in m else None
             if fut is not None:
                 fut.set_result(m)
@@ -92,7 +106,7 @@ class Player:
         rid = next(self.ids)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[rid] = fut
-        await self.conn.send(json.dumps({**message, "id": rid}))
+        await self.conn.send(self.encode({**message, "id": rid}))
         return await fut
 
 
@@ -104,12 +118,12 @@ async def register(url: str) -> str:
         return r.json()["token"]
 
 
-async def connect(url: str, token: str | None) -> Player:
+async def connect(url: str, token: str | None, wire: str) -> Player:
     import websockets
 
     conn = await websockets.connect(url.replace("http", "ws", 1) + "/api/v1/ws",
-                                    subprotocols=["samedeal.json"], max_size=2**22)
-    p = Player(conn)
+                                    subprotocols=[WIRES[wire][0]], max_size=2**22)
+    p = Player(conn, wire)
     if token:
         assert (await p.request({"type": "hello", "token": token}))["type"] == "welcome"
     return p
@@ -137,7 +151,9 @@ async def step(p: Player, rng: random.Random, echo: bool) -> None:
     reply = await p.request({"type": "move", "session": s["session"],
                              "move": rng.choice(s["legal"])})
     assert reply["type"] == "ack", reply
-    p.session = reply
+    whole = diffs.apply(s, reply)
+    assert whole is not None, "an ack of changes that does not follow the kept payload"
+    p.session = whole
 
 
 async def closed_loop(players: list[Player], seconds: float, echo: bool) -> int:
@@ -177,11 +193,11 @@ async def open_loop(players: list[Player], rate: float, seconds: float,
 
 
 async def load(urls: list[str], pids: list[int], redis_pids: list[int], players: int,
-               seconds: float, echo: bool) -> dict[str, Any]:
+               seconds: float, echo: bool, wire: str) -> dict[str, Any]:
     clients = []
     for i in range(players):
         url = urls[i % len(urls)]
-        clients.append(await connect(url, None if echo else await register(url)))
+        clients.append(await connect(url, None if echo else await register(url), wire))
     if not echo:
         await seat(clients)
     warm = await closed_loop(clients, 1.0, echo)  # warm up
@@ -218,13 +234,14 @@ async def load(urls: list[str], pids: list[int], redis_pids: list[int], players:
 
 
 def drive(servers: list[tuple[subprocess.Popen[bytes], int]], redis_pids: list[int],
-          players: int, seconds: float, echo: bool = False) -> dict[str, Any]:
+          players: int, seconds: float, echo: bool = False,
+          wire: str = "v2 json") -> dict[str, Any]:
     """The load generator, on the last core, against running servers; its figures."""
     args = [*pinned(CORES - 1), sys.executable, "-m", "bench.ws", "load",
             "--urls", ",".join(f"http://127.0.0.1:{port}" for _, port in servers),
             "--pids", ",".join(str(p.pid) for p, _ in servers),
             "--redis-pid", ",".join(str(pid) for pid in redis_pids),
-            "--players", str(players), "--seconds", str(seconds)]
+            "--players", str(players), "--seconds", str(seconds), "--wire", wire]
     if echo:
         args.append("--echo")
     out = subprocess.run(args, capture_output=True, text=True, timeout=300,
@@ -235,12 +252,13 @@ def drive(servers: list[tuple[subprocess.Popen[bytes], int]], redis_pids: list[i
     return figures
 
 
-def one_run(kind: str, nodes: int, players: int, seconds: float) -> dict[str, Any]:
+def one_run(kind: str, nodes: int, wire: str, players: int,
+            seconds: float) -> dict[str, Any]:
     """Fresh Redis and server(s), then the load generator on another core; its figures."""
     redis, url = start_redis(cpu=CORES - 1)
     servers = [start_server(kind, cpu=i, redis_url=url, env=FAST) for i in range(nodes)]
     try:
-        return drive(servers, [redis.pid], players, seconds, echo=kind == "echo")
+        return drive(servers, [redis.pid], players, seconds, echo=kind == "echo", wire=wire)
     finally:
         for proc, _ in servers:
             stop(proc)
@@ -274,9 +292,12 @@ def why_scale(med: Any) -> str:
 
 def run(quick: bool = False) -> Section:
     runs, seconds, players = (1, 2.0, 20) if quick else (3, 4.0, 100)
-    configs = {"echo": ("echo", 1), "samedeal": ("samedeal", 1),
-               "samedeal x2": ("samedeal", 2)}
-    raw = interleaved(configs, runs, lambda c: one_run(c[0], c[1], players, seconds))
+    configs = {"echo": ("echo", 1, "v2 json"), "echo msgpack": ("echo", 1, "v2 msgpack"),
+               "samedeal": ("samedeal", 1, "v2 json"),
+               "samedeal msgpack": ("samedeal", 1, "v2 msgpack"),
+               "samedeal v1": ("samedeal", 1, "v1 json"),
+               "samedeal x2": ("samedeal", 2, "v2 json")}
+    raw = interleaved(configs, runs, lambda c: one_run(*c, players, seconds))
     med = phase_median(raw)
 
     rows = []
@@ -335,10 +356,11 @@ def main() -> None:
     g.add_argument("--players", type=int, default=40)
     g.add_argument("--seconds", type=float, default=4.0)
     g.add_argument("--echo", action="store_true")
+    g.add_argument("--wire", choices=WIRES, default="v2 json")
     args = p.parse_args()
     result = asyncio.run(load(args.urls.split(","), [int(x) for x in args.pids.split(",")],
                               [int(x) for x in args.redis_pid.split(",")], args.players,
-                              args.seconds, args.echo))
+                              args.seconds, args.echo, args.wire))
     print(json.dumps(result))
 
 
