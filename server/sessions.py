@@ -50,6 +50,8 @@ class Session:
     #: the last payload built of this session (``session_payload``): what a v2 ack's changes
     #: are taken against (server/acks.py)
     shown: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: the cards on the foundations after the last change stored (its race.progress event's)
+    cards: int = 0
     #: the piles the last change stored by this process touched (engine ``moved_piles``)
     moved: set[int] = field(default_factory=set, compare=False, repr=False)
 
@@ -303,9 +305,9 @@ class Sessions:
         status, score, ply = st.status, st.score, st.ply
         args: list[Any] = [s.rev, op, entry, status, score, ply, s.rules.tie_break(st)]
         if s.race:
+            s.cards = foundation_cards(st)
             event = {"type": "race.progress", "race": s.race, "player": s.player,
-                     "moves": ply, "score": score, "cards": foundation_cards(st),
-                     "status": status}
+                     "moves": ply, "score": score, "cards": s.cards, "status": status}
             args += [msgpack.packb(event), self.settings.event_window, s.channel]
         return await self._store_change(keys=list(s.script_keys), args=args)
 
@@ -337,21 +339,17 @@ def follow_up(s: Session) -> str:
     return store.follow_up("game", s.id)
 
 
-def session_payload(s: Session, view: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the session's own player sees: the view (``view``, when the caller built it from
-    the changes), the legal moves, never a hidden card."""
-    st = s.state
-    rules = s.rules
-    legal = st.legal_moves()
+def session_payload(s: Session) -> dict[str, Any]:
+    """What the session's own player sees: the view, the legal moves, never a hidden card."""
+    live = live_fields(s)
     out: dict[str, Any] = {
         "session": s.id,
         "rev": s.rev,
         "mode": s.mode,
-        "view": st.view() if view is None else view,
-        "legal": [engine.move_text(rules, m) for m in legal],
-        # The foundation moves a client may play for the player (auto-move): public facts only.
-        "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],
-        "can_undo": st.can_undo() is None and not (s.competitive and st.over),
+        "view": s.state.view(),
+        "legal": live["legal"],
+        "safe": live["safe"],
+        "can_undo": live["can_undo"],
         "commitment": s.commitment,
         "created": s.created,
     }
@@ -359,7 +357,24 @@ def session_payload(s: Session, view: dict[str, Any] | None = None) -> dict[str,
         out["race"] = s.race
     elif s.daily:
         out["daily"] = s.daily
+    if "seed" in live:
+        out["seed"] = live["seed"]
+    s.shown = dict(out)  # callers may add to ``out``: the copy stays as built
+    return out
+
+
+def live_fields(s: Session) -> dict[str, Any]:
+    """The payload's fields besides the view that a change may change: the legal moves, the
+    safe ones, whether undo is open, and the seed once it may be shown."""
+    st = s.state
+    rules = s.rules
+    legal = st.legal_moves()
+    out: dict[str, Any] = {
+        "legal": [engine.move_text(rules, m) for m in legal],
+        # The foundation moves a client may play for the player (auto-move): public facts only.
+        "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],
+        "can_undo": st.can_undo() is None and not (s.competitive and st.over),
+    }
     if s.reveal or (not s.race and not s.daily and st.status != PLAYING):
         out["seed"] = s.seed.hex()
-    s.shown = dict(out)  # callers may add to ``out``: the copy stays as built
     return out
