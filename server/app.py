@@ -152,6 +152,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         sv.metrics.loop.labels(loop_name()).set(1)  # the uvloop setting, as it took
         await sv.hub.start()  # returns even without Redis: /readyz says 503 until it comes
         quiet_collector()
+        unwatch = sv.metrics.watch_collector()
         undo_sigterm = sv.drain.on_sigterm()
         stop = asyncio.Event()
         tasks = {asyncio.create_task(background(sv, stop))}
@@ -159,6 +160,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             yield
         finally:
             undo_sigterm()
+            unwatch()
             stop.set()  # the loops end by this flag: a cancellation can be swallowed
             await asyncio.wait(tasks, timeout=5)
             with contextlib.suppress(Exception):  # Redis away: the others time this node out

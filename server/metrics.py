@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import bisect
+import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
+    Histogram,
     generate_latest,
 )
 from prometheus_client.metrics_core import (
@@ -25,6 +28,8 @@ from starlette.responses import Response
 
 #: The move latency histogram's upper bounds, in seconds.
 MOVE_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0)
+#: The garbage collector's pause histogram's upper bounds, in seconds.
+GC_BUCKETS = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1)
 
 
 class Moves(Collector):
@@ -78,6 +83,25 @@ class Metrics:
         self.races = Counter("samedeal_races", "Race transitions", ["event"], registry=r)
         self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
                           ["loop"], registry=r)
+        self.gc_pauses = Histogram(
+            "samedeal_gc_pause_seconds", "Garbage-collector pauses (every request in the "
+            "process waits them out), by generation", ["generation"], buckets=GC_BUCKETS,
+            registry=r)
+
+    def watch_collector(self) -> Callable[[], None]:
+        """Time every garbage collection from now on; returns how to stop. A slow move with no
+        slow step of its own may have waited behind one (bench/results.md, the p99)."""
+        started = [0.0]
+
+        def timed(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                started[0] = time.perf_counter()
+            else:
+                self.gc_pauses.labels(str(info["generation"])).observe(
+                    time.perf_counter() - started[0])
+
+        gc.callbacks.append(timed)
+        return lambda: gc.callbacks.remove(timed)
 
     def moved(self, op: str, seconds: float) -> None:
         """One accepted change (undo, resignation), ``seconds`` after it arrived."""

@@ -4,6 +4,7 @@ fed the same moves: the same series, labels and values."""
 
 from __future__ import annotations
 
+import gc
 import random
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -41,3 +42,24 @@ def test_moves_scrape_as_prometheus_clients_own_metrics() -> None:
     text = generate_latest(ours.registry).decode()
     for created in ('samedeal_moves_created{op="undo"}', "samedeal_move_seconds_created"):
         assert created in text
+
+
+def test_collector_pauses_are_timed_while_watched() -> None:
+    """Each garbage collection is one observation of its generation's pause, while the
+    metrics watch the collector, and none after."""
+    ours = Metrics()
+
+    def count(generation: str) -> float:
+        for line in generate_latest(ours.registry).decode().splitlines():
+            if line.startswith(f'samedeal_gc_pause_seconds_count{{generation="{generation}"}}'):
+                return float(line.split()[-1])
+        return 0.0
+
+    unwatch = ours.watch_collector()
+    gc.collect(2)
+    gc.collect(0)
+    unwatch()
+    full, young = count("2"), count("0")
+    assert full >= 1 and young >= 1
+    gc.collect(2)
+    assert count("2") == full  # no longer watched
