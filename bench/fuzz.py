@@ -28,7 +28,7 @@ from typing import Any
 
 from .common import CORES, FAST, Section, Target, fmt, pinned, start_redis, start_server, stop
 
-PROTOCOLS = {"json": "samedeal.json", "msgpack": "samedeal.msgpack"}
+PROTOCOLS = {"json": "samedeal.v2.json", "msgpack": "samedeal.v2.msgpack"}  # as the SDK speaks
 LIMIT = 16384  # the default largest message
 WINDOW = 64  # frames a socket sends before its ping
 SOCKETS = 8  # hostile sockets per node, per encoding

@@ -35,7 +35,7 @@ from bench.common import (
     stop,
 )
 
-SUBPROTOCOL = "samedeal.json"
+SUBPROTOCOL = "samedeal.v2.json"  # as the SDK speaks
 PATH = "/api/v1/ws"
 FULL_COUNTS, QUICK_COUNTS = (1_000, 10_000), (200, 1_000)
 FULL_RUNS, QUICK_RUNS = 3, 1

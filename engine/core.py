@@ -249,6 +249,23 @@ class State:
         """What a player may see: face-down cards and the stock order only as counts."""
         return self.rules.view(self, player)
 
+    def view_after(self, before: dict[str, Any], piles: set[int]) -> dict[str, Any]:
+        """``view()``, built from ``before`` (the view before the last change) and the piles
+        that change touched (``moved_piles``): a server sending what changed does not
+        build every pile again."""
+        return self.rules.view_after(self, before, piles)
+
+    def moved_piles(self) -> set[int]:
+        """The piles the last move (or recorded change) touched, by its journal entries: a
+        pile not among them is as it was before it. Ask before undoing it."""
+        out: set[int] = set()
+        for e in self._journal[self._marks[-1] :] if self._marks else ():
+            if e[0] == _T:
+                out.update(e[1:3])
+            elif e[0] != _V:
+                out.add(e[1])
+        return out
+
     def visible(self, p: int) -> list[int]:
         return self.piles[p][self.down[p] :]
 

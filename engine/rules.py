@@ -752,18 +752,23 @@ class RuleSet(ABC):
     # ----- what players see -------------------------------------------------------------
 
     def view(self, st: State, player: int | None = None) -> dict[str, Any]:
-        piles = {
-            name: {"down": st.down[p], "up": [TEXT[c] for c in st.piles[p][st.down[p] :]]}
-            for p, name in enumerate(self.pile_names)
-        }
-        out: dict[str, Any] = {
-            "game": self.id,
-            "variant": self.variant,
-            "status": st.status,
-            "score": st.score,
-            "moves": st.ply,
-            "piles": piles,
-        }
+        piles = {name: _pile_view(st, p) for p, name in enumerate(self.pile_names)}
+        out: dict[str, Any] = {"game": self.id, "variant": self.variant}
+        return self._facts(st, out, piles)
+
+    def view_after(self, st: State, before: dict[str, Any], piles: set[int]) -> dict[str, Any]:
+        """The view, from the one before a change that touched ``piles`` alone."""
+        names = self.pile_names
+        changed = {names[p]: _pile_view(st, p) for p in piles}
+        out = {k: v for k, v in before.items() if k != "info"}
+        return self._facts(st, out, {**before["piles"], **changed})
+
+    def _facts(self, st: State, out: dict[str, Any], piles: dict[str, Any]) -> dict[str, Any]:
+        """The view's fields beside the game's name: the status, the piles, the public facts."""
+        out["status"] = st.status
+        out["score"] = st.score
+        out["moves"] = st.ply
+        out["piles"] = piles
         info = self.info(st)
         if info:
             out["info"] = info
@@ -844,3 +849,9 @@ class RuleSet(ABC):
             "width": width,
             "layout": layout,
         }
+
+
+def _pile_view(st: State, p: int) -> dict[str, Any]:
+    """One pile as players see it: how many cards lie face down, and the face-up ones."""
+    down = st.down[p]
+    return {"down": down, "up": [TEXT[c] for c in st.piles[p][down:]]}

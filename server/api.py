@@ -23,7 +23,7 @@ from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .records import Records, board_name
-from .sessions import Sessions, session_payload
+from .sessions import Session, Sessions, session_payload
 from .signups import SignupLimit
 
 
@@ -65,13 +65,17 @@ async def session_get(sv: Services, player: Player, body: dict[str, Any]) -> dic
 def _change(op: str) -> Handler:
     async def change(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
-        s = await sv.sessions.change(player, body["session"], op, body.get("move"),
-                                     body.get("rev"))
-        out = session_payload(s)
+        out = session_payload(await changed(sv, player, body, op))
         sv.metrics.moved(op, time.perf_counter() - t0)
         return out
 
     return change
+
+
+async def changed(sv: Services, player: Player, body: dict[str, Any], op: str) -> Session:
+    """Play, undo or resign (``op``) as ``body`` says; the session once stored."""
+    return await sv.sessions.change(player, body["session"], op, body.get("move"),
+                                    body.get("rev"))
 
 
 async def race_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:

@@ -50,6 +50,9 @@ class Settings:
     #: WebSocket per-message compression: off, since every move's reply is small and its CPU
     #: cost is on the hot path (bench/); turn on where bandwidth costs more than CPU.
     ws_compression: bool = False
+    #: Run on uvloop's event loop (a dependency, so installed with the server); off: asyncio's
+    #: own loop, the same behaviour at more CPU per message.
+    uvloop: bool = True
     #: Seconds an unauthenticated socket may stay open.
     hello_timeout: float = 10.0
     #: Game states each process keeps in its cache.

@@ -12,7 +12,7 @@ from typing import Any
 import msgpack
 from redis.asyncio import Redis
 
-from . import store
+from . import codec, store
 from .channels import Channels
 from .link import link_of
 from .shards import ShardChannels
@@ -93,6 +93,15 @@ def decode_event(entry: bytes) -> dict[str, Any]:
     event: dict[str, Any] = msgpack.unpackb(payload, raw=False)
     event["seq"] = int(seq)
     return event
+
+
+@functools.lru_cache(maxsize=1024)
+def event_frame(entry: bytes, encoding: str) -> str | bytes:
+    """The event in ``entry`` as a frame in ``encoding``: written once for every socket of
+    that encoding following the race or match (the ``codec`` of server/ws.py)."""
+    event = decode_event(entry)
+    return (codec.encode(event, codec.MSGPACK) if encoding == codec.MSGPACK
+            else codec.text(event))
 
 
 async def events_after(redis: Redis, eid: str, after: int) -> list[dict[str, Any]] | None:

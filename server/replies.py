@@ -48,6 +48,21 @@ SESSION = obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
                "commitment": HEX, "created": MS},
               {"race": STR, "daily": STR, "seed": HEX, "ranked": BOOL, "unranked_reason": STR},
               doc="the session payload (docs/protocol.md#the-session-payload)")
+#: a move's ack: on v1 the whole session payload; on v2 the same, or only what changed since
+#: the previous revision (docs/protocol.md#protocol-v2)
+ACK = {**obj({"session": STR, "rev": {"type": "integer", "minimum": 1}},
+             {**SESSION["properties"],
+              "changes": obj({}, {**VIEW["properties"], "piles": {
+                  "type": "object", "additionalProperties": PILE}},
+                  doc="v2: the view's fields that changed; of the piles, those that changed"),
+              "seq": {**SEQ, "description": "v2, a race session: the number of the "
+                      "race.progress event this change made, which the ack stands in for"},
+              "cards": {"type": "integer", "minimum": 0,
+                        "description": "v2, a race session: cards on the foundations"}},
+             doc="the session after the change: whole (v1; v2 when the socket did not have "
+                 "the previous revision), or the changes from the previous revision (v2)"),
+       "oneOf": [{"required": SESSION["required"], "not": {"required": ["changes"]}},
+                 {"required": ["changes"], "not": {"required": ["view"]}}]}
 STATE = {"enum": ["open", "running", "ended"]}
 RACE = obj({"race": STR, "game": STR, "variant": STR, "state": STATE, "commitment": HEX,
             "seats": INT, "seq": {"type": "integer", "minimum": 0},
@@ -105,7 +120,8 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "player": ("reply to player.rename: you, under your new name", obj({"player": PLAYER})),
     "session": ("reply to solo.start, session.get, daily.start; pushed when your race starts",
                 SESSION),
-    "ack": ("reply to move, undo, resign: the session after the change", SESSION),
+    "ack": ("reply to move, undo, resign: the session after the change (v2: what changed)",
+            ACK),
     "race": ("reply to race.create/join/leave/start/rematch; the resync on race.subscribe",
              RACE),
     "match": ("reply to match.create/join/leave/start/get/rematch; the resync on "

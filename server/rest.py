@@ -246,8 +246,10 @@ async def daily_chain(request: Request) -> Response:
 
 
 def reply_of(kind: str) -> dict[str, Any]:
-    """The reply schema of the operation behind ``kind`` (its WebSocket reply's fields)."""
-    return replies.REPLIES[OPERATIONS[kind][1]][1]
+    """The reply schema of the operation behind ``kind`` (its WebSocket reply's fields; a
+    change's is the whole session, as v1's ack: v2's changes are the WebSocket's alone)."""
+    reply = OPERATIONS[kind][1]
+    return replies.SESSION if reply == "ack" else replies.REPLIES[reply][1]
 
 
 def post(path: str, kind: str, summary: str, errors: tuple[str, ...], status: int = 200,

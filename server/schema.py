@@ -1,6 +1,10 @@
 """The one message schema: every inbound WebSocket message and REST body is checked here
 first, before anything else sees it. The same declarations feed the OpenAPI document.
 
+``fits`` comes first on the WebSocket: one pass with a check compiled per field, which only
+says yes to a message the two passes below would pass unchanged (a plain move is its daily
+bread); anything else, odd or hostile, goes through them, which decide and word the refusal.
+
 Two passes. ``check_text`` looks at every string anywhere in a message (field names and
 values, nested move objects, the request id) and refuses what is not plain text: a lone
 surrogate (which JSON's ``\\ud800`` escape can carry, and which no encoder downstream can
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -339,6 +344,48 @@ def check_fields(kind: str, data: dict[str, Any], in_path: tuple[str, ...] = ()
     if "id" in data:
         REQUEST_ID.check("id", data["id"])
     return data
+
+
+def _quick(f: Field) -> Callable[[Any], bool]:
+    """A check of one field's value that says yes only where ``Field.check`` and
+    ``check_text`` both pass it as it is (a float for an integer, a move object: no)."""
+    text = NOT_TEXT.search
+    lo, hi, kind = f.lo, f.hi, f.kind
+    if kind == "integer":
+        return lambda v: type(v) is int and lo <= v <= hi
+    if kind == "boolean":
+        return lambda v: type(v) is bool
+    if kind == "move":
+        return lambda v: type(v) is str and len(v) <= NAME_MAX and text(v) is None
+    if kind == "id":
+        return lambda v: (ID_MIN <= v <= ID_MAX if type(v) is int else
+                          type(v) is str and len(v) <= hi and text(v) is None)
+    if kind == "hex":
+        return lambda v: (type(v) is str and lo <= len(v) <= hi and not len(v) % 2
+                          and HEX.issuperset(v))
+    if f.choices:
+        choices = frozenset(f.choices)
+        return lambda v: type(v) is str and v in choices
+    return lambda v: type(v) is str and lo <= len(v) <= hi and text(v) is None
+
+
+#: Per message type: each field's compiled check (the request id's too), and the required.
+QUICK: dict[str, tuple[dict[str, Callable[[Any], bool]], frozenset[str]]] = {
+    kind: ({"id": _quick(REQUEST_ID), **{n: _quick(f) for n, f in fields.items()}},
+           frozenset(n for n, f in fields.items() if f.required))
+    for kind, fields in MESSAGES.items()}
+
+
+def fits(kind: str, data: dict[str, Any]) -> bool:
+    """``data``, whose ``type`` is ``kind``, passes ``check_text`` and ``check_fields`` as it
+    is. False says nothing: those two then decide, and say why."""
+    checks, required = QUICK[kind]
+    for name, value in data.items():
+        if name != "type":
+            check = checks.get(name)
+            if check is None or not check(value):
+                return False
+    return required.issubset(data)
 
 
 def json_schema(kind: str, in_path: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -8,13 +8,11 @@ before it is acknowledged.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import os
-import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -31,6 +29,7 @@ from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
 from .followups import Expected
+from .turns import Turns
 
 PUSH, POP = "push", "pop"
 
@@ -46,6 +45,15 @@ class Session:
     state: State
     daily: str = ""  # the daily deal's day (YYYY-MM-DD), "" for other deals
     created: int = 0  # server ms when it was dealt: the first card shown
+    #: the race event (``race.progress``) number of the last change stored by this process
+    progress_seq: int = 0
+    #: the last payload built of this session (``session_payload``): what a v2 ack's changes
+    #: are taken against (server/acks.py)
+    shown: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: the cards on the foundations after the last change stored (its race.progress event's)
+    cards: int = 0
+    #: the piles the last change stored by this process touched (engine ``moved_piles``)
+    moved: set[int] = field(default_factory=set, compare=False, repr=False)
 
     @property
     def competitive(self) -> bool:
@@ -68,6 +76,20 @@ class Session:
     @functools.cached_property
     def commitment(self) -> str:
         return engine.commitment(self.seed)  # in every reply: hashed once
+
+    @functools.cached_property
+    def script_keys(self) -> tuple[str, ...]:
+        """The keys a change's script touches: the session's, and a race entry's race and
+        event list (named once, not on every move)."""
+        if not self.race:
+            return store.session_keys(self.id)
+        rk, _, ek = store.race_keys(self.race)
+        return (*store.session_keys(self.id), rk, ek)
+
+    @functools.cached_property
+    def channel(self) -> str:
+        """A race entry's race's event channel."""
+        return store.channel(self.race)
 
 
 def rules_for(game: str, variant: str) -> engine.RuleSet:
@@ -97,18 +119,11 @@ class Sessions:
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
         self._cache: OrderedDict[str, Session] = OrderedDict()
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
+        self._turns = Turns()  # one change at a time per session on this process
         self._store_change = script_replies.bind(redis, scripts.CHANGE, script_replies.Changed.of,
                                                  settings.move_wait)
         self._open = script_replies.bind(redis, scripts.OPEN, script_replies.Opened.of)
         self._expected = Expected(redis, settings)
-
-    def lock(self, sid: str) -> asyncio.Lock:
-        lock = self._locks.get(sid)
-        if lock is None:
-            lock = self._locks[sid] = asyncio.Lock()
-        return lock
 
     async def start_solo(self, player: Player, game: str, variant: str,
                          seed_hex: str | None) -> Session:
@@ -145,6 +160,10 @@ class Sessions:
         session = Session(sid, player.id, "", seed, reveal, 0, st, daily, now)
         self._remember(session)
         return session
+
+    def cached(self, sid: str) -> Session | None:
+        """The session as this process last had it, without asking Redis (maybe stale)."""
+        return self._cache.get(sid)
 
     def _remember(self, s: Session) -> None:
         self._cache[s.id] = s
@@ -210,36 +229,44 @@ class Sessions:
 
     async def _change(self, player: Player, sid: str, op: str,
                       move: str | dict[str, Any] | None, rev: int | None) -> Session:
-        async with self.lock(sid):
-            for attempt in range(3):
-                s = await self.load(sid, check=attempt > 0)
-                if s.player != player.id:
-                    raise ApiError("session.not_yours", "that session is another player's")
-                if rev is not None and rev != s.rev and attempt == 0:
-                    continue  # the cache may be behind: check against Redis
-                if rev is not None and rev != s.rev:
-                    raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
-                done, entry = self._apply(s, op, move)
-                result = await self._persist(s, PUSH if entry else POP, entry or "")
-                if result.ok:
-                    s.rev = result.rev
+        await self._turns.take(sid)
+        try:
+            return await self._change_in_turn(player, sid, op, move, rev)
+        finally:
+            self._turns.give(sid)
+
+    async def _change_in_turn(self, player: Player, sid: str, op: str,
+                              move: str | dict[str, Any] | None, rev: int | None) -> Session:
+        for attempt in range(3):
+            s = await self.load(sid, check=attempt > 0)
+            if s.player != player.id:
+                raise ApiError("session.not_yours", "that session is another player's")
+            if rev is not None and rev != s.rev and attempt == 0:
+                continue  # the cache may be behind: check against Redis
+            if rev is not None and rev != s.rev:
+                raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
+            done, entry = self._apply(s, op, move)
+            result = await self._persist(s, PUSH if entry else POP, entry or "")
+            if result.ok:
+                s.rev = result.rev
+                s.progress_seq = result.seq
+                await self.on_change(s, result)
+                return s
+            done()  # put the state back as it was
+            why = result.why
+            if why != "conflict":
+                if why == "race.over":
                     await self.on_change(s, result)
-                    return s
-                done()  # put the state back as it was
-                why = result.why
-                if why != "conflict":
-                    if why == "race.over":
-                        await self.on_change(s, result)
-                        raise ApiError("race.over", "the race is over")
-                    if why == "race.not_started":
-                        wait = int(result.detail) / 1000
-                        raise ApiError(why, f"the race starts in {wait:.1f} s")
-                    if why == "daily.closed":
-                        raise ApiError(why, "the day's challenge has closed: the attempt "
-                                       "counts as it stands")
-                    raise ApiError(why, "that session is gone")
-                self._cache.pop(sid, None)
-            raise ApiError("conflict", "the session kept changing; try again")
+                    raise ApiError("race.over", "the race is over")
+                if why == "race.not_started":
+                    wait = int(result.detail) / 1000
+                    raise ApiError(why, f"the race starts in {wait:.1f} s")
+                if why == "daily.closed":
+                    raise ApiError(why, "the day's challenge has closed: the attempt "
+                                   "counts as it stands")
+                raise ApiError(why, "that session is gone")
+            self._cache.pop(sid, None)
+        raise ApiError("conflict", "the session kept changing; try again")
 
     def _apply(self, s: Session, op: str,
                move: str | dict[str, Any] | None) -> tuple[Callable[[], object], str]:
@@ -253,17 +280,20 @@ class Sessions:
                 st.play(m)
             except engine.IllegalMove as e:
                 raise ApiError(e.code, e.message) from None
+            s.moved = st.moved_piles()
             return st.pop, engine.move_text(s.rules, m)
         if op == "resign":
             if st.over:
                 raise ApiError("game.over", f"the game is over ({st.status})")
             st.resign()
+            s.moved = set()
             return st.pop, "resign"
         if s.competitive and st.over:
             raise ApiError("undo.finished", "a finished ranked game can't be taken back")
         why = st.can_undo()
         if why is not None:
             raise ApiError(why.code, why.message)
+        s.moved = st.moved_piles()
         undone = st.pop()
         return lambda: st.push(undone), ""
 
@@ -272,18 +302,14 @@ class Sessions:
         st.legal_moves()  # the reply lists them: one search answers the status below too
         if st.over:  # this change may end the game, or the race (server/followups.py)
             await self._expected.soon(follow_up(s))
-        keys = list(store.session_keys(s.id))
-        args: list[Any] = [s.rev, op, entry, st.status, st.score, st.ply,
-                           s.rules.tie_break(st)]
+        status, score, ply = st.status, st.score, st.ply
+        args: list[Any] = [s.rev, op, entry, status, score, ply, s.rules.tie_break(st)]
         if s.race:
-            rk, _, ek = store.race_keys(s.race)
-            keys += [rk, ek]
+            s.cards = foundation_cards(st)
             event = {"type": "race.progress", "race": s.race, "player": s.player,
-                     "moves": st.ply, "score": st.score, "cards": foundation_cards(st),
-                     "status": st.status}
-            args += [msgpack.packb(event), self.settings.event_window,
-                     store.channel(s.race)]
-        return await self._store_change(keys=keys, args=args)
+                     "moves": ply, "score": score, "cards": s.cards, "status": status}
+            args += [msgpack.packb(event), self.settings.event_window, s.channel]
+        return await self._store_change(keys=list(s.script_keys), args=args)
 
     async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:
         """The move list with server times; the seed only when ``reveal``."""
@@ -315,18 +341,15 @@ def follow_up(s: Session) -> str:
 
 def session_payload(s: Session) -> dict[str, Any]:
     """What the session's own player sees: the view, the legal moves, never a hidden card."""
-    st = s.state
-    rules = s.rules
-    legal = st.legal_moves()
+    live = live_fields(s)
     out: dict[str, Any] = {
         "session": s.id,
         "rev": s.rev,
         "mode": s.mode,
-        "view": st.view(),
-        "legal": [engine.move_text(rules, m) for m in legal],
-        # The foundation moves a client may play for the player (auto-move): public facts only.
-        "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],
-        "can_undo": st.can_undo() is None and not (s.competitive and st.over),
+        "view": s.state.view(),
+        "legal": live["legal"],
+        "safe": live["safe"],
+        "can_undo": live["can_undo"],
         "commitment": s.commitment,
         "created": s.created,
     }
@@ -334,6 +357,24 @@ def session_payload(s: Session) -> dict[str, Any]:
         out["race"] = s.race
     elif s.daily:
         out["daily"] = s.daily
+    if "seed" in live:
+        out["seed"] = live["seed"]
+    s.shown = dict(out)  # callers may add to ``out``: the copy stays as built
+    return out
+
+
+def live_fields(s: Session) -> dict[str, Any]:
+    """The payload's fields besides the view that a change may change: the legal moves, the
+    safe ones, whether undo is open, and the seed once it may be shown."""
+    st = s.state
+    rules = s.rules
+    legal = st.legal_moves()
+    out: dict[str, Any] = {
+        "legal": [engine.move_text(rules, m) for m in legal],
+        # The foundation moves a client may play for the player (auto-move): public facts only.
+        "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],
+        "can_undo": st.can_undo() is None and not (s.competitive and st.over),
+    }
     if s.reveal or (not s.race and not s.daily and st.status != PLAYING):
         out["seed"] = s.seed.hex()
     return out

@@ -1,10 +1,14 @@
 """The WebSocket endpoint: one connection per client for live play.
 
-Each connection reads messages in one task and writes in another, through one queue, so
-replies and race or match events leave in order and a slow client never blocks the node.
+Each connection reads messages in one task and writes in another, through its outbox
+(server/outbox.py), so replies and race or match events leave in order and a slow client never
+blocks the node. A reply finding the outbox empty and nothing being written is written by the
+reading task itself, with no hand-over to the writer.
 Events carry their number; the writer drops repeats and fills a gap from the race's or match's
 event window, or sends a full resync when the window no longer covers the gap. A match
-player's sockets following the match tell it they are present (for the grace period).
+player's sockets following the match tell it they are present (for the grace period). On
+protocol v2 a change's ack carries what changed, and in a race takes the place of the mover's
+own progress event (server/ws_v2.py).
 """
 
 from __future__ import annotations
@@ -20,12 +24,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from . import codec, drain, schema, store
+from . import acks, codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
-from .events import decode_event, events_after
+from .events import decode_event, event_frame, events_after
+from .outbox import Outbox
 from .sessions import session_payload
+from .ws_v2 import CHANGES, V2Socket
 
 log = logging.getLogger("samedeal.ws")
 
@@ -61,13 +67,14 @@ class Bucket:
         return False
 
 
-class Connection:
-    def __init__(self, ws: WebSocket, sv: Services, encoding: str) -> None:
+class Connection(V2Socket):
+    def __init__(self, ws: WebSocket, sv: Services, encoding: str, v2: bool = False) -> None:
         self.ws = ws
         self.sv = sv
         self.encoding = encoding
+        self._v2_init(v2)
         self.player: Player | None = None
-        self.outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue(OUTBOX)
+        self.outbox = Outbox(OUTBOX)
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
@@ -121,10 +128,8 @@ class Connection:
         for ever (and the node's shutdown with it). A closing socket's queue is written
         first, for up to 2 s."""
         if not self.closing:
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(("stop",))
+            self.outbox.clear()
+        self._post(("stop",), force=True)
         done, _ = await asyncio.wait({writer}, timeout=2.0)
         if not done:
             writer.cancel()
@@ -150,6 +155,7 @@ class Connection:
             try:
                 await self._handle(data or b"")
             finally:
+                self._held_done()
                 self.idle.set()
 
     async def _handle(self, data: str | bytes) -> None:
@@ -176,17 +182,19 @@ class Connection:
                 raise bad
             if not isinstance(message, dict):
                 raise ApiError("message.invalid", "a message is an object (a map)")
-            schema.check_text(message)  # before anything else reads a string of it
             kind = message.get("type")
-            if not isinstance(kind, str) or kind not in WS_TYPES:
-                raise ApiError("message.unknown_type",
-                               "a message needs a known 'type' (see docs/protocol.md)")
-            schema.check_fields(kind, message)
+            if not (type(kind) is str and kind in WS_TYPES and schema.fits(kind, message)):
+                schema.check_text(message)  # before anything else reads a string of it
+                if not isinstance(kind, str) or kind not in WS_TYPES:
+                    raise ApiError("message.unknown_type",
+                                   "a message needs a known 'type' (see docs/protocol.md)")
+                schema.check_fields(kind, message)
+            self._hold(kind, message)
             reply = await self._dispatch(kind, message)
             if reply is not None:
                 if request_id is not None:
                     reply["id"] = request_id
-                self.send(reply)
+                await self._answer(reply)
                 eid = reply.get("race") or reply.get("match")
                 if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
                     # A new entrant follows the race or match from its own seat on, after
@@ -204,7 +212,7 @@ class Connection:
             out: dict[str, Any] = {"type": "error", **error.body()}
             if request_id is not None:
                 out["id"] = request_id
-            self.send(out)
+            await self._answer(out)
         except Exception:
             log.exception("message failed")
             self.sv.metrics.errors.labels("server.error").inc()
@@ -243,10 +251,16 @@ class Connection:
             # The name may have changed since hello (a rename over REST, or on another tab):
             # what is copied into a race, a match or a board is the current one.
             self.player = await self.sv.accounts.get(self.player.id)
+        if self.v2 and kind in CHANGES:
+            out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
+                                                   self.revs.get(m["session"]))}
+            self._sent_rev(out)
+            return out
         operation, reply = OPERATIONS[kind]
         out = {"type": reply, **await operation(self.sv, self.player, m)}
         if kind == "player.rename":
             self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
+        self._sent_rev(out)
         return out
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
@@ -260,9 +274,9 @@ class Connection:
         if eid not in self.listeners:
             def listener(data: bytes | None, eid: str = eid) -> None:
                 if data is not None:
-                    self._post(("event", eid, data))
+                    self._follow(eid, ("event", eid, data))
                 elif eid in self.last_seq:  # pub/sub was down: what did we miss?
-                    self._post(("subscribe", eid, self.last_seq[eid], False))
+                    self._follow(eid, ("subscribe", eid, self.last_seq[eid], False))
 
             self.listeners[eid] = listener
             await self.sv.hub.subscribe(store.channel(eid), listener)
@@ -284,33 +298,52 @@ class Connection:
                 await self.sv.matches.present(eid, self.player.id, -1)
 
     def send(self, message: dict[str, Any]) -> None:
-        self._post(("send", message))
+        if not self._reply_held(message):
+            self._post(("send", message))
 
-    def _post(self, item: tuple[Any, ...]) -> None:
+    async def _answer(self, message: dict[str, Any]) -> None:
+        """A request's reply: written here when nothing is queued or being written (the
+        order is kept: nothing can be ahead of it), else queued behind what is; the reply
+        of a change that holds its race's events goes with them (ws_v2), and is written here
+        only when no earlier event of the race is still to be sent."""
+        rid = self.holding
+        if not self.outbox.idle or self.closing or (
+                rid is not None and not self._ack_now(rid, message)):
+            self.send(message)
+            return
+        held = self._release()[1]
+        self.outbox.begin()
         try:
-            self.outbox.put_nowait(item)
-        except asyncio.QueueFull:
-            if not self.closing:  # drop what is queued: the client resumes from the window
-                self.closing = True
-                while not self.outbox.empty():
-                    self.outbox.get_nowait()
-                self.outbox.put_nowait(("close", TRY_AGAIN, "too slow: reconnect and resume"))
+            await self._send(message)
+            seq = message.get("seq")
+            if rid is not None and isinstance(seq, int):
+                self.last_seq[rid] = seq
+        except Exception:  # a closed socket: the reader ends the connection
+            log.debug("write failed", exc_info=True)
+        finally:
+            self.outbox.done()
+        for item in held:
+            self._follow(item[1], item)
+
+    def _post(self, item: tuple[Any, ...], force: bool = False) -> None:
+        if self.outbox.full and not force:
+            if self.closing:
+                return
+            self.closing = True  # drop what is queued: the client resumes from the window
+            self.outbox.clear()
+            item = ("close", TRY_AGAIN, "too slow: reconnect and resume")
+        self.outbox.put(item)
 
     async def _write(self) -> None:
         while True:
-            item = await self.outbox.get()
+            item = await self.outbox.next()
             try:
                 if item[0] == "stop":
                     return
-                if item[0] == "send":
-                    await self._send(item[1])
-                elif item[0] == "close":
+                if item[0] == "close":
                     await self.ws.close(item[1], item[2])
                     return
-                elif item[0] == "event":
-                    await self._event(item[1], decode_event(item[2]))
-                else:
-                    await self._catch_up(*item[1:])
+                await self._run(item)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -327,16 +360,40 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.ws.close(TRY_AGAIN, "events could not be read: reconnect and resume")
                 return
+            finally:
+                self.outbox.done()
+
+    async def _run(self, item: tuple[Any, ...]) -> None:
+        if item[0] == "send":
+            await self._send(item[1])
+        elif item[0] == "ack":
+            await self._ack(item[1], item[2], item[3])
+        elif item[0] == "event":
+            await self._event(item[1], item[2])
+        else:
+            await self._catch_up(*item[1:])
 
     async def _send(self, message: dict[str, Any]) -> None:
-        if self.encoding == codec.MSGPACK:
-            await self.ws.send_bytes(codec.encode(message, codec.MSGPACK))
-        else:
-            await self.ws.send_text(codec.text(message))
+        await self._send_frame(codec.encode(message, codec.MSGPACK)
+                               if self.encoding == codec.MSGPACK else codec.text(message))
 
-    async def _event(self, eid: str, event: dict[str, Any]) -> None:
+    async def _send_frame(self, frame: str | bytes) -> None:
+        if isinstance(frame, bytes):
+            await self.ws.send_bytes(frame)
+        else:
+            await self.ws.send_text(frame)
+
+    async def _event(self, eid: str, entry: bytes) -> None:
+        """A published event (its stored entry): the next one is sent as the frame every
+        socket of this encoding shares (encoded once); after a gap, the missed ones first."""
+        event = decode_event(entry)
         last = self.last_seq.get(eid)
         if last is None or event["seq"] <= last:
+            return
+        if event["seq"] == last + 1 and event["type"] != "race.started" and (
+                event["type"] not in OWN_GRID_EVENTS):
+            await self._send_frame(event_frame(entry, self.encoding))
+            self.last_seq[eid] = event["seq"]
             return
         if event["seq"] > last + 1:
             missed = await events_after(self.sv.redis, eid, last)
@@ -396,7 +453,9 @@ class Connection:
         sid = sessions.get(self.player.id)
         if sid is not None:
             s = await self.sv.sessions.get(self.player, sid)
-            await self._send({"type": "session", **session_payload(s)})
+            pushed = {"type": "session", **session_payload(s)}
+            self._sent_rev(pushed)
+            await self._send(pushed)
 
     async def _own_grid(self, mid: str, event: dict[str, Any] | None = None) -> None:
         """A called-card player's own grid and legal placements, when a card is called; a
@@ -454,4 +513,4 @@ async def endpoint(ws: WebSocket) -> None:
     offered = [p.strip() for p in ws.headers.get("sec-websocket-protocol", "").split(",")]
     chosen = next((p for p in codec.SUBPROTOCOLS if p in offered), None)
     encoding = codec.SUBPROTOCOLS[chosen] if chosen else codec.JSON
-    await Connection(ws, sv, encoding).serve(chosen)
+    await Connection(ws, sv, encoding, chosen in codec.V2).serve(chosen)

@@ -21,7 +21,8 @@ async function register(name) {
 }
 
 const token = givenToken ?? await register("js-random");
-const ws = new WebSocket(`${server.replace(/^http/, "ws")}/api/v1/ws`, ["samedeal.json"]);
+// Protocol v2: a move's ack carries only what changed (docs/protocol.md, "Protocol v2").
+const ws = new WebSocket(`${server.replace(/^http/, "ws")}/api/v1/ws`, ["samedeal.v2.json"]);
 let nextId = 1;
 const waiting = new Map();                      // request id -> resolve, for replies
 
@@ -48,6 +49,13 @@ ws.onmessage = ({ data }) => {
   }
 };
 
+function applyAck(session, ack) {               // the session after an ack, made whole
+  if (!ack.changes) return ack;                 // already whole (a session the socket never had)
+  const { changes, ...fields } = ack;           // else what changed since session.rev
+  const piles = { ...session.view.piles, ...changes.piles };
+  return { ...session, ...fields, view: { ...session.view, ...changes, piles } };
+}
+
 async function play(session) {                  // random legal moves until the game is over
   while (session.view.status === "playing" && session.legal.length) {
     const move = session.legal[Math.floor(Math.random() * session.legal.length)];
@@ -57,15 +65,18 @@ async function play(session) {                  // random legal moves until the 
       if (reply.code === "race.over") break;
       throw new Error(`${reply.code}: ${reply.message}`);
     }
-    session = reply;                              // the ack: the new view and legal moves
+    session = reply.rev === session.rev + 1       // the ack: the new view and legal moves
+      ? applyAck(session, reply)
+      : await request({ type: "session.get", session: session.session }); // a gap: read it all
   }
-  console.log(`${session.view.status}, score ${session.view.score}, ${session.view.moves} moves`);
+  console.log(`session ${session.session}: ${session.view.status}, score ${session.view.score}, ` +
+              `${session.view.moves} moves`);
 }
 
 ws.onopen = async () => {
   const welcome = await request({ type: "hello", token });
   if (welcome.type === "error") throw new Error(`${welcome.code}: ${welcome.message}`);
-  console.log(`hello, ${welcome.player.name}`);
+  console.log(`hello, ${welcome.player.name} (${ws.protocol})`);
   if (raceId) {
     const race = await request({ type: "race.join", race: raceId });
     if (race.type === "error") throw new Error(`${race.code}: ${race.message}`);

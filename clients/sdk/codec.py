@@ -11,7 +11,10 @@ from websockets.typing import Subprotocol
 from .errors import ProtocolError
 
 ENCODINGS = ("json", "msgpack")
-SUBPROTOCOL = {"json": Subprotocol("samedeal.json"), "msgpack": Subprotocol("samedeal.msgpack")}
+#: what the client offers, best first: protocol v2 (acks that carry what changed), and v1 for
+#: a server that does not speak v2 (its acks are whole; the client reads both)
+SUBPROTOCOLS = {"json": [Subprotocol("samedeal.v2.json"), Subprotocol("samedeal.json")],
+                "msgpack": [Subprotocol("samedeal.v2.msgpack"), Subprotocol("samedeal.msgpack")]}
 CONTENT_TYPE = {"json": "application/json", "msgpack": "application/msgpack"}
 
 

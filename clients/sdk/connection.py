@@ -87,6 +87,7 @@ class Connection(ABC):
         self._races: dict[str, RaceState] = {}
         self._matches: dict[str, MatchState] = {}
         self._revs: dict[str, int] = {}
+        self._payloads: dict[str, dict[str, Any]] = {}  # session -> its latest payload (v2)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._connect_lock: asyncio.Lock | None = None
         self._rule_sets: dict[tuple[str, str], dict[str, Any]] = {}
@@ -136,7 +137,7 @@ class Connection(ABC):
         self._wake()
 
     async def _open(self) -> None:
-        ws = await ws_connect(self.ws_url, subprotocols=[codec.SUBPROTOCOL[self.encoding]],
+        ws = await ws_connect(self.ws_url, subprotocols=codec.SUBPROTOCOLS[self.encoding],
                               max_size=2**22, open_timeout=self.request_timeout, proxy=None,
                               user_agent_header="samedeal-sdk/0.1")
         self._ws = ws

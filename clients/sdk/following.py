@@ -1,6 +1,8 @@
 """Reading what arrives: replies matched to their requests, pushed race and match events
 deduplicated by their number across reconnects, and the state of every race and match the
-client follows kept current from both."""
+client follows kept current from both. A v2 ack's changes are applied to the session the
+client had, so callers see whole payloads, and a race ack stands for your own
+``race.progress`` (v2 does not send it to you): the event is made from the ack."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection
 
+from . import diffs
 from .connection import Connection, _Lost
 from .errors import ServerError
 from .messages import (
@@ -77,7 +80,7 @@ class Following(Connection):
                 entry = self._pending.pop(oldest)
             self._rate = max(1.0, self._rate / 2) if self._rate else 0.0
         if entry is not None:
-            self._note_reply(kind, msg)
+            msg = self._note_reply(kind, msg)
             if not entry[1].done():
                 entry[1].set_result(msg)
             self._wake()
@@ -92,14 +95,44 @@ class Following(Connection):
         s = Session.from_raw(raw)
         if s.rev >= self._revs.get(s.id, -1):
             self._revs[s.id] = s.rev
+            self._payloads.pop(s.id, None)
+            self._payloads[s.id] = diffs.payload(raw)
+            if len(self._payloads) > diffs.KEPT_SESSIONS:  # the oldest game goes
+                del self._payloads[next(iter(self._payloads))]
         if s.race:
             rs = self._races.get(s.race)
             if rs is not None and (rs.session is None or s.rev >= rs.session.rev):
                 rs.session = s
         return s
 
-    def _note_reply(self, kind: str, msg: dict[str, Any]) -> None:
-        if kind in ("session", "ack"):
+    def _note_ack(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """A v2 ack made whole from the session's payload before it; left as it came (with
+        ``changes``) when the client did not have that revision (``Sessions`` reads the
+        session then). In a race, your own progress event, made from the ack."""
+        sid = str(msg.get("session"))
+        known = self._payloads.get(sid)
+        if "changes" in msg and known is not None and known["rev"] >= msg["rev"]:
+            whole: dict[str, Any] | None = {**known, "type": "ack", "id": msg.get("id")}
+        else:
+            whole = diffs.apply(known, msg)
+        if whole is not None:
+            self._note_session(whole)
+        seq, rid = msg.get("seq"), sid.partition(".")[0]
+        rs = self._races.get(rid)
+        if isinstance(seq, int) and rs is not None and seq > rs.seq and self.player:
+            rs.seq = seq
+            view = (whole or {}).get("view")
+            if view is not None:  # else the session read next brings the numbers
+                raw = {"type": "race.progress", "race": rid, "player": self.player["id"],
+                       "moves": view["moves"], "score": view["score"],
+                       "cards": msg.get("cards", 0), "status": view["status"], "seq": seq}
+                self._emit(event_from(raw))
+        return whole or msg
+
+    def _note_reply(self, kind: str, msg: dict[str, Any]) -> dict[str, Any]:
+        if kind == "ack":
+            return self._note_ack(msg)
+        if kind == "session":
             self._note_session(msg)
         elif kind == "race":
             rid = str(msg.get("race"))
@@ -124,6 +157,7 @@ class Following(Connection):
             acked = self._matches.get(str(msg.get("match")))
             if acked is not None:
                 self._offer(acked, msg)
+        return msg
 
     def _offer(self, ms: MatchState, msg: dict[str, Any]) -> None:
         """Keep the newest position offered to this player: a reply may reach us after an

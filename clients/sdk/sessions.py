@@ -49,17 +49,25 @@ class Sessions(Connection):
         if rev is not None:
             msg["rev"] = rev
         reply = await self.request(msg, self._changed_since(session_id, known, "move"))
-        return Session.from_raw(reply)
+        return await self._whole(reply)
 
     async def undo(self, session_id: str) -> Session:
         """Take back the last move (within the rules of the mode; ``undo.*`` codes)."""
-        return Session.from_raw(await self.request(
+        return await self._whole(await self.request(
             {"type": "undo", "session": session_id},
             self._changed_since(session_id, self._revs.get(session_id), "undo")))
 
     async def resign(self, session_id: str) -> Session:
         """End the game as lost."""
-        return Session.from_raw(await self.request(
+        return await self._whole(await self.request(
             {"type": "resign", "session": session_id},
             self._changed_since(session_id, self._revs.get(session_id), "resign")))
+
+    async def _whole(self, ack: dict[str, Any]) -> Session:
+        """The session after an ack: a v2 ack's changes are applied on arrival
+        (``Following``); one whose previous revision this client never had (another tab
+        moved meanwhile) is followed by a read of the session."""
+        if "view" not in ack:
+            return await self.session(str(ack["session"]))
+        return Session.from_raw(ack)
 

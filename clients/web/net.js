@@ -1,12 +1,18 @@
-// The connection to the server: REST calls and the one WebSocket (JSON), with requests matched
-// to replies by id, pushed messages to listeners, and reconnection that resumes followed races
-// and matches from the last event seen.
+// The connection to the server: REST calls and the one WebSocket (JSON, protocol v2), with
+// requests matched to replies by id, pushed messages to listeners, and reconnection that
+// resumes followed races and matches from the last event seen. A v2 ack's changes are applied
+// to the session it follows (acks.js), so pages get whole session payloads as in v1.
+
+import { applyAck, ownProgress } from "./acks.js";
 
 const API = "/api/v1";
 const FIRST_DELAY = 250;
 const MAX_DELAY = 5000;
 const PING_EVERY = 20000;
 const PONG_WITHIN = 10000;
+// v2 first; a server that only speaks v1 picks samedeal.json, whose acks are whole.
+const PROTOCOLS = ["samedeal.v2.json", "samedeal.json"];
+const KEPT_SESSIONS = 32; // sessions whose latest payload is kept for v2 acks
 
 export class ServerError extends Error {
   constructor(code, message, status = 0) {
@@ -31,6 +37,7 @@ export class Connection {
     this.listeners = new Map(); // type -> Set(fn)
     this.followed = new Map(); // "race:r…" -> {kind, id}
     this.seqs = new Map(); // "race:r…" -> last event seq seen
+    this.sessions = new Map(); // session id -> its latest payload (what a v2 ack changes)
     this.closed = false;
     this.delay = FIRST_DELAY;
     this.everOnline = false;
@@ -82,7 +89,7 @@ export class Connection {
     clearTimeout(this.retryTimer);
     let ws;
     try {
-      ws = new WebSocket(this._url(), ["samedeal.json"]);
+      ws = new WebSocket(this._url(), PROTOCOLS);
     } catch {
       this._lost(1006);
       return;
@@ -119,12 +126,43 @@ export class Connection {
       this.pending.delete(msg.id);
       this._noteSeq(msg, true);
       if (msg.type === "error") waiting.reject(new ServerError(msg.code, msg.message, 0));
-      else waiting.resolve(msg);
+      else if (msg.type === "ack") this._ack(msg, waiting);
+      else waiting.resolve(this._keep(msg));
       return;
     }
+    this._keep(msg);
     this._noteSeq(msg, false);
     this._emit(msg.type, msg);
     this._emit("*", msg);
+  }
+
+  // Keep a session payload (a reply or a push) when it is the newest of its session.
+  _keep(msg) {
+    if ((msg.type === "session" || msg.type === "ack") && typeof msg.session === "string") {
+      const had = this.sessions.get(msg.session);
+      if (!had || msg.rev >= had.rev) {
+        this.sessions.delete(msg.session);
+        this.sessions.set(msg.session, msg);
+        if (this.sessions.size > KEPT_SESSIONS) this.sessions.delete(this.sessions.keys().next().value);
+      }
+    }
+    return msg;
+  }
+
+  // A move's ack: made whole (v2), then in a followed race the mover's own race.progress,
+  // which the ack stands in for, numbered as it says. An ack whose previous revision this
+  // page never had is answered with the session read again.
+  _ack(msg, waiting) {
+    const whole = applyAck(this.sessions.get(msg.session), msg);
+    if (whole) waiting.resolve(this._keep(whole));
+    else this.request({ type: "session.get", session: msg.session }).then(waiting.resolve, waiting.reject);
+    const key = `race:${msg.session.split(".")[0]}`;
+    if (typeof msg.seq !== "number" || !this.seqs.has(key) || msg.seq <= this.seqs.get(key)) return;
+    this.seqs.set(key, msg.seq);
+    if (!whole) return; // the race page sees a gap in the numbers and reads the race again
+    const progress = ownProgress(whole, msg, this.player?.id);
+    this._emit(progress.type, progress);
+    this._emit("*", progress);
   }
 
   // Remember the last event number per race or match so a reconnect resumes after it. A reply that

@@ -161,3 +161,31 @@ def test_traits_clients_used_to_guess_from_ids():
     assert "p22" not in pyramid["layout"][0]["covered_by"]
     gaps = registry.get("gaps", "easy").describe()
     assert [len(r) for r in gaps["layout"][0]["rows"]] == [13] * 4
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+@settings(max_examples=8)
+@given(seed=seeds, picks=choices)
+def test_a_view_built_from_the_moved_piles_is_the_whole_view(rules, seed, picks):
+    """``view_after`` (the view from the one before and the piles a change touched) is what
+    ``view`` builds from scratch, after every move, undo and resignation: a server sending
+    only the changed piles never leaves a client with a stale one."""
+    st = rules.deal(seed)
+    view = st.view()
+    for choice in picks:
+        if st.over:
+            break
+        if choice == -3:
+            st.resign()
+            moved = st.moved_piles()
+        elif choice < 0 and st.history and st.can_undo() is None:
+            moved = st.moved_piles()
+            st.undo()
+        else:
+            moves = st.legal_moves()
+            st.play(moves[abs(choice) % len(moves)])
+            moved = st.moved_piles()
+        after = st.view_after(view, moved)
+        view = st.view()
+        assert after == view, rules.key
+        assert list(after) == list(view)  # the same order of fields on the wire

@@ -15,6 +15,7 @@ import msgpack
 import websockets
 
 JSON, MSGPACK = "samedeal.json", "samedeal.msgpack"
+V2_JSON, V2_MSGPACK = "samedeal.v2.json", "samedeal.v2.msgpack"
 CARD = re.compile(r"(?<![A-Za-z0-9])(10|[A2-9TJQK])([cdhs♣♦♥♠])(?![A-Za-z0-9])")
 SYMBOL = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 
@@ -38,6 +39,25 @@ def cards_in(message: Any) -> set[str]:
 
 def view_cards(view: dict[str, Any]) -> set[str]:
     return {c for pile in view["piles"].values() for c in pile["up"]}
+
+
+#: what a v2 ack carries besides the session payload's fields
+ACK_ONLY = ("type", "id", "seq", "cards", "changes")
+
+
+def apply_ack(payload: dict[str, Any], ack: dict[str, Any]) -> dict[str, Any]:
+    """The session payload after a v2 ``ack``, from the previous revision's ``payload``, as
+    docs/protocol.md "Protocol v2" says a client rebuilds it (written from the doc, not the
+    server's code): a full ack replaces it; changes apply to revision ``rev - 1`` only."""
+    if "changes" not in ack:
+        assert "view" in ack and "legal" in ack, ack
+        return {k: v for k, v in ack.items() if k not in ACK_ONLY}
+    assert ack["rev"] == payload["rev"] + 1, (payload["rev"], ack)
+    out = {**payload, **{k: v for k, v in ack.items() if k not in ACK_ONLY}}
+    changes = ack["changes"]
+    out["view"] = {**payload["view"], **changes,
+                   "piles": {**payload["view"]["piles"], **changes.get("piles", {})}}
+    return out
 
 
 class Rest:
@@ -112,7 +132,7 @@ class Ws:
         return ws
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.send_raw(msgpack.packb(message) if self.protocol == MSGPACK
+        await self.send_raw(msgpack.packb(message) if self.protocol.endswith("msgpack")
                             else json.dumps(message))
 
     async def send_raw(self, data: str | bytes) -> None:
@@ -120,7 +140,7 @@ class Ws:
 
     async def _next(self, timeout: float) -> dict[str, Any]:
         data = await asyncio.wait_for(self.conn.recv(), timeout)
-        if self.protocol == MSGPACK:
+        if self.protocol.endswith("msgpack"):
             assert isinstance(data, bytes), "msgpack replies come in binary frames"
             message = msgpack.unpackb(data)
         else:

@@ -19,7 +19,7 @@ from server.app import create_app
 from server.config import Settings
 from server.errors import STATUS
 
-from .client import JSON, MSGPACK, Node, Ws, player
+from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Ws, player
 
 PROTOCOL_MD = Path(__file__).parents[2] / "docs" / "protocol.md"
 REF = {"type": "object", "required": ["$ref"], "properties": {"$ref": {"type": "string"}}}
@@ -243,7 +243,22 @@ async def play_everything(node: Node, req: Recorder) -> list[Ws]:
     lane = await b.expect("match.you", match=bowl["match"])
     await req(b, {"type": "match.move", "match": bowl["match"], "move": lane["legal"][0]})
     await b.expect("match.moved", match=bowl["match"])
-    return [a, b]
+
+    # Protocol v2: acks with what changed, whole when the socket is behind, and in a race
+    # with the number of the progress event they stand for.
+    c, d = await Ws.open(node, ta, V2_JSON), await Ws.open(node, tb, V2_MSGPACK)
+    s = await req(c, {"type": "solo.start", "game": "golf", "variant": "easy", "seed": "07"})
+    await req(c, {"type": "move", "session": s["session"], "move": s["legal"][0]})
+    await req(c, {"type": "resign", "session": s["session"]})
+    race = await req(c, {"type": "race.create", "game": "golf", "variant": "easy",
+                         "seats": 2, "countdown": 0})
+    await req(d, {"type": "race.join", "race": race["race"]})
+    for ws in (c, d):
+        own = await ws.expect("session", race=race["race"])
+        await req(ws, {"type": "move", "session": own["session"], "move": own["legal"][0]})
+        await req(ws, {"type": "resign", "session": own["session"]})
+    await c.expect("race.ended", race=race["race"])
+    return [a, b, c, d]
 
 
 @pytest.fixture
@@ -260,6 +275,9 @@ async def test_asyncapi_payloads_hold_real_messages(
         node: Node, captured: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> None:
     doc = await served(node, "/asyncapi.json")
     sent, got = captured
+    acks = [m for m in got if m["type"] == "ack"]
+    assert {"changes" in m for m in acks} == {True, False}  # v2's and v1's, both checked
+    assert "samedeal.v2.json" in doc["info"]["description"]
     for action, messages in (("receive", sent), ("send", got)):
         schemas = payloads(doc, action)
         samples: dict[str, dict[str, Any]] = {}

@@ -30,7 +30,7 @@ from bench.fuzz import NOT_TEXT, SURROGATE, good_id, strings
 from server import schema
 from server.errors import STATUS
 
-from .client import JSON, MSGPACK, Node, Rest, Ws, player
+from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Rest, Ws, player
 
 SEED = "5a" * 16
 LIMIT = 16384  # the default largest message, in bytes
@@ -292,9 +292,13 @@ async def bystander_is_served(pair: Pair) -> None:
 # ----- the WebSocket ---------------------------------------------------------------------
 
 
-async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], str]]) -> None:
+async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], str]],
+                   v2: bool = False) -> None:
+    """``protocol``: the encoding (``JSON``, ``MSGPACK``); ``v2``: on that encoding's v2
+    subprotocol."""
     sid = pair.sessions["hostile"]
-    ws = await Ws.open(pair.node, pair.tokens["hostile"], protocol)
+    subprotocol = {JSON: V2_JSON, MSGPACK: V2_MSGPACK}[protocol] if v2 else protocol
+    ws = await Ws.open(pair.node, pair.tokens["hostile"], subprotocol)
     before = await session_state(ws, sid)
     expected: list[tuple[Any, dict[Any, Any], int]] = []  # (id or None, message, frame size)
     for i, (m, where) in enumerate(batch):
@@ -355,6 +359,17 @@ def test_hostile_websocket_messages_of_every_type_at_once(pair: Pair, protocol: 
     @given(st.lists(message(protocol), min_size=10, max_size=40))
     def run(batch: list[tuple[dict[Any, Any], str]]) -> None:
         asyncio.run(ws_batch(pair, protocol, batch))
+
+    run()
+
+
+@pytest.mark.parametrize("protocol", [JSON, MSGPACK])
+def test_hostile_websocket_messages_on_protocol_v2(pair: Pair, protocol: str) -> None:
+    """v2 changes only what a move's ack carries: hostile input is refused as on v1."""
+    @settings(max_examples=20)
+    @given(st.lists(message(protocol), min_size=10, max_size=40))
+    def run(batch: list[tuple[dict[Any, Any], str]]) -> None:
+        asyncio.run(ws_batch(pair, protocol, batch, v2=True))
 
     run()
 

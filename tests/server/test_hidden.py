@@ -1,5 +1,6 @@
 """No message a race entrant receives, for any rule set, names a card hidden from them: every
-view is exactly the engine's view of the true game, and nothing else names an unseen card."""
+view is exactly the engine's view of the true game, and nothing else names an unseen card;
+over protocol v1 and v2 (acks with what changed, and a resync after a dropped connection)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,19 @@ import pytest
 import engine
 from engine.cards import TEXT
 
-from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
+from .client import (
+    JSON,
+    MSGPACK,
+    V2_JSON,
+    V2_MSGPACK,
+    Node,
+    Rest,
+    Ws,
+    apply_ack,
+    cards_in,
+    player,
+    view_cards,
+)
 
 RULE_SETS = [f"{r.id}/{r.variant}" for r in engine.rule_sets() if r.players[0] == 1]
 
@@ -32,12 +45,12 @@ def is_legal(rules: engine.RuleSet, move: str, legal: list[str]) -> bool:
     return engine.parse_move(rules, move) in [engine.parse_move(rules, m) for m in legal]
 
 
-async def race_of_two(node_a: Node, node_b: Node, game: str, variant: str
-                      ) -> tuple[Ws, Ws, str]:
+async def race_of_two(node_a: Node, node_b: Node, game: str, variant: str,
+                      protocols: tuple[str, str] = (JSON, JSON)) -> tuple[Ws, Ws, str]:
     _, a_token = await player(node_a, "Ann")
     _, b_token = await player(node_b, "Bob")
-    a = await Ws.open(node_a, a_token)
-    b = await Ws.open(node_b, b_token)
+    a = await Ws.open(node_a, a_token, protocols[0])
+    b = await Ws.open(node_b, b_token, protocols[1])
     race = await a.request({"type": "race.create", "game": game, "variant": variant,
                             "seats": 2, "countdown": 0})
     assert race["type"] == "race", race
@@ -46,17 +59,42 @@ async def race_of_two(node_a: Node, node_b: Node, game: str, variant: str
     return a, b, race["race"]
 
 
+def without(message: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {k: v for k, v in message.items() if k not in names}
+
+
+#: v1: both sockets v1 (JSON and msgpack); v2: both v2, with Ann's socket dropped mid-game
+#: (she resumes from the last number she had and her session is sent whole)
+PROTOCOLS = {"v1": (JSON, MSGPACK), "v2": (V2_JSON, V2_MSGPACK)}
+
+
+@pytest.mark.parametrize("version", sorted(PROTOCOLS))
 @pytest.mark.parametrize("key", RULE_SETS)
-async def test_no_message_names_a_hidden_card(nodes: list[Node], key: str) -> None:
+async def test_no_message_names_a_hidden_card(nodes: list[Node], key: str,
+                                              version: str) -> None:
     game, variant = key.split("/")
     rules = engine.get(game, variant)
-    a, b, _ = await race_of_two(nodes[0], nodes[1], game, variant)
+    a, b, rid = await race_of_two(nodes[0], nodes[1], game, variant, PROTOCOLS[version])
     rng = random.Random(key)
-    played: dict[Ws, list[tuple[str, dict[str, Any]]]] = {a: [], b: []}
-    first = {a: await a.expect("session"), b: await b.expect("session")}
-    for _ in range(10):
-        for ws in (a, b):
-            last = played[ws][-1][1] if played[ws] else first[ws]
+    played: dict[str, list[tuple[str, dict[str, Any]]]] = {"a": [], "b": []}
+    socks = {"a": a, "b": b}
+    received: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}  # every socket's
+    first = {"a": await a.expect("session"), "b": await b.expect("session")}
+    current = {k: without(v, "type", "id") for k, v in first.items()}  # what each one has
+    last_seq = {"a": 0, "b": 0}
+    for turn in range(10):
+        if version == "v2" and turn == 5:  # Ann's connection drops; she resumes
+            await a.drain(0.1)
+            last_seq["a"] = max(m["seq"] for m in a.received if "seq" in m)
+            received["a"] += a.received
+            await a.close()
+            a = socks["a"] = await Ws.open(nodes[1], a.token, V2_JSON)
+            await a.send({"type": "race.subscribe", "race": rid, "after": last_seq["a"]})
+            resumed = without(await a.expect("session"), "type", "id")
+            assert resumed == current["a"], "resumed where she was, whole"
+            current["a"] = resumed
+        for who, ws in socks.items():
+            last = current[who]
             probe = reach_into_hidden(last["view"], rng)
             if probe is not None and not is_legal(rules, probe, last["legal"]):
                 refused = await ws.request({"type": "move", "session": last["session"],
@@ -67,28 +105,38 @@ async def test_no_message_names_a_hidden_card(nodes: list[Node], key: str) -> No
             move = rng.choice(last["legal"])
             ack = await ws.request({"type": "move", "session": last["session"], "move": move})
             assert ack["type"] == "ack", ack
-            played[ws].append((move, ack))
-    for ws in (a, b):
-        last = played[ws][-1][1] if played[ws] else first[ws]
-        if last["view"]["status"] == "playing":
-            assert (await ws.request({"type": "resign", "session": last["session"]}))[
-                "type"] == "ack"
-    seed = (await a.expect("race.ended"))["seed"]
+            current[who] = apply_ack(last, ack) if version == "v2" else without(
+                ack, "type", "id")
+            played[who].append((move, current[who]))
+    for who, ws in socks.items():
+        if current[who]["view"]["status"] == "playing":
+            ack = await ws.request({"type": "resign", "session": current[who]["session"]})
+            assert ack["type"] == "ack"
+    ended = [m for m in received["a"] if m.get("type") == "race.ended"]  # before the drop
+    seed = (ended[0] if ended else await a.expect("race.ended"))["seed"]
     await b.expect("race.ended")
 
-    for ws in (a, b):
+    for who, ws in socks.items():
         # Every view is the engine's view of the true game after the moves acknowledged.
         st = rules.deal(bytes.fromhex(seed), competitive=True)
-        assert first[ws]["view"] == st.view()
-        for move, ack in played[ws]:
+        assert first[who]["view"] == st.view()
+        for move, payload in played[who]:
             st.play(engine.parse_move(rules, move))
-            assert ack["view"] == st.view()
-            assert ack["legal"] == [engine.move_text(rules, m) for m in st.legal_moves()]
-        # Everything else names only cards already shown to this player.
+            assert payload["view"] == st.view()
+            assert payload["legal"] == [engine.move_text(rules, m) for m in st.legal_moves()]
+        # Everything else names only cards already shown to this player; a v2 ack's changes
+        # name only cards of the view it builds.
         seen: set[str] = set()
-        for m in ws.received:
-            if m.get("type") in ("session", "ack"):
+        shown: dict[str, Any] | None = None
+        for m in received[who] + ws.received:
+            if m.get("type") == "session" or (m.get("type") == "ack" and "view" in m):
+                shown = without(m, "type", "id", "seq", "cards")
                 seen |= view_cards(m["view"])
+            elif m.get("type") == "ack":
+                assert shown is not None and version == "v2", m
+                shown = apply_ack(shown, m)
+                assert cards_in(m) <= view_cards(shown["view"]), m
+                seen |= view_cards(shown["view"])
             else:
                 assert cards_in(m) <= seen, m
         await ws.close()
@@ -155,7 +203,9 @@ async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]
     for i in range(4):
         pid, token = await player(nodes[i % 2], f"Bowler{i + 1}", "human")
         ids.append(pid)
-        socks.append(await Ws.open(nodes[i % 2], token, MSGPACK if i == 3 else JSON))
+        # bowler 2 on protocol v2: matches are the same on it
+        socks.append(await Ws.open(nodes[i % 2], token,
+                                   MSGPACK if i == 3 else V2_JSON if i == 1 else JSON))
     _, spy_token = await player(nodes[1], "Watcher", "human")
     spy = await Ws.open(nodes[1], spy_token)
     spy_rest = Rest(nodes[0], spy_token)
@@ -260,7 +310,8 @@ async def test_no_card_shows_before_it_is_called_for_everyone(nodes: list[Node],
     socks = []
     for i in range(3):
         _, token = await player(nodes[i % 2], f"Caller{i + 1}", "human")
-        socks.append(await Ws.open(nodes[i % 2], token, MSGPACK if i == 2 else JSON))
+        socks.append(await Ws.open(nodes[i % 2], token,  # player 2 on protocol v2
+                                   MSGPACK if i == 2 else V2_JSON if i == 1 else JSON))
     _, spy_token = await player(nodes[1], "Watcher", "human")
     spy = await Ws.open(nodes[1], spy_token)
     mid = (await socks[0].request({"type": "match.create", "game": game, "variant": "easy",
