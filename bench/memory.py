@@ -20,6 +20,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from clients.sdk import diffs
 from server import store
 
 from .common import FAST, Section, fmt, start_redis, start_server, stop
@@ -74,9 +75,12 @@ async def play(p: Player, s: dict[str, Any], rng: random.Random) -> int:
     """Random legal moves up to ``MOVES``, then resign if the game goes on; the moves made."""
     moves = 0
     while s["legal"] and moves < MOVES:
-        s = await p.request({"type": "move", "session": s["session"],
-                             "move": rng.choice(s["legal"])})
-        assert s["type"] == "ack", s
+        reply = await p.request({"type": "move", "session": s["session"],
+                                 "move": rng.choice(s["legal"])})
+        assert reply["type"] == "ack", reply
+        whole = diffs.apply(s, reply)  # protocol v2: the ack's changes over the payload kept
+        assert whole is not None, reply
+        s = whole
         moves += 1
     if s["view"]["status"] == "playing":
         assert (await p.request({"type": "resign", "session": s["session"]}))["type"] == "ack"
@@ -85,7 +89,7 @@ async def play(p: Player, s: dict[str, Any], rng: random.Random) -> int:
 
 
 async def players(url: str, n: int) -> list[Player]:
-    return [await connect(url, await register(url)) for _ in range(n)]
+    return [await connect(url, await register(url), "v2 json") for _ in range(n)]
 
 
 async def practice(ps: list[Player], rng: random.Random) -> int:
