@@ -96,10 +96,11 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("match", matches.follow_up)
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
-    hub = Hub(redis)
+    hub, metrics = Hub(redis), Metrics()
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, hub, Metrics(), SignupLimit(redis, settings), followups,
-                    beacon, board_watch=BoardWatch(boards, hub, settings.board_interval))
+                    records, hub, metrics, SignupLimit(redis, settings), followups,
+                    beacon, board_watch=BoardWatch(boards, hub, metrics,
+                                                   settings.board_interval))
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:

@@ -26,6 +26,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .boards import Boards, channel
 from .events import Hub
+from .metrics import Metrics
 
 log = logging.getLogger("samedeal.boards")
 
@@ -66,12 +67,13 @@ class Watched:
 class BoardWatch:
     """Every board watched on this process, each with one reader."""
 
-    def __init__(self, boards: Boards, hub: Hub, interval: float = 1.0) -> None:
+    def __init__(self, boards: Boards, hub: Hub, metrics: Metrics, interval: float = 1.0
+                 ) -> None:
         self.boards = boards
         self.hub = hub
+        self.metrics = metrics
         self.interval = interval
         self.watched: dict[str, Watched] = {}
-        self.reads = 0  # Redis reads made, for the tests and the bench
         self._lock = asyncio.Lock()
 
     async def subscribe(self, watcher: Watcher, key: str, public: str, kind: str,
@@ -137,7 +139,7 @@ class BoardWatch:
             return
         count = max(seat.count for _, seat in watchers)
         players = sorted({watcher.watcher_id for watcher, _ in watchers})
-        self.reads += 1
+        self.metrics.board_reads.inc()
         page, own = await self.boards.watch(w.key, count, players)
         for watcher, seat in watchers:
             if w.watchers.get(watcher) is not seat:
@@ -148,3 +150,4 @@ class BoardWatch:
             if update != seat.sent:
                 seat.sent = update
                 watcher.send({"type": UPDATE, **update})
+                self.metrics.board_updates.inc()
