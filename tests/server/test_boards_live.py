@@ -130,6 +130,7 @@ async def test_a_flood_of_results_is_coalesced_to_one_update_a_second(
         await ws.expect("board.update")
         watchers.append(ws)
     people = [await human(nodes[i % 2]) for i in range(30)]
+    reads_before = [await board_reads(n) for n in nodes]
     # Read each socket as the updates arrive, to time them.
     readers = [asyncio.create_task(updates_until(ws, lambda m: m["total"] == 30, timeout=15))
                for ws in watchers]
@@ -138,15 +139,30 @@ async def test_a_flood_of_results_is_coalesced_to_one_update_a_second(
     spent = time.monotonic() - t0
     for ws, reader in zip(watchers, readers, strict=True):
         got = await reader
-        # Each watcher's node reads the board at most once a second, so updates come at least
-        # a second apart (less the scheduling jitter) ...
+        # Each watcher's node starts a read of the board at most once a second, so updates
+        # come about a second apart (less the jitter of a read's latency under this load and
+        # of this test's own busy loop reading them: 0.64 s is the least seen) ...
         gaps = [b["_at"] - a["_at"] for a, b in itertools.pairwise(got)]
-        assert all(g > 0.7 for g in gaps), gaps
+        assert all(g > 0.5 for g in gaps), gaps
         # ... about one a second while results land, not one per result.
         assert len(got) <= spent + 2, (len(got), spent)
         await ws.drain(1.5)
         assert not ws.pending("board.update")  # nothing more once the board is still
         await ws.close()
+    # Each node read the board at most once a second, for its three watchers together.
+    settled = time.monotonic() - t0
+    for node, before in zip(nodes, reads_before, strict=True):
+        reads = await board_reads(node) - before
+        assert 1 <= reads <= settled + 1, (node.url, reads, settled)
+
+
+async def board_reads(node: Node) -> float:
+    """The node's own count of watched-board reads (its /metrics)."""
+    rest = Rest(node)
+    r = await rest.http.get("/metrics")
+    await rest.aclose()
+    return sum(float(line.split()[-1]) for line in r.text.splitlines()
+               if line.startswith("samedeal_board_reads_total"))
 
 
 async def test_each_watcher_gets_its_own_entry(nodes: list[Node], game: tuple[str, str]
