@@ -3,11 +3,14 @@ on the WebSocket (server/ws.py), over the process's readers (server/board_watch.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
 
 from .api import Services, board_of
 from .board_watch import Watcher
 from .errors import ApiError
+
+log = logging.getLogger("samedeal.boards")
 
 
 class Socket(Watcher, Protocol):
@@ -41,5 +44,8 @@ async def leave_all(socket: Socket) -> None:
     if watch is None:
         return
     for key in list(socket.boards):
-        await watch.unsubscribe(socket, key)
+        try:
+            await watch.unsubscribe(socket, key)
+        except Exception:  # the store away: a closing socket must still close
+            log.info("leaving board %s failed", key, exc_info=True)
     socket.boards.clear()
