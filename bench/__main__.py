@@ -1,4 +1,5 @@
-"""``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain ...] [--quick]``:
+"""``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers ...]
+[--quick]``:
 run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
@@ -17,7 +18,8 @@ from typing import Any
 from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain")
+NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
+         "watchers")
 
 
 def machine() -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
+from .board_watch import BoardWatch
 from .boards import Boards
 from .config import Settings
 from .daily import Daily, day_of, parse_day
@@ -44,6 +45,7 @@ class Services:
     followups: FollowUps  # the due follow-ups of ended games: every node sweeps
     beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
     drain: Drain = field(default_factory=Drain)
+    board_watch: BoardWatch | None = None  # boards published live to the sockets watching
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -149,10 +151,16 @@ async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
     return await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
 
 
-async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    today = day_of(await sv.daily.clock())
+async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
+    """The board a ``board.get`` or ``board.subscribe`` names: its key name, its public name
+    ('today' and 'current' resolved by the server's clock) and its kind."""
     kind = body.get("kind", "human")
-    name, public = board_name(body["board"], kind, today)
+    name, public = board_name(body["board"], kind, day_of(await sv.daily.clock()))
+    return name, public, kind
+
+
+async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    name, public, kind = await board_of(sv, body)
     around = body.get("around", "")
     start, count = body.get("start", 0), body.get("count", 20)
     page = await sv.boards.page(name, start, count, player.id if around == "me" else around)

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import importlib.util
 import logging
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import Services
 from .beacon import Beacon
+from .board_watch import BoardWatch
 from .boards import Boards
 from .config import Settings
 from .daily import Clock, Daily
@@ -94,9 +96,11 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("match", matches.follow_up)
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
+    hub, metrics = Hub(redis), Metrics()
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, Hub(redis), Metrics(), SignupLimit(redis, settings), followups,
-                    beacon)
+                    records, hub, metrics, SignupLimit(redis, settings), followups,
+                    beacon, board_watch=BoardWatch(boards, hub, metrics,
+                                                   settings.board_interval))
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -165,6 +169,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await asyncio.wait(tasks, timeout=5)
             with contextlib.suppress(Exception):  # Redis away: the others time this node out
                 await sv.matches.leave_nodes()
+            if sv.board_watch is not None:
+                await sv.board_watch.stop()
             await sv.hub.stop()
             await sv.redis.aclose()
 
@@ -237,7 +243,9 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
 async def api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     request.app.state.services.metrics.errors.labels(exc.code).inc()
-    return rest.respond(request, exc.body(), exc.status)
+    headers = None if exc.retry_after is None else {
+        "Retry-After": str(max(1, math.ceil(exc.retry_after)))}  # whole seconds (RFC 9110)
+    return rest.respond(request, exc.body(), exc.status, headers)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -57,7 +57,8 @@ def document(path: str) -> dict[str, Any]:
         "info": {"title": "SameDeal live play", "version": "1",
                  "description": "The WebSocket for live play: say hello with your token, then "
                                 "send requests (each may carry an id, echoed in its reply) and "
-                                "receive replies and race and match events. Frames are JSON "
+                                "receive replies, race and match events and the updates of "
+                                "boards watched live. Frames are JSON "
                                 "text or msgpack binary, by the subprotocol chosen at the "
                                 "upgrade: " + ", ".join(SUBPROTOCOLS) + " (docs/protocol.md)."},
         "defaultContentType": "application/json",
@@ -69,8 +70,8 @@ def document(path: str) -> dict[str, Any]:
                        "summary": "What the server accepts from a client",
                        "messages": refs(accepts)},
             "send": {"action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-                     "summary": "Replies to requests, and events of the races and matches "
-                                "the client follows",
+                     "summary": "Replies to requests, and events of the races, matches "
+                                "and boards the client follows",
                      "messages": refs(sends)},
         },
         "components": {"messages": messages},

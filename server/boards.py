@@ -9,6 +9,8 @@ It packs, from the most significant bit down, 53 bits in all (exact in a Redis s
 Entries whose numbers are equal are ordered by their member, ``<finish ms, 13 digits>:<player>``,
 so the earlier finish ranks first. Each board has a hash of entry details beside its sorted set;
 one Lua script writes both, and only when the new result is better than the one on the board.
+A write that changes a board publishes the player's id on the board's channel (``channel``), so
+the processes whose sockets watch the board read it again (server/board_watch.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from . import store
+from . import scripts, store
 
 SCORE_BITS, TIE_BITS, TIME_BITS, MOVES_BITS = 11, 4, 25, 12
 SCORE_MIN, SCORE_MAX = -(1 << (SCORE_BITS - 1)), (1 << (SCORE_BITS - 1)) - 1
@@ -56,7 +58,14 @@ def board_keys(board: str) -> tuple[str, str]:
     return f"sd:{{board:{board}}}:rank", f"sd:{{board:{board}}}:entries"
 
 
-_WRITE = """
+def channel(board: str) -> str:
+    """The board's "changed" channel: each write that changes the board publishes the
+    player's id on it (in the board's hash slot, so a Cluster's SPUBLISH stays on its shard)."""
+    return f"sd:{{board:{board}}}:changed"
+
+
+# The channel is the rank key's name with 'changed' for 'rank' (``channel``).
+_WRITE = scripts.PUBLISHES + """
 local function write(key, m, entry)
   redis.call('ZADD', KEYS[1], key, m)
   redis.call('HSET', KEYS[2], ARGV[1], entry)
@@ -65,6 +74,7 @@ local function write(key, m, entry)
     redis.call('EXPIREAT', KEYS[1], ARGV[5])
     redis.call('EXPIREAT', KEYS[2], ARGV[5])
   end
+  redis.call(PUBLISH, string.sub(KEYS[1], 1, -5) .. 'changed', ARGV[1])
   return {1, rank}
 end
 """
@@ -131,6 +141,45 @@ return {total, start, redis.call('HMGET', KEYS[2], unpack(players))}
 """
 
 
+# What the watchers of a board on one process see (server/board_watch.py), in one call: the
+# top ``count`` entries and each watching player's own entry and rank.
+# KEYS: rank, entries; ARGV: count, then the watching players' ids.
+# Returns {total, the top entries' details, {entry or '', rank or -1} for each player}.
+WATCH = """
+local total = redis.call('ZCARD', KEYS[1])
+local top = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+local rows = {}
+if #top > 0 then
+  for i, m in ipairs(top) do top[i] = string.sub(m, 15) end
+  rows = redis.call('HMGET', KEYS[2], unpack(top))
+end
+local own = {}
+for i = 2, #ARGV do
+  local e = redis.call('HGET', KEYS[2], ARGV[i])
+  local r = false
+  if e then r = redis.call('ZRANK', KEYS[1], cjson.decode(e).member) end
+  if r then
+    own[#own + 1] = e
+    own[#own + 1] = r
+  else
+    own[#own + 1] = ''
+    own[#own + 1] = -1
+  end
+end
+return {total, rows, own}
+"""
+
+
+def public_entry(entry: dict[str, Any], rank: int) -> dict[str, Any]:
+    """An entry as every board page shows it, to anyone: its 1-based ``rank``, without the
+    ordering number, the member, the recent result ids or the integrity signal (for the
+    moderators, server/moderation.py)."""
+    for private in ("key", "member", "recent", "integrity"):
+        entry.pop(private, None)
+    entry["rank"] = rank
+    return entry
+
+
 @dataclass
 class Page:
     total: int  # entries on the board
@@ -145,6 +194,7 @@ class Boards:
         self._put = store.script(redis, PUT)
         self._page = store.script(redis, PAGE)
         self._add = store.script(redis, ADD)
+        self._watch = store.script(redis, WATCH)
 
     async def put(self, board: str, player: str, key: int, finished_at: int,
                   details: dict[str, Any], expire_at: int = 0, replace: bool = False,
@@ -174,12 +224,21 @@ class Boards:
         if first < 0:
             return None
         entries = json.loads(b"[" + b",".join(out[2]) + b"]")  # one document, not one each
-        for i, e in enumerate(entries):
-            del e["key"], e["member"]
-            e.pop("recent", None)
-            e.pop("integrity", None)  # for the moderators (server/moderation.py), not public
-            e["rank"] = first + i + 1
-        return Page(total, entries)
+        return Page(total, [public_entry(e, first + i + 1) for i, e in enumerate(entries)])
+
+    async def watch(self, board: str, count: int, players: list[str]
+                    ) -> tuple[Page, dict[str, dict[str, Any]]]:
+        """The top ``count`` entries, and the entry of each of ``players`` who has one (by
+        player id), as a page shows them: one Redis call, however many players."""
+        out = await self._watch(keys=list(board_keys(board)), args=[count, *players])
+        rows = [r for r in out[1] if r]  # an entry expiring between the two reads: skipped
+        top = json.loads(b"[" + b",".join(rows) + b"]")
+        own: dict[str, dict[str, Any]] = {}
+        for i, player in enumerate(players):
+            entry, rank = out[2][2 * i], int(out[2][2 * i + 1])
+            if rank >= 0 and entry:
+                own[player] = public_entry(json.loads(entry), rank + 1)
+        return Page(int(out[0]), [public_entry(e, i + 1) for i, e in enumerate(top)]), own
 
     async def count(self, board: str) -> int:
         return int(await self.redis.zcard(board_keys(board)[0]))

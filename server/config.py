@@ -53,6 +53,10 @@ class Settings:
     #: Run on uvloop's event loop (a dependency, so installed with the server); off: asyncio's
     #: own loop, the same behaviour at more CPU per message.
     uvloop: bool = True
+    #: Boards published live (server/board_watch.py): the fewest seconds between two reads
+    #: of a watched board by one process, and how many boards one socket may watch at once.
+    board_interval: float = 1.0
+    board_watches: int = 16
     #: Seconds an unauthenticated socket may stay open.
     hello_timeout: float = 10.0
     #: Game states each process keeps in its cache.

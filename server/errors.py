@@ -52,6 +52,7 @@ STATUS = {
     "daily.waiting": 503,
     "board.unknown": 404,
     "board.absent": 404,
+    "board.too_many": 409,
     "conflict": 409,
     "rate.limited": 429,
     "rate.flood": 429,
@@ -67,17 +68,21 @@ REFUSED = 422
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after  # seconds, for a refusal that passes with time
 
     @property
     def status(self) -> int:
         return STATUS.get(self.code, REFUSED)
 
-    def body(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    def body(self) -> dict[str, str | float]:
+        out: dict[str, str | float] = {"code": self.code, "message": self.message}
+        if self.retry_after is not None:
+            out["retry_after"] = self.retry_after
+        return out
 
 
 def store_unavailable() -> ApiError:

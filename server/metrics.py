@@ -81,6 +81,11 @@ class Metrics:
                               registry=r)
         self.sockets = Gauge("samedeal_sockets", "Open WebSocket connections", registry=r)
         self.races = Counter("samedeal_races", "Race transitions", ["event"], registry=r)
+        self.board_reads = Counter("samedeal_board_reads", "Reads of a watched board (one per "
+                                   "board per second at most, however many sockets watch it)",
+                                   registry=r)
+        self.board_updates = Counter("samedeal_board_updates", "board.update events sent",
+                                     registry=r)
         self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
                           ["loop"], registry=r)
         self.gc_pauses = Histogram(

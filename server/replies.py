@@ -107,7 +107,17 @@ BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]},
             {"you": {"type": ["integer", "null"],
                      "description": "with around=me: your rank, or null: no entry yet"}})
 ERROR = obj({"code": STR, "message": STR},
+            {"retry_after": {"type": "number", "minimum": 0,
+                             "description": "rate.limited: seconds to wait before trying "
+                                            "again"}},
             doc="a refusal: a stable dotted code and a sentence for people")
+ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR})
+WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}
+BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
+                    "entries": {"type": "array", "items": ENTRY},
+                    "you": {"oneOf": [ENTRY, {"type": "null"}],
+                            "description": "your own entry, rank included; null: none yet"}},
+                   doc="a watched board's top entries (as board.get shows them) and yours")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
@@ -128,9 +138,12 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
               "match.subscribe",
               MATCH),
     "match.ack": ("reply to match.move: the match after your card", MATCH),
-    "unsubscribed": ("reply to race.unsubscribe and match.unsubscribe",
-                     {**obj({}, {"race": STR, "match": STR}),
-                      "oneOf": [{"required": ["race"]}, {"required": ["match"]}]}),
+    "unsubscribed": ("reply to race.unsubscribe, match.unsubscribe and board.unsubscribe",
+                     {**obj({}, {"race": STR, "match": STR, **WATCHED}),
+                      "oneOf": [{"required": ["race"]}, {"required": ["match"]},
+                                {"required": ["board", "kind"]}]}),
+    "subscribed": ("reply to board.subscribe: the board's name as its updates give it "
+                   "('today', 'current' resolved)", obj(WATCHED)),
     "daily": ("reply to daily.get: the day and its deals", DAILY),
     "board": ("reply to board.get: a page of a leaderboard", BOARD),
     "error": ("any refusal; carries the request's id when it could be read", ERROR),
@@ -173,6 +186,8 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                       "a new deal", obj({**MATCH_EVENT, "rematch": STR, "by": PLAYER})),
     "match.you": ("what is yours alone: your grid when a card is called, your lane on your "
                   "turn", OWN),
+    "board.update": ("a watched board's top or your own entry changed (at most once a "
+                     "second); the first follows board.subscribe", BOARD_UPDATE),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
                   "with code 1012", obj({"message": STR})),
 }

@@ -95,8 +95,8 @@ async def register(request: Request) -> Response:
     if wait:
         sv.metrics.errors.labels("rate.limited").inc()
         when = f"{wait} s" if wait < 120 else f"{math.ceil(wait / 60)} min"
-        error = ApiError("rate.limited", "too many new accounts from your network: try "
-                         f"again in {when}")
+        error = ApiError("rate.limited", "over the registration limit (new accounts per "
+                         f"network): try again in {when}", retry_after=wait)
         return respond(request, error.body(), error.status, {"Retry-After": str(wait)})
     player, token = await sv.accounts.register(body["name"], body["kind"])
     return respond(request, {"player": player.public(), "token": token}, 201)

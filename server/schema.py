@@ -233,6 +233,22 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "around": Field("string", required=False, hi=64,
                         doc="a player id, or 'me': the page centred on that player"),
     },
+    "board.subscribe": {
+        "board": Field("string", lo=1, hi=96,
+                       doc="a board's name, as for board.get: its top and your entry follow "
+                           "as board.update events whenever they change, at most once a "
+                           "second"),
+        "kind": Field("string", required=False, choices=("human", "bot"),
+                      doc="humans' board (default) or bots'"),
+        "count": Field("integer", required=False, lo=1, hi=100,
+                       doc="entries from the top; default 20"),
+    },
+    "board.unsubscribe": {
+        "board": Field("string", lo=1, hi=96, doc="a board you watch, named as you "
+                                                  "subscribed or as board.update names it"),
+        "kind": Field("string", required=False, choices=("human", "bot"),
+                      doc="humans' board (default) or bots'"),
+    },
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 

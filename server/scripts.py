@@ -9,6 +9,8 @@ from __future__ import annotations
 #: (``sharded``), so a race's events stay on the shard that owns the race.
 _PUBLISH = "local PUBLISH = 'PUBLISH'\n"
 _SHARDED = "local PUBLISH = 'SPUBLISH'\n"
+#: For scripts kept elsewhere (server/boards.py) that publish too.
+PUBLISHES = _PUBLISH
 
 
 def sharded(lua: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from typing import Any
 
@@ -24,7 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from . import acks, codec, drain, schema, store
+from . import acks, boards_live, codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
@@ -66,6 +67,20 @@ class Bucket:
             return True
         return False
 
+    def wait(self) -> float:
+        """Seconds until the next message would be taken (after a refusal), rounded up to
+        the millisecond so that a client waiting that long is never refused again."""
+        if self.rate <= 0:
+            return 1.0
+        return max(0.001, math.ceil(max(0.0, 1 - self.tokens) / self.rate * 1000) / 1000)
+
+    def refusal(self) -> ApiError:
+        """``rate.limited`` naming the limit, with ``retry_after``."""
+        wait = self.wait()
+        return ApiError("rate.limited", f"slow down: over this socket's limit of {self.rate:g} "
+                        f"messages a second (bursts of {self.burst}); retry in {wait:g} s",
+                        retry_after=wait)
+
 
 class Connection(V2Socket):
     def __init__(self, ws: WebSocket, sv: Services, encoding: str, v2: bool = False) -> None:
@@ -78,6 +93,7 @@ class Connection(V2Socket):
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
+        self.boards: set[str] = set()  # the boards this socket watches (their key names)
         self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.refused = 0
@@ -109,6 +125,7 @@ class Connection(V2Socket):
             self.sv.metrics.sockets.dec()
             for eid in list(self.listeners):
                 await self._unsubscribe(eid)
+            await boards_live.leave_all(self)
             await self._stop(writer)
             self.sv.drain.closed(self)
 
@@ -177,7 +194,7 @@ class Connection(V2Socket):
                 if self.refused > self.sv.settings.flood_after:
                     await self._close(POLICY, "rate.flood", "too many messages: disconnected")
                     return
-                raise ApiError("rate.limited", "slow down: too many messages")
+                raise self.bucket.refusal()
             if bad is not None:
                 raise bad
             if not isinstance(message, dict):
@@ -236,6 +253,8 @@ class Connection(V2Socket):
         if kind == "race.unsubscribe":
             await self._unsubscribe(m["race"])
             return {"type": "unsubscribed", "race": m["race"]}
+        if kind in ("board.subscribe", "board.unsubscribe"):
+            return await boards_live.handle(self, kind, m)
         if kind == "match.subscribe":
             await self.sv.matches.load(m["match"])  # match.unknown before subscribing
             await self._subscribe(m["match"], m.get("after"))
@@ -262,6 +281,12 @@ class Connection(V2Socket):
             self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
         self._sent_rev(out)
         return out
+
+    @property
+    def watcher_id(self) -> str:
+        """Whose own entry this socket is sent with a board it watches."""
+        assert self.player is not None
+        return self.player.id
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
         self.player = await self.sv.accounts.authenticate(m["token"])

@@ -6,10 +6,12 @@ so it works against any SameDeal server. Reference: docs/bots.md."""
 from __future__ import annotations
 
 from .blocking import BlockingClient
+from .board_updates import BoardUpdates
 from .client import Client, MatchState, RaceState, RequestTimeout
 from .errors import ConnectionLost, ProtocolError, SdkError, ServerError
 from .messages import (
     Board,
+    BoardUpdate,
     Daily,
     Event,
     Match,
@@ -30,7 +32,8 @@ from .messages import (
 )
 
 __all__ = [
-    "BlockingClient", "Board", "Client", "ConnectionLost", "Daily", "Event", "Match",
+    "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Client", "ConnectionLost",
+    "Daily", "Event", "Match",
     "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
     "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",
     "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",

@@ -20,7 +20,8 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 
 from . import codec, rest
-from .errors import ConnectionLost, SdkError, ServerError
+from .board_updates import BoardUpdates
+from .errors import ConnectionLost, SdkError, ServerError, retry_after
 from .messages import Event, Notice
 from .state import MatchState, RaceState
 
@@ -69,6 +70,9 @@ class Connection(ABC):
         self._rate, self._burst = rate_limit or (0.0, 0)
         self._tokens = float(self._burst)
         self._tokens_at = 0.0
+        # After a rate.limited: no send before this (loop time), then one per ``_spacing`` s.
+        self._not_before = 0.0
+        self._spacing = 0.0
         #: your public profile from ``welcome`` ({"id", "name", "kind"}), once connected
         self.player: dict[str, Any] | None = None
         #: called with every pushed event (and the SDK's notices), before it is queued
@@ -86,6 +90,7 @@ class Connection(ABC):
         self._events: deque[Event] = deque(maxlen=event_buffer)
         self._races: dict[str, RaceState] = {}
         self._matches: dict[str, MatchState] = {}
+        self._boards: dict[tuple[str, str], BoardUpdates] = {}  # (board, kind) watched live
         self._revs: dict[str, int] = {}
         self._payloads: dict[str, dict[str, Any]] = {}  # session -> its latest payload (v2)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -158,6 +163,8 @@ class Connection(ABC):
                 if ms.seq:
                     msg["after"] = ms.seq
                 await self._send(ws, msg)
+            for watch in self._boards.values():  # its first update is the board as it is now
+                await self._send(ws, watch.message)
         except BaseException:
             with contextlib.suppress(Exception):
                 await ws.close()
@@ -272,11 +279,25 @@ class Connection(ABC):
 
     # ----- requests ------------------------------------------------------------------------
 
+    def _back_off(self, wait: float) -> None:
+        """The server refused a message for the rate and said to wait ``wait`` s for its next
+        token: hold every send until then, and space the ones queued behind by the same wait
+        (a token each), so messages refused together are not refused together again."""
+        now = asyncio.get_running_loop().time()
+        self._not_before = max(self._not_before, now + wait)
+        self._spacing = wait
+
     async def _pace(self) -> None:
-        """Reserve a slot in our own token bucket, sleeping for it if need be."""
+        """Reserve a slot in our own token bucket, sleeping for it if need be; after a
+        refusal for the rate, the next slot the server's ``retry_after`` leaves."""
+        now = asyncio.get_running_loop().time()
+        if self._not_before > now:
+            slot = self._not_before
+            self._not_before += self._spacing
+            await asyncio.sleep(slot - now)
+            now = asyncio.get_running_loop().time()
         if not self._rate:
             return
-        now = asyncio.get_running_loop().time()
         if self._tokens_at:
             self._tokens = min(self._burst, self._tokens + (now - self._tokens_at) * self._rate)
         self._tokens_at = now
@@ -340,9 +361,11 @@ class Connection(ABC):
                 code = str(reply.get("code", ""))
                 if code == "rate.limited" and rate_tries < self.rate_retries:
                     rate_tries += 1
-                    await asyncio.sleep(0.05 * 2**rate_tries)
+                    self._back_off(retry_after(reply, rate_tries))  # _send waits for it
                     continue
-                raise ServerError(code, str(reply.get("message", "")))
+                wait = reply.get("retry_after")
+                raise ServerError(code, str(reply.get("message", "")), None,
+                                  wait if isinstance(wait, int | float) else None)
             return reply
 
     async def ping(self) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .board_updates import BoardUpdates
 from .connection import Connection
 from .messages import Board, Daily, Session
 
 
 class DailyAndBoards(Connection):
-    """Today's deals, the ranked attempt and the leaderboards' pages."""
+    """Today's deals, the ranked attempt, the leaderboards' pages and boards watched live."""
 
     # ----- the daily challenge and leaderboards --------------------------------------------
 
@@ -39,3 +40,25 @@ class DailyAndBoards(Connection):
             msg["around"] = around
         return Board.from_raw(await self.request(msg))
 
+    async def subscribe_board(self, name: str, kind: str = "human", count: int = 20
+                              ) -> BoardUpdates:
+        """Watch a board live: its top ``count`` entries and your own entry, as an async
+        iterator of ``BoardUpdate`` (the first at once, then whenever either changes, at most
+        once a second). Watched again after a reconnect; ``close()`` (or ``async with``)
+        stops it. ``board.unknown`` / ``game.unknown`` raise ``ServerError``."""
+        reply = await self.request({"type": "board.subscribe", "board": name, "kind": kind,
+                                    "count": count})
+        key = (str(reply["board"]), str(reply["kind"]))
+        watch = self._boards.get(key)
+        if watch is None or watch.closed or watch.count != count:
+            watch = BoardUpdates(key[0], key[1], count, self._unwatch)
+            self._boards[key] = watch
+        return watch
+
+    async def _unwatch(self, watch: BoardUpdates) -> None:
+        key = (watch.board, watch.kind)
+        if self._boards.get(key) is watch:
+            del self._boards[key]
+            if self.connected:
+                await self.request({"type": "board.unsubscribe", "board": watch.board,
+                                    "kind": watch.kind})

@@ -13,8 +13,9 @@ from websockets.asyncio.client import ClientConnection
 
 from . import diffs
 from .connection import Connection, _Lost
-from .errors import ServerError
+from .errors import ServerError, retry_after
 from .messages import (
+    BoardUpdate,
     Event,
     Match,
     Race,
@@ -59,7 +60,8 @@ class Following(Connection):
             if (pong.get("code") == "rate.limited" or (err and err.get("code") == "rate.limited")
                     ) and tries < self.rate_retries:
                 tries += 1
-                await asyncio.sleep(0.05 * 2**tries)
+                self._back_off(retry_after(err if err and err.get("code") == "rate.limited"
+                                           else pong, tries))
                 state = (self._races if key == "race" else self._matches).get(ident)
                 after = state.seq if state is not None else after
                 continue
@@ -201,6 +203,10 @@ class Following(Connection):
                 rs.seq = event.summary.seq
         elif isinstance(event, SessionPushed):
             event.session = self._note_session(msg)
+        elif kind == "board.update":
+            watch = self._boards.get((str(msg.get("board")), str(msg.get("kind"))))
+            if watch is not None:
+                watch.offer(BoardUpdate.from_raw(msg))
         elif kind.startswith("match"):
             ms = self._matches.get(str(msg.get("match")))
             if ms is not None:

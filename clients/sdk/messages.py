@@ -145,6 +145,23 @@ class Board:
 
 
 @dataclass
+class BoardUpdate:
+    """A watched board as it is now (``board.update``): the top ``count`` entries and your
+    own entry (``None`` while you have none), each with its ``rank``."""
+
+    board: str
+    kind: str
+    total: int = 0
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    you: dict[str, Any] | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> BoardUpdate:
+        return _build(cls, raw)
+
+
+@dataclass
 class Match:
     """A match summary: the id, state and event number; every other field (players, scores,
     whose turn, your own grid as ``you``) is in ``raw`` (docs/protocol.md#the-match-summary)."""

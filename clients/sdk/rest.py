@@ -65,7 +65,12 @@ def call(url: str, method: str, path: str, body: dict[str, Any] | None = None,
         except ValueError:
             err = None
         if isinstance(err, dict) and "code" in err:
-            raise ServerError(err["code"], err.get("message", ""), e.code) from None
+            wait = err.get("retry_after", e.headers.get("retry-after"))
+            try:
+                after = float(wait) if wait is not None else None
+            except ValueError:
+                after = None
+            raise ServerError(err["code"], err.get("message", ""), e.code, after) from None
         raise ServerError("http.error", f"HTTP {e.code} from {path}", e.code) from None
     except (urllib.error.URLError, OSError) as e:
         raise ConnectionLost(f"cannot reach {base_url(url)}: {e}") from e

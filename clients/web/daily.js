@@ -2,7 +2,7 @@
 // door): today's deals grouped by game, the ranked attempt (after a warning that its clock
 // starts with the first card), its result in place of the offer once played, unranked
 // replays, a deal's commitment on its own view, the day's leaderboard for a game with the
-// player's own page, and streaks.
+// player's own row, published live over the socket (board.subscribe), and streaks.
 
 import { mountSession } from "./play.js";
 import { h, errorText, kids } from "./dom.js";
@@ -222,7 +222,7 @@ export async function mount(root, ctx, params) {
             + (s.unranked_reason ? " It is off the boards (an account made today)." : "");
           drawActions(view);
           drawDeals();
-          showBoard(view);
+          if (net.state !== "online") readBoard(view, `daily/${day.day}/${view.d.game}/${view.d.variant}`);
         }
         const offer = nameOffer(ctx);
         if (offer) play.prepend(offer);
@@ -231,26 +231,64 @@ export async function mount(root, ctx, params) {
     });
   }
 
-  // The day's board for a game: the top page, and the page around the player, their row marked.
-  async function showBoard(view) {
+  // The day's board for a game, their row marked: watched live over the socket
+  // (board.subscribe), redrawn on each board.update (the top page and the player's own row);
+  // read over REST (the top page and the page around the player) only while the socket is
+  // down, and again each time it goes down.
+  let unwatch = null;
+  let offBoard = [];
+  function stopBoard() {
+    unwatch?.();
+    unwatch = null;
+    for (const off of offBoard) off();
+    offBoard = [];
+  }
+
+  function showBoard(view) {
     const { d, board: el } = view;
     const name = `daily/${day.day}/${d.game}/${d.variant}`;
-    const refresh = h("button", { type: "button", "data-act": "refresh", text: "Refresh", onclick: () => showBoard(view) });
+    stopBoard();
+    const shown = () => !closed && picked === d;
+    offBoard = [
+      net.on("board.update", (u) => {
+        if (u.board === name && u.kind === "human" && shown()) drawBoard(view, u, u.you, null);
+      }),
+      net.on("net.state", (state) => {
+        if (state !== "online" && shown()) readBoard(view, name);
+      }),
+    ];
+    unwatch = net.watchBoard(name, PAGE);
+    if (net.state !== "online") readBoard(view, name);
+  }
+
+  // The fallback while the socket is down: the board over REST.
+  async function readBoard(view, name) {
+    const { d, board: el } = view;
+    const path = `/boards/${name.split("/").map(encodeURIComponent).join("/")}?count=${PAGE}`;
     let top;
     let around = null;
     try {
-      top = await net.request({ type: "board.get", board: name, count: PAGE });
-      around = await net.request({ type: "board.get", board: name, count: PAGE, around: "me" }).catch((e) => {
+      top = await net.rest("GET", path);
+      around = await net.rest("GET", `${path}&around=me`).catch((e) => {
         if (e.code === "board.absent") return null;
         throw e;
       });
     } catch (e) {
-      el.replaceChildren(h("h3", { text: "Leaderboard" }), h("p.live-error", { role: "alert", text: errorText(e) }), refresh);
+      if (closed || picked !== d) return;
+      const again = h("button", { type: "button", "data-act": "refresh", text: "Try again", onclick: () => readBoard(view, name) });
+      el.replaceChildren(h("h3", { text: "Leaderboard" }), h("p.live-error", { role: "alert", text: errorText(e) }), again);
       return;
     }
-    if (closed) return;
+    if (closed || picked !== d) return;
     const me = ctx.player?.id ?? net.player?.id;
-    const mine = around?.entries.find((e) => e.player === me);
+    drawBoard(view, top, around?.entries.find((e) => e.player === me) ?? null, around?.entries ?? null);
+  }
+
+  // top: {total, entries}; mine: the player's own row or null; around: the page around the
+  // player (REST), or null: their own row alone stands for it.
+  function drawBoard(view, top, mine, around) {
+    const { d, board: el } = view;
+    const me = ctx.player?.id ?? net.player?.id;
     const table = (entries) => h("table.standings", {},
       h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score", "Time", "Moves", ""].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, entries.map((e) => h(`tr${e.player === me ? ".me" : ""}`, { "data-player": e.player, "data-rank": e.rank },
@@ -278,8 +316,7 @@ export async function mount(root, ctx, params) {
         ? `Your position: ${mine.rank} of ${top.total}.`
         : "You have no result on this board yet." }),
       top.entries.length ? table(top.entries) : h("p", { text: "No results yet today." }),
-      around && !overlap ? [h("h4", { text: "Around you" }), table(around.entries)] : null,
-      refresh));
+      mine && !overlap ? [h("h4", { text: "Around you" }), table(around ?? [mine])] : null));
   }
 
   // Attempts this browser last saw running: read again, as they may have ended since (walked
@@ -316,6 +353,7 @@ export async function mount(root, ctx, params) {
   return () => {
     closed = true;
     clearInterval(timer);
+    stopBoard();
     session?.destroy();
   };
 }

@@ -1,6 +1,6 @@
 // The connection to the server: REST calls and the one WebSocket (JSON, protocol v2), with
 // requests matched to replies by id, pushed messages to listeners, and reconnection that
-// resumes followed races and matches from the last event seen. A v2 ack's changes are applied
+// resumes followed races and matches from the last event seen (and boards watched live). A v2 ack's changes are applied
 // to the session it follows (acks.js), so pages get whole session payloads as in v1.
 
 import { applyAck, ownProgress } from "./acks.js";
@@ -36,6 +36,7 @@ export class Connection {
     this.pending = new Map(); // id -> {msg, resolve, reject, sent}
     this.listeners = new Map(); // type -> Set(fn)
     this.followed = new Map(); // "race:r…" -> {kind, id}
+    this.boards = new Map(); // board name -> count: boards watched live (board.subscribe)
     this.seqs = new Map(); // "race:r…" -> last event seq seen
     this.sessions = new Map(); // session id -> its latest payload (what a v2 ack changes)
     this.closed = false;
@@ -190,6 +191,7 @@ export class Connection {
     this.delay = FIRST_DELAY;
     this._setState("online");
     for (const { kind, id } of this.followed.values()) this._subscribe(kind, id);
+    for (const [board, count] of this.boards) this._watchBoard(board, count);
     for (const [id, p] of this.pending) {
       if (!p.sent) this._send(id, p);
     }
@@ -291,6 +293,22 @@ export class Connection {
     const key = `${kind}:${id}`;
     if (!this.followed.delete(key)) return;
     if (this.authed) this.ws.send(JSON.stringify({ type: `${kind}.unsubscribe`, [kind]: id }));
+  }
+
+  // A board published live: its board.update events (the top `count` and your own entry, at
+  // most one a second) reach on("board.update") listeners; watched again after a reconnect,
+  // whose first update is the board as it is then. Returns the unwatch function.
+  watchBoard(board, count = 20) {
+    this.boards.set(board, count);
+    if (this.authed) this._watchBoard(board, count);
+    return () => {
+      if (!this.boards.delete(board)) return;
+      if (this.authed) this.ws.send(JSON.stringify({ type: "board.unsubscribe", board }));
+    };
+  }
+
+  _watchBoard(board, count) {
+    this.ws.send(JSON.stringify({ type: "board.subscribe", board, count }));
   }
 
   lastSeq(kind, id) {

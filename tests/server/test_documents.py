@@ -195,6 +195,11 @@ async def play_everything(node: Node, req: Recorder) -> list[Ws]:
     await req(a, {"type": "resign", "session": d["session"]})
     await req(a, {"type": "board.get", "board": "daily/today/golf/easy", "around": "me",
                   "count": 3})
+    await req(b, {"type": "board.subscribe", "board": "daily/today/golf/easy", "count": 3})
+    await b.expect("board.update")  # Ada's result, and Ben's own entry: none
+    await req(a, {"type": "board.subscribe", "board": "daily/today/golf/easy"})
+    await a.expect("board.update")  # with Ada's own entry
+    await req(b, {"type": "board.unsubscribe", "board": "daily/today/golf/easy"})
 
     race = await req(a, {"type": "race.create", "game": "klondike", "variant": "easy",
                          "seats": 2, "countdown": 0, "time_limit": 60})
@@ -298,6 +303,7 @@ async def test_asyncapi_payloads_hold_real_messages(
         if action == "send":
             assert set(samples) >= {
                 "welcome", "pong", "player", "error", "session", "ack", "daily", "board", "race",
+                "subscribed", "board.update",
                 "unsubscribed", "race.started", "race.progress", "race.ended", "race.joined",
                 "race.left", "match", "match.ack", "match.you", "match.joined",
                 "match.started", "match.card", "match.placed", "match.away", "match.back",

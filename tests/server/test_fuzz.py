@@ -165,6 +165,8 @@ BASE: dict[str, dict[str, Any]] = {
     "daily.start": {"game": "nope", "variant": "easy"},
     "daily.get": {},
     "board.get": {"board": "nope/none"},
+    "board.subscribe": {"board": "nope/none"},
+    "board.unsubscribe": {"board": "nope/none"},
 }
 
 
