@@ -39,7 +39,7 @@ class Watcher(Protocol):
     @property
     def watcher_id(self) -> str: ...
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def push(self, message: dict[str, Any]) -> None: ...
 
 
 @dataclass
@@ -149,5 +149,5 @@ class BoardWatch:
                       "you": own.get(watcher.watcher_id)}
             if update != seat.sent:
                 seat.sent = update
-                watcher.send({"type": UPDATE, **update})
+                watcher.push({"type": UPDATE, **update})
                 self.metrics.board_updates.inc()

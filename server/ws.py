@@ -323,8 +323,15 @@ class Connection(V2Socket):
                 await self.sv.matches.present(eid, self.player.id, -1)
 
     def send(self, message: dict[str, Any]) -> None:
+        """A reply, or what stands for one: the reply of a change in hand goes with the race
+        events it holds (ws_v2)."""
         if not self._reply_held(message):
             self._post(("send", message))
+
+    def push(self, message: dict[str, Any]) -> None:
+        """A message of the server's own (a board's update), from another task: never taken
+        for the reply of the change the reader has in hand."""
+        self._post(("send", message))
 
     async def _answer(self, message: dict[str, Any]) -> None:
         """A request's reply: written here when nothing is queued or being written (the
