@@ -12,7 +12,8 @@ foundations, which cards lie on top), never from a face-down card:
 - no other card off the foundations loses its place: each card the foundation takes now is
   taken after the move by it or by another foundation (so not Golf's single pile, where
   playing one card shuts out the others);
-- it does not choose the foundations' base rank (the first card of a "chosen base" game).
+- it does not choose the foundations' base rank (the first card of a "chosen base" game),
+  nor start a foundation any card may start (Eliminator's: which card starts it is a choice).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import functools
 from collections.abc import Iterable
 
 from .core import MOVE, Move, State
-from .rules import FOUNDATION
+from .rules import ANY_FILL, FOUNDATION
 
 
 def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
@@ -56,8 +57,9 @@ def _safe(st: State, m: Move, founded: int) -> bool:
     if build is None:
         return False
     card = st.piles[m.src][-1]
-    if not st.piles[m.dst] and st.vars.get("base") == 0:
-        return False  # the first card sets every foundation's base rank
+    if not st.piles[m.dst] and (st.vars.get("base") == 0
+                                or rules.pile_group[m.dst].fill == ANY_FILL):
+        return False  # the first card sets the base rank, or any card may start the pile
     out = ~founded
     for g in rules.groups:  # a card still out that could be laid on it
         if g.kind != FOUNDATION and g.build is not None and _bits(g.build.rows[card]) & out:

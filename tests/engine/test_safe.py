@@ -69,6 +69,13 @@ def test_foundation_rank_chosen_by_the_first_card_is_not_safe():
     assert safe(st) == []
 
 
+def test_starting_a_foundation_any_card_may_start_is_not_safe():
+    eliminator = engine.get("eliminator", "easy")  # empty foundations take any card
+    st = eliminator.setup({"t1": "Ah", "t2": "Kc"})
+    assert any(eliminator.pile_kinds[m.dst] == "foundation" for m in st.legal_moves())
+    assert safe(st) == []
+
+
 def test_discard_piles_and_games_without_foundations_have_no_safe_moves():
     aces_up = engine.get("aces-up", "difficult")
     st = aces_up.setup({"t1": "5h", "t2": "9h"})
