@@ -1,0 +1,123 @@
+"""Which moves a search tries from a position, and in what order: declared per pile kind.
+
+Pruning (each is sound: the moves left reach every position the pruned ones reach, up to
+the key's symmetry, see ``position.py``):
+
+- a safe move to a foundation (``engine/safe.py``) is the only move tried: playing it can
+  never cost a win, so there is nothing to branch on;
+- moves into an empty pile of an interchangeable group go to its first empty pile only,
+  and a whole pile never moves into an empty pile of its own group (it would be the same
+  position);
+- a move the rule set calls not useful (``RuleSet.useful``: a stock turned again with
+  nothing played from it since, a whole pile into an empty pile of its kind) is dropped
+  where the position has a useful one; the engine's end-of-game rule already treats those
+  moves as doing nothing.
+
+Ordering (most promising first, so a winnable deal is won early): cards to a foundation,
+moves that turn a face-down card up, cards out of a reserve, cell or waste, moves that
+empty a pile, other moves, the stock, and cards into a cell last (a cell spent is room
+lost).
+"""
+
+from __future__ import annotations
+
+from ..core import MOVE, STOCK, Move, State
+from ..options import Deals
+from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
+from ..safe import safe_moves
+from .position import interchangeable
+
+#: Rank of a move by the kinds of its piles (lower first).
+TO_FOUNDATION, REVEALS, FROM_RESERVE, EMPTIES, OTHER, DEAL, TO_CELL = range(7)
+#: Kinds whose cards a move brings into play (out of a side pile, onto the table).
+SIDE_KINDS = frozenset({RESERVE, CELL, WASTE, STOCK_PILE})
+
+
+class Chooser:
+    """The moves to try from a position of one rule set, ordered and pruned."""
+
+    def __init__(self, rules: RuleSet, safe: bool = True) -> None:
+        self.rules = rules
+        self.kinds = rules.pile_kinds
+        self.safe = safe and FOUNDATION in rules.by_kind
+        self.talon = talon_piles(rules)
+        self.group_of: dict[int, int] = {}
+        for i, g in enumerate(interchangeable(rules)):
+            for p in g:
+                self.group_of[p] = i
+
+    def rank(self, st: State, m: Move) -> int:
+        if m.kind != MOVE:
+            return DEAL if m.kind == STOCK else OTHER
+        kinds = self.kinds
+        dst = kinds[m.dst]
+        if dst == FOUNDATION:
+            return TO_FOUNDATION
+        src_kind = kinds[m.src]
+        left = len(st.piles[m.src]) - m.n
+        if left and left == st.down[m.src]:
+            return REVEALS
+        if dst == CELL:
+            return TO_CELL
+        if src_kind in SIDE_KINDS:
+            return FROM_RESERVE
+        if not left and st.piles[m.dst]:
+            return EMPTIES
+        return OTHER
+
+    def moves(self, st: State, legal: list[Move]) -> list[Move]:
+        """``legal``'s moves worth trying, best first (``legal``: the position's moves)."""
+        if self.safe:
+            kinds = self.kinds
+            if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal):
+                safe = safe_moves(st, legal)
+                if safe:
+                    return safe[:1]
+        rules, piles, group_of = self.rules, st.piles, self.group_of
+        talon = self.talon
+        if talon and st.history and st.history[-1].kind == STOCK:
+            # Mid-way through the stock: only the stock and its cards (see talon_piles).
+            legal = [m for m in legal if m.kind != MOVE or m.src in talon or m.dst in talon]
+        out: list[tuple[int, int, Move]] = []
+        first_empty: dict[int, int] = {}
+        useless = []
+        for i, m in enumerate(legal):
+            if m.kind == MOVE and group_of:
+                g = group_of.get(m.dst)
+                if g is not None and not piles[m.dst]:
+                    if group_of.get(m.src) == g and m.n == len(piles[m.src]):
+                        continue  # the same position, the piles' places swapped
+                    if first_empty.setdefault(g, m.dst) != m.dst:
+                        continue  # another empty pile of the group already takes it
+            if not rules.useful(st, m):
+                useless.append(m)
+                continue
+            out.append((self.rank(st, m), i, m))
+        if not out:
+            return useless
+        out.sort()
+        return [m for _, _, m in out]
+
+
+def talon_piles(rules: RuleSet) -> frozenset[int]:
+    """The stock and waste piles, where dealing from the stock commutes with every move
+    that touches neither: such a move made after a deal could as well be made before it,
+    to the same position (it neither reads nor changes the stock, the wastes or their
+    vars, and the deal neither reads nor changes its piles). So after a deal the search
+    tries only more deals and moves of the stock's and wastes' cards; a position reached by
+    a deal is keyed apart from the same position reached otherwise, whose moves are all
+    tried (``Search``). This is what keeps the tableau moves from being tried again after
+    every deal of a draw-three stock.
+
+    Only where the stock deals to wastes by the shared rule and no hook of the rule set's
+    own runs after a move (empty: no such saving)."""
+    cls = type(rules)
+    stock = rules.stock
+    if (stock is None or stock.to != Deals.WASTE or cls.apply_stock is not RuleSet.apply_stock
+            or cls.after_move is not RuleSet.after_move
+            or cls.apply is not RuleSet.apply or cls.apply_move is not RuleSet.apply_move):
+        return frozenset()
+    return frozenset([rules.stock_pile, *rules.by_kind.get(WASTE, ())])
+
+
+__all__ = ["TABLEAU", "Chooser", "talon_piles"]
