@@ -5,13 +5,15 @@ the key's symmetry, see ``position.py``):
 
 - a safe move to a foundation (``engine/safe.py``) is the only move tried: playing it can
   never cost a win, so there is nothing to branch on;
-- moves into an empty pile of an interchangeable group go to its first empty pile only,
-  and a whole pile never moves into an empty pile of its own group (it would be the same
-  position);
-- a move the rule set calls not useful (``RuleSet.useful``: a stock turned again with
-  nothing played from it since, a whole pile into an empty pile of its kind) is dropped
-  where the position has a useful one; the engine's end-of-game rule already treats those
-  moves as doing nothing.
+- moves into an empty pile of an interchangeable group go to its first empty pile only
+  (the others give the same key);
+- a whole pile never moves into an empty pile of its own group of columns or cells
+  (``twin_groups``): the engine's own rule calls that move not useful ("just like the one
+  it left", docs/rules/decisions.md), as it only changes the pile's place;
+- the stock turned over to the waste again when no card has left the stock or waste since
+  the last turn: the waste comes back as it was then, and every other move made since
+  could have been made before that turn (it neither reads nor changes the stock), to the
+  same cards with no fewer passes left.
 
 Ordering (most promising first, so a winnable deal is won early): cards to a foundation,
 moves that turn a face-down card up, cards out of a reserve, cell or waste, moves that
@@ -41,10 +43,17 @@ class Chooser:
         self.kinds = rules.pile_kinds
         self.safe = safe and FOUNDATION in rules.by_kind
         self.talon = talon_piles(rules)
+        stock = rules.stock
+        self.turns_over = (stock is not None and stock.to == Deals.WASTE
+                           and type(rules).apply_stock is RuleSet.apply_stock)
         self.group_of: dict[int, int] = {}
         for i, g in enumerate(interchangeable(rules)):
             for p in g:
                 self.group_of[p] = i
+        self.twin_of: dict[int, int] = {}
+        for i, g in enumerate(twin_groups(rules)):
+            for p in g:
+                self.twin_of[p] = i
 
     def rank(self, st: State, m: Move) -> int:
         if m.kind != MOVE:
@@ -73,30 +82,51 @@ class Chooser:
                 safe = safe_moves(st, legal)
                 if safe:
                     return safe[:1]
-        rules, piles, group_of = self.rules, st.piles, self.group_of
+        rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of
         talon = self.talon
         if talon and st.history and st.history[-1].kind == STOCK:
             # Mid-way through the stock: only the stock and its cards (see talon_piles).
             legal = [m for m in legal if m.kind != MOVE or m.src in talon or m.dst in talon]
         out: list[tuple[int, int, Move]] = []
         first_empty: dict[int, int] = {}
-        useless = []
         for i, m in enumerate(legal):
-            if m.kind == MOVE and group_of:
+            if m.kind == MOVE and not piles[m.dst]:
+                g = twin_of.get(m.dst)
+                if g is not None and twin_of.get(m.src) == g and m.n == len(piles[m.src]):
+                    continue  # only the pile's place changes
                 g = group_of.get(m.dst)
-                if g is not None and not piles[m.dst]:
-                    if group_of.get(m.src) == g and m.n == len(piles[m.src]):
-                        continue  # the same position, the piles' places swapped
-                    if first_empty.setdefault(g, m.dst) != m.dst:
-                        continue  # another empty pile of the group already takes it
-            if not rules.useful(st, m):
-                useless.append(m)
+                if g is not None and first_empty.setdefault(g, m.dst) != m.dst:
+                    continue  # another empty pile of the group already takes it
+            if m.kind == STOCK and self.turns_over and not piles[rules.stock_pile] and not (
+                    st.vars.get("progress", 1)):
                 continue
             out.append((self.rank(st, m), i, m))
-        if not out:
-            return useless
         out.sort()
         return [m for _, _, m in out]
+
+
+def twin_groups(rules: RuleSet) -> list[list[int]]:
+    """Groups of columns or cells where moving a whole pile into an empty one changes only
+    its place: every group of those kinds, unless a pile's place can matter later, as when
+    the stock deals to them one by one, a pile covers another, or the rule set has moves of
+    its own (a redeal gathers the columns in order, a removal names them)."""
+    cls = type(rules)
+    dealt = rules.stock.to if rules.stock is not None else None
+    if cls.extra_moves is not RuleSet.extra_moves or cls.apply_extra is not RuleSet.apply_extra:
+        return []
+    if rules.covered_by():
+        return []
+    out = []
+    start = 0
+    for g in rules.groups:
+        piles = list(range(start, start + g.count))
+        start += g.count
+        if g.count < 2 or g.kind not in (TABLEAU, CELL) or g.rows:
+            continue
+        if dealt == Deals.TABLEAU and g.kind == TABLEAU:
+            continue
+        out.append(piles)
+    return out
 
 
 def talon_piles(rules: RuleSet) -> frozenset[int]:
@@ -120,4 +150,4 @@ def talon_piles(rules: RuleSet) -> frozenset[int]:
     return frozenset([rules.stock_pile, *rules.by_kind.get(WASTE, ())])
 
 
-__all__ = ["TABLEAU", "Chooser", "talon_piles"]
+__all__ = ["Chooser", "talon_piles", "twin_groups"]

@@ -25,7 +25,6 @@ from .verdict import Budget, Outcome, Verdict
 
 #: Called now and then during a long search with (positions so far, seconds so far).
 Progress = Callable[[int, float], None]
-CHECK_EVERY = 256  # positions between looks at the clock
 REPORT_EVERY = 1.0  # seconds between progress calls
 
 
@@ -74,8 +73,7 @@ class Search:
         if found is not None:
             return found
         stack: list[tuple[list[Move], int]] = [(choose(st, st.legal_moves()), 0)]
-        next_check = CHECK_EVERY
-        next_report = REPORT_EVERY
+        next_report = self.t0 + REPORT_EVERY
         push, pop, legal = st.push, st.pop, st.legal_moves
         while stack:
             moves, i = stack[-1]
@@ -93,14 +91,14 @@ class Search:
                 pop()
                 continue
             seen.add(k)
-            if len(seen) >= next_check:
-                next_check += CHECK_EVERY
-                if (cap is not None and len(seen) >= cap) or (
-                        deadline is not None and time.perf_counter() >= deadline):
-                    return self.out_of_budget()
-                if self.progress is not None and self.elapsed() >= next_report:
-                    next_report = self.elapsed() + REPORT_EVERY
-                    self.progress(len(seen), self.elapsed())
+            if cap is not None and len(seen) >= cap:
+                return self.out_of_budget()
+            now = time.perf_counter()  # a position can cost much (a rule's own search)
+            if deadline is not None and now >= deadline:
+                return self.out_of_budget()
+            if self.progress is not None and now >= next_report:
+                next_report = now + REPORT_EVERY
+                self.progress(len(seen), now - self.t0)
             moves = legal()  # the status comes with them, in one pass over the moves
             if st.status != PLAYING:
                 found = self.arrive(st)
