@@ -4,7 +4,10 @@ Pruning (each is sound: the moves left reach every position the pruned ones reac
 the key's symmetry, see ``position.py``):
 
 - a safe move to a foundation (``engine/safe.py``) is the only move tried: playing it can
-  never cost a win, so there is nothing to branch on;
+  never cost a win, so there is nothing to branch on. Not while a foundation that any card
+  may start lies empty: ``safe_moves`` counts such a pile as taking every card, but it can
+  take only one of them, so spending a card on a foundation there is a choice (the plain
+  exhaustive search of the tests found this);
 - moves into an empty pile of an interchangeable group go to its first empty pile only
   (the others give the same key);
 - a whole pile never moves into an empty pile of its own group of columns or cells
@@ -24,7 +27,7 @@ lost).
 from __future__ import annotations
 
 from ..core import MOVE, STOCK, Move, State
-from ..options import Deals
+from ..options import Deals, Fill
 from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
 from ..safe import safe_moves
 from .position import interchangeable
@@ -42,6 +45,9 @@ class Chooser:
         self.rules = rules
         self.kinds = rules.pile_kinds
         self.safe = safe and FOUNDATION in rules.by_kind
+        #: Foundations any card may start: while one is empty, no move is judged safe.
+        self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
+                                 if rules.pile_group[f].fill == Fill.ANY]
         self.talon = talon_piles(rules)
         stock = rules.stock
         self.turns_over = (stock is not None and stock.to == Deals.WASTE
@@ -78,7 +84,8 @@ class Chooser:
         """``legal``'s moves worth trying, best first (``legal``: the position's moves)."""
         if self.safe:
             kinds = self.kinds
-            if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal):
+            if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(
+                    not st.piles[f] for f in self.open_foundations):
                 safe = safe_moves(st, legal)
                 if safe:
                     return safe[:1]

@@ -6,6 +6,8 @@ only counts: without that, turning the stock would make new positions for ever).
 
 from __future__ import annotations
 
+import time
+
 import engine
 from engine.core import PLAYING, WON
 
@@ -18,9 +20,10 @@ def exact_key(st: engine.State) -> object:
     return (tuple(map(tuple, st.piles)), tuple(st.down), tuple(sorted(vars.items())))
 
 
-def plain_search(st: engine.State, cap: int) -> bool | None:
+def plain_search(st: engine.State, cap: int, seconds: float = 2.0) -> bool | None:
     """Whether a win is reachable from ``st`` (left unchanged); ``None`` past ``cap``
-    positions."""
+    positions or ``seconds``."""
+    deadline = time.perf_counter() + seconds
     st = st.copy()
     seen = {exact_key(st)}
     stack = [list(st.legal_moves())]
@@ -39,7 +42,7 @@ def plain_search(st: engine.State, cap: int) -> bool | None:
             st.pop()
             continue
         seen.add(k)
-        if len(seen) > cap:
+        if len(seen) > cap or time.perf_counter() > deadline:
             return None
         legal = st.legal_moves()
         if st.status == WON:
