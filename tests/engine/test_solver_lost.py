@@ -129,3 +129,14 @@ def test_an_empty_foundation_any_card_may_start_is_a_choice_not_a_safe_move() ->
     assert plain_search(st, 5000, seconds=20) is True
     v = solve(st, Budget(positions=20_000, seconds=20))
     assert v.outcome != Outcome.LOST
+
+
+@pytest.mark.parametrize("key,seed", [("klondike/difficult", 5), ("nestor/difficult", 3),
+                                      ("eagle-wing/difficult", 0), ("scorpion/difficult", 1)])
+def test_whole_deals_proved_lost_are_lost(key: str, seed: int) -> None:
+    """Whole deals the solver proves lost, where the plain search can go through them all."""
+    rules = engine.get(*key.split("/"))
+    st = rules.deal(bytes([seed]))
+    v = solve(st, Budget(positions=50_000, seconds=20))
+    assert v.outcome == Outcome.LOST and v.complete
+    assert plain_search(st, 200_000, seconds=60) is False
