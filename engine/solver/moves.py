@@ -80,8 +80,10 @@ class Chooser:
             return EMPTIES
         return OTHER
 
-    def moves(self, st: State, legal: list[Move]) -> list[Move]:
-        """``legal``'s moves worth trying, best first (``legal``: the position's moves)."""
+    def moves(self, st: State, legal: list[Move], after_deal: bool = False) -> list[Move]:
+        """``legal``'s moves worth trying, best first (``legal``: the position's moves;
+        ``after_deal``: the search came here by a deal from the stock, and tried every
+        other move from the position before it)."""
         if self.safe:
             kinds = self.kinds
             if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(
@@ -91,7 +93,7 @@ class Chooser:
                     return safe[:1]
         rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of
         talon = self.talon
-        if talon and st.history and st.history[-1].kind == STOCK:
+        if talon and after_deal:
             # Mid-way through the stock: only the stock and its cards (see talon_piles).
             legal = [m for m in legal if m.kind != MOVE or m.src in talon or m.dst in talon]
         out: list[tuple[int, int, Move]] = []

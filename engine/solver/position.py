@@ -89,7 +89,7 @@ def key_maker(rules: RuleSet) -> Callable[[State], Key]:
         # Cards are unique, so two piles of a group are equal only when both are empty: the
         # piles' own order sorts them, and their face-down counts follow in that order.
         piles, down = st.piles, st.down
-        parts = [bytes(down[p] for p in alone)]
+        parts = [bytes([down[p] for p in alone])]
         parts += [bytes(piles[p]) for p in alone]
         for g in groups:
             order = sorted(g, key=piles.__getitem__)

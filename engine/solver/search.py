@@ -86,7 +86,8 @@ class Search:
             move = moves[i]
             push(move)
             # A position reached by a deal is its own node: fewer moves are tried from it.
-            k: object = (key(st), True) if talon and move.kind == STOCK else key(st)
+            dealt = talon and move.kind == STOCK
+            k: object = (key(st), True) if dealt else key(st)
             if k in seen:
                 pop()
                 continue
@@ -106,7 +107,7 @@ class Search:
                     return found
                 pop()
                 continue
-            stack.append((choose(st, moves), 0))
+            stack.append((choose(st, moves, dealt), 0))
         return self.exhausted()
 
     def line(self) -> tuple[Move, ...]:

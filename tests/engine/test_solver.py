@@ -154,3 +154,16 @@ def test_safe_moves_are_played_without_branching() -> None:
     # Without the safe-move rule the same position branches, foundation moves first.
     moves = Chooser(rules, safe=False).moves(st, st.legal_moves())
     assert len(moves) > 1 and rules.pile_kinds[moves[0].dst] == "foundation"
+
+
+def test_a_search_starting_just_after_a_deal_tries_every_move() -> None:
+    """The stock shortcut (only talon moves after a deal) holds inside a search, which tried
+    the other moves before the deal; a search that starts after a deal has not."""
+    rules = engine.get("klondike", "difficult")
+    # The only way on is t1-t2 (the 7♥ onto the 8♠); the stock is a card nothing takes.
+    st = rules.setup({"t1": "7h", "t2": "8s", "s": "Kc 2d"})
+    st.play(engine.parse_move(rules, "s"))
+    moves = Chooser(rules).moves(st, st.legal_moves())
+    assert "t1-t2" in [engine.move_text(rules, m) for m in moves]
+    assert "t1-t2" not in [engine.move_text(rules, m)
+                           for m in Chooser(rules).moves(st, st.legal_moves(), after_deal=True)]
