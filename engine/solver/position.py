@@ -8,7 +8,9 @@ cards) and the state's vars, which is everything a rule set reads, except:
   played from the stock since the last turn only as "some" or "none" (all ``useful``
   reads of it);
 - interchangeable piles (``interchangeable``): a group's piles sorted, so positions that
-  differ by which of two equivalent columns holds a run are one node.
+  differ by which of two equivalent columns holds a run are one node;
+- foundations no card leaves (``sink_piles``), in a game played to a win: only their size
+  and top card, so two orders of play to the same foundations are one node.
 """
 
 from __future__ import annotations
@@ -63,13 +65,32 @@ def interchangeable(rules: RuleSet) -> list[list[int]]:
     return out
 
 
-def key_maker(rules: RuleSet) -> Callable[[State], Key]:
-    """The key function for positions of ``rules``: built once per search."""
+def sink_piles(rules: RuleSet) -> list[int]:
+    """Foundations no card leaves: to the rest of the game only their top card, their size
+    and which cards they hold count, and the cards they hold are the ones no other pile
+    holds. (The order below the top matters only to a score read from it, as Slide's sets:
+    so a scored game keeps whole foundations in its key.)"""
+    return [p for p, g in enumerate(rules.pile_group) if g.kind == FOUNDATION and g.unit is None]
+
+
+def sink(pile: list[int], down: int) -> bytes:
+    """A foundation no card leaves, as its key: face-down count, size, top card."""
+    return bytes((down, len(pile), pile[-1])) if pile else bytes((down,))
+
+
+def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
+    """The key function for positions of ``rules``, built once per search; ``sinks``: keep
+    only the top and size of foundations no card leaves (``sink_piles``)."""
     stock = rules.stock
     endless = stock is not None and stock.to == Deals.WASTE and stock.passes == 0
     groups = interchangeable(rules)
+    sunk = set(sink_piles(rules)) if sinks else set()
     grouped = {p for g in groups for p in g}
-    alone = [p for p in range(len(rules.pile_names)) if p not in grouped]
+    alone = [p for p in range(len(rules.pile_names)) if p not in grouped and p not in sunk]
+    alone_sunk = [p for p in sorted(sunk) if p not in grouped]
+    plain_groups = [g for g in groups if not sunk & set(g)]
+    sunk_groups = [g for g in groups if sunk & set(g)]
+    assert all(set(g) <= sunk for g in sunk_groups)  # a group is of one kind and unit
 
     def norm_vars(vars: dict[str, int]) -> tuple[tuple[str, int], ...]:
         # In insertion order: two orders of the same vars are two keys, a missed transposition
@@ -80,7 +101,7 @@ def key_maker(rules: RuleSet) -> Callable[[State], Key]:
             vars["progress"] = min(vars.get("progress", 0), 1)
         return tuple(vars.items())
 
-    if not groups:
+    if not groups and not sunk:
         def plain(st: State) -> Key:
             return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), norm_vars(st.vars))
         return plain
@@ -91,10 +112,13 @@ def key_maker(rules: RuleSet) -> Callable[[State], Key]:
         piles, down = st.piles, st.down
         parts = [bytes([down[p] for p in alone])]
         parts += [bytes(piles[p]) for p in alone]
-        for g in groups:
+        parts += [sink(piles[p], down[p]) for p in alone_sunk]
+        for g in plain_groups:
             order = sorted(g, key=piles.__getitem__)
             parts.append(bytes([down[p] for p in order]))
             parts += [bytes(piles[p]) for p in order]
+        for g in sunk_groups:
+            parts += sorted([sink(piles[p], down[p]) for p in g])
         return (b"\xff".join(parts), norm_vars(st.vars))
 
     return sorted_key

@@ -50,7 +50,7 @@ class Search:
         self.progress = progress
         self.scored = scored(st)
         self.chooser = Chooser(st.rules, safe=not self.scored)
-        self.key = key_maker(st.rules)
+        self.key = key_maker(st.rules, sinks=not self.scored)
         self.seen: set[object] = set()
         self.t0 = time.perf_counter()
         self.best: tuple[int, tuple[Move, ...]] | None = None

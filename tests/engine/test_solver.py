@@ -167,3 +167,15 @@ def test_a_search_starting_just_after_a_deal_tries_every_move() -> None:
     assert "t1-t2" in [engine.move_text(rules, m) for m in moves]
     assert "t1-t2" not in [engine.move_text(rules, m)
                            for m in Chooser(rules).moves(st, st.legal_moves(), after_deal=True)]
+
+
+def test_a_foundation_no_card_leaves_is_keyed_by_its_size_and_top() -> None:
+    """Two orders of play to the same discard pile are one position in a game played to a
+    win; in a game scored from that pile's order (Slide's sets) they are not."""
+    rules = engine.get("golf", "easy")
+    key = key_maker(rules)
+    a = rules.setup({"t1": "5c", "f": "3d 4h 5s 6h"})
+    b = rules.setup({"t1": "5c", "f": "5s 4h 3d 6h"})
+    assert key(a) == key(b)
+    assert key(a) != key(rules.setup({"t1": "5c", "f": "3d 4h 5s 7h"}))
+    assert key_maker(rules, sinks=False)(a) != key_maker(rules, sinks=False)(b)

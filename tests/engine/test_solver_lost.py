@@ -101,9 +101,9 @@ def test_the_comparison_catches_a_solver_that_drops_moves(
     """A solver that tries only its first move must be caught claiming a loss."""
     real = solver_moves.Chooser.moves
 
-    def careless(self: solver_moves.Chooser, st: engine.State,
-                 legal: list[engine.Move]) -> list[engine.Move]:
-        moves = real(self, st, legal)
+    def careless(self: solver_moves.Chooser, st: engine.State, legal: list[engine.Move],
+                 after_deal: bool = False) -> list[engine.Move]:
+        moves = real(self, st, legal, after_deal)
         return moves[:1]
 
     monkeypatch.setattr(solver_moves.Chooser, "moves", careless)
