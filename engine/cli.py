@@ -72,6 +72,17 @@ def at_least(low: int) -> Callable[[str], int]:
     return whole
 
 
+def positive_seconds(text: str) -> float:
+    """An argument type: a positive number of seconds."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = 0.0
+    if not 0 < x < 1e9:
+        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text!r}")
+    return x
+
+
 def _games(args: argparse.Namespace) -> int:
     sets = registry.rule_sets()
     if args.json:
@@ -169,6 +180,44 @@ def _selfplay(args: argparse.Namespace) -> int:
     t = selfplay(args.game, args.variant, args.games, args.seed, args.max_moves, args.players)
     print(f"{args.game}/{args.variant}: " + ", ".join(f"{v} {k}" for k, v in t.items()))
     return FAILED if t["errors"] else OK
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from .solver import Budget, Outcome, solve  # the solver is only loaded when asked for
+
+    rules = registry.get(args.game, args.variant)
+    st = rules.deal(args.seed)
+    budget = Budget(args.positions, args.seconds)
+    shown = [False]
+
+    def progress(positions: int, seconds: float) -> None:
+        shown[0] = True
+        print(f"\rsearching: {positions:,} positions, {seconds:.0f} s", end="",
+              file=sys.stderr, flush=True)
+
+    v = solve(st, budget, progress if sys.stderr.isatty() or args.progress else None)
+    if shown[0]:
+        print(file=sys.stderr)
+    line = " ".join(move_text(rules, m) for m in v.moves)
+    if args.json:
+        print(json.dumps({"game": rules.id, "variant": rules.variant, "seed": args.seed.hex(),
+                          "outcome": v.outcome.value, "complete": v.complete, "score": v.score,
+                          "moves": [move_text(rules, m) for m in v.moves],
+                          "positions": v.positions, "seconds": round(v.seconds, 3)}))
+        return OK
+    said = {
+        Outcome.WON: f"won in {len(v.moves)} moves",
+        Outcome.LOST: "lost: no winning line exists (every reachable position was searched)",
+        Outcome.UNKNOWN: "unknown: the budget ran out before a win or a proof of loss",
+        Outcome.BEST: (f"best score {v.score} in {len(v.moves)} moves"
+                       + (" (proved the best)" if v.complete else " (the best found within "
+                          "the budget)")),
+    }[v.outcome]
+    print(f"{rules.name} ({rules.variant}), seed {args.seed.hex()}: {said}")
+    if line:
+        print(f"moves: {line}")
+    print(f"searched {v.positions:,} positions in {v.seconds:.2f} s")
+    return OK
 
 
 TRANSCRIPT = "a transcript is the JSON object GET /api/v1/sessions/{id}/moves returns"
@@ -319,6 +368,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--players", metavar="N", type=at_least(1),
                    help="players in one state, for the games several play (default: one)")
     s.set_defaults(run=_selfplay)
+    o = _sub(sub, "solve", "solve a deal: won, lost or unknown, and the winning moves",
+             "Search a deal with the whole deal known (face-down cards included): print whether "
+             "it can be won (and the moves that win, in move notation), is proved lost, or is "
+             "unknown within the budget; for games played for a score, the best score found and "
+             "its moves. Then the positions searched and the time.")
+    o.add_argument("game", help="the game, e.g. klondike (samedeal games lists them)")
+    o.add_argument("variant", help="the variant, e.g. easy")
+    o.add_argument("--seed", metavar="HEX", required=True, type=hex_seed,
+                   help="the seed: an even number of hex digits, e.g. 00 (required)")
+    o.add_argument("--positions", metavar="N", type=at_least(1),
+                   help="stop after this many positions (default: no cap)")
+    o.add_argument("--seconds", metavar="S", type=positive_seconds, default=60.0,
+                   help="stop after this many seconds (default 60)")
+    o.add_argument("--progress", action="store_true",
+                   help="a progress line on standard error even when it is not a terminal")
+    o.add_argument("--json", action="store_true", help="print JSON (default: text)")
+    o.set_defaults(run=_solve)
     r = _sub(sub, "replay", "re-check a game's transcript against the engine",
              "Replay a transcript (GET /api/v1/sessions/{id}/moves) on the engine and report "
              "every way it disagrees with its seed, commitment, status and score; exit 1 on a "

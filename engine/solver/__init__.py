@@ -1,0 +1,22 @@
+"""A solver over the engine's own rules, for every rule set.
+
+    >>> import engine
+    >>> from engine.solver import Budget, solve
+    >>> st = engine.get("klondike", "easy").deal(bytes.fromhex("00"))
+    >>> verdict = solve(st, Budget(seconds=10))
+    >>> verdict.outcome, len(verdict.moves) > 0
+    (<Outcome.WON: 'won'>, True)
+
+``solve(state, budget)`` answers ``won`` (with the moves that win from that position),
+``lost`` (proved: every reachable position was searched) or ``unknown`` (the budget ran out);
+for games that end with a score (``Scoring.POINTS``) it answers ``best``: the best score
+found and the line that reaches it, ``complete`` when that score is proved the best.
+docs/solver.md says how it searches and why each shortcut is sound.
+"""
+
+from __future__ import annotations
+
+from .search import Progress, solve
+from .verdict import Budget, Outcome, Verdict
+
+__all__ = ["Budget", "Outcome", "Progress", "Verdict", "solve"]

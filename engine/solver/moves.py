@@ -1,0 +1,162 @@
+"""Which moves a search tries from a position, and in what order: declared per pile kind.
+
+Pruning (each is sound: the moves left reach every position the pruned ones reach, up to
+the key's symmetry, see ``position.py``):
+
+- a safe move to a foundation (``engine/safe.py``) is the only move tried: playing it can
+  never cost a win, so there is nothing to branch on. Not while a foundation that any card
+  may start lies empty: ``safe_moves`` counts such a pile as taking every card, but it can
+  take only one of them, so spending a card on a foundation there is a choice (the plain
+  exhaustive search of the tests found this);
+- moves into an empty pile of an interchangeable group go to its first empty pile only
+  (the others give the same key);
+- a whole pile never moves into an empty pile of its own group of columns or cells
+  (``twin_groups``): the engine's own rule calls that move not useful ("just like the one
+  it left", docs/rules/decisions.md), as it only changes the pile's place;
+- the stock turned over to the waste again when no card has left the stock or waste since
+  the last turn: the waste comes back as it was then, and every other move made since
+  could have been made before that turn (it neither reads nor changes the stock), to the
+  same cards with no fewer passes left.
+
+Ordering (most promising first, so a winnable deal is won early): cards to a foundation,
+moves that turn a face-down card up, cards out of a reserve, cell or waste, moves that
+empty a pile, other moves, the stock, and cards into a cell last (a cell spent is room
+lost).
+"""
+
+from __future__ import annotations
+
+from ..core import MOVE, STOCK, Move, State
+from ..options import Deals, Fill
+from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
+from ..safe import safe_moves
+from .position import interchangeable
+
+#: Rank of a move by the kinds of its piles (lower first).
+TO_FOUNDATION, REVEALS, FROM_RESERVE, EMPTIES, OTHER, DEAL, TO_CELL = range(7)
+#: Kinds whose cards a move brings into play (out of a side pile, onto the table).
+SIDE_KINDS = frozenset({RESERVE, CELL, WASTE, STOCK_PILE})
+
+
+class Chooser:
+    """The moves to try from a position of one rule set, ordered and pruned."""
+
+    def __init__(self, rules: RuleSet, safe: bool = True) -> None:
+        self.rules = rules
+        self.kinds = rules.pile_kinds
+        self.safe = safe and FOUNDATION in rules.by_kind
+        #: Foundations any card may start: while one is empty, no move is judged safe.
+        self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
+                                 if rules.pile_group[f].fill == Fill.ANY]
+        self.talon = talon_piles(rules)
+        stock = rules.stock
+        self.turns_over = (stock is not None and stock.to == Deals.WASTE
+                           and type(rules).apply_stock is RuleSet.apply_stock)
+        self.group_of: dict[int, int] = {}
+        for i, g in enumerate(interchangeable(rules)):
+            for p in g:
+                self.group_of[p] = i
+        self.twin_of: dict[int, int] = {}
+        for i, g in enumerate(twin_groups(rules)):
+            for p in g:
+                self.twin_of[p] = i
+
+    def rank(self, st: State, m: Move) -> int:
+        if m.kind != MOVE:
+            return DEAL if m.kind == STOCK else OTHER
+        kinds = self.kinds
+        dst = kinds[m.dst]
+        if dst == FOUNDATION:
+            return TO_FOUNDATION
+        src_kind = kinds[m.src]
+        left = len(st.piles[m.src]) - m.n
+        if left and left == st.down[m.src]:
+            return REVEALS
+        if dst == CELL:
+            return TO_CELL
+        if src_kind in SIDE_KINDS:
+            return FROM_RESERVE
+        if not left and st.piles[m.dst]:
+            return EMPTIES
+        return OTHER
+
+    def moves(self, st: State, legal: list[Move], after_deal: bool = False) -> list[Move]:
+        """``legal``'s moves worth trying, best first (``legal``: the position's moves;
+        ``after_deal``: the search came here by a deal from the stock, and tried every
+        other move from the position before it)."""
+        if self.safe:
+            kinds = self.kinds
+            if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(
+                    not st.piles[f] for f in self.open_foundations):
+                safe = safe_moves(st, legal)
+                if safe:
+                    return safe[:1]
+        rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of
+        talon = self.talon
+        if talon and after_deal:
+            # Mid-way through the stock: only the stock and its cards (see talon_piles).
+            legal = [m for m in legal if m.kind != MOVE or m.src in talon or m.dst in talon]
+        out: list[tuple[int, int, Move]] = []
+        first_empty: dict[int, int] = {}
+        for i, m in enumerate(legal):
+            if m.kind == MOVE and not piles[m.dst]:
+                g = twin_of.get(m.dst)
+                if g is not None and twin_of.get(m.src) == g and m.n == len(piles[m.src]):
+                    continue  # only the pile's place changes
+                g = group_of.get(m.dst)
+                if g is not None and first_empty.setdefault(g, m.dst) != m.dst:
+                    continue  # another empty pile of the group already takes it
+            if m.kind == STOCK and self.turns_over and not piles[rules.stock_pile] and not (
+                    st.vars.get("progress", 1)):
+                continue
+            out.append((self.rank(st, m), i, m))
+        out.sort()
+        return [m for _, _, m in out]
+
+
+def twin_groups(rules: RuleSet) -> list[list[int]]:
+    """Groups of columns or cells where moving a whole pile into an empty one changes only
+    its place: every group of those kinds, unless a pile's place can matter later, as when
+    the stock deals to them one by one, a pile covers another, or the rule set has moves of
+    its own (a redeal gathers the columns in order, a removal names them)."""
+    cls = type(rules)
+    dealt = rules.stock.to if rules.stock is not None else None
+    if cls.extra_moves is not RuleSet.extra_moves or cls.apply_extra is not RuleSet.apply_extra:
+        return []
+    if rules.covered_by():
+        return []
+    out = []
+    start = 0
+    for g in rules.groups:
+        piles = list(range(start, start + g.count))
+        start += g.count
+        if g.count < 2 or g.kind not in (TABLEAU, CELL) or g.rows:
+            continue
+        if dealt == Deals.TABLEAU and g.kind == TABLEAU:
+            continue
+        out.append(piles)
+    return out
+
+
+def talon_piles(rules: RuleSet) -> frozenset[int]:
+    """The stock and waste piles, where dealing from the stock commutes with every move
+    that touches neither: such a move made after a deal could as well be made before it,
+    to the same position (it neither reads nor changes the stock, the wastes or their
+    vars, and the deal neither reads nor changes its piles). So after a deal the search
+    tries only more deals and moves of the stock's and wastes' cards; a position reached by
+    a deal is keyed apart from the same position reached otherwise, whose moves are all
+    tried (``Search``). This is what keeps the tableau moves from being tried again after
+    every deal of a draw-three stock.
+
+    Only where the stock deals to wastes by the shared rule and no hook of the rule set's
+    own runs after a move (empty: no such saving)."""
+    cls = type(rules)
+    stock = rules.stock
+    if (stock is None or stock.to != Deals.WASTE or cls.apply_stock is not RuleSet.apply_stock
+            or cls.after_move is not RuleSet.after_move
+            or cls.apply is not RuleSet.apply or cls.apply_move is not RuleSet.apply_move):
+        return frozenset()
+    return frozenset([rules.stock_pile, *rules.by_kind.get(WASTE, ())])
+
+
+__all__ = ["Chooser", "talon_piles", "twin_groups"]

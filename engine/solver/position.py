@@ -1,0 +1,124 @@
+"""The transposition table's key: a compact form of a position, without its history.
+
+Two ways to the same cards are one node. The key holds every pile (face-down count and
+cards) and the state's vars, which is everything a rule set reads, except:
+
+- a stock with unlimited passes: the pass number is left out (it only counts, so an
+  endless stock would otherwise make every turn a new position), and the count of cards
+  played from the stock since the last turn only as "some" or "none" (all ``useful``
+  reads of it);
+- interchangeable piles (``interchangeable``): a group's piles sorted, so positions that
+  differ by which of two equivalent columns holds a run are one node;
+- foundations no card leaves (``sink_piles``), in a game played to a win: only their size
+  and top card, so two orders of play to the same foundations are one node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..core import State
+from ..options import Deals
+from ..rules import CELL, FOUNDATION, TABLEAU, RuleSet
+
+Key = tuple[bytes, tuple[tuple[str, int], ...]]
+
+#: The pile kinds whose piles can be alike in every way but their place.
+SYMMETRIC_KINDS = (TABLEAU, CELL, FOUNDATION)
+#: Hooks a rule set may override and keep its piles interchangeable: they judge the
+#: position as a whole (is it won, is a move useful), never one pile by its place.
+PLACE_BLIND = frozenset({"useful", "won", "finished", "prepare", "status", "settled", "score",
+                         "info", "view", "describe", "covered_by", "going_on", "tie_break"})
+#: The hooks that decide what a move is or does; a rule set's own version of any of them
+#: may treat a pile by its place (a redeal in column order, a cell's own rule).
+MOVE_HOOKS = ("iter_moves", "legal_moves", "extra_moves", "refusal", "extra_refusal",
+              "move_refusal", "source_refusal", "target_refusal", "unit_refusal",
+              "fill_refusal", "apply", "apply_move", "apply_stock", "apply_extra",
+              "after_move", "deal_round", "unit_sizes", "run_length", "turn_tops")
+
+
+def interchangeable(rules: RuleSet) -> list[list[int]]:
+    """Groups of piles that only their place tells apart: a group of a symmetric kind
+    (columns, cells, foundations) in a rule set built from the shared declarations alone
+    (none of the move hooks is its own, no pile covers another), where the stock does not
+    deal one card to each pile in turn (which would tell the piles apart by place).
+
+    Judged from declarations only, never from the game's name; a rule set that overrides a
+    move hook just loses this saving, never its correctness.
+    """
+    cls = type(rules)
+    if any(getattr(cls, h) is not getattr(RuleSet, h) for h in MOVE_HOOKS):
+        return []
+    if rules.covered_by():
+        return []
+    dealt = rules.stock.to if rules.stock is not None else None
+    out = []
+    start = 0
+    for g in rules.groups:
+        piles = list(range(start, start + g.count))
+        start += g.count
+        if g.count < 2 or g.kind not in SYMMETRIC_KINDS or g.rows:
+            continue
+        if dealt in (Deals.TABLEAU, Deals.FOUNDATION) and g.kind.value == dealt.value:
+            continue  # the stock deals to these piles in their order
+        out.append(piles)
+    return out
+
+
+def sink_piles(rules: RuleSet) -> list[int]:
+    """Foundations no card leaves: to the rest of the game only their top card, their size
+    and which cards they hold count, and the cards they hold are the ones no other pile
+    holds. (The order below the top matters only to a score read from it, as Slide's sets:
+    so a scored game keeps whole foundations in its key.)"""
+    return [p for p, g in enumerate(rules.pile_group) if g.kind == FOUNDATION and g.unit is None]
+
+
+def sink(pile: list[int], down: int) -> bytes:
+    """A foundation no card leaves, as its key: face-down count, size, top card."""
+    return bytes((down, len(pile), pile[-1])) if pile else bytes((down,))
+
+
+def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
+    """The key function for positions of ``rules``, built once per search; ``sinks``: keep
+    only the top and size of foundations no card leaves (``sink_piles``)."""
+    stock = rules.stock
+    endless = stock is not None and stock.to == Deals.WASTE and stock.passes == 0
+    groups = interchangeable(rules)
+    sunk = set(sink_piles(rules)) if sinks else set()
+    grouped = {p for g in groups for p in g}
+    alone = [p for p in range(len(rules.pile_names)) if p not in grouped and p not in sunk]
+    alone_sunk = [p for p in sorted(sunk) if p not in grouped]
+    plain_groups = [g for g in groups if not sunk & set(g)]
+    sunk_groups = [g for g in groups if sunk & set(g)]
+    assert all(set(g) <= sunk for g in sunk_groups)  # a group is of one kind and unit
+
+    def norm_vars(vars: dict[str, int]) -> tuple[tuple[str, int], ...]:
+        # In insertion order: two orders of the same vars are two keys, a missed transposition
+        # at worst (rare: only undoing a var's first setting reorders them), never a wrong one.
+        if endless:
+            vars = dict(vars)
+            vars.pop("pass", None)
+            vars["progress"] = min(vars.get("progress", 0), 1)
+        return tuple(vars.items())
+
+    if not groups and not sunk:
+        def plain(st: State) -> Key:
+            return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), norm_vars(st.vars))
+        return plain
+
+    def sorted_key(st: State) -> Key:
+        # Cards are unique, so two piles of a group are equal only when both are empty: the
+        # piles' own order sorts them, and their face-down counts follow in that order.
+        piles, down = st.piles, st.down
+        parts = [bytes([down[p] for p in alone])]
+        parts += [bytes(piles[p]) for p in alone]
+        parts += [sink(piles[p], down[p]) for p in alone_sunk]
+        for g in plain_groups:
+            order = sorted(g, key=piles.__getitem__)
+            parts.append(bytes([down[p] for p in order]))
+            parts += [bytes(piles[p]) for p in order]
+        for g in sunk_groups:
+            parts += sorted([sink(piles[p], down[p]) for p in g])
+        return (b"\xff".join(parts), norm_vars(st.vars))
+
+    return sorted_key

@@ -1,0 +1,52 @@
+"""``samedeal solve`` as a real process: what it prints is what the engine confirms."""
+
+from __future__ import annotations
+
+import json
+
+import engine
+from engine.core import WON
+from tests.engine.test_cli import run
+
+
+def test_solve_prints_a_winning_line_that_replays() -> None:
+    out = run("solve", "klondike", "easy", "--seed", "00", "--positions", "5000")
+    assert out.returncode == 0, out.stderr
+    head, moves, searched = out.stdout.splitlines()
+    assert head.startswith("Klondike (easy), seed 00: won in ")
+    line = moves.removeprefix("moves: ").split()
+    assert int(head.split("won in ")[1].split()[0]) == len(line)
+    assert engine.replay("klondike", "easy", b"\x00", line).status == WON
+    assert searched.startswith("searched ") and searched.endswith(" s")
+
+
+def test_solve_says_unknown_when_the_budget_runs_out_and_lost_when_proved() -> None:
+    out = run("solve", "klondike", "easy", "--seed", "01", "--positions", "20")
+    assert out.returncode == 0
+    assert ": unknown: the budget ran out" in out.stdout and "moves:" not in out.stdout
+    assert "searched 20 positions" in out.stdout
+    out = run("solve", "klondike", "difficult", "--seed", "05", "--json")
+    data = json.loads(out.stdout)
+    assert data["outcome"] == "lost" and data["complete"] and data["moves"] == []
+
+
+def test_solve_gives_a_scored_game_its_best_score_and_line() -> None:
+    out = run("solve", "poker-square", "easy", "--seed", "01", "--positions", "500", "--json")
+    data = json.loads(out.stdout)
+    assert data["outcome"] == "best" and not data["complete"]
+    st = engine.replay("poker-square", "easy", b"\x01", data["moves"])
+    assert st.over and st.score == data["score"]
+
+
+def test_solve_shows_progress_on_standard_error_when_asked() -> None:
+    out = run("solve", "klondike", "easy", "--seed", "01", "--seconds", "2.5", "--progress")
+    assert out.returncode == 0
+    assert "searching: " in out.stderr and " positions, " in out.stderr
+    assert "searching" not in out.stdout
+
+
+def test_solve_refuses_a_bad_budget() -> None:
+    out = run("solve", "klondike", "easy", "--seed", "00", "--seconds", "0")
+    assert out.returncode == 2 and "positive number of seconds" in out.stderr
+    out = run("solve", "klondike", "easy", "--seed", "00", "--positions", "0")
+    assert out.returncode == 2 and "whole number from 1" in out.stderr

@@ -1,0 +1,142 @@
+"""A "lost" must be a proof: the solver against a plain exhaustive search (no safe moves, no
+pruning, no symmetry; tests/engine/solver_plain.py) on positions small enough for it.
+
+The positions: a deal played at random to its end and taken back a few moves, and one move
+off a winning line near its end; on every rule set that is played to a win. Where the plain search
+finishes, the two must agree on whether a win is reachable."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import engine
+from engine.core import PLAYING, WON
+from engine.rules import Scoring
+from engine.solver import Budget, Outcome, solve
+from engine.solver import moves as solver_moves
+from tests.engine.solver_plain import plain_search
+
+WIN_GAMES = [r for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
+PLAIN_CAP = 2000
+
+
+def small_positions(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
+    """Positions near an end: random play to the end (or 400 moves), taken back a few moves
+    at a time."""
+    rng = random.Random(seed)
+    st = rules.deal(seed.to_bytes(2, "big"))
+    while st.status == PLAYING and len(st.history) < 400:
+        st.play(rng.choice(st.legal_moves()))
+    for back in (1, 2, 4, 8):  # 1, 3, 7 and 15 moves before the end
+        for _ in range(min(back, len(st.history))):
+            st.pop()
+        if st.status == PLAYING:
+            yield st.copy()
+
+
+def near_wins(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
+    """Positions beside a winning line: a few moves before its end, one other move played
+    (won or lost, which is where a pruned-away win would show)."""
+    rng = random.Random(seed)
+    st = rules.deal(seed.to_bytes(2, "big"))
+    v = solve(st, Budget(positions=3000, seconds=0.5))
+    if v.outcome != Outcome.WON:
+        return
+    for before_end in (4, 8, 16, 32):
+        if before_end > len(v.moves):
+            break
+        here = st.copy()
+        for m in v.moves[:-before_end]:
+            here.play(m)
+        others = [m for m in here.legal_moves() if m != v.moves[-before_end]]
+        if others:
+            here.play(rng.choice(others))
+            if here.status == PLAYING:
+                yield here
+
+
+def compare(rules: engine.RuleSet, seeds: range) -> tuple[int, int]:
+    """(lost, won) positions where the plain search finished and the solver agreed."""
+    lost = won = 0
+    for seed in seeds:
+        for st in itertools.chain(small_positions(rules, seed), near_wins(rules, seed)):
+            truth = plain_search(st, PLAIN_CAP, seconds=0.5)
+            if truth is None:
+                continue
+            v = solve(st, Budget(positions=20_000, seconds=0.5))
+            if v.outcome == Outcome.UNKNOWN:  # no answer is no wrong answer
+                continue
+            assert (v.outcome == Outcome.WON) == truth, (rules.key, seed, st)
+            if truth:
+                final = st.copy()
+                for m in v.moves:
+                    final.play(m)
+                assert final.status == WON
+                won += 1
+            else:
+                lost += 1
+    return lost, won
+
+
+@pytest.mark.parametrize("rules", WIN_GAMES, ids=lambda r: r.key)
+def test_lost_agrees_with_a_plain_exhaustive_search(rules: engine.RuleSet) -> None:
+    compare(rules, range(1))
+
+
+def test_the_comparison_covers_many_lost_and_won_positions() -> None:
+    """The check above is only as good as the positions the plain search finishes on."""
+    lost = won = 0
+    for rules in WIN_GAMES[::4]:
+        a, b = compare(rules, range(1, 2))
+        lost, won = lost + a, won + b
+    assert lost >= 15 and won >= 3
+
+
+def test_the_comparison_catches_a_solver_that_drops_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver that tries only its first move must be caught claiming a loss."""
+    real = solver_moves.Chooser.moves
+
+    def careless(self: solver_moves.Chooser, st: engine.State, legal: list[engine.Move],
+                 after_deal: bool = False) -> list[engine.Move]:
+        moves = real(self, st, legal, after_deal)
+        return moves[:1]
+
+    monkeypatch.setattr(solver_moves.Chooser, "moves", careless)
+    caught = 0
+    for key in ("yukon/easy", "eliminator/easy", "scorpion/easy"):
+        try:
+            compare(engine.get(*key.split("/")), range(2))
+        except AssertionError:
+            caught += 1
+    assert caught >= 1
+
+
+def test_an_empty_foundation_any_card_may_start_is_a_choice_not_a_safe_move() -> None:
+    """Found by the comparison above: every card to an empty Eliminator foundation passes
+    ``safe_moves``, but eight foundations can start only eight runs. Playing the first such
+    move without branching lost this won position."""
+    rules = engine.get("eliminator", "difficult")
+    st = rules.setup({"t1": "3c Kh Kd 4c 8d Jd As 3h 6d 2d",
+                      "t2": "4s 6s Jh Ks 3s 5c 6c 6h 5d Js Jc 2s",
+                      "t3": "8h Ac 9d 8s Ah Kc Th 9c 7h 7d 8c 9h 4d",
+                      "t4": "2h Ts 3d 5h 9s 7c 5s Ad 2c Tc Qc Qs",
+                      "r": "7s", "f1": "Td", "f4": "Qh", "f5": "4h", "f8": "Qd"})
+    assert plain_search(st, 5000, seconds=20) is True
+    v = solve(st, Budget(positions=20_000, seconds=20))
+    assert v.outcome != Outcome.LOST
+
+
+@pytest.mark.parametrize("key,seed", [("klondike/difficult", 5), ("nestor/difficult", 3),
+                                      ("eagle-wing/difficult", 0), ("scorpion/difficult", 1)])
+def test_whole_deals_proved_lost_are_lost(key: str, seed: int) -> None:
+    """Whole deals the solver proves lost, where the plain search can go through them all."""
+    rules = engine.get(*key.split("/"))
+    st = rules.deal(bytes([seed]))
+    v = solve(st, Budget(positions=50_000, seconds=20))
+    assert v.outcome == Outcome.LOST and v.complete
+    assert plain_search(st, 200_000, seconds=60) is False
