@@ -12,6 +12,7 @@ else gets the event as on v1.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .events import decode_event
@@ -27,6 +28,12 @@ class V2Socket:
     v2: bool
     listeners: dict[str, Any]
     last_seq: dict[str, int]
+    # ws.Connection's: queue an item for the writer, write a message, send a race's events
+    # up to a number, do one of the writer's items
+    _post: Callable[[tuple[Any, ...]], None]
+    _send: Callable[[dict[str, Any]], Awaitable[None]]
+    _send_up_to: Callable[[str, int], Awaitable[None]]
+    _run: Callable[[tuple[Any, ...]], Awaitable[None]]
 
     def _v2_init(self, v2: bool) -> None:
         self.v2 = v2
@@ -34,18 +41,6 @@ class V2Socket:
         self.holding: str | None = None  # the race whose events the change in hand holds
         self.held: list[tuple[Any, ...]] = []  # that race's items, kept by the reader
 
-    def _post(self, item: tuple[Any, ...]) -> None:
-        raise NotImplementedError
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    async def _send_up_to(self, eid: str, seq: int) -> None:
-        raise NotImplementedError
-
-    async def _run(self, item: tuple[Any, ...]) -> None:
-        """Do one of the writer's items (``ws.Connection._write``)."""
-        raise NotImplementedError
 
     def _hold(self, kind: str, m: dict[str, Any]) -> None:
         """Before a change of a race session this socket follows: hold the race's events
