@@ -102,19 +102,20 @@ async def test_a_watcher_on_one_node_sees_a_result_posted_through_the_other(
     offered = set(await daily_games(nodes[0]))
     game = next(g for g in GAMES if g in offered)
     _, wtoken = await human(nodes[1])
-    ws = await watch(nodes[1], wtoken, name(game), protocol)
+    ws = await watch(nodes[1], wtoken, name(game), protocol, count=100)
     first = await ws.expect("board.update")  # once at subscription
     assert first["board"].startswith("daily/20") and first["kind"] == "human"
-    assert first["you"] is None and first["total"] == len(first["entries"]) == 0
+    base = first["total"]  # other tests of the suite may have played today's deal too
+    assert first["you"] is None and len(first["entries"]) == min(base, 100)
     pid, ptoken = await human(nodes[0])
     t0 = time.monotonic()
     await finish(nodes[0], ptoken, game)
-    got = await updates_until(ws, lambda m: m["total"] == 1, timeout=5)
+    got = await updates_until(ws, lambda m: m["total"] == base + 1, timeout=5)
     assert got[-1]["_at"] - t0 < 2.5, got[-1]["_at"] - t0
-    (entry,) = got[-1]["entries"]
-    assert entry["player"] == pid and entry["rank"] == 1
+    (entry,) = [e for e in got[-1]["entries"] if e["player"] == pid]
+    assert entry["rank"] >= 1
     # The same rows and fields the REST board page gives (nothing more before the reveal).
-    page = await rest_board(nodes[0], wtoken, first["board"])
+    page = await rest_board(nodes[0], wtoken, first["board"], count=100)
     assert got[-1]["entries"] == page["entries"] and got[-1]["total"] == page["total"]
     assert "integrity" not in entry and "key" not in entry and "member" not in entry
     await ws.close()
