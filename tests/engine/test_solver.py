@@ -15,6 +15,7 @@ from engine.core import PLAYING, WON
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.moves import Chooser, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker
+from engine.solver.search import Search
 
 RULE_SETS = engine.rule_sets()
 SEEDS = (b"\x00", b"\x01", b"\x02")
@@ -179,3 +180,15 @@ def test_a_foundation_no_card_leaves_is_keyed_by_its_size_and_top() -> None:
     assert key(a) == key(b)
     assert key(a) != key(rules.setup({"t1": "5c", "f": "3d 4h 5s 7h"}))
     assert key_maker(rules, sinks=False)(a) != key_maker(rules, sinks=False)(b)
+
+
+def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> None:
+    """Klondike easy, deal 9: depth first spends 60,000 positions under its first choices
+    and finds nothing; the best-first search that takes over after its share wins."""
+    st = engine.get("klondike", "easy").deal((9).to_bytes(4, "big"))
+    assert Search(st, Budget(positions=20_000), None).run().outcome == Outcome.UNKNOWN
+    v = solve(st, Budget(positions=20_000))
+    assert v.outcome == Outcome.WON and v.positions < 20_000
+    for m in v.moves:
+        st.play(m)
+    assert st.status == WON

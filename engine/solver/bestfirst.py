@@ -1,0 +1,104 @@
+"""Best-first search: the most advanced position met so far is expanded next.
+
+The depth-first search (``search.py``) wins most deals in a few thousand positions, but
+when its first choices were wrong it can spend any budget under them. This search looks
+at every open position at once and expands the one with the most cards on the
+foundations and the fewest face down (``promise``), the newest first among equals, so
+a wrong early choice costs only the positions under it that look promising.
+
+It tries the same moves (``moves.Chooser``) and keys positions the same way
+(``position.key_maker``), so it is as sound: every position it meets is kept in the table,
+and when none is left open every reachable position was searched. The winning line is read
+back through each position's parent. A position is kept as ``State.snapshot`` bytes and
+restored when expanded, which costs about as much as the search itself but holds a
+position in about a hundred bytes.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+
+from ..core import PLAYING, STOCK, WON, Move, State, restore_into
+from ..rules import FOUNDATION
+from .moves import Chooser
+from .position import key_maker
+from .verdict import Outcome, Verdict
+
+
+def promise(founds: tuple[int, ...]) -> Callable[[State], int]:
+    """How far along a position is: three per card on a foundation, less one per card
+    face down. Declared by pile kind: a game with no foundations is ordered by its
+    face-down cards alone."""
+
+    def score(st: State) -> int:
+        piles = st.piles
+        return 3 * sum(len(piles[f]) for f in founds) - sum(st.down)
+
+    return score
+
+
+def best_first(start: State, cap: int | None, deadline: float | None,
+               progress: Callable[[int], None] | None = None) -> Verdict:
+    """Search from ``start`` (left unchanged) until a win, a proof of loss, ``cap``
+    positions or the ``deadline`` (``time.perf_counter``); ``progress(positions)`` is
+    called about once a second."""
+    t0 = time.perf_counter()
+    next_report = t0 + 1.0
+    rules = start.rules
+    chooser = Chooser(rules)
+    key = key_maker(rules)
+    talon = bool(chooser.talon)
+    score = promise(tuple(rules.by_kind.get(FOUNDATION, ())))
+    lookup = lambda game, variant: rules  # noqa: E731  (every snapshot is of this rule set)
+    parents: dict[object, tuple[object, Move] | None] = {}
+    st = start.copy()
+    root = key(st)
+    parents[root] = None
+
+    def verdict(outcome: Outcome, moves: tuple[Move, ...] = (), complete: bool = False) -> Verdict:
+        return Verdict(outcome, moves, len(parents), time.perf_counter() - t0, None, complete)
+
+    def line(k: object) -> tuple[Move, ...]:
+        out: list[Move] = []
+        step = parents[k]
+        while step is not None:
+            k, m = step
+            out.append(m)
+            step = parents[k]
+        return tuple(reversed(out))
+
+    st.legal_moves()
+    if st.status == WON:
+        return verdict(Outcome.WON)
+    if st.status != PLAYING:
+        return verdict(Outcome.LOST, complete=True)
+    made = 0
+    frontier: list[tuple[int, int, bytes, object, bool]] = [(-score(st), 0, st.snapshot(), root,
+                                                             False)]
+    while frontier:
+        _, _, snap, here, dealt = heapq.heappop(frontier)
+        st = restore_into(lookup, snap)
+        for m in chooser.moves(st, st.legal_moves(), dealt):
+            st.push(m)
+            by_deal = talon and m.kind == STOCK
+            k: object = (key(st), True) if by_deal else key(st)
+            if k not in parents:
+                parents[k] = (here, m)
+                st.legal_moves()  # the status comes with them
+                if st.status == WON:
+                    return verdict(Outcome.WON, line(k))
+                if st.status == PLAYING:
+                    made += 1
+                    heapq.heappush(frontier, (-score(st), -made, st.snapshot(), k, by_deal))
+                if cap is not None and len(parents) >= cap:
+                    return verdict(Outcome.UNKNOWN)
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    return verdict(Outcome.UNKNOWN)
+                if progress is not None and now >= next_report:
+                    next_report = now + 1.0
+                    progress(len(parents))
+            st.pop()
+    return verdict(Outcome.LOST, complete=True)
