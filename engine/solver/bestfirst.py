@@ -40,12 +40,13 @@ def promise(founds: tuple[int, ...]) -> Callable[[State], int]:
 
 
 def best_first(start: State, cap: int | None, deadline: float | None,
-               progress: Callable[[int], None] | None = None) -> Verdict:
+               progress: Callable[[int], None] | None = None,
+               next_report: float | None = None) -> Verdict:
     """Search from ``start`` (left unchanged) until a win, a proof of loss, ``cap``
     positions or the ``deadline`` (``time.perf_counter``); ``progress(positions)`` is
-    called about once a second."""
+    called about once a second, first at ``next_report``."""
     t0 = time.perf_counter()
-    next_report = t0 + 1.0
+    next_report = t0 + 1.0 if next_report is None else next_report
     rules = start.rules
     chooser = Chooser(rules)
     key = key_maker(rules)
@@ -69,29 +70,26 @@ def best_first(start: State, cap: int | None, deadline: float | None,
             step = parents[k]
         return tuple(reversed(out))
 
-    st.legal_moves()
-    if st.status == WON:
-        return verdict(Outcome.WON)
-    if st.status != PLAYING:
-        return verdict(Outcome.LOST, complete=True)
     made = 0
-    frontier: list[tuple[int, int, bytes, object, bool]] = [(-score(st), 0, st.snapshot(), root,
-                                                             False)]
+    frontier: list[tuple[int, int, bytes, object, bool]] = [(0, 0, st.snapshot(), root, False)]
     while frontier:
+        if cap is not None and len(parents) >= cap:
+            return verdict(Outcome.UNKNOWN)
         _, _, snap, here, dealt = heapq.heappop(frontier)
         st = restore_into(lookup, snap)
-        for m in chooser.moves(st, st.legal_moves(), dealt):
+        legal = st.legal_moves()  # the status comes with them, in one pass
+        if st.status != PLAYING:
+            if st.status == WON:  # judged when expanded: one position's status, not each child's
+                return verdict(Outcome.WON, line(here))
+            continue
+        for m in chooser.moves(st, legal, dealt):
             st.push(m)
             by_deal = talon and m.kind == STOCK
             k: object = (key(st), True) if by_deal else key(st)
             if k not in parents:
                 parents[k] = (here, m)
-                st.legal_moves()  # the status comes with them
-                if st.status == WON:
-                    return verdict(Outcome.WON, line(k))
-                if st.status == PLAYING:
-                    made += 1
-                    heapq.heappush(frontier, (-score(st), -made, st.snapshot(), k, by_deal))
+                made += 1
+                heapq.heappush(frontier, (-score(st), -made, st.snapshot(), k, by_deal))
                 if cap is not None and len(parents) >= cap:
                     return verdict(Outcome.UNKNOWN)
                 now = time.perf_counter()

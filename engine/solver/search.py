@@ -35,8 +35,9 @@ def scored(st: State) -> bool:
     return st.rules.scoring == Scoring.POINTS
 
 
-#: The share of a budget the depth-first search has before the best-first one takes over.
-DEPTH_FIRST_SHARE = 0.2
+#: How a budget is shared: depth first, then best first, then depth first again from where
+#: it stopped (its table kept), each with this share of the positions and the seconds.
+SCHEDULE = ((False, 0.2), (True, 0.4), (False, 0.4))
 
 
 def solve(st: State, budget: Budget | None = None, progress: Progress | None = None) -> Verdict:
@@ -44,46 +45,64 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     the best score of a scored game. The state holds the whole deal, face-down cards
     included, so the answer is for this deal (a "thoughtful" solver).
 
-    A game played to a win is searched depth first with a fifth of the budget (most deals
-    are won that way in a few thousand positions), then, if undecided, best first with the
-    rest (``bestfirst.py``: a wrong early choice no longer holds the whole budget). Either
-    search that runs out of positions has proved the loss. Without a budget, depth first
-    alone. ``positions`` counts both searches together."""
+    A game played to a win is searched in turns (``SCHEDULE``): depth first, which wins most
+    deals in a few thousand positions; best first (``bestfirst.py``), where a wrong early
+    choice cannot hold the whole budget; then depth first again, on from where it stopped,
+    which is what proves most losses. Either search that runs out of positions has proved
+    the loss. A scored game, or a search with no budget, is depth first alone.
+    ``positions`` counts every search's positions together."""
     budget = budget or Budget()
-    if scored(st) or (budget.positions is None and budget.seconds is None):
-        return Search(st, budget, progress).run()
-    share = Budget(None if budget.positions is None
-                   else max(1, int(budget.positions * DEPTH_FIRST_SHARE)),
-                   None if budget.seconds is None else budget.seconds * DEPTH_FIRST_SHARE)
-    first = Search(st, share, progress).run()
-    if first.outcome is not Outcome.UNKNOWN:
-        return first
-    cap = None if budget.positions is None else budget.positions - first.positions
-    if cap is not None and cap < 1:
-        return first
-    deadline = None if budget.seconds is None else (
-        time.perf_counter() + budget.seconds - first.seconds)
-    began = time.perf_counter()
-    report = None if progress is None else (
-        lambda n: progress(first.positions + n, first.seconds + time.perf_counter() - began))
-    then = best_first(st, cap, deadline, report)
-    return replace(then, positions=first.positions + then.positions,
-                   seconds=first.seconds + then.seconds)
+    t0 = time.perf_counter()
+    cap, secs = budget.positions, budget.seconds
+    depth = Search(st, progress)
+    if scored(st) or (cap is None and secs is None):
+        return depth.run(cap, None if secs is None else t0 + secs)
+    share = 0.0
+    best: Verdict | None = None
+    v: Verdict | None = None
+    for best_first_turn, part in SCHEDULE:
+        share += part
+        deadline = None if secs is None else t0 + secs * share
+        spent = len(depth.seen) + (best.positions if best else 0)
+        room = None if cap is None else max(0, round(cap * share) - spent)
+        if room == 0:
+            continue
+        if best_first_turn:
+            v = best = best_first(st, room, deadline, shifted(progress, spent, t0),
+                                  depth.next_report)
+        else:
+            v = depth.run(None if room is None else len(depth.seen) + room, deadline,
+                          0 if best is None else best.positions)
+        if v.outcome is not Outcome.UNKNOWN:
+            break
+    assert v is not None  # the last turn always has room: its share is the whole budget
+    used = len(depth.seen) + (best.positions if best else 0)
+    return replace(v, positions=used, seconds=time.perf_counter() - t0)
+
+
+def shifted(progress: Progress | None, done: int, t0: float) -> Callable[[int], None] | None:
+    """A best-first search's progress, counted on from the positions searched before it."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda n: report(done + n, time.perf_counter() - t0)
 
 
 class Search:
-    """One search: its state, table, stack and counters."""
+    """The depth-first search: its state, table, stack and counters. ``run`` may be called
+    again with a larger budget, to go on from where it stopped."""
 
-    def __init__(self, st: State, budget: Budget, progress: Progress | None) -> None:
+    def __init__(self, st: State, progress: Progress | None) -> None:
         self.start = st
         self.st = st.copy()
-        self.budget = budget
         self.progress = progress
         self.scored = scored(st)
         self.chooser = Chooser(st.rules, safe=not self.scored)
         self.key = key_maker(st.rules, sinks=not self.scored)
         self.seen: set[object] = set()
+        self.stack: list[tuple[list[Move], int]] | None = None
         self.t0 = time.perf_counter()
+        self.next_report = self.t0 + REPORT_EVERY  # kept across runs: one report a second
         self.best: tuple[int, tuple[Move, ...]] | None = None
 
     def elapsed(self) -> float:
@@ -93,20 +112,31 @@ class Search:
                 score: int | None = None) -> Verdict:
         return Verdict(outcome, moves, len(self.seen), self.elapsed(), score, complete)
 
-    def run(self) -> Verdict:
+    def run(self, cap: int | None = None, deadline: float | None = None,
+            offset: int = 0) -> Verdict:
+        """Search until decided, ``cap`` positions in the table or the ``deadline``
+        (``time.perf_counter``); ``offset``: positions other searches made, for progress."""
         st = self.st
-        cap = self.budget.positions
-        deadline = None if self.budget.seconds is None else self.t0 + self.budget.seconds
         key, seen, choose = self.key, self.seen, self.chooser.moves
         talon = bool(self.chooser.talon)
-        seen.add(key(st))
-        found = self.arrive(st)
-        if found is not None:
-            return found
-        stack: list[tuple[list[Move], int]] = [(choose(st, st.legal_moves()), 0)]
-        next_report = self.t0 + REPORT_EVERY
+        if self.stack is None:
+            seen.add(key(st))
+            found = self.arrive(st)
+            if found is not None:
+                return found
+            self.stack = [(choose(st, st.legal_moves()), 0)]
+        stack = self.stack
         push, pop, legal = st.push, st.pop, st.legal_moves
         while stack:
+            # Checked before a move, so a search that stops can go on from here.
+            if cap is not None and len(seen) >= cap:
+                return self.out_of_budget()
+            now = time.perf_counter()  # a position can cost much (a rule's own search)
+            if deadline is not None and now >= deadline:
+                return self.out_of_budget()
+            if self.progress is not None and now >= self.next_report:
+                self.next_report = now + REPORT_EVERY
+                self.progress(len(seen) + offset, now - self.t0)
             moves, i = stack[-1]
             if i == len(moves):
                 stack.pop()
@@ -123,14 +153,6 @@ class Search:
                 pop()
                 continue
             seen.add(k)
-            if cap is not None and len(seen) >= cap:
-                return self.out_of_budget()
-            now = time.perf_counter()  # a position can cost much (a rule's own search)
-            if deadline is not None and now >= deadline:
-                return self.out_of_budget()
-            if self.progress is not None and now >= next_report:
-                next_report = now + REPORT_EVERY
-                self.progress(len(seen), now - self.t0)
             moves = legal()  # the status comes with them, in one pass over the moves
             if st.status != PLAYING:
                 found = self.arrive(st)

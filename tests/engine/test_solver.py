@@ -186,7 +186,7 @@ def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> No
     """Klondike easy, deal 9: depth first spends 60,000 positions under its first choices
     and finds nothing; the best-first search that takes over after its share wins."""
     st = engine.get("klondike", "easy").deal((9).to_bytes(4, "big"))
-    assert Search(st, Budget(positions=20_000), None).run().outcome == Outcome.UNKNOWN
+    assert Search(st, None).run(20_000).outcome == Outcome.UNKNOWN
     v = solve(st, Budget(positions=20_000))
     assert v.outcome == Outcome.WON and v.positions < 20_000
     for m in v.moves:
