@@ -151,6 +151,7 @@ BASE: dict[str, dict[str, Any]] = {
     "race.leave": {"race": "rnothere"},
     "race.start": {"race": "rnothere"},
     "race.rematch": {"race": "rnothere"},
+    "race.bot": {"game": "nope", "variant": "easy"},
     "race.subscribe": {"race": "rnothere"},
     "race.unsubscribe": {"race": "rnothere"},
     "match.create": {"game": "nope", "variant": "easy", "seats": 2},
