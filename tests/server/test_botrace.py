@@ -250,3 +250,22 @@ async def ws_moves(node: Node, token: str, rid: str, bot: str) -> int:
     _, race = await rest.call("GET", f"/races/{rid}")
     await rest.aclose()
     return int(next(e for e in race["entrants"] if e["player"] == bot)["moves"])
+
+
+async def test_the_sdk_races_a_bot(bot_nodes: list[Node]) -> None:
+    from clients.sdk import Client
+    from clients.sdk.messages import RaceProgress
+
+    _, token = await player(bot_nodes[1], "Sid", "human")
+    async with Client(bot_nodes[1].url, token) as c:
+        race = await c.race_bot("golf", "easy", "easy")
+        assert race.state == "running" and race.bot and race.bot["strength"] == "easy", race
+        session = await c.wait_race_session(race.id, 10)
+        assert session is not None
+        while True:  # the bot's moves arrive as anyone's progress
+            ev = await c.next_event(10)
+            if isinstance(ev, RaceProgress) and ev.player == race.bot["player"]:
+                break
+        await c.resign(session.id)
+        results = await c.wait_race_end(race.id, 15)
+        assert {e["kind"] for e in results.ranking} == {"human", "bot"}
