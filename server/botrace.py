@@ -129,7 +129,7 @@ class BotRaces:
             args=[now, HOUR_MS, self.settings.bot_races_per_hour, 60_000, new_id("b")])
         ok, why, detail = int(admitted[0]), store.text(admitted[1]), store.text(admitted[2])
         if not ok:
-            retry = max(1.0, int(detail) / 1000) if why == "race.bot_limit" else None
+            retry = max(1.0, float(detail) / 1000) if why == "race.bot_limit" else None
             raise ApiError(why, MESSAGES[why], retry)
         try:
             return await self._make(player, body, rules.id, rules.variant, strength)

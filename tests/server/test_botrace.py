@@ -13,13 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from redis import asyncio as aioredis
 
 import engine
+from server import replies
 from tests.conftest import FAST, start_node
 
-from .client import Node, Rest, Ws, player
+from .client import V2_JSON, Node, Rest, Ws, player
 
 #: A quick bot: a move every 50 to 100 ms, no countdown, a lease of one second.
 QUICK = {**FAST, "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1",
@@ -101,6 +103,7 @@ async def test_a_bot_race_starts_the_bot_plays_legally_and_no_human_board_change
     pid, ws = await human(a)
     boards_before = await board_state(bot_url)
     race, session = await race_bot(ws, "hard", "golf")
+    jsonschema.validate(race, replies.RACE)  # the reply as docs/protocol.md declares it
     assert race["state"] == "running" and race["bot"]["strength"] == "hard", race
     assert race["bot"]["name"] == "Hard bot"
     kinds = {e["player"]: e["kind"] for e in race["entrants"]}
@@ -142,7 +145,8 @@ async def test_a_bot_race_starts_the_bot_plays_legally_and_no_human_board_change
 
 
 async def test_the_player_resigning_ends_the_bot(bot_nodes: list[Node]) -> None:
-    _, ws = await human(bot_nodes[0], "Quinn")
+    _, token = await player(bot_nodes[0], "Quinn", "human")
+    ws = await Ws.open(bot_nodes[0], token, V2_JSON)  # race.bot on protocol v2 as on v1
     race, session = await race_bot(ws, "easy")
     await bot_moves(ws, race["race"], bot_of(race), 1)
     ended = await resign_and_end(ws, race, session)
@@ -157,6 +161,7 @@ async def test_bounds_and_their_errors(bot_nodes: list[Node]) -> None:
     bad = await ws.request({"type": "race.bot", "game": "klondike", "variant": "easy",
                             "strength": "godlike"})
     assert bad["type"] == "error" and bad["code"] == "bot.unknown_strength", bad
+    jsonschema.validate(bad, replies.ERROR)
     assert "id" in bad
     bad = await ws.request({"type": "race.bot", "game": "nope", "variant": "easy"})
     assert bad["code"] == "game.unknown", bad

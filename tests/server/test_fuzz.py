@@ -393,6 +393,7 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "race.leave": ("POST", "/races/{race}/leave", "race"),
     "race.start": ("POST", "/races/{race}/start", "race"),
     "race.rematch": ("POST", "/races/{race}/rematch", "race"),
+    "race.bot": ("POST", "/races/bot", None),
     "match.create": ("POST", "/matches", None),
     "match.join": ("POST", "/matches/{match}/join", "match"),
     "match.rematch": ("POST", "/matches/{match}/rematch", "match"),
