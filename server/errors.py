@@ -34,6 +34,7 @@ STATUS = {
     "race.bot_busy": 409,
     "race.bot_limit": 429,
     "race.bot_capacity": 503,
+    "race.bot_rematch": 409,
     "bot.unknown_strength": 400,
     "match.unknown": 404,
     "match.game": 422,

@@ -196,6 +196,9 @@ class Races:
             raise ApiError("race.not_entrant", "only the race's entrants can ask for a rematch")
         if r["state"] != "ended":
             raise ApiError("race.not_over", "a rematch can be asked for once the race is over")
+        if r.get("bot"):  # its bot would never take its seat: race.bot makes the next one
+            raise ApiError("race.bot_rematch", "a race against a bot has no rematch: race the "
+                           "bot again instead")
         body = {k: r[k] for k in ("game", "variant", "start", "time_limit", "countdown")}
         body["seats"] = len(r["entrant_info"])
 

@@ -30,3 +30,11 @@ def test_one_click_in_the_lobby_races_a_bot_whose_progress_shows(
     page.locator(".race-board button.resign").click()  # the bot resigns too; the race ends
     page.locator(".resign-confirm [data-act=resign]").click()
     expect(page.locator(".race .race-state")).to_have_text("ended", timeout=WAIT)
+    # Its end offers the same again: another race against the bot, on a new deal.
+    first = page.url
+    page.locator("[data-act=race-bot-again]").click()
+    expect(page.locator(".race .race-state")).to_have_text("running", timeout=WAIT)
+    assert page.url != first
+    page.locator(".race-board button.resign").click()
+    page.locator(".resign-confirm [data-act=resign]").click()
+    expect(page.locator(".race .race-state")).to_have_text("ended", timeout=WAIT)

@@ -152,6 +152,8 @@ async def test_the_player_resigning_ends_the_bot(bot_nodes: list[Node]) -> None:
     ended = await resign_and_end(ws, race, session)
     bot_entry = next(e for e in ended["ranking"] if e["player"] == bot_of(race))
     assert bot_entry["resigned"] and bot_entry["status"] != "playing", ended
+    again = await ws.request({"type": "race.rematch", "race": race["race"]})
+    assert again["code"] == "race.bot_rematch", again  # its bot would never sit
     await ws.close()
 
 
