@@ -212,10 +212,9 @@ class BotRaces:
                 break
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception:  # Redis away a moment: played on (a lost lease stops it)
                 log.exception("bot %s in race %s failed; playing on", player.bot.id, rid)
-                if not await player.pause(1.0):
-                    return
+                await asyncio.sleep(1.0)
         if why != "lost":  # nothing left for any node to play
             await self.redis.zrem(BOT_RACES, rid)
             await self._drop_if(keys=[lease_key(rid)], args=[self.node])
