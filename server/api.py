@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from .accounts import Accounts, Player
 from .board_watch import BoardWatch
 from .boards import Boards
+from .botrace import BotRaces
 from .config import Settings
 from .daily import Daily, day_of, parse_day
 from .daily_beacon import DayBeacon
@@ -46,6 +47,7 @@ class Services:
     beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
     drain: Drain = field(default_factory=Drain)
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
+    bot_races: BotRaces | None = None  # races against a server-run bot
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -100,6 +102,13 @@ async def race_start(sv: Services, player: Player, body: dict[str, Any]) -> dict
 
 async def race_rematch(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
     return await sv.races.rematch(player, body["race"])
+
+
+async def race_bot(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    if sv.bot_races is None:
+        raise ApiError("race.bot_capacity", "this server runs no bots")
+    sv.metrics.races.labels("created").inc()
+    return await sv.bot_races.start(player, body)
 
 
 async def match_rematch(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
@@ -189,6 +198,7 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "race.leave": (race_leave, "race"),
     "race.start": (race_start, "race"),
     "race.rematch": (race_rematch, "race"),
+    "race.bot": (race_bot, "race"),
     "match.create": (match_create, "match"),
     "match.join": (match_join, "match"),
     "match.leave": (match_leave, "match"),

@@ -23,10 +23,12 @@ from starlette.routing import Mount, WebSocketRoute
 
 from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
-from .api import Services
+from .api import OPERATIONS, Services
 from .beacon import Beacon
 from .board_watch import BoardWatch
 from .boards import Boards
+from .bot_player import Operations
+from .botrace import BotRaces
 from .config import Settings
 from .daily import Clock, Daily
 from .daily_beacon import DayBeacon
@@ -87,8 +89,14 @@ def build_services(settings: Settings, clock: Clock | None = None,
         await game_over(await sessions.load(sid), int(finished))
         return DONE
 
+    async def race_ended(results: dict[str, Any]) -> None:
+        """A race's recording; a bot race's also lets its player race a bot again."""
+        await records.results(results)
+        if results.get("bot"):
+            await bot_races.ended(results)
+
     sessions = Sessions(redis, settings, on_change)
-    races = Races(redis, settings, sessions, records.results)
+    races = Races(redis, settings, sessions, race_ended)
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
@@ -97,10 +105,20 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
-    return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
-                    records, hub, metrics, SignupLimit(redis, settings), followups,
-                    beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                   settings.board_interval))
+
+    def operation(kind: str) -> Any:
+        """A bot's call of ``OPERATIONS[kind]``, as either transport makes it."""
+        return lambda player, body: OPERATIONS[kind][0](sv, player, body)
+
+    bot_races = BotRaces(redis, settings, races, accounts, Operations(
+        operation("session.get"), operation("move"), operation("resign"), races.summary,
+        lambda: store.now_ms(redis)))
+    sv = Services(settings, redis, accounts, sessions, races, matches, daily, boards,
+                  records, hub, metrics, SignupLimit(redis, settings), followups,
+                  beacon, board_watch=BoardWatch(boards, hub, metrics,
+                                                 settings.board_interval),
+                  bot_races=bot_races)
+    return sv
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -167,6 +185,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             unwatch()
             stop.set()  # the loops end by this flag: a cancellation can be swallowed
             await asyncio.wait(tasks, timeout=5)
+            if sv.bot_races is not None:  # their leases handed back: another node plays on
+                await sv.bot_races.stop()
             with contextlib.suppress(Exception):  # Redis away: the others time this node out
                 await sv.matches.leave_nodes()
             if sv.board_watch is not None:
@@ -227,8 +247,11 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     (until it comes), and complete the follow-ups of ended games that no node
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
-        for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due):
+        jobs = [sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
+                sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due]
+        if sv.bot_races is not None:  # bots whose node died, played on here
+            jobs.append(sv.bot_races.take_over)
+        for job in jobs:
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep

@@ -104,6 +104,19 @@ class Settings:
     beacon_timeout: float = 5.0
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
+    #: Racing a bot (server/botrace.py): seconds a server-run bot thinks before a move (at
+    #: random between the two; a third of that for an obvious one), the moves after which
+    #: it resigns, the seconds of its node's lease (another node takes the bot over once it
+    #: lapses), the bots one node plays at most, the bot races a player may start in any
+    #: hour, and a bot race's countdown and time limit (seconds).
+    bot_think_min: float = 0.8
+    bot_think_max: float = 2.5
+    bot_max_moves: int = 400
+    bot_lease: float = 10.0
+    bot_tasks: int = 100
+    bot_races_per_hour: int = 10
+    bot_countdown: int = 3
+    bot_time_limit: int = 600
 
     @property
     def move_wait(self) -> float | None:

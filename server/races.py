@@ -126,6 +126,7 @@ class Races:
         out["rematch"] = r.get("rematch")  # the rematch asked for once it ended, if any
         out["rematch_by"] = r.get("rematch_by")  # ...and who asked first
         out["rematch_of"] = r.get("rematch_of")
+        out["bot"] = bot_of(r)  # a bot race (server/botrace.py): its bot; else null
         out["entrants"] = await self._entries(r)
         if r["state"] == "ended":
             out["seed"] = r["seed"]
@@ -151,11 +152,18 @@ class Races:
             return await self.join(player, rid)
         return await self.summary(rid)
 
+    async def open_with_bot(self, player: Player, body: dict[str, Any], bot: Player,
+                            strength: str) -> str:
+        """A new open race against ``bot`` at ``strength`` (server/botrace.py): unlisted,
+        the bot named in its summary; its id."""
+        return await self._open(player, body, bot=(bot, strength))
+
     async def _open(self, player: Player, body: dict[str, Any],
-                    rematch_of: dict[str, Any] | None = None) -> str:
+                    rematch_of: dict[str, Any] | None = None,
+                    bot: tuple[Player, str] | None = None) -> str:
         """A new open race with a new secret seed; its id. Listed among the open races,
         unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
-        may join."""
+        may join; or a bot race."""
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
@@ -173,8 +181,10 @@ class Races:
         if rematch_of is not None:
             fields["rematch_of"] = rematch_of["race"]
             fields |= {f"invited:{pid}": 1 for pid in rematch_of["entrant_info"]}
+        if bot is not None:
+            fields |= {"bot": bot[0].id, "bot_name": bot[0].name, "bot_strength": bot[1]}
         await self.redis.hset(rk, mapping=fields)
-        if rematch_of is None:
+        if rematch_of is None and bot is None:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
 
@@ -186,6 +196,9 @@ class Races:
             raise ApiError("race.not_entrant", "only the race's entrants can ask for a rematch")
         if r["state"] != "ended":
             raise ApiError("race.not_over", "a rematch can be asked for once the race is over")
+        if r.get("bot"):  # its bot would never take its seat: race.bot makes the next one
+            raise ApiError("race.bot_rematch", "a race against a bot has no rematch: race the "
+                           "bot again instead")
         body = {k: r[k] for k in ("game", "variant", "start", "time_limit", "countdown")}
         body["seats"] = len(r["entrant_info"])
 
@@ -332,7 +345,8 @@ class Races:
                 e["time_ms"] = max(0, end - r["starts_at"])
             results = {"race": rid, "game": r["game"], "variant": r["variant"],
                        "seed": r["seed"], "commitment": r["commitment"],
-                       "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking}
+                       "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking,
+                       "bot": bot_of(r)}
             event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
             rk, _, ek = store.race_keys(rid)
             await self._expected.soon(store.follow_up("race", rid))  # its recording
@@ -360,6 +374,13 @@ class Races:
         now = await store.now_ms(self.redis)
         for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
             await self.finish(store.text(rid))
+
+
+def bot_of(r: dict[str, Any]) -> dict[str, str] | None:
+    """A bot race's bot: its player id, name and strength."""
+    if not r.get("bot"):
+        return None
+    return {"player": r["bot"], "name": r["bot_name"], "strength": r["bot_strength"]}
 
 
 MESSAGES = {

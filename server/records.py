@@ -213,6 +213,8 @@ class Records:
                                   e["time_ms"], results.get("race") or results["match"],
                                   client=pipe)
             await pipe.execute()
+        if results.get("bot"):
+            return  # a race against a server-run bot rates no one (docs/server.md)
         await self.ratings.update(rules, results["ranking"], results.get("race")
                                   or results["match"])
 

@@ -69,7 +69,10 @@ RACE = obj({"race": STR, "game": STR, "variant": STR, "state": STATE, "commitmen
             "entrants": {"type": "array", "items": obj({"player": STR, "name": STR})}},
            {"joined_seq": INT, "seed": HEX, "created": MS_OR_NULL, "starts_at": MS_OR_NULL,
             "ends_at": MS_OR_NULL, "ended_at": MS_OR_NULL, "rematch": STR_OR_NULL,
-            "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL},
+            "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL,
+            "bot": {"oneOf": [obj({"player": STR, "name": STR, "strength": STR}),
+                              {"type": "null"}],
+                    "description": "a race against a server-run bot: the bot; else null"}},
            doc="the race summary (docs/protocol.md#the-race-summary)")
 MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": STATE,
              "commitment": HEX, "seats": INT,
@@ -132,7 +135,7 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                 SESSION),
     "ack": ("reply to move, undo, resign: the session after the change (v2: what changed)",
             ACK),
-    "race": ("reply to race.create/join/leave/start/rematch; the resync on race.subscribe",
+    "race": ("reply to race.create/join/leave/start/rematch/bot; the resync on race.subscribe",
              RACE),
     "match": ("reply to match.create/join/leave/start/get/rematch; the resync on "
               "match.subscribe",

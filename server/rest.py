@@ -319,7 +319,13 @@ ENDPOINTS: list[Endpoint] = [
     post("/races/{race}/rematch", "race.rematch",
          "Ask for (or accept) a rematch of an ended race you were in: the same entrants on a "
          "new deal; you take a seat in it",
-         (*RACE_ERRORS, "race.not_entrant", "race.not_over", "race.not_open")),
+         (*RACE_ERRORS, "race.not_entrant", "race.not_over", "race.not_open",
+          "race.bot_rematch")),
+    post("/races/bot", "race.bot",
+         "Race a server-run bot now: a new race on a fresh secret deal, you and the bot as "
+         "its entrants, started at once",
+         ("game.unknown", "bot.unknown_strength", "race.bot_busy", "race.bot_limit",
+          "race.bot_capacity"), 201),
     Endpoint("GET", f"{API}/races/{{race}}/results", results,
              "The ranking and the revealed seed",
              reply=replies.obj({"race": replies.STR, "seed": replies.HEX,

@@ -177,6 +177,12 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "race.start": {"race": RACE},
     "race.rematch": {"race": Field("string", doc="an ended race you were in: its rematch, "
                                                  "made by the first to ask, you join")},
+    "race.bot": {
+        "game": GAME,
+        "variant": VARIANT,
+        "strength": Field("string", required=False, lo=1, hi=32,
+                          doc="the bot's strength: 'easy', 'medium' (default) or 'hard'"),
+    },
     "race.subscribe": {
         "race": RACE,
         "after": Field("integer", required=False, hi=2**31,

@@ -39,7 +39,7 @@ log = logging.getLogger("samedeal.ws")
 WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is REST only
 #: Messages whose operation copies the player's name (into a race, a match, a board).
 NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
-                         "daily.start"})
+                         "daily.start", "race.bot"})
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood

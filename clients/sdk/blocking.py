@@ -125,6 +125,9 @@ class BlockingClient:
     def join_race(self, race: str) -> Race:
         return self._run(self.client.join_race(race))
 
+    def race_bot(self, game: str, variant: str, strength: str | None = None) -> Race:
+        return self._run(self.client.race_bot(game, variant, strength))
+
     def leave_race(self, race: str) -> Race:
         return self._run(self.client.leave_race(race))
 

@@ -8,6 +8,7 @@ reconnecting, the event queue), ``Following`` (what arrives, races and matches f
 
 from __future__ import annotations
 
+from .bot_races import BotRaces
 from .connection import RequestTimeout
 from .daily import DailyAndBoards
 from .matches import Matches
@@ -18,7 +19,7 @@ from .state import MatchState, RaceState
 __all__ = ["Client", "MatchState", "RaceState", "RequestTimeout"]
 
 
-class Client(Races, Matches, Sessions, DailyAndBoards):
+class Client(Races, Matches, Sessions, DailyAndBoards, BotRaces):
     """An asyncio SameDeal client for one player.
 
     ``url`` is the server's address (``http://127.0.0.1:8000``); ``token`` the bearer token

@@ -82,6 +82,7 @@ class Race:
     joined_seq: int | None = None
     entrants: list[dict[str, Any]] = field(default_factory=list)
     seed: str | None = None
+    bot: dict[str, Any] | None = None  # a race against a server-run bot: the bot
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { showShare } from "./share.js";
 import { frontDoor } from "./frontdoor.js";
+import { botRaceForm } from "./botrace.js";
 
 const REFRESH_MS = 10000;
 const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
@@ -16,7 +17,7 @@ function minutes(seconds) {
 
 // The game and variant pickers of a form over `rules` (catalog entries), starting on the rule
 // set chosen last time in this browser (kept under `remember`), else the first in the catalog.
-function ruleSetPicker(rules, remember) {
+export function ruleSetPicker(rules, remember) {
   const game = h("select", { name: "game" });
   const variant = h("select", { name: "variant" });
   const seen = new Set();
@@ -171,6 +172,7 @@ export async function mount(root, ctx) {
     frontDoor(ctx),
     h("h2.others", { text: "Play with others" }),
     races.section,
+    h("section.bot", {}, h("div.forms", {}, botRaceForm(ctx, ruleSetPicker))),
     matches.section,
     h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))));
   const load = () => Promise.all([races.load(), matches.load()]);

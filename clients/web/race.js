@@ -212,7 +212,8 @@ export async function mount(root, ctx, params) {
     meta.textContent = [race.variant, `${race.entrants.length}/${race.seats} seats`,
       `${Math.round(race.time_limit / 60 * 10) / 10} min`, `countdown ${race.countdown} s`,
       race.start === "manual" ? "the creator starts it" : "starts when full",
-      creator ? `created by ${creator}` : null].filter(Boolean).join(" · ");
+      creator ? `created by ${creator}` : null,
+      race.bot ? `against ${race.bot.name} (${race.bot.strength})` : null].filter(Boolean).join(" · ");
     commitment.replaceChildren(h("span", { text: "Seed commitment (SHA-256): " }),
       h("code", { text: race.commitment }));
 

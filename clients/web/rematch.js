@@ -38,6 +38,14 @@ export function endActions(ctx, kind, id) {
   function draw() {
     el.hidden = !summary || summary.state !== "ended";
     if (el.hidden) return;
+    if (summary.bot) { // a race against a server-run bot: the next one is another (botrace.js)
+      buttons.replaceChildren(button("race-bot-again", "Race the bot again", send({
+        type: "race.bot", game: summary.game, variant: summary.variant,
+        strength: summary.bot.strength,
+      }), true));
+      offer.hidden = true;
+      return;
+    }
     const mine = people().some((p) => p.player === me());
     const theirs = mine && rematch && rematch.by !== me() && !declined;
     const list = [];
