@@ -41,15 +41,18 @@ class Strength:
     name: str
     title: str  # the bot account's display name
     make: Callable[[str], Bot]  # a bot for one race, from the race's id (a seed)
+    #: The fixed rating (openskill mu, sigma) a human is rated against (server/ratings.py):
+    #: a new player starts at 25 +- 8.3, so beating the medium bot is an even result.
+    rating: tuple[float, float]
 
 
 #: Measured with the self-play helpers (clients/bots/measure.py, deals 0..29; docs/bots.md,
 #: "Racing a server's bot"): random < greedy scoring only < greedy planning, on every rule
 #: set tried.
 STRENGTHS: dict[str, Strength] = {
-    "easy": Strength("easy", "Easy bot", lambda seed: RandomBot(seed)),
-    "medium": Strength("medium", "Medium bot", lambda seed: Unschooled()),
-    "hard": Strength("hard", "Hard bot", lambda seed: GreedyBot()),
+    "easy": Strength("easy", "Easy bot", lambda seed: RandomBot(seed), (15.0, 2.0)),
+    "medium": Strength("medium", "Medium bot", lambda seed: Unschooled(), (25.0, 2.0)),
+    "hard": Strength("hard", "Hard bot", lambda seed: GreedyBot(), (32.0, 2.0)),
 }
 DEFAULT_STRENGTH = "medium"
 

@@ -9,6 +9,7 @@ Board names (``server/boards.py`` keys them), humans and bots always apart:
     alltime:<game>:<variant>:<kind>, alltime:all:<kind>
     streak:played:<kind>, streak:won:<kind>       longest run of consecutive UTC days
     rating:<game>:<variant>:<kind>                openskill ordinal (server/ratings.py)
+    botrating:<game>:<variant>:human              ... from races against server-run bots
 
 Statistics and streaks live in the player's own hash, one script call per result.
 """
@@ -28,6 +29,7 @@ from engine.core import WON
 from . import script_replies, store
 from .accounts import Player
 from .boards import Boards, order_key
+from .bot_player import strength_of
 from .config import Settings
 from .errors import ApiError
 from .ratings import Ratings
@@ -103,7 +105,7 @@ def board_name(public: str, kind: str, today: date) -> tuple[str, str]:
         args[0] = week_name(today) if args[0] == "current" else args[0]
         if not re.fullmatch(r"\d{4}-W\d{2}", args[0]):
             raise bad
-    elif head not in ("alltime", "ratings"):
+    elif head not in ("alltime", "ratings", "botratings"):
         raise bad
     games = args[1:] if head in ("daily", "weekly") else args
     if len(games) == 2:
@@ -112,7 +114,7 @@ def board_name(public: str, kind: str, today: date) -> tuple[str, str]:
     elif games != ["all"] or head not in ("weekly", "alltime"):
         raise bad
     args[len(args) - len(games):] = games
-    key = {"ratings": "rating"}.get(head, head)
+    key = {"ratings": "rating", "botratings": "botrating"}.get(head, head)
     return ":".join([key, *args, kind]), "/".join([head, *args])
 
 
@@ -213,8 +215,12 @@ class Records:
                                   e["time_ms"], results.get("race") or results["match"],
                                   client=pipe)
             await pipe.execute()
-        if results.get("bot"):
-            return  # a race against a server-run bot rates no one (docs/server.md)
+        bot = results.get("bot")
+        if bot:  # a race against a server-run bot: its own board only (server/ratings.py)
+            await self.ratings.update_against_bot(rules, results["ranking"], results["race"],
+                                                  bot["player"],
+                                                  strength_of(bot["strength"]).rating)
+            return
         await self.ratings.update(rules, results["ranking"], results.get("race")
                                   or results["match"])
 
@@ -226,6 +232,7 @@ class Records:
                (await self.redis.hgetall(store.player_key(player.id))).items()}
         stats: dict[str, dict[str, Any]] = {}
         ratings: dict[str, Any] = {}
+        against_bots: dict[str, Any] = {}
         streaks: dict[str, dict[str, int]] = {w: {"days": 0, "best": 0}
                                               for w in ("played", "won")}
         for field, value in raw.items():
@@ -235,6 +242,8 @@ class Records:
                 stats.setdefault(rk, {})[name] = int(value)
             elif head == "rating":
                 ratings[rest] = json.loads(value)
+            elif head == "botrating":
+                against_bots[rest] = json.loads(value)
             elif head == "streak":
                 which, _, name = rest.partition(":")
                 streaks[which][name] = int(value)
@@ -250,4 +259,5 @@ class Records:
                 "best_time_ms": v.get("best_time"), "best_score": v.get("best_score"),
                 "average_score": round(v.get("score_sum", 0) / played, 2) if played else None})
         return player.public() | {"created": int(raw.get("created", 0)), "stats": rule_sets,
-                                  "streaks": streaks, "ratings": ratings}
+                                  "streaks": streaks, "ratings": ratings,
+                                  "ratings_against_bots": against_bots}

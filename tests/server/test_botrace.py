@@ -126,17 +126,25 @@ async def test_a_bot_race_starts_the_bot_plays_legally_and_no_human_board_change
     st = engine.replay("golf", "easy", bytes.fromhex(moves["seed"]), moves["moves"],
                        competitive=True)
     assert st.over and st.score == bot_entry["score"], (st.status, bot_entry)
-    # Recorded (the player's statistics count it) but no board changed, no one rated.
+    # Recorded (the player's statistics count it); the human rated against the bot on the
+    # board of ratings against bots alone: no other board changed, the bot's rating fixed.
     for _ in range(100):
         status, me = await rest.call("GET", "/players/me")
-        if me["stats"]:
+        if me["stats"] and me["ratings_against_bots"]:
             break
         await asyncio.sleep(0.1)
     assert [s["played"] for s in me["stats"]] == [1], me
     assert me["ratings"] == {}, me
+    lost = me["ratings_against_bots"]["golf/easy"]  # resigned: beaten by the hard bot
+    assert lost["races"] == 1 and lost["mu"] < 25, me
     status, bot_profile = await rest.call("GET", f"/players/{bot_of(race)}")
     assert status == 200 and bot_profile["ratings"] == {}, bot_profile
-    assert await board_state(bot_url) == boards_before
+    assert bot_profile["ratings_against_bots"] == {}, bot_profile
+    after = await board_state(bot_url)
+    rated = {k for k in after if k.startswith("sd:{board:botrating:golf:easy:human}")}
+    assert rated and {k: v for k, v in after.items() if k not in rated} == boards_before
+    status, board = await rest.call("GET", "/boards/botratings/golf/easy")
+    assert status == 200 and [e["player"] for e in board["entries"]] == [pid], board
     # The race is not listed among the open ones.
     status, listed = await rest.call("GET", "/races")
     assert race["race"] not in [r["race"] for r in listed["races"]]
