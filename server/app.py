@@ -34,6 +34,7 @@ from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import DONE, IDLE, FollowUps, Outcome, forget
+from .ghosts import Ghosts
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .loops import pause
 from .matches import Matches
@@ -87,8 +88,17 @@ def build_services(settings: Settings, clock: Clock | None = None,
         await game_over(await sessions.load(sid), int(finished))
         return DONE
 
+    async def race_over(results: dict[str, Any]) -> None:
+        """A race's results: a ghost race's run goes to its ghost race, never to statistics
+        or ratings (docs/protocol.md, "Ghost races")."""
+        if results.get("ghost"):
+            await ghosts.run_over(results)
+        else:
+            await records.results(results)
+
     sessions = Sessions(redis, settings, on_change)
-    races = Races(redis, settings, sessions, records.results)
+    races = Races(redis, settings, sessions, race_over)
+    ghosts = Ghosts(redis, settings, sessions, races, boards)
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
@@ -100,7 +110,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                     records, hub, metrics, SignupLimit(redis, settings), followups,
                     beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                   settings.board_interval))
+                                                   settings.board_interval), ghosts=ghosts)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -228,7 +238,8 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due):
+                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
+                    *ghost_jobs(sv)):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep
@@ -238,6 +249,11 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
                 log.exception("sweep failed: %s", job.__qualname__)
         if await pause(stop, sv.settings.sweep_interval):
             return
+
+
+def ghost_jobs(sv: Services) -> tuple[Any, ...]:
+    """Ghost races whose time is up closed, closed ones revealed (server/ghosts.py)."""
+    return (sv.ghosts.sweep,) if sv.ghosts is not None else ()
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

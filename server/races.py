@@ -127,7 +127,9 @@ class Races:
         out["rematch_by"] = r.get("rematch_by")  # ...and who asked first
         out["rematch_of"] = r.get("rematch_of")
         out["entrants"] = await self._entries(r)
-        if r["state"] == "ended":
+        if r.get("ghost"):  # a ghost race's run: the ghost race reveals the seed
+            out["ghost"] = r["ghost"]
+        elif r["state"] == "ended":
             out["seed"] = r["seed"]
         return out
 
@@ -152,16 +154,18 @@ class Races:
         return await self.summary(rid)
 
     async def _open(self, player: Player, body: dict[str, Any],
-                    rematch_of: dict[str, Any] | None = None) -> str:
+                    rematch_of: dict[str, Any] | None = None, *, rid: str = "",
+                    seed: bytes = b"", ghost: str = "") -> str:
         """A new open race with a new secret seed; its id. Listed among the open races,
         unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
-        may join."""
+        may join. A ghost race's run (server/ghosts.py) comes with its id, the ghost race's
+        seed and its ``ghost``: unlisted, and its seed never shown by the race."""
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
         opts = DEFAULTS | {k: v for k, v in body.items() if k in DEFAULTS}
-        rid = new_id("r")
-        seed = os.urandom(32)
+        rid = rid or new_id("r")
+        seed = seed or os.urandom(32)
         now = await store.now_ms(self.redis)
         rk, _, _ = store.race_keys(rid)
         fields: dict[FieldT, EncodableT] = {
@@ -173,8 +177,10 @@ class Races:
         if rematch_of is not None:
             fields["rematch_of"] = rematch_of["race"]
             fields |= {f"invited:{pid}": 1 for pid in rematch_of["entrant_info"]}
+        if ghost:
+            fields["ghost"] = ghost
         await self.redis.hset(rk, mapping=fields)
-        if rematch_of is None:
+        if rematch_of is None and not ghost:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
 
@@ -334,6 +340,9 @@ class Races:
                        "seed": r["seed"], "commitment": r["commitment"],
                        "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking}
             event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
+            if r.get("ghost"):  # revealed with the ghost race's close, not here
+                results["ghost"] = r["ghost"]
+                del event["seed"]
             rk, _, ek = store.race_keys(rid)
             await self._expected.soon(store.follow_up("race", rid))  # its recording
             result = await self._end(keys=[rk, ek], args=[
@@ -353,6 +362,8 @@ class Races:
         if r["state"] != "ended":
             raise ApiError("race.not_over", "the results come when the race is over")
         results: dict[str, Any] = json.loads(r["results"])
+        if r.get("ghost"):
+            results.pop("seed", None)  # a ghost race's run: its ghost race reveals it
         return results
 
     async def end_due(self) -> None:
