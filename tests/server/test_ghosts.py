@@ -222,7 +222,8 @@ async def test_a_node_killed_mid_run_loses_nothing(nodes: list[Node],
         return s if s["finished"] == 1 else None
 
     s = await ranked() or await until(ranked)
-    assert s["ranking"][0]["player"] == fay and s["ranking"][0]["moves"] == 4  # the resignation counts
+    # three moves and the resignation, each a ply
+    assert s["ranking"][0]["player"] == fay and s["ranking"][0]["moves"] == 4
     # Her recorded timeline, as the next entrant sees it: three moves, then her resignation.
     _, tg = await player(survivor, "Gus", "human")
     gus = await Ws.open(survivor, tg, JSON)
