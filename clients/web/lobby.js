@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { showShare } from "./share.js";
 import { frontDoor } from "./frontdoor.js";
+import { ghostLobby } from "./ghost.js";
 
 const REFRESH_MS = 10000;
 const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
@@ -165,6 +166,7 @@ export async function mount(root, ctx) {
   root.classList.add("lobby");
   const races = openRaces(ctx);
   const matches = openMatches(ctx);
+  const ghosts = ghostLobby(ctx);
   root.append(
     h("h1", { text: "SameDeal" }),
     h("p.tagline", { text: "Solitaire against other players: everyone in a race gets the same deal." }),
@@ -172,8 +174,9 @@ export async function mount(root, ctx) {
     h("h2.others", { text: "Play with others" }),
     races.section,
     matches.section,
-    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))));
-  const load = () => Promise.all([races.load(), matches.load()]);
+    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))),
+    ghosts.section);
+  const load = () => Promise.all([races.load(), matches.load(), ghosts.load()]);
   await load();
   const timer = setInterval(load, REFRESH_MS);
   const off = ctx.net.on("net.resumed", load);
