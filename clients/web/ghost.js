@@ -96,7 +96,7 @@ export async function mount(root, ctx, params) {
       h("div.race-play", {}, board),
       h("aside.race-side", {}, track.el,
         h("h2", { text: "Ranking" }),
-        h("table.ghost-ranking", {},
+        h("table.race-progress.ghost-ranking", {},
           h("thead", {}, h("tr", {}, ["Rank", "Player", "Status", "Score", "Moves", "Time"].map(
             (t) => h("th", { scope: "col", text: t })))),
           ranking))),
