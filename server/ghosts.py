@@ -14,6 +14,8 @@ one Lua script on the ghost race's keys, so two nodes never do one twice.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 from typing import Any
@@ -35,6 +37,7 @@ from .sessions import Sessions, foundation_cards, rules_for, session_payload
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
 #: minutes, three seconds from entering to the first move.
 DEFAULTS: dict[str, int] = {"open_for": 86400, "cap": 100, "time_limit": 600, "countdown": 3}
+DEALING_MS = 10_000  # how long one request may take to deal a run before another takes over
 LIST_MAX = 50  # ghost races listed at once, newest first
 BOARD_TOP = 100  # the ranking a summary shows
 OPEN, DUE, CLOSING = "sd:ghosts:open", "sd:ghosts:due", "sd:ghosts:closing"
@@ -249,33 +252,42 @@ class Ghosts:
 
     async def _run(self, player: Player, g: dict[str, Any], rid: str,
                    resuming: bool) -> dict[str, Any]:
-        """The entrant's run, made (or finished making, after a node failed part-way) and
+        """The entrant's run, dealt (or finished dealing, after a node failed part-way) and
         started; a run already over refuses with ``ghost.entered``."""
-        try:
-            race = await self.races.summary(rid)
-        except ApiError:
-            if resuming and g["state"] != "open":  # entered, never dealt, now closed
-                raise ApiError("ghost.closed", MESSAGES["ghost.closed"]) from None
-            body = {"game": g["game"], "variant": g["variant"], "seats": 1, "start": "full",
-                    "time_limit": g["time_limit"], "countdown": g["countdown"]}
-            await self.races._open(player, body, rid=rid, seed=bytes.fromhex(g["seed"]),
-                                   ghost=g["ghost"])
-            race = await self.races.summary(rid)
+        race = await self._dealt(player, g, rid, resuming)
         if race["state"] == "open":
-            if not race["entrants"]:
-                try:
-                    await self.races.join(player, rid)  # one seat: it starts at once
-                except ApiError as e:
-                    if e.code != "race.joined":
-                        raise
-            race = await self.races.summary(rid)
-            if race["state"] == "open":
+            if resuming and g["state"] != "open":  # dealt, never started, and now closed
+                raise ApiError("ghost.closed", MESSAGES["ghost.closed"])
+            with contextlib.suppress(ApiError):  # another request may have started it
                 await self.races._begin(rid)
             return await self.races.summary(rid)
         mine = race["entrants"][0] if race["entrants"] else {}
         if resuming and (race["state"] == "ended" or mine.get("status", "playing") != "playing"):
             raise ApiError("ghost.entered", MESSAGES["ghost.entered"])
         return race
+
+    async def _dealt(self, player: Player, g: dict[str, Any], rid: str,
+                     resuming: bool) -> dict[str, Any]:
+        """The run's race, made once: by whoever claims its making (SET NX, for a while, so
+        a node failing half-way leaves it to the next request); the others wait for it. Its
+        one seat is the entrant's before the race exists, so nobody else can take it."""
+        claim = f"sd:{{{g['ghost']}}}:dealing:{player.id}"
+        for _ in range(100):
+            with contextlib.suppress(ApiError):
+                return await self.races.summary(rid)
+            if resuming and g["state"] != "open":  # entered, never dealt, and now closed
+                raise ApiError("ghost.closed", MESSAGES["ghost.closed"])
+            if await self.redis.set(claim, 1, nx=True, px=DEALING_MS):
+                body = {"game": g["game"], "variant": g["variant"], "seats": 1,
+                        "start": "manual", "time_limit": g["time_limit"],
+                        "countdown": g["countdown"]}
+                seat = json.dumps({"name": player.name, "kind": player.kind})
+                await self.redis.hset(store.race_keys(rid)[1], player.id, seat)
+                await self.races._open(player, body, rid=rid, seed=bytes.fromhex(g["seed"]),
+                                       ghost=g["ghost"])
+                return await self.races.summary(rid)
+            await asyncio.sleep(0.1)
+        raise ApiError("conflict", "your run is being dealt; try again")
 
     async def replay(self, gid: str, pid: str) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
         """What ``pid``'s run shows of the runs recorded before it: (its start, server ms;

@@ -233,3 +233,28 @@ async def test_a_node_killed_mid_run_loses_nothing(nodes: list[Node],
     for w in (ws, gus):
         await w.close()
     await rest.aclose()
+
+
+async def test_one_run_per_player_even_entering_twice_at_once(nodes: list[Node]) -> None:
+    a, b = nodes
+    _, token = await player(a, "Ida", "human")
+    _, other = await player(b, "Jo", "human")
+    status, g = await Rest(a, token).call("POST", "/ghosts", {**GAME, "countdown": 0})
+    assert status == 201, g
+    sockets = [await Ws.open(n, token, JSON) for n in (a, b)]
+    entries = await asyncio.gather(*(ws.request({"type": "ghost.enter", "ghost": g["ghost"]})
+                                     for ws in sockets))
+    assert [e["type"] for e in entries] == ["ghost.entry"] * 2, entries
+    assert entries[0]["race"] == entries[1]["race"]  # one run, one session
+    assert entries[0]["session"]["session"] == entries[1]["session"]["session"]
+    # Nobody else can take a seat in it, or read its moves.
+    intruder = await Ws.open(b, other, JSON)
+    refused = await intruder.request({"type": "race.join", "race": entries[0]["race"]})
+    assert refused["type"] == "error" and refused["code"] in ("race.full", "race.not_open")
+    status, body = await Rest(b, other).call(
+        "GET", f"/sessions/{entries[0]['session']['session']}/moves")
+    assert (status, body["code"]) == (403, "session.hidden")
+    status, s = await Rest(b, other).call("GET", f"/ghosts/{g['ghost']}")
+    assert s["entrants"] == 1
+    for ws in (*sockets, intruder):
+        await ws.close()
