@@ -126,6 +126,8 @@ async def test_a_ghost_race_replays_earlier_runs_hides_then_reveals(nodes: list[
             assert not cards_in(m) and "seed" not in m, m
     own = entry_b["session"]
     await play(ws_b, own, 1, 0)
+    ack = [m for m in ws_b.received if m["type"] == "ack"][-1]
+    assert isinstance(ack.get("seq"), int), ack  # v2: the ack stands for his race.progress
     await ws_b.request({"type": "resign", "session": own["session"]})
 
     # Both runs over and the cap reached: revealed, by a sweep.
