@@ -40,6 +40,7 @@ DEFAULTS: dict[str, int] = {"open_for": 86400, "cap": 100, "time_limit": 600, "c
 DEALING_MS = 10_000  # how long one request may take to deal a run before another takes over
 LIST_MAX = 50  # ghost races listed at once, newest first
 BOARD_TOP = 100  # the ranking a summary shows
+GHOSTS_SHOWN = 20  # the earlier runs replayed to an entrant at most: the best ones
 OPEN, DUE, CLOSING = "sd:ghosts:open", "sd:ghosts:due", "sd:ghosts:closing"
 
 MESSAGES = {
@@ -291,8 +292,9 @@ class Ghosts:
 
     async def replay(self, gid: str, pid: str) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
         """What ``pid``'s run shows of the runs recorded before it: (its start, server ms;
-        [(server ms, a ghost.progress event)] in time order). Runs of entrants who came in
-        after ``pid``, or still in progress, are not in it."""
+        [(server ms, a ghost.progress event)] in time order): the best ``GHOSTS_SHOWN`` of
+        the runs recorded so far by those who entered before ``pid`` (runs still in
+        progress have no timeline yet)."""
         g = await self._ghost(gid)
         me = g["entrant_info"].get(pid)
         rid = run_id(gid, pid)
@@ -300,13 +302,16 @@ class Ghosts:
         if me is None or starts is None:
             return 0, []
         start = int(starts)
-        raw = await self.redis.hgetall(ghost_keys(gid)[3])
+        raw = {store.text(k): v for k, v in
+               (await self.redis.hgetall(ghost_keys(gid)[3])).items()}
+        page = await self.boards.page(board_key(gid), 0, BOARD_TOP)
+        rank = {e["player"]: e["rank"] for e in page.entries} if page else {}
+        earlier = sorted((other for other, info in g["entrant_info"].items()
+                          if other != pid and other in raw and info["entered"] <= me["entered"]),
+                         key=lambda other: rank.get(other, BOARD_TOP + 1))
         plan: list[tuple[int, dict[str, Any]]] = []
-        for key, value in raw.items():
-            other = store.text(key)
-            info = g["entrant_info"].get(other)
-            if other == pid or info is None or info["entered"] > me["entered"]:
-                continue
+        for other in earlier[:GHOSTS_SHOWN]:  # the best of them
+            info, value = g["entrant_info"][other], raw[other]
             for offset, moves, score, cards, status in json.loads(value):
                 plan.append((start + offset, {
                     "type": "ghost.progress", "ghost": gid, "race": run_id(gid, other),
