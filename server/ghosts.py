@@ -260,7 +260,7 @@ class Ghosts:
             if resuming and g["state"] != "open":  # dealt, never started, and now closed
                 raise ApiError("ghost.closed", MESSAGES["ghost.closed"])
             with contextlib.suppress(ApiError):  # another request may have started it
-                await self.races._begin(rid)
+                await self.races.begin(rid)
             return await self.races.summary(rid)
         mine = race["entrants"][0] if race["entrants"] else {}
         if resuming and (race["state"] == "ended" or mine.get("status", "playing") != "playing"):
@@ -284,8 +284,8 @@ class Ghosts:
                         "countdown": g["countdown"]}
                 seat = json.dumps({"name": player.name, "kind": player.kind})
                 await self.redis.hset(store.race_keys(rid)[1], player.id, seat)
-                await self.races._open(player, body, rid=rid, seed=bytes.fromhex(g["seed"]),
-                                       ghost=g["ghost"])
+                await self.races.open_run(player, body, rid, bytes.fromhex(g["seed"]),
+                                          g["ghost"])
                 return await self.races.summary(rid)
             await asyncio.sleep(0.1)
         raise ApiError("conflict", "your run is being dealt; try again")

@@ -184,6 +184,16 @@ class Races:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
 
+    async def open_run(self, player: Player, body: dict[str, Any], rid: str, seed: bytes,
+                       ghost: str) -> None:
+        """A ghost race's run (server/ghosts.py): a race ``rid`` on the ghost race's seed,
+        unlisted, its seed shown only by the ghost race; its seat is taken beforehand."""
+        await self._open(player, body, rid=rid, seed=seed, ghost=ghost)
+
+    async def begin(self, rid: str) -> None:
+        """Start an open race now, whatever its start mode (a ghost race's run)."""
+        await self._begin(rid)
+
     async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
         """The same entrants on a new deal (server/rematch.py): the caller takes a seat in
         it; the reply is the new race's summary, with ``rematch_of``."""
