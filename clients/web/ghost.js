@@ -177,7 +177,11 @@ export async function mount(root, ctx, params) {
       summary.to_beat = u.entries[0] ?? null;
       draw();
     }),
-    net.on("net.resumed", () => { if (session) play(); else refresh(); }), // the replay starts again
+    // After a reconnect a run in progress is entered again: the server replays the ghosts anew.
+    net.on("net.resumed", () => {
+      if (session?.payload.view.status === "playing") play();
+      else refresh();
+    }),
     net.watchBoard(`ghost/${gid}`, 100),
   ];
   enter.addEventListener("click", play);
