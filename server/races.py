@@ -202,6 +202,9 @@ class Races:
             raise ApiError("race.not_entrant", "only the race's entrants can ask for a rematch")
         if r["state"] != "ended":
             raise ApiError("race.not_over", "a rematch can be asked for once the race is over")
+        if r.get("ghost"):  # a ghost race's run: one attempt each, no race again
+            raise ApiError("ghost.entered", "you have played this ghost race already: one "
+                           "attempt each")
         body = {k: r[k] for k in ("game", "variant", "start", "time_limit", "countdown")}
         body["seats"] = len(r["entrant_info"])
 

@@ -327,7 +327,7 @@ ENDPOINTS: list[Endpoint] = [
     post("/races/{race}/rematch", "race.rematch",
          "Ask for (or accept) a rematch of an ended race you were in: the same entrants on a "
          "new deal; you take a seat in it",
-         (*RACE_ERRORS, "race.not_entrant", "race.not_over", "race.not_open")),
+         (*RACE_ERRORS, "race.not_entrant", "race.not_over", "race.not_open", "ghost.entered")),
     Endpoint("GET", f"{API}/races/{{race}}/results", results,
              "The ranking and the revealed seed",
              reply=replies.obj({"race": replies.STR, "seed": replies.HEX,

@@ -104,6 +104,8 @@ async def test_a_ghost_race_replays_earlier_runs_hides_then_reveals(nodes: list[
         status, body = await rest_b.call("GET", path)
         assert status == 200 and "seed" not in body, body
     assert all("seed" not in m for m in ws_a.received if m["type"] == "race.ended")
+    again = await ws_a.request({"type": "race.rematch", "race": entry["race"]})
+    assert again["code"] == "ghost.entered"  # no second attempt through a rematch
 
     # Ben's run, on node B (protocol v2): Ada's run replayed at its own moments.
     entry_b = await ws_b.request({"type": "ghost.enter", "ghost": gid})
