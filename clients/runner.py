@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from .arguments import at_least, hex_seed, option
-from .sdk import Client, ConnectionLost, Event, Notice, SdkError, ServerError, Session
+from .sdk import Client, ConnectionLost, Event, Notice, SdkError, ServerError, Session, ghosts
 from .sdk import play as sdk_play
 from .sdk.messages import RaceEnded, RaceJoined, RaceLeft, RaceProgress, RaceStarted
 
@@ -43,6 +43,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     mode.add_argument("--daily", nargs=2, metavar=("GAME", "VARIANT"),
                       help="play today's ranked attempt at GAME VARIANT")
     mode.add_argument("--match", metavar="ID", help="join match ID and play every turn")
+    mode.add_argument("--ghost", metavar="ID",
+                      help="enter ghost race ID (or resume your run in it) and play your run "
+                           "against the earlier entrants' recorded runs")
     mode.add_argument("--solo", nargs=2, metavar=("GAME", "VARIANT"),
                       help="play practice games of GAME VARIANT")
     p.add_argument("--games", metavar="N", type=at_least(1), default=1,
@@ -210,6 +213,40 @@ async def run_race(c: Client, make_bot: Callable[[], Any], race: str, display: D
             "you": mine, "session": session.id if session else None}
 
 
+async def run_ghost(c: Client, make_bot: Callable[[], Any], ghost: str, display: Display,
+                    max_moves: int | None) -> dict[str, Any]:
+    """A ghost race: your run, the ghosts' progress on the status line as it comes."""
+    run = await ghosts.enter(c, ghost)
+    to_beat = run.summary.get("to_beat")
+    display.note(f"ghost race {ghost}: {run.summary.get('name')} ({run.summary['game']}/"
+                 f"{run.summary['variant']}), {run.summary['entrants']} entrants, commitment "
+                 f"{run.summary['commitment']}" + (
+                     f"; the ghost to beat: {to_beat.get('name')}, score {to_beat.get('score')}"
+                     if to_beat else ""))
+    seen: dict[str, ghosts.GhostProgress] = {}
+
+    async def show() -> None:
+        async for step in run.progress():
+            seen[step.player] = step
+            display.status("  ".join(f"{g.name[:12]}: {g.moves} moves score {g.score}"
+                                     for g in seen.values()))
+
+    shown = asyncio.create_task(show())
+    try:
+        session = await sdk_play.play_session(c, make_bot(), run.session, max_moves=max_moves)
+    finally:
+        shown.cancel()
+        run.close()
+    display.done()
+    summary = await ghosts.get(c, ghost)
+    me = (c.player or {}).get("id")
+    return {"mode": "ghost", "ghost": ghost, "game": summary["game"],
+            "variant": summary["variant"], "state": summary["state"],
+            "commitment": summary["commitment"], "seed": summary.get("seed"),
+            "ranking": summary["ranking"], "session": session.id,
+            "you": next((e for e in summary["ranking"] if e.get("player") == me), None)}
+
+
 async def run_daily(c: Client, make_bot: Callable[[], Any], game: str, variant: str,
                     display: Display, max_moves: int | None) -> dict[str, Any]:
     display.note(f"daily challenge: {game}/{variant}")
@@ -283,6 +320,16 @@ def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
         rank = f", rank {out['rank']} of {out['entries']}" if out.get("rank") else ""
         print(f"daily {out['day']} {out['game']}/{out['variant']}: {out['status']}, "
               f"score {out['score']}, {out['moves']} moves{rank}")
+    elif mode == "ghost":
+        you = out.get("you") or {}
+        print(f"ghost race {out['ghost']} ({out['game']}/{out['variant']}), {out['state']}: "
+              f"your run ranks {you.get('rank', '?')} of {len(out['ranking'])} so far")
+        for line in ranking_table(out["ranking"], (me or {}).get("id")):
+            print(line)
+        if out.get("seed"):
+            print(f"seed {out['seed']} (commitment {out['commitment']})")
+        else:
+            print("the seed is revealed when the ghost race closes and its last run ends")
     else:
         print(f"match {out['match']} ended: {json.dumps(out['ended'])}")
 
@@ -316,6 +363,8 @@ async def main(args: argparse.Namespace) -> int:
             game, variant = args.solo
             out = await run_solo(c, make_bot, game, variant, args.games, args.seed,
                                  args.parallel, display, max_moves)
+        elif args.ghost:
+            out = await run_ghost(c, make_bot, args.ghost, display, max_moves)
         else:
             out = await run_match(c, make_bot, args.match, display)
         out["player"] = c.player

@@ -21,6 +21,7 @@ from .drain import Drain
 from .errors import ApiError
 from .events import Hub
 from .followups import FollowUps
+from .ghosts import Ghosts, board_key
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -48,6 +49,7 @@ class Services:
     drain: Drain = field(default_factory=Drain)
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
     bot_races: BotRaces | None = None  # races against a server-run bot
+    ghosts: Ghosts | None = None  # ghost races (server/ghosts.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -164,6 +166,8 @@ async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
     """The board a ``board.get`` or ``board.subscribe`` names: its key name, its public name
     ('today' and 'current' resolved by the server's clock) and its kind."""
     kind = body.get("kind", "human")
+    if body["board"].startswith("ghost/"):
+        return await ghost_board(sv, body["board"], kind)
     name, public = board_name(body["board"], kind, day_of(await sv.daily.clock()))
     return name, public, kind
 
@@ -183,6 +187,32 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
         raise ApiError("board.absent", "that player has no entry on this board")
     return {"board": public, "kind": kind, "total": page.total, "entries": page.entries,
             **you}
+
+
+def ghosts_of(sv: Services) -> Ghosts:
+    assert sv.ghosts is not None  # wired by build_services
+    return sv.ghosts
+
+
+async def ghost_board(sv: Services, public: str, kind: str) -> tuple[str, str, str]:
+    """``ghost/<id>``: a ghost race's ranking, humans and bots on one board as in a race."""
+    gid = public[len("ghost/"):]
+    if not gid or "/" in gid or not await ghosts_of(sv).exists(gid):
+        raise ApiError("board.unknown", f"there is no board {public[:96]!r}: see "
+                       "docs/protocol.md")
+    return board_key(gid), f"ghost/{gid}", kind
+
+
+async def ghost_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await ghosts_of(sv).create(player, body)
+
+
+async def ghost_enter(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await ghosts_of(sv).enter(player, body["ghost"])
+
+
+async def ghost_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await ghosts_of(sv).summary(body["ghost"])
 
 
 #: message type -> (operation, reply type on the WebSocket)
@@ -209,6 +239,9 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),
+    "ghost.create": (ghost_create, "ghost"),
+    "ghost.enter": (ghost_enter, "ghost.entry"),
+    "ghost.get": (ghost_get, "ghost"),
 }
 
 
@@ -220,7 +253,10 @@ async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str,
     mine = player is not None and s.player == player.id
     if s.race or (s.daily and s.competitive):
         if s.race:
-            public = (await sv.races.summary(s.race))["state"] == "ended"
+            race = await sv.races.summary(s.race)
+            public = race["state"] == "ended"
+            if race.get("ghost"):  # a ghost race's run: public once the ghost race reveals
+                public = await ghosts_of(sv).revealed(race["ghost"])
         else:
             public = await sv.daily.revealed(parse_day(s.daily))
         if not public and not mine:

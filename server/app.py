@@ -36,6 +36,7 @@ from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import DONE, IDLE, FollowUps, Outcome, forget
+from .ghosts import Ghosts
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .loops import pause
 from .matches import Matches
@@ -89,14 +90,20 @@ def build_services(settings: Settings, clock: Clock | None = None,
         await game_over(await sessions.load(sid), int(finished))
         return DONE
 
-    async def race_ended(results: dict[str, Any]) -> None:
-        """A race's recording; a bot race's also lets its player race a bot again."""
+    async def race_over(results: dict[str, Any]) -> None:
+        """A race's results: a ghost race's run goes to its ghost race, never to statistics
+        or ratings (docs/protocol.md, "Ghost races"); a bot race's recording also lets its
+        player race a bot again."""
+        if results.get("ghost"):
+            await ghosts.run_over(results)
+            return
         await records.results(results)
         if results.get("bot"):
             await bot_races.ended(results)
 
     sessions = Sessions(redis, settings, on_change)
-    races = Races(redis, settings, sessions, race_ended)
+    races = Races(redis, settings, sessions, race_over)
+    ghosts = Ghosts(redis, settings, sessions, races, boards)
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
@@ -117,7 +124,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   records, hub, metrics, SignupLimit(redis, settings), followups,
                   beacon, board_watch=BoardWatch(boards, hub, metrics,
                                                  settings.board_interval),
-                  bot_races=bot_races)
+                  bot_races=bot_races, ghosts=ghosts)
     return sv
 
 
@@ -248,7 +255,8 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         jobs = [sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due]
+                sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
+                *ghost_jobs(sv)]
         if sv.bot_races is not None:  # bots whose node died, played on here
             jobs.append(sv.bot_races.take_over)
         for job in jobs:
@@ -261,6 +269,11 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
                 log.exception("sweep failed: %s", job.__qualname__)
         if await pause(stop, sv.settings.sweep_interval):
             return
+
+
+def ghost_jobs(sv: Services) -> tuple[Any, ...]:
+    """Ghost races whose time is up closed, closed ones revealed (server/ghosts.py)."""
+    return (sv.ghosts.sweep,) if sv.ghosts is not None else ()
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -128,7 +128,9 @@ class Races:
         out["rematch_of"] = r.get("rematch_of")
         out["bot"] = bot_of(r)  # a bot race (server/botrace.py): its bot; else null
         out["entrants"] = await self._entries(r)
-        if r["state"] == "ended":
+        if r.get("ghost"):  # a ghost race's run: the ghost race reveals the seed
+            out["ghost"] = r["ghost"]
+        elif r["state"] == "ended":
             out["seed"] = r["seed"]
         return out
 
@@ -160,16 +162,18 @@ class Races:
 
     async def _open(self, player: Player, body: dict[str, Any],
                     rematch_of: dict[str, Any] | None = None,
-                    bot: tuple[Player, str] | None = None) -> str:
+                    bot: tuple[Player, str] | None = None, *, rid: str = "",
+                    seed: bytes = b"", ghost: str = "") -> str:
         """A new open race with a new secret seed; its id. Listed among the open races,
         unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
-        may join; or a bot race."""
+        may join; or a bot race. A ghost race's run (server/ghosts.py) comes with its id, the
+        ghost race's seed and its ``ghost``: unlisted, and its seed never shown by the race."""
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
         opts = DEFAULTS | {k: v for k, v in body.items() if k in DEFAULTS}
-        rid = new_id("r")
-        seed = os.urandom(32)
+        rid = rid or new_id("r")
+        seed = seed or os.urandom(32)
         now = await store.now_ms(self.redis)
         rk, _, _ = store.race_keys(rid)
         fields: dict[FieldT, EncodableT] = {
@@ -183,10 +187,22 @@ class Races:
             fields |= {f"invited:{pid}": 1 for pid in rematch_of["entrant_info"]}
         if bot is not None:
             fields |= {"bot": bot[0].id, "bot_name": bot[0].name, "bot_strength": bot[1]}
+        if ghost:
+            fields["ghost"] = ghost
         await self.redis.hset(rk, mapping=fields)
-        if rematch_of is None and bot is None:
+        if rematch_of is None and bot is None and not ghost:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
+
+    async def open_run(self, player: Player, body: dict[str, Any], rid: str, seed: bytes,
+                       ghost: str) -> None:
+        """A ghost race's run (server/ghosts.py): a race ``rid`` on the ghost race's seed,
+        unlisted, its seed shown only by the ghost race; its seat is taken beforehand."""
+        await self._open(player, body, rid=rid, seed=seed, ghost=ghost)
+
+    async def begin(self, rid: str) -> None:
+        """Start an open race now, whatever its start mode (a ghost race's run)."""
+        await self._begin(rid)
 
     async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
         """The same entrants on a new deal (server/rematch.py): the caller takes a seat in
@@ -199,6 +215,9 @@ class Races:
         if r.get("bot"):  # its bot would never take its seat: race.bot makes the next one
             raise ApiError("race.bot_rematch", "a race against a bot has no rematch: race the "
                            "bot again instead")
+        if r.get("ghost"):  # a ghost race's run: one attempt each, no race again
+            raise ApiError("ghost.entered", "you have played this ghost race already: one "
+                           "attempt each")
         body = {k: r[k] for k in ("game", "variant", "start", "time_limit", "countdown")}
         body["seats"] = len(r["entrant_info"])
 
@@ -348,6 +367,9 @@ class Races:
                        "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking,
                        "bot": bot_of(r)}
             event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
+            if r.get("ghost"):  # revealed with the ghost race's close, not here
+                results["ghost"] = r["ghost"]
+                del event["seed"]
             rk, _, ek = store.race_keys(rid)
             await self._expected.soon(store.follow_up("race", rid))  # its recording
             result = await self._end(keys=[rk, ek], args=[
@@ -367,6 +389,8 @@ class Races:
         if r["state"] != "ended":
             raise ApiError("race.not_over", "the results come when the race is over")
         results: dict[str, Any] = json.loads(r["results"])
+        if r.get("ghost"):
+            results.pop("seed", None)  # a ghost race's run: its ghost race reveals it
         return results
 
     async def end_due(self) -> None:

@@ -125,6 +125,20 @@ RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
 
+GHOST = obj({"ghost": STR, "game": STR, "variant": STR,
+             "state": {"enum": ["open", "closed", "revealed"]}, "commitment": HEX,
+             "created": MS, "closes_at": MS, "cap": INT, "time_limit": INT, "entrants": INT,
+             "finished": INT, "board": STR, "ranking": {"type": "array", "items": ENTRY},
+             "to_beat": {"oneOf": [ENTRY, {"type": "null"}]}},
+            {"closed_at": MS_OR_NULL, "revealed_at": MS_OR_NULL, "seed": HEX,
+             "transcripts": {"type": "array", "items": obj(
+                 {"player": STR, "session": STR, "moves": {"type": "array", "items": STR},
+                  "times": {"type": "array", "items": INT}})}},
+            doc="the ghost race summary (docs/protocol.md#ghost-races): the seed and the "
+                "transcripts only once revealed")
+GHOST_ENTRY = obj({"ghost": GHOST, "race": STR, "joined_seq": INT, "session": SESSION},
+                  doc="your run in a ghost race: its race and your session in it")
+
 #: Replies to a request (they carry its ``id``), by type: (when it is sent, payload schema).
 REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "welcome": ("reply to hello; the first message after a good Authorization header",
@@ -150,6 +164,9 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "daily": ("reply to daily.get: the day and its deals", DAILY),
     "board": ("reply to board.get: a page of a leaderboard", BOARD),
     "error": ("any refusal; carries the request's id when it could be read", ERROR),
+    "ghost": ("reply to ghost.create and ghost.get: the ghost race", GHOST),
+    "ghost.entry": ("reply to ghost.enter: your run (new, or resumed while in progress)",
+                    GHOST_ENTRY),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -161,8 +178,9 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
     "race.progress": ("an entrant moved, undid or resigned", obj({
         **RACE_EVENT, "player": STR, "moves": INT, "score": NUM, "cards": INT,
         "status": STR})),
-    "race.ended": ("everyone finished or time is up", obj({
-        **RACE_EVENT, "seed": HEX, "ranking": {"type": "array", "items": OBJ}})),
+    "race.ended": ("everyone finished or time is up (a ghost race's run: no seed, its ghost "
+                   "race reveals it)", obj({
+        **RACE_EVENT, "ranking": {"type": "array", "items": OBJ}}, {"seed": HEX})),
     "race.rematched": ("an entrant of the ended race asked for a rematch: the same entrants on "
                      "a new deal", obj({**RACE_EVENT, "rematch": STR, "by": PLAYER})),
     "match.joined": ("someone took a seat", obj({**MATCH_EVENT, "player": PLAYER})),
@@ -191,6 +209,11 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                   "turn", OWN),
     "board.update": ("a watched board's top or your own entry changed (at most once a "
                      "second); the first follows board.subscribe", BOARD_UPDATE),
+    "ghost.progress": ("an earlier entrant's recorded run moved, at the same moment of its "
+                       "run as yours now (ghost races)", obj({
+                           "ghost": STR, "race": STR, "player": STR, "name": STR,
+                           "offset": INT, "moves": INT, "score": NUM, "cards": INT,
+                           "status": STR})),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
                   "with code 1012", obj({"message": STR})),
 }

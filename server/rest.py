@@ -245,6 +245,14 @@ async def daily_chain(request: Request) -> Response:
     return respond(request, {"current": current, "history": [r.public() for r in history]})
 
 
+async def ghosts(request: Request) -> Response:
+    """The open ghost races, newest first (at most 50)."""
+    await caller(request)
+    sv = services(request)
+    assert sv.ghosts is not None
+    return respond(request, {"ghosts": await sv.ghosts.list_open()})
+
+
 def reply_of(kind: str) -> dict[str, Any]:
     """The reply schema of the operation behind ``kind`` (its WebSocket reply's fields; a
     change's is the whole session, as v1's ack: v2's changes are the WebSocket's alone)."""
@@ -320,7 +328,7 @@ ENDPOINTS: list[Endpoint] = [
          "Ask for (or accept) a rematch of an ended race you were in: the same entrants on a "
          "new deal; you take a seat in it",
          (*RACE_ERRORS, "race.not_entrant", "race.not_over", "race.not_open",
-          "race.bot_rematch")),
+          "race.bot_rematch", "ghost.entered")),
     post("/races/bot", "race.bot",
          "Race a server-run bot now: a new race on a fresh secret deal, you and the bot as "
          "its entrants, started at once",
@@ -375,4 +383,16 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", f"{API}/boards/{{board:path}}", get_operation("board.get", "board"),
              "A leaderboard page (docs/protocol.md)", "board.get",
              reply=reply_of("board.get"), errors=("board.unknown", "board.absent")),
+    # ghost races (server/ghosts.py)
+    post("/ghosts", "ghost.create", "Create a ghost race; its seed's commitment is shown now",
+         ("game.unknown",), 201),
+    Endpoint("GET", f"{API}/ghosts", ghosts, "The open ghost races, newest first (at most 50)",
+             reply=replies.obj({"ghosts": {"type": "array", "items": replies.GHOST}})),
+    Endpoint("GET", f"{API}/ghosts/{{ghost}}", get_operation("ghost.get", "ghost"),
+             "A ghost race: its ranking and the ghost to beat; the seed and every transcript "
+             "once revealed", "ghost.get", reply=reply_of("ghost.get"),
+             errors=("ghost.unknown",)),
+    post("/ghosts/{ghost}/enter", "ghost.enter",
+         "Enter (once), or resume your run while it is in progress",
+         ("ghost.unknown", "ghost.closed", "ghost.entered")),
 ]

@@ -137,6 +137,7 @@ VARIANT = Field("string", doc="'easy' or 'difficult'")
 SESSION = Field("string", doc="a session's id")
 RACE = Field("string", doc="a race's id")
 MATCH = Field("string", doc="a match's id")
+GHOST = Field("string", doc="a ghost race's id")
 MOVE = Field("move", doc="in move notation ('t7-f1', 't3:4-t5', 's') or its JSON object")
 REV = Field("integer", required=False, hi=2**31,
             doc="the session revision the move was chosen at; a stale one is refused")
@@ -255,6 +256,21 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "kind": Field("string", required=False, choices=("human", "bot"),
                       doc="humans' board (default) or bots'"),
     },
+    # ghost races (server/ghosts.py)
+    "ghost.create": {
+        "game": GAME,
+        "variant": VARIANT,
+        "open_for": Field("integer", required=False, lo=1, hi=7 * 86400,
+                          doc="seconds it takes entrants; default 86400 (a day)"),
+        "cap": Field("integer", required=False, lo=1, hi=1000,
+                     doc="entrants at most: it closes when the last comes in; default 100"),
+        "time_limit": Field("integer", required=False, lo=5, hi=86400,
+                            doc="seconds each run may last from its start; default 600"),
+        "countdown": Field("integer", required=False, lo=0, hi=60,
+                           doc="seconds between entering and the first move; default 3"),
+    },
+    "ghost.enter": {"ghost": GHOST},
+    "ghost.get": {"ghost": GHOST},
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
@@ -263,6 +279,7 @@ REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match repl
 PARAMS: dict[str, Field] = {
     "player": Field("string", lo=1, hi=64, doc="a player's id"),
     "game": GAME, "variant": VARIANT, "session": SESSION, "race": RACE, "match": MATCH,
+    "ghost": GHOST,
 }
 TOKEN = MESSAGES["hello"]["token"]
 

@@ -30,6 +30,7 @@ from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
 from .events import decode_event, event_frame, events_after
+from .ghost_replay import Replays
 from .outbox import Outbox
 from .sessions import session_payload
 from .ws_v2 import CHANGES, V2Socket
@@ -102,6 +103,7 @@ class Connection(V2Socket):
         self.restarting = False  # the node is shutting down: no new message is handled
         self.idle = asyncio.Event()  # not in the middle of handling a message
         self.idle.set()
+        self.ghost_replays = Replays()  # the ghosts this socket's ghost race runs are shown
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -126,6 +128,7 @@ class Connection(V2Socket):
             for eid in list(self.listeners):
                 await self._unsubscribe(eid)
             await boards_live.leave_all(self)
+            self.ghost_replays.stop()
             await self._stop(writer)
             self.sv.drain.closed(self)
 
@@ -219,6 +222,9 @@ class Connection(V2Socket):
                     if is_match(eid):
                         self.present.add(eid)
                     await self._subscribe(eid, reply["joined_seq"], quiet=True)
+                if reply["type"] == "ghost.entry" and self.player is not None:
+                    self.ghost_replays.start(self.sv, self.push, reply["ghost"]["ghost"],
+                                             self.player.id)
         except (ApiError, RedisConnectionError, RedisTimeoutError) as e:
             if isinstance(e, ApiError):
                 error = e

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { showShare } from "./share.js";
 import { frontDoor } from "./frontdoor.js";
 import { botRaceForm } from "./botrace.js";
+import { ghostLobby } from "./ghost.js";
 
 const REFRESH_MS = 10000;
 const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
@@ -166,6 +167,7 @@ export async function mount(root, ctx) {
   root.classList.add("lobby");
   const races = openRaces(ctx);
   const matches = openMatches(ctx);
+  const ghosts = ghostLobby(ctx);
   root.append(
     h("h1", { text: "SameDeal" }),
     h("p.tagline", { text: "Solitaire against other players: everyone in a race gets the same deal." }),
@@ -174,8 +176,9 @@ export async function mount(root, ctx) {
     races.section,
     h("section.bot", {}, h("div.forms", {}, botRaceForm(ctx, ruleSetPicker))),
     matches.section,
-    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))));
-  const load = () => Promise.all([races.load(), matches.load()]);
+    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))),
+    ghosts.section);
+  const load = () => Promise.all([races.load(), matches.load(), ghosts.load()]);
   await load();
   const timer = setInterval(load, REFRESH_MS);
   const off = ctx.net.on("net.resumed", load);

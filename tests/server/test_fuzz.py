@@ -168,6 +168,9 @@ BASE: dict[str, dict[str, Any]] = {
     "board.get": {"board": "nope/none"},
     "board.subscribe": {"board": "nope/none"},
     "board.unsubscribe": {"board": "nope/none"},
+    "ghost.create": {"game": "nope", "variant": "easy"},
+    "ghost.enter": {"ghost": "gnothere"},
+    "ghost.get": {"ghost": "gnothere"},
 }
 
 
