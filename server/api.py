@@ -20,6 +20,7 @@ from .drain import Drain
 from .errors import ApiError
 from .events import Hub
 from .followups import FollowUps
+from .hints import Hints
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -46,6 +47,7 @@ class Services:
     beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
     drain: Drain = field(default_factory=Drain)
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
+    hints: Hints | None = None  # hints in practice games, searched in a process pool
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -176,6 +178,11 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
             **you}
 
 
+async def hint(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    assert sv.hints is not None  # build_services makes it
+    return await sv.hints.hint(player, body["session"])
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -199,6 +206,7 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),
+    "hint": (hint, "hint"),
 }
 
 

@@ -147,6 +147,20 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "daily": ("reply to daily.get: the day and its deals", DAILY),
     "board": ("reply to board.get: a page of a leaderboard", BOARD),
     "error": ("any refusal; carries the request's id when it could be read", ERROR),
+    "hint": ("reply to hint: the next move to play in a practice game, not played",
+             obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
+                  "move": {"type": ["string", "null"],
+                           "description": "as in the session's legal moves; null: none left"},
+                  "source": {"enum": ["solver", "heuristic", "none"]},
+                  "hints": {"type": "integer", "minimum": 1,
+                            "description": "hints served in this session so far"}},
+                 {"line_left": {"type": "integer", "minimum": 1,
+                                "description": "solver: moves left in its line, this one "
+                                               "included"},
+                  "score": {"type": "integer",
+                            "description": "solver, a game played for points: the score at "
+                                           "the end of its line"}},
+                 doc="a hint (docs/protocol.md#hints)")),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {

@@ -249,6 +249,8 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "kind": Field("string", required=False, choices=("human", "bot"),
                       doc="humans' board (default) or bots'"),
     },
+    "hint": {"session": Field("string", doc="a practice session of yours (or an unranked "
+                                            "replay of a revealed daily deal)")},
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 

@@ -326,6 +326,7 @@ class Sessions:
             "commitment": engine.commitment(seed), "seed": seed.hex() if reveal else None,
             "moves": moves, "times": times, "status": m["status"], "score": int(m["score"]),
             "created": int(m["created"]), "daily": m.get("daily") or None,
+            "hints": int(m.get("hints", 0)),  # hints served in it (server/hints.py)
         }
 
 
