@@ -167,6 +167,7 @@ BASE: dict[str, dict[str, Any]] = {
     "board.get": {"board": "nope/none"},
     "board.subscribe": {"board": "nope/none"},
     "board.unsubscribe": {"board": "nope/none"},
+    "hint": {"session": "snothere"},
 }
 
 
@@ -402,6 +403,7 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "daily.start": ("POST", "/daily", None),
     "daily.get": ("GET", "/daily", None),
     "board.get": ("GET", "/boards/{board}", "board"),
+    "hint": ("POST", "/sessions/{session}/hint", "session"),
 }
 #: The other routes, whose only input is the path.
 PATHS = ["/players/{x}", "/players/{x}/stats", "/games/{x}/easy", "/games/klondike/{x}",
