@@ -206,7 +206,7 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),
-    "hint": (hint, "hint"),
+    "hint": (hint, "suggestion"),
 }
 
 

@@ -147,7 +147,7 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "daily": ("reply to daily.get: the day and its deals", DAILY),
     "board": ("reply to board.get: a page of a leaderboard", BOARD),
     "error": ("any refusal; carries the request's id when it could be read", ERROR),
-    "hint": ("reply to hint: the next move to play in a practice game, not played",
+    "suggestion": ("reply to hint: the next move to play in a practice game, not played",
              obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
                   "move": {"type": ["string", "null"],
                            "description": "as in the session's legal moves; null: none left"},

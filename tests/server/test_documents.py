@@ -309,6 +309,6 @@ async def test_asyncapi_payloads_hold_real_messages(
                 "race.left", "match", "match.ack", "match.you", "match.joined",
                 "match.started", "match.card", "match.placed", "match.away", "match.back",
                 "match.forfeit", "match.ended", "match.left", "match.moved",
-                "hint"}, set(samples)
+                "suggestion"}, set(samples)
         else:
             assert len(samples) >= 20, set(samples)

@@ -57,7 +57,7 @@ async def test_a_practice_hint_is_the_solver_line_from_either_node(
                          "seed": WON_AT_ONCE})
     sid = s["session"]
     h = await a.request({"type": "hint", "session": sid})
-    assert h["type"] == "hint" and h["session"] == sid and h["rev"] == 0, h
+    assert h["type"] == "suggestion" and h["session"] == sid and h["rev"] == 0, h
     assert h["source"] == "solver" and h["move"] in s["legal"] and h["hints"] == 1
     line = solve(KLONDIKE.deal(bytes.fromhex(WON_AT_ONCE)), Budget(positions=20000)).moves
     assert h["line_left"] == len(line) and h["move"] == engine.move_text(KLONDIKE, line[0])
@@ -181,7 +181,7 @@ async def test_the_node_answers_others_while_a_hint_is_searched(hint_node: Node)
     pings = [await timed_ping(other) for _ in range(5)]
     h = await asking
     took = time.monotonic() - t0
-    assert h["type"] == "hint" and h["source"] == "heuristic" and h["move"] in s["legal"], h
+    assert h["type"] == "suggestion" and h["source"] == "heuristic" and h["move"] in s["legal"], h
     assert "line_left" not in h
     assert took >= 1.5, took  # it did search for its whole budget
     assert max(pings) < 0.5, pings  # while the node kept answering
@@ -190,7 +190,7 @@ async def test_the_node_answers_others_while_a_hint_is_searched(hint_node: Node)
                              "seed": WON_AT_ONCE})
     for _ in range(2):
         assert (await ws.request({"type": "hint", "session": solo["session"]}))[
-            "type"] == "hint"
+            "type"] == "suggestion"
     refused = await ws.request({"type": "hint", "session": solo["session"]})
     assert refused["type"] == "error" and refused["code"] == "rate.limited", refused
     assert 0 < refused["retry_after"] <= 10
