@@ -13,13 +13,15 @@ export function hintAllowed(mode) {
 }
 
 // net: the socket; current(): the session payload shown; boardEl: the element holding the board.
-// Returns {button, note, ask(), clear()}.
+// Returns {button, note, ask(), clear(), count}: count is the session's hints so far, as the
+// server last said (0 before the first).
 export function hintControl(net, current, boardEl) {
   const button = h("button.hint", { type: "button", text: "Hint", title: "show a good next move (H)",
     "aria-keyshortcuts": "H", onclick: () => ask() });
   const note = h("p.hint-note", { role: "status" });
   note.hidden = true;
   let asking = false;
+  let count = 0;
 
   function clear() {
     for (const el of boardEl.querySelectorAll(".hinted")) el.classList.remove("hinted");
@@ -56,6 +58,7 @@ export function hintControl(net, current, boardEl) {
     clear();
     try {
       const s = await net.request({ type: "hint", session: payload.session });
+      count = s.hints ?? count;
       if (s.session !== current().session || s.rev !== current().rev) return; // moved on
       if (!s.move) {
         note.textContent = "No move is left.";
@@ -77,5 +80,5 @@ export function hintControl(net, current, boardEl) {
     }
   }
 
-  return { button, note, ask, clear };
+  return { button, note, ask, clear, get count() { return count; } };
 }

@@ -117,6 +117,7 @@ export function mountSession(el, ctx, session, opts = {}) {
       button("See the board", () => { over.hidden = true; }, "close"));
     over.replaceChildren(h("h2", { text: OVER_TEXT[v.status] || "Game over" }),
       h("p", { text: `Score ${v.score} in ${v.moves} moves, ${elapsed((stoppedAt ?? Date.now()) - startedAt)}.` }),
+      ...(hint?.count ? [h("p.hints-used", { text: `${hint.count} hint${hint.count > 1 ? "s" : ""} used.` })] : []),
       row);
     over.classList.toggle("won", v.status === "won");
     over.hidden = false;

@@ -54,3 +54,7 @@ def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[...
     expect(page.locator(f".board .card.hinted[data-pile='{src.split(':')[0]}']")
            ).not_to_have_count(0)
     expect(page.locator(".session")).to_have_attribute("data-rev", "1")
+
+    # The end of the game says how many hints it had.
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator(".game-over .hints-used")).to_have_text("2 hints used.")
