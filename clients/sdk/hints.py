@@ -38,6 +38,8 @@ class Hints(Connection):
         """The next move to play in a practice game of yours (or an unranked replay of a
         revealed daily deal); not played. Refused with ``hint.not_allowed`` in races, ranked
         daily attempts and matches, ``game.over`` once the game is over, ``rate.limited``
-        past your hint allowance (retried as any rate refusal). Safe to send again after a
-        dropped connection: it changes nothing."""
-        return Hint.from_raw(await self.request({"type": "hint", "session": session_id}))
+        past your hint allowance: raised at once with its ``retry_after`` (not retried, so
+        that the pause never holds back your moves). Safe to send again after a dropped
+        connection: it changes nothing."""
+        return Hint.from_raw(await self.request({"type": "hint", "session": session_id},
+                                                rate_retry=False))

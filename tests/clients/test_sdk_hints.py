@@ -4,10 +4,13 @@ practice, its next move after playing it, the refusal in a race, and game.over."
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Iterator
 
 import pytest
 
 from clients.sdk import BlockingClient, Client, Hint, ServerError
+from tests.conftest import SUITE_ACCOUNTS, start_node
 from tests.server.client import Node
 
 #: Klondike easy deal 00: the server's solver wins it at once (docs/solver.md).
@@ -52,3 +55,30 @@ async def test_the_blocking_client_hints(node: Node) -> None:
 
     h = await asyncio.to_thread(run)
     assert h.source in ("solver", "heuristic", "none") and h.hints == 1
+
+
+@pytest.fixture(scope="module")
+def stingy_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
+    """A node that gives each player one hint at once, one more a minute."""
+    node, proc = start_node(redis_url, tmp_path_factory.mktemp("stingy") / "node.log",
+                            SAMEDEAL_HINT_BURST="1", SAMEDEAL_HINT_PER_MINUTE="1",
+                            **SUITE_ACCOUNTS)
+    yield node
+    proc.terminate()
+    proc.wait(10)
+
+
+async def test_past_the_hint_limit_the_refusal_comes_at_once_and_moves_go_on(
+        stingy_node: Node) -> None:
+    _, token = await Client.register(stingy_node.url, "Greedy", "bot")
+    async with Client(stingy_node.url, token) as c:
+        s = await c.solo("klondike", "easy", seed=SEED)
+        h = await c.hint(s.id)
+        t0 = time.monotonic()
+        with pytest.raises(ServerError) as refused:
+            await c.hint(s.id)
+        assert refused.value.code == "rate.limited" and refused.value.retry_after
+        assert refused.value.retry_after > 1
+        assert h.move is not None
+        await c.move(s.id, h.move, rev=0)  # not held back by the hint limit's wait
+        assert time.monotonic() - t0 < 1.0
