@@ -106,7 +106,7 @@ class Hints:
             self.pool.submit(hint_worker.ready)
 
     def shutdown(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        hint_worker.stop(self.pool)
 
     async def hint(self, player: Player, sid: str) -> dict[str, Any]:
         s = await self._practice(player, sid)

@@ -6,8 +6,10 @@ player, answered on a game over with ``game.over``, and searched off the event l
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -221,3 +223,49 @@ async def test_hints_are_counted_in_the_metrics(nodes: list[Node]) -> None:
     assert await solver_hints() == before + 1
     await rest.aclose()
     await ws.close()
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    out = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(d.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+async def test_the_hint_pool_ends_with_its_node(redis_url: str, tmp_path: Path,
+                                                how: signal.Signals) -> None:
+    """Stopped (SIGTERM: the lifespan stops the pool) or killed (SIGKILL: each pool process
+    dies with its parent), a node leaves no hint process behind."""
+    node, proc = start_node(redis_url, tmp_path / "node.log", **SUITE_ACCOUNTS)
+    try:
+        _, token = await player(node, "Last", "human")
+        ws = await Ws.open(node, token)
+        s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
+                              "seed": WON_AT_ONCE})
+        assert (await ws.request({"type": "hint", "session": s["session"]}))["source"] == "solver"
+        await ws.close()
+        pool = {p for c in children(proc.pid) for p in {c, *children(c)}}
+        assert pool  # the pool's processes (and multiprocessing's tracker)
+    finally:
+        proc.send_signal(how)
+        proc.wait(10)
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pool) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert not [p for p in pool if alive(p)]
