@@ -114,14 +114,18 @@ class Hints:
         if st.over:
             raise ApiError("game.over", f"the game is over ({st.status})")
         await self._limit(player)
+        # The position asked about, as stored: the session may move on while this waits.
+        s, here = await self.sessions.settled(player, sid)
+        if here.over:
+            raise ApiError("game.over", f"the game is over ({here.status})")
         rev, rules = s.rev, s.rules
-        moves = [engine.move_text(rules, m) for m in st.history]  # before any await
+        moves = [engine.move_text(rules, m) for m in s.state.history[:here.ply]]
         line = rest_of_line(await self.redis.get(line_key(sid)), moves)
         record, searched, score = "", False, None
         if line:
             source = SOLVER
         else:
-            source, line, score, searched = await self._search(st, moves)
+            source, line, score, searched = await self._search(here, moves)
             if source == SOLVER:
                 record = msgpack.packb({"ply": len(moves), "base": fingerprint(moves),
                                         "line": line})
@@ -162,11 +166,10 @@ class Hints:
                            f"once, {self.settings.hint_per_minute:g} a minute): try again in "
                            f"{math.ceil(wait)} s", retry_after=wait)
 
-    async def _search(self, st: engine.State, moves: list[str]
+    async def _search(self, here: engine.State, moves: list[str]
                       ) -> tuple[str, list[str], int | None, bool]:
-        """(source, moves, score, whether a search ran): the pool's answer, or a likely move
-        found here when the pool is full or failed."""
-        here = st.copy()  # the position asked about: the session may move on meanwhile
+        """(source, moves, score, whether a search ran) from ``here``, reached by ``moves``:
+        the pool's answer, or a likely move found at once when the pool is full or failed."""
         last = moves[-1] if moves else ""
         if self.running < QUEUE_PER_WORKER * max(1, self.settings.hint_workers):
             snapshot = here.snapshot()
