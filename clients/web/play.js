@@ -132,8 +132,8 @@ export function mountSession(el, ctx, session, opts = {}) {
   function show(next) {
     if (next.session !== payload.session) return;
     if (next.rev < payload.rev) return; // an older answer overtaken by a newer one
+    if (next.rev !== payload.rev) hint?.clear(); // the board changed: the hint is stale
     payload = next;
-    hint?.clear(); // the board changed: a shown hint no longer applies
     board.update(next.view, next.legal);
     drawStats();
     const isOver = next.view.status !== "playing";
