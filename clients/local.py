@@ -12,7 +12,12 @@ import os
 from typing import Any
 
 import engine
+from engine.hints import Hint, hint
 from engine.safe import safe_moves
+from engine.solver import Budget
+
+#: A local hint's search: the server's default budget (docs/solver.md, "Hints").
+HINT_BUDGET = Budget(positions=20_000, seconds=0.3)
 
 
 class MoveRefused(Exception):
@@ -55,6 +60,8 @@ class LocalGame:
         self.session = session
         self.state = self.rules.deal(self.seed)
         self.rev = 0
+        self.hints = 0
+        self._line: tuple[list[engine.Move], Hint] | None = None  # moves then, the hint
 
     def layout(self) -> dict[str, Any]:
         """The rule set's description (names, pile kinds and fans), as
@@ -105,3 +112,29 @@ class LocalGame:
         self.state.resign()
         self.rev += 1
         return self.payload
+
+    def hint(self) -> dict[str, Any]:
+        """The next move, as the server's ``suggestion`` gives it; a solver line is followed
+        while its moves are played (as the server keeps it), else searched for again."""
+        st = self.state
+        if st.over:
+            raise MoveRefused("game.over", f"the game is over ({st.status})")
+        h = None
+        if self._line is not None:
+            before, h = self._line
+            done = st.history[len(before):]
+            if st.history[:len(before)] != before or list(h.line[:len(done)]) != done:
+                h = None
+            else:
+                for _ in done:
+                    h = h.after() if h is not None else None
+        if h is None:
+            h = hint(st, HINT_BUDGET)
+        self._line = (list(st.history), h) if h.line else None
+        self.hints += 1
+        out: dict[str, Any] = {
+            "session": self.session, "rev": self.rev, "source": h.source, "hints": self.hints,
+            "move": engine.move_text(self.rules, h.move) if h.move is not None else None}
+        if h.line:
+            out["line_left"] = h.line_left
+        return out

@@ -22,7 +22,9 @@ from .local import LocalGame, MoveRefused
 HELP = """\
 Type a move in the notation (docs/notation.md): t3-f1 (top card of t3 to f1), t3:4-t5 (four
 cards), s (the stock), p22+p28 (remove a pair), redeal, left:r2 ... or a command:
-  hint (or ?)   list the legal moves; then a number plays that move
+  hint          the move to play next (from a winning line the solver found, or a likely
+                move), then the legal moves; then a number plays that move
+  ? (or moves)  list the legal moves; then a number plays that move
   undo          take back the last move
   new           a new deal of the same rule set
   resign        give up this game
@@ -42,6 +44,7 @@ class Game(Protocol):
     def move(self, text: str, rev: int) -> Payload: ...
     def undo(self) -> Payload: ...
     def resign(self) -> Payload: ...
+    def hint(self) -> Payload: ...
     def close(self) -> None: ...
 
 
@@ -65,6 +68,9 @@ class Local:
 
     def resign(self) -> Payload:
         return self.current.resign()
+
+    def hint(self) -> Payload:
+        return self.current.hint()
 
     def close(self) -> None:
         pass
@@ -109,6 +115,9 @@ class Remote:
 
     def resign(self) -> Payload:
         return self.payload(self.call(self.client.resign, self.session))
+
+    def hint(self) -> Payload:
+        return dict(self.call(self.client.hint, self.session).raw)
 
     def close(self) -> None:
         self.client.close()
@@ -162,6 +171,11 @@ class Player:
         if word in ("help", "h"):
             self.say(HELP)
             return True
+        if word == "hint":
+            try:
+                self.say(hint_text(self.game.hint()))
+            except MoveRefused as e:
+                self.say(f"{e.message} [{e.code}]")
         if word in ("hint", "?", "moves"):
             self.hints = list(self.payload["legal"])
             if not self.hints:
@@ -205,6 +219,19 @@ class Player:
                 return 0
             if not self.step(line):
                 return 0
+
+
+def hint_text(h: Payload) -> str:
+    """A ``suggestion`` in words."""
+    if h.get("move") is None:
+        return "No hint: no legal move is left."
+    if h["source"] == "solver" and "score" in h:
+        return (f"Hint: {h['move']} (the next move of the best line found, to a score of "
+                f"{h['score']}: {h['line_left']} moves to go)")
+    if h["source"] == "solver":
+        return (f"Hint: {h['move']} (the next move of a winning line: "
+                f"{h['line_left']} moves to go)")
+    return f"Hint: {h['move']} (no winning line found: a likely move)"
 
 
 def open_game(args: argparse.Namespace, output: TextIO) -> Game:

@@ -22,6 +22,7 @@ from .errors import ApiError
 from .events import Hub
 from .followups import FollowUps
 from .ghosts import Ghosts, board_key
+from .hints import Hints
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -50,6 +51,7 @@ class Services:
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
     bot_races: BotRaces | None = None  # races against a server-run bot
     ghosts: Ghosts | None = None  # ghost races (server/ghosts.py)
+    hints: Hints | None = None  # hints in practice games, searched in a process pool
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -215,6 +217,11 @@ async def ghost_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
     return await ghosts_of(sv).summary(body["ghost"])
 
 
+async def hint(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    assert sv.hints is not None  # build_services makes it
+    return await sv.hints.hint(player, body["session"])
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -242,6 +249,7 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "ghost.create": (ghost_create, "ghost"),
     "ghost.enter": (ghost_enter, "ghost.entry"),
     "ghost.get": (ghost_get, "ghost"),
+    "hint": (hint, "suggestion"),
 }
 
 

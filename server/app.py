@@ -38,6 +38,7 @@ from .events import Hub
 from .followups import DONE, IDLE, FollowUps, Outcome, forget
 from .ghosts import Ghosts
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
+from .hints import Hints
 from .loops import pause
 from .matches import Matches
 from .metrics import Metrics
@@ -124,7 +125,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   records, hub, metrics, SignupLimit(redis, settings), followups,
                   beacon, board_watch=BoardWatch(boards, hub, metrics,
                                                  settings.board_interval),
-                  bot_races=bot_races, ghosts=ghosts)
+                  bot_races=bot_races, ghosts=ghosts,
+                  hints=Hints(redis, settings, sessions, metrics))
     return sv
 
 
@@ -180,6 +182,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         sv.metrics.loop.labels(loop_name()).set(1)  # the uvloop setting, as it took
         await sv.hub.start()  # returns even without Redis: /readyz says 503 until it comes
+        if sv.hints is not None:
+            sv.hints.warm()  # the hint pool's processes start now, not at the first hint
         quiet_collector()
         unwatch = sv.metrics.watch_collector()
         undo_sigterm = sv.drain.on_sigterm()
@@ -199,6 +203,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             if sv.board_watch is not None:
                 await sv.board_watch.stop()
             await sv.hub.stop()
+            if sv.hints is not None:
+                sv.hints.shutdown()
             await sv.redis.aclose()
 
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[

@@ -117,6 +117,19 @@ class Settings:
     bot_races_per_hour: int = 10
     bot_countdown: int = 3
     bot_time_limit: int = 600
+    #: Hints in practice (server/hints.py): processes the solver runs in (its search is CPU
+    #: work, never done on the event loop), and what one search may spend: seconds and
+    #: positions (whichever runs out first); past that the hint is a likely move instead.
+    hint_workers: int = 1
+    hint_seconds: float = 0.3
+    hint_positions: int = 20000
+    #: Hints one player may ask for at once, and how many they earn back a minute (a token
+    #: bucket in Redis shared by every node; a burst of 0 turns the limit off).
+    hint_burst: int = 10
+    hint_per_minute: float = 30.0
+    #: Seconds a solver line is kept for the session it was found for (its next moves are the
+    #: next hints, from any node, without a new search).
+    hint_line_ttl: float = 3600.0
 
     @property
     def move_wait(self) -> float | None:

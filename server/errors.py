@@ -63,6 +63,7 @@ STATUS = {
     "board.too_many": 409,
     "conflict": 409,
     "rate.limited": 429,
+    "hint.not_allowed": 403,
     "rate.flood": 429,
     "not_found": 404,
     "method.not_allowed": 405,

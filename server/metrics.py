@@ -86,6 +86,10 @@ class Metrics:
                                    registry=r)
         self.board_updates = Counter("samedeal_board_updates", "board.update events sent",
                                      registry=r)
+        self.hints = Counter("samedeal_hints", "Hints served, by source (solver: the next "
+                             "move of a winning line; heuristic: a likely move; none: no "
+                             "legal move) and whether a search ran for it", ["source", "searched"],
+                             registry=r)
         self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
                           ["loop"], registry=r)
         self.gc_pauses = Histogram(

@@ -167,6 +167,20 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "ghost": ("reply to ghost.create and ghost.get: the ghost race", GHOST),
     "ghost.entry": ("reply to ghost.enter: your run (new, or resumed while in progress)",
                     GHOST_ENTRY),
+    "suggestion": ("reply to hint: the next move to play in a practice game, not played",
+             obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
+                  "move": {"type": ["string", "null"],
+                           "description": "as in the session's legal moves; null: none left"},
+                  "source": {"enum": ["solver", "heuristic", "none"]},
+                  "hints": {"type": "integer", "minimum": 1,
+                            "description": "hints served in this session so far"}},
+                 {"line_left": {"type": "integer", "minimum": 1,
+                                "description": "solver: moves left in its line, this one "
+                                               "included"},
+                  "score": {"type": "integer",
+                            "description": "solver, a game played for points: the score at "
+                                           "the end of its line"}},
+                 doc="a hint (docs/protocol.md#hints)")),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {

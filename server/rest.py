@@ -312,6 +312,9 @@ ENDPOINTS: list[Endpoint] = [
          ("session.unknown", "session.not_yours", "conflict"), refusable=True),
     post("/sessions/{session}/resign", "resign", "Give up the game",
          ("session.unknown", "session.not_yours", "conflict"), refusable=True),
+    post("/sessions/{session}/hint", "hint", "A hint in a practice game: the next move to "
+         "play (not played)", ("session.unknown", "session.not_yours", "hint.not_allowed",
+                               "rate.limited"), refusable=True),
     post("/races", "race.create", "Create a race; its seed's commitment is shown now",
          ("game.unknown",), 201),
     Endpoint("GET", f"{API}/races", races, "The open races",

@@ -271,6 +271,8 @@ MESSAGES: dict[str, dict[str, Field]] = {
     },
     "ghost.enter": {"ghost": GHOST},
     "ghost.get": {"ghost": GHOST},
+    "hint": {"session": Field("string", doc="a practice session of yours (or an unranked "
+                                            "replay of a revealed daily deal)")},
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 

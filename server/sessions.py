@@ -215,6 +215,17 @@ class Sessions:
             raise ApiError("session.not_yours", "that session is another player's")
         return s
 
+    async def settled(self, player: Player, sid: str) -> tuple[Session, State]:
+        """``get``, with a copy of its state taken while no change of this process to it is
+        under way (a change applies its move before storing it): the revision and the copy
+        agree, whatever happens to the session after (hints read it across awaits)."""
+        await self._turns.take(sid)
+        try:
+            s = await self.get(player, sid)
+            return s, s.state.copy()
+        finally:
+            self._turns.give(sid)
+
     async def change(self, player: Player, sid: str, op: str,
                      move: str | dict[str, Any] | None = None, rev: int | None = None) -> Session:
         """Play, undo or resign; persisted before this returns. ``op``: move|undo|resign."""
@@ -326,6 +337,7 @@ class Sessions:
             "commitment": engine.commitment(seed), "seed": seed.hex() if reveal else None,
             "moves": moves, "times": times, "status": m["status"], "score": int(m["score"]),
             "created": int(m["created"]), "daily": m.get("daily") or None,
+            "hints": int(m.get("hints", 0)),  # hints served in it (server/hints.py)
         }
 
 

@@ -9,6 +9,7 @@ from .blocking import BlockingClient
 from .board_updates import BoardUpdates
 from .client import Client, MatchState, RaceState, RequestTimeout
 from .errors import ConnectionLost, ProtocolError, SdkError, ServerError
+from .hints import Hint
 from .messages import (
     Board,
     BoardUpdate,
@@ -33,7 +34,7 @@ from .messages import (
 
 __all__ = [
     "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Client", "ConnectionLost",
-    "Daily", "Event", "Match",
+    "Daily", "Event", "Hint", "Match",
     "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
     "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",
     "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",

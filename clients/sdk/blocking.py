@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from . import rest
 from .client import Client, MatchState, RaceState
+from .hints import Hint
 from .messages import Board, Daily, Event, Match, Race, Results, Session
 
 T = TypeVar("T")
@@ -108,6 +109,9 @@ class BlockingClient:
 
     def resign(self, session_id: str) -> Session:
         return self._run(self.client.resign(session_id))
+
+    def hint(self, session_id: str) -> Hint:
+        return self._run(self.client.hint(session_id))
 
     # races
     def races(self) -> list[Race]:

@@ -4,13 +4,15 @@ reconnecting). It speaks only the documented protocol; it imports nothing of the
 
 ``Client`` is assembled from mixins, one job each: ``Connection`` (the socket, requests,
 reconnecting, the event queue), ``Following`` (what arrives, races and matches followed),
-``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Races`` and ``Matches``."""
+``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Races``, ``Matches`` and
+``Hints``."""
 
 from __future__ import annotations
 
 from .bot_races import BotRaces
 from .connection import RequestTimeout
 from .daily import DailyAndBoards
+from .hints import Hints
 from .matches import Matches
 from .races import Races
 from .sessions import Sessions
@@ -19,7 +21,7 @@ from .state import MatchState, RaceState
 __all__ = ["Client", "MatchState", "RaceState", "RequestTimeout"]
 
 
-class Client(Races, Matches, Sessions, DailyAndBoards, BotRaces):
+class Client(Races, Matches, Sessions, DailyAndBoards, BotRaces, Hints):
     """An asyncio SameDeal client for one player.
 
     ``url`` is the server's address (``http://127.0.0.1:8000``); ``token`` the bearer token

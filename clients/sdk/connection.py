@@ -333,14 +333,16 @@ class Connection(ABC):
             raise RequestTimeout(f"no reply to {message['type']} in "
                                  f"{self.request_timeout:g} s") from None
 
-    async def request(self, message: dict[str, Any], recover: Recover | None = _resend
-                      ) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], recover: Recover | None = _resend,
+                      *, rate_retry: bool = True) -> dict[str, Any]:
         """Send any protocol message and return its reply (``error`` raises ``ServerError``).
 
         ``recover`` decides what happens when the connection drops before the reply: the
         default re-sends (right for reads); ``None`` raises ``ConnectionLost`` (the outcome is
         unknown); a coroutine function may look at the server's state after the reconnect and
-        return the reply to use, or ``None`` to re-send."""
+        return the reply to use, or ``None`` to re-send. ``rate_retry=False``: a
+        ``rate.limited`` raises at once, with no pause of the connection's other messages (a
+        limit of one kind of request, such as hints, is not the socket's)."""
         rate_tries = 0
         while True:
             ws = await self._ready()
@@ -359,7 +361,7 @@ class Connection(ABC):
                 continue
             if reply.get("type") == "error":
                 code = str(reply.get("code", ""))
-                if code == "rate.limited" and rate_tries < self.rate_retries:
+                if code == "rate.limited" and rate_retry and rate_tries < self.rate_retries:
                     rate_tries += 1
                     self._back_off(retry_after(reply, rate_tries))  # _send waits for it
                     continue

@@ -15,6 +15,7 @@ const KEYS = [
   ["Escape", "put the picked cards down; close this list"],
   ["U or Ctrl+Z", "undo"],
   ["A", "auto-complete, once nothing is hidden"],
+  ["H", "a hint: the next move, shown on the board (practice and replays)"],
 ];
 
 // The "?" button and its panel; returns {button, panel, toggle()}.
@@ -23,7 +24,6 @@ export function keysHelp() {
     h("h2", { text: "Keyboard shortcuts" }),
     h("dl", {}, KEYS.map(([keys, what]) => [h("dt", {}, h("kbd", { text: keys })),
       h("dd", { text: what })])),
-    h("p.note", { text: "A hint key comes with the solver." }),
     h("button", { type: "button", "data-act": "close-keys", text: "Close",
       onclick: () => panel.close() }));
   const button = h("button.keys", { type: "button", text: "?", title: "keyboard shortcuts",
@@ -38,7 +38,7 @@ function typing(target) {
     && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 }
 
-// Listens on the whole page; actions: {help, undo, autoComplete}. Returns the way to stop.
+// Listens on the whole page; actions: {help, undo, autoComplete, hint}. Returns the way to stop.
 export function listenKeys(actions) {
   function onKey(e) {
     if (e.defaultPrevented || typing(e.target) || e.altKey) return;
@@ -49,6 +49,7 @@ export function listenKeys(actions) {
     else if (key === "?") act = actions.help;
     else if (key === "u" || key === "U") act = actions.undo;
     else if (key === "a" || key === "A") act = actions.autoComplete;
+    else if (key === "h" || key === "H") act = actions.hint;
     if (!act) return;
     e.preventDefault();
     act();

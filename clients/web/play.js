@@ -9,6 +9,7 @@ import { elapsed, serverNow } from "./time.js";
 import { h } from "./dom.js";
 import { autoCompleteRun, autoMoveSetting, canAutoComplete, confirmResign, isRanked } from "./conveniences.js";
 import { keysHelp, listenKeys } from "./keys.js";
+import { hintAllowed, hintControl } from "./hint.js";
 
 const OVER_TEXT = { won: "You won!", lost: "Game lost", finished: "Game over" };
 
@@ -60,6 +61,9 @@ export function mountSession(el, ctx, session, opts = {}) {
 
   const tools = h("div.tools");
   if (opts.undo !== false) tools.append(undoBtn);
+  // A hint where the server gives them (practice, replays of a revealed day): button and H.
+  const hint = interactive && hintAllowed(payload.mode) ? hintControl(net, () => payload, root) : null;
+  if (hint) tools.append(hint.button);
   if (interactive) tools.append(completeBtn);
   for (const a of opts.actions || []) tools.append(button(a.label, a.onClick, a.className || ""));
   if (interactive) tools.append(autoLabel);
@@ -74,7 +78,7 @@ export function mountSession(el, ctx, session, opts = {}) {
   const over = h("div.game-over", { role: "dialog", "aria-label": "game over" });
   over.hidden = true;
 
-  root.append(bar, refusal, boardHost, over, help.panel);
+  root.append(bar, refusal, ...(hint ? [hint.note] : []), boardHost, over, help.panel);
   el.append(root);
 
   const board = renderBoard(boardHost, ruleSet, payload.view, {
@@ -113,6 +117,7 @@ export function mountSession(el, ctx, session, opts = {}) {
       button("See the board", () => { over.hidden = true; }, "close"));
     over.replaceChildren(h("h2", { text: OVER_TEXT[v.status] || "Game over" }),
       h("p", { text: `Score ${v.score} in ${v.moves} moves, ${elapsed((stoppedAt ?? Date.now()) - startedAt)}.` }),
+      ...(hint?.count ? [h("p.hints-used", { text: `${hint.count} hint${hint.count > 1 ? "s" : ""} used.` })] : []),
       row);
     over.classList.toggle("won", v.status === "won");
     over.hidden = false;
@@ -127,6 +132,7 @@ export function mountSession(el, ctx, session, opts = {}) {
   function show(next) {
     if (next.session !== payload.session) return;
     if (next.rev < payload.rev) return; // an older answer overtaken by a newer one
+    if (next.rev !== payload.rev) hint?.clear(); // the board changed: the hint is stale
     payload = next;
     board.update(next.view, next.legal);
     drawStats();
@@ -228,6 +234,7 @@ export function mountSession(el, ctx, session, opts = {}) {
       help: help.toggle,
       undo: interactive ? undo : null,
       autoComplete: interactive ? () => autoComplete() : null,
+      hint: hint ? () => hint.ask() : null,
     }),
   ];
 

@@ -189,6 +189,7 @@ async def play_everything(node: Node, req: Recorder) -> list[Ws]:
     await req(a, {"type": "move", "session": s["session"], "move": s["legal"][0], "rev": 0})
     await req(a, {"type": "undo", "session": s["session"]})
     await req(a, {"type": "session.get", "session": s["session"]})
+    await req(a, {"type": "hint", "session": s["session"]})
     await req(a, {"type": "resign", "session": s["session"]})
     await req(a, {"type": "daily.get"})
     d = await req(a, {"type": "daily.start", "game": "golf", "variant": "easy"})
@@ -307,6 +308,7 @@ async def test_asyncapi_payloads_hold_real_messages(
                 "unsubscribed", "race.started", "race.progress", "race.ended", "race.joined",
                 "race.left", "match", "match.ack", "match.you", "match.joined",
                 "match.started", "match.card", "match.placed", "match.away", "match.back",
-                "match.forfeit", "match.ended", "match.left", "match.moved"}, set(samples)
+                "match.forfeit", "match.ended", "match.left", "match.moved",
+                "suggestion"}, set(samples)
         else:
             assert len(samples) >= 20, set(samples)

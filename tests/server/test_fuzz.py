@@ -171,6 +171,7 @@ BASE: dict[str, dict[str, Any]] = {
     "ghost.create": {"game": "nope", "variant": "easy"},
     "ghost.enter": {"ghost": "gnothere"},
     "ghost.get": {"ghost": "gnothere"},
+    "hint": {"session": "snothere"},
 }
 
 
@@ -407,6 +408,7 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "daily.start": ("POST", "/daily", None),
     "daily.get": ("GET", "/daily", None),
     "board.get": ("GET", "/boards/{board}", "board"),
+    "hint": ("POST", "/sessions/{session}/hint", "session"),
 }
 #: The other routes, whose only input is the path.
 PATHS = ["/players/{x}", "/players/{x}/stats", "/games/{x}/easy", "/games/klondike/{x}",

@@ -1,0 +1,60 @@
+"""Hints in a practice game in a real browser: the Hint button and the H key show the next
+move of the solver's line on the board (its card and target outlined, its sentence above the
+board) without playing it; a move clears the hint.
+
+The deal is fixed (seed 00, Klondike easy): the solver's line starts t3-f1 (the A♦ of t3 to
+the first foundation)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+import engine
+from engine.solver import Budget, solve
+
+SEED = "00"
+RULES = engine.get("klondike", "easy")
+LINE = [engine.move_text(RULES, m)
+        for m in solve(RULES.deal(bytes.fromhex(SEED)), Budget(positions=20_000)).moves]
+
+
+def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[..., Page]
+                                                           ) -> None:
+    page = page_for("Hinted")
+    page.goto(page.url.split("#")[0] + f"#/play/klondike/easy?seed={SEED}")
+    page.wait_for_selector(".session[data-rev='0'] .board[data-game='klondike']")
+    page.locator(".session [data-setting=auto-move]").uncheck()  # every move the player's own
+    note = page.locator(".session .hint-note")
+    expect(note).to_be_hidden()
+
+    page.get_by_role("button", name="Hint", exact=True).click()
+    assert LINE[0] == "t3-f1"
+    expect(note).to_have_text(f"Hint: t3-f1 (a winning line: {len(LINE)} moves to go)")
+    expect(page.locator(".board .card.hinted")).to_have_count(1)
+    expect(page.locator(".board .card.hinted[data-card='Ad']")).to_have_count(1)
+    expect(page.locator(".board .pile.hinted[data-pile='f1']")).to_have_count(1)
+    expect(page.locator(".session")).to_have_attribute("data-rev", "0")  # nothing played
+
+    # The player plays it (a double-click sends the A♦ up): the outline goes with the change.
+    page.locator(".board .card[data-card='Ad']").dblclick()
+    expect(page.locator(".session")).to_have_attribute("data-rev", "1")
+    expect(page.locator(".board .hinted")).to_have_count(0)
+    expect(note).to_be_hidden()
+
+    # The H key: the line's next move.
+    page.locator("body").press("h")
+    second = LINE[1]
+    expect(note).to_have_text(re.compile(rf"^Hint: {re.escape(second)} \(a winning line: "
+                                         rf"{len(LINE) - 1} moves to go\)$"))
+    src, _, dst = second.partition("-")
+    expect(page.locator(f".board .pile.hinted[data-pile='{dst}']")).to_have_count(1)
+    expect(page.locator(f".board .card.hinted[data-pile='{src.split(':')[0]}']")
+           ).not_to_have_count(0)
+    expect(page.locator(".session")).to_have_attribute("data-rev", "1")
+
+    # The end of the game says how many hints it had.
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator(".game-over .hints-used")).to_have_text("2 hints used.")
