@@ -35,6 +35,8 @@ from .errors import ApiError, store_unavailable
 from .events import Hub
 from .followups import DONE, IDLE, FollowUps, Outcome, forget
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
+from .league_boards import LeagueBoards
+from .leagues import Leagues
 from .loops import pause
 from .matches import Matches
 from .metrics import Metrics
@@ -97,10 +99,12 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
+    leagues = Leagues(redis, settings, daily.clock)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                     records, hub, metrics, SignupLimit(redis, settings), followups,
                     beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                   settings.board_interval))
+                                                   settings.board_interval),
+                    leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock))
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:

@@ -250,6 +250,22 @@ MESSAGES: dict[str, dict[str, Field]] = {
                       doc="humans' board (default) or bots'"),
     },
 }
+LEAGUE = Field("string", lo=1, hi=64, doc="a league's id")
+MESSAGES.update({  # leagues (docs/protocol.md "Leagues")
+    "league.create": {"name": Field("string", lo=1, hi=32,
+                                    doc="the league's name, checked as a player's name")},
+    "league.join": {"code": Field("string", lo=1, hi=32, doc="the league's invite code")},
+    "league.leave": {"league": Field("string", lo=1, hi=64,
+                                     doc="a league you are in; its owner leaving closes it")},
+    "league.remove": {"league": LEAGUE,
+                      "player": Field("string", lo=1, hi=64,
+                                      doc="the member to remove (the owner only)")},
+    "league.code": {"league": Field("string", lo=1, hi=64,
+                                    doc="your league: a new invite code, the old one stops "
+                                        "working")},
+    "league.get": {"league": LEAGUE},
+    "league.list": {},
+})
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
 
@@ -257,6 +273,7 @@ REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match repl
 PARAMS: dict[str, Field] = {
     "player": Field("string", lo=1, hi=64, doc="a player's id"),
     "game": GAME, "variant": VARIANT, "session": SESSION, "race": RACE, "match": MATCH,
+    "league": LEAGUE,
 }
 TOKEN = MESSAGES["hello"]["token"]
 
