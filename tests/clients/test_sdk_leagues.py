@@ -46,7 +46,7 @@ async def test_a_league_through_the_sdk(nodes: list[Node], encoding: str) -> Non
         await watch.close()
         week = await b.league_board(lid)
         assert week.board.startswith(f"league/{lid}/weekly/")
-        assert [(e["player"], e["points"]) for e in week.entries][0] == (ann["id"], 10)
+        assert (week.entries[0]["player"], week.entries[0]["points"]) == (ann["id"], 10)
 
         removed = await a.remove_from_league(lid, bob["id"])
         assert [m["player"] for m in removed["members"]] == [ann["id"]]

@@ -30,7 +30,8 @@ def test_create_a_league_and_a_friend_joins_by_code(page_for, web2) -> None:
     bob_id = bob.evaluate("() => window.samedeal.ctx.player.id")
     for page in (bob, ann):  # Ann's page learns of Bob live, without a reload
         for who in (ann_id, bob_id):
-            expect(page.locator(f".league-members li[data-player={who}]")).to_be_visible(timeout=WAIT)
+            member = page.locator(f".league-members li[data-player={who}]")
+            expect(member).to_be_visible(timeout=WAIT)
     expect(ann.locator(f".league-week tr[data-player={bob_id}]")).to_be_visible(timeout=WAIT)
     expect(bob.locator(".league-code code")).to_have_text(code)
     # Bob's own list of leagues has it; a wrong code is refused in words.

@@ -64,6 +64,7 @@ async def game_of_today(node: Node) -> tuple[str, str]:
     rest = Rest(node)
     status, day = await rest.call("GET", "/daily")
     await rest.aclose()
+    assert status == 200, day
     offered = {(d["game"], d["variant"]) for d in day["deals"]}
     return next(g for g in GAMES if g in offered)
 
