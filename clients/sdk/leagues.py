@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .accounts import Accounts
 from .board_updates import BoardUpdates
 from .daily import DailyAndBoards
 from .messages import Board
@@ -23,7 +24,7 @@ def league_week_board(league: str, week: str = "current") -> str:
     return f"league/{league}/weekly/{week}"
 
 
-class Leagues(DailyAndBoards):
+class Leagues(Accounts, DailyAndBoards):
     """Create, join, leave, remove, a new code, read; and the league boards."""
 
     async def create_league(self, name: str) -> dict[str, Any]:
@@ -32,11 +33,13 @@ class Leagues(DailyAndBoards):
         return await self.request({"type": "league.create", "name": name}, None)
 
     async def join_league(self, code: str) -> dict[str, Any]:
-        """Join with an invite code (``league.unknown`` for a wrong one; every try counts
-        against your limit of tries, ``rate.limited`` beyond it). Not re-sent after a drop
-        (which league the code names cannot be told from outside): ``ConnectionLost``; look
-        at ``leagues()``."""
-        return await self.request({"type": "league.join", "code": code}, None)
+        """Join with an invite code (``league.unknown`` for a wrong one). Every try counts
+        against your limit of tries at joining: beyond it ``ServerError`` ``rate.limited``
+        with ``retry_after`` (minutes, not the socket's pace: so this goes over REST, and the
+        client's other messages are not held back for it). Never re-sent: a failed call
+        raises (``ConnectionLost`` when the server could not be reached); look at
+        ``leagues()``."""
+        return dict(await self._rest("POST", "/leagues/join", {"code": code}))
 
     async def leave_league(self, league: str) -> dict[str, Any]:
         """Leave (``{"league", "closed"}``); the owner leaving closes the league."""

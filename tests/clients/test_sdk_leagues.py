@@ -30,7 +30,7 @@ async def test_a_league_through_the_sdk(nodes: list[Node], encoding: str) -> Non
         assert [x["league"] for x in await b.leagues()] == [lid]
         with pytest.raises(ServerError) as wrong:
             await b.join_league("not-a-code")
-        assert wrong.value.code == "league.unknown"
+        assert wrong.value.code == "league.unknown" and wrong.value.status == 404
 
         watch = await b.watch_league_board(lid, *GAME)
         assert watch.board.startswith(f"league/{lid}/daily/20")
