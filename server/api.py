@@ -23,6 +23,8 @@ from .events import Hub
 from .followups import FollowUps
 from .ghosts import Ghosts, board_key
 from .hints import Hints
+from .league_boards import LeagueBoards, league_board
+from .leagues import Leagues
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -52,6 +54,8 @@ class Services:
     bot_races: BotRaces | None = None  # races against a server-run bot
     ghosts: Ghosts | None = None  # ghost races (server/ghosts.py)
     hints: Hints | None = None  # hints in practice games, searched in a process pool
+    leagues: Leagues | None = None  # private groups (server/leagues.py)
+    league_boards: LeagueBoards | None = None  # their boards (server/league_boards.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -175,6 +179,8 @@ async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
 
 
 async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    if league_board(body["board"]) and sv.league_boards is not None:
+        return await sv.league_boards.page(player.id, body)  # members only
     name, public, kind = await board_of(sv, body)
     around = body.get("around", "")
     start, count = body.get("start", 0), body.get("count", 20)
@@ -222,6 +228,42 @@ async def hint(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, 
     return await sv.hints.hint(player, body["session"])
 
 
+# ----- leagues (server/leagues.py) ----------------------------------------------------------
+
+
+def _leagues(sv: Services) -> Leagues:
+    assert sv.leagues is not None
+    return sv.leagues
+
+
+async def league_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).create(player.id, body["name"])
+
+
+async def league_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).join(player.id, body["code"])
+
+
+async def league_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).leave(player.id, body["league"])
+
+
+async def league_remove(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).remove(player.id, body["league"], body["player"])
+
+
+async def league_code(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).recode(player.id, body["league"])
+
+
+async def league_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).summary(player.id, body["league"])
+
+
+async def league_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return {"leagues": await _leagues(sv).mine(player.id)}
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -250,6 +292,13 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "ghost.enter": (ghost_enter, "ghost.entry"),
     "ghost.get": (ghost_get, "ghost"),
     "hint": (hint, "suggestion"),
+    "league.create": (league_create, "league"),
+    "league.join": (league_join, "league"),
+    "league.leave": (league_leave, "league.left"),
+    "league.remove": (league_remove, "league"),
+    "league.code": (league_code, "league"),
+    "league.get": (league_get, "league"),
+    "league.list": (league_list, "leagues"),
 }
 
 

@@ -39,6 +39,8 @@ from .followups import DONE, IDLE, FollowUps, Outcome, forget
 from .ghosts import Ghosts
 from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .hints import Hints
+from .league_boards import LeagueBoards
+from .leagues import Leagues
 from .loops import pause
 from .matches import Matches
 from .metrics import Metrics
@@ -113,6 +115,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
+    leagues = Leagues(redis, settings, daily.clock)
 
     def operation(kind: str) -> Any:
         """A bot's call of ``OPERATIONS[kind]``, as either transport makes it."""
@@ -126,7 +129,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   beacon, board_watch=BoardWatch(boards, hub, metrics,
                                                  settings.board_interval),
                   bot_races=bot_races, ghosts=ghosts,
-                  hints=Hints(redis, settings, sessions, metrics))
+                  hints=Hints(redis, settings, sessions, metrics),
+                  leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock))
     return sv
 
 

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .boards import Boards, channel
+from .boards import Boards, Page, channel
 from .events import Hub
 from .metrics import Metrics
 
@@ -40,6 +40,19 @@ class Watcher(Protocol):
     def watcher_id(self) -> str: ...
 
     def push(self, message: dict[str, Any]) -> None: ...
+
+
+class Source(Protocol):
+    """A board computed from other boards (a league's, server/league_boards.py): the channels
+    that wake its reader, which of their messages do, and its read (the top ``count``, each
+    watching player's own entry, and who may still be sent it: ``None`` for anyone)."""
+
+    channels: list[str]
+
+    def wakes(self, data: bytes | None) -> bool: ...
+
+    async def read(self, count: int, players: list[str]
+                   ) -> tuple[Page, dict[str, dict[str, Any]], set[str] | None]: ...
 
 
 @dataclass
@@ -62,6 +75,11 @@ class Watched:
     last_read: float = float("-inf")
     task: asyncio.Task[None] | None = None
     listener: Any = None
+    source: Source | None = None  # None: the board ``key`` itself
+
+    @property
+    def channels(self) -> list[str]:
+        return self.source.channels if self.source is not None else [channel(self.key)]
 
 
 class BoardWatch:
@@ -77,20 +95,23 @@ class BoardWatch:
         self._lock = asyncio.Lock()
 
     async def subscribe(self, watcher: Watcher, key: str, public: str, kind: str,
-                        count: int) -> None:
+                        count: int, source: Source | None = None) -> None:
         """``watcher`` follows the board from now on; its first update comes with the
         reader's next read (at once, or within ``interval`` of the last)."""
         async with self._lock:
             w = self.watched.get(key)
             if w is None:
-                w = self.watched[key] = Watched(key, public, kind)
+                w = self.watched[key] = Watched(key, public, kind, source=source)
 
                 def listener(data: bytes | None, w: Watched = w) -> None:
-                    w.wake.set()  # a write, or pub/sub made again (writes may be missed)
+                    # a write, or pub/sub made again (writes may be missed)
+                    if w.source is None or w.source.wakes(data):
+                        w.wake.set()
 
                 w.listener = listener
                 # Subscribed before the first read: no write after that read goes unseen.
-                await self.hub.subscribe(channel(key), listener)
+                for name in w.channels:
+                    await self.hub.subscribe(name, listener)
                 w.task = asyncio.create_task(self._read_loop(w))
             w.watchers[watcher] = Seat(count)
             w.wake.set()
@@ -107,7 +128,8 @@ class BoardWatch:
                     w.task.cancel()
                     with contextlib.suppress(BaseException):
                         await w.task
-                await self.hub.unsubscribe(channel(key), w.listener)
+                for name in w.channels:
+                    await self.hub.unsubscribe(name, w.listener)
             return True
 
     async def stop(self) -> None:
@@ -140,10 +162,16 @@ class BoardWatch:
         count = max(seat.count for _, seat in watchers)
         players = sorted({watcher.watcher_id for watcher, _ in watchers})
         self.metrics.board_reads.inc()
-        page, own = await self.boards.watch(w.key, count, players)
+        allowed: set[str] | None = None
+        if w.source is not None:
+            page, own, allowed = await w.source.read(count, players)
+        else:
+            page, own = await self.boards.watch(w.key, count, players)
         for watcher, seat in watchers:
             if w.watchers.get(watcher) is not seat:
                 continue  # gone (or subscribed again) during the read
+            if allowed is not None and watcher.watcher_id not in allowed:
+                continue  # no longer allowed to see it (removed from a league)
             update = {"board": w.public, "kind": w.kind, "total": page.total,
                       "entries": page.entries[:seat.count],
                       "you": own.get(watcher.watcher_id)}

@@ -7,8 +7,9 @@ import logging
 from typing import Any, Protocol
 
 from .api import Services, board_of
-from .board_watch import Watcher
+from .board_watch import Source, Watcher
 from .errors import ApiError
+from .league_boards import league_board
 
 log = logging.getLogger("samedeal.boards")
 
@@ -24,7 +25,16 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
     sv = socket.sv
     watch = sv.board_watch
     assert watch is not None
-    key, public, board_kind = await board_of(sv, m)  # board.unknown, game.unknown
+    source: Source | None = None
+    if league_board(m["board"]) and sv.league_boards is not None:
+        if kind == "board.unsubscribe":  # a removed member may still leave it
+            b = await sv.league_boards.named(m)
+            key, public, board_kind = b.key, b.public, b.kind
+        else:  # members only: anyone else gets league.unknown
+            source = await sv.league_boards.source(socket.watcher_id, m)
+            key, public, board_kind = source.board.key, source.board.public, source.board.kind
+    else:
+        key, public, board_kind = await board_of(sv, m)  # board.unknown, game.unknown
     if kind == "board.unsubscribe":
         await watch.unsubscribe(socket, key)
         socket.boards.discard(key)
@@ -34,7 +44,7 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
                        f"{sv.settings.board_watches} boards at once: unsubscribe from one "
                        "first")
     socket.boards.add(key)
-    await watch.subscribe(socket, key, public, board_kind, m.get("count", 20))
+    await watch.subscribe(socket, key, public, board_kind, m.get("count", 20), source)
     return {"type": "subscribed", "board": public, "kind": board_kind}
 
 

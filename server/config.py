@@ -57,6 +57,12 @@ class Settings:
     #: of a watched board by one process, and how many boards one socket may watch at once.
     board_interval: float = 1.0
     board_watches: int = 16
+    #: Leagues (server/leagues.py): members per league, leagues per player (owned ones
+    #: included), and tries at joining with a code per player: a burst, earned back per hour.
+    league_members: int = 50
+    league_max: int = 10
+    league_join_burst: int = 10
+    league_join_per_hour: float = 30.0
     #: Seconds an unauthenticated socket may stay open.
     hello_timeout: float = 10.0
     #: Game states each process keeps in its cache.

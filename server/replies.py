@@ -121,6 +121,11 @@ BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
                     "you": {"oneOf": [ENTRY, {"type": "null"}],
                             "description": "your own entry, rank included; null: none yet"}},
                    doc="a watched board's top entries (as board.get shows them) and yours")
+LEAGUE = obj({"league": STR, "name": STR, "code": STR, "created": MS,
+              "owner": obj({"id": STR, "name": STR}),
+              "members": {"type": "array", "items": obj({"player": STR, "name": STR,
+                                                         "kind": STR, "joined": MS})}},
+             doc="a league as its members see it; anyone else gets league.unknown")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
@@ -181,6 +186,12 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                             "description": "solver, a game played for points: the score at "
                                            "the end of its line"}},
                  doc="a hint (docs/protocol.md#hints)")),
+    "league": ("reply to league.create/join/remove/code/get", LEAGUE),
+    "league.left": ("reply to league.leave; closed: you owned it, and it is no more",
+                    obj({"league": STR, "closed": BOOL})),
+    "leagues": ("reply to league.list: the leagues you are in",
+                obj({"leagues": {"type": "array", "items": obj(
+                    {"league": STR, "name": STR, "owner": STR, "members": INT})}})),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {

@@ -274,6 +274,7 @@ PROFILE = replies.obj({"id": replies.STR, "name": replies.STR, "kind": replies.S
                        "stats": {"type": "array"}})
 RACE_ERRORS = ("race.unknown",)
 MATCH_ERRORS = ("match.unknown",)
+LEAGUE_ERRORS = ("league.unknown",)
 
 #: Every REST route, once: the Starlette routes and the OpenAPI document are built from these.
 ENDPOINTS: list[Endpoint] = [
@@ -398,4 +399,22 @@ ENDPOINTS: list[Endpoint] = [
     post("/ghosts/{ghost}/enter", "ghost.enter",
          "Enter (once), or resume your run while it is in progress",
          ("ghost.unknown", "ghost.closed", "ghost.entered")),
+    # Leagues (docs/protocol.md "Leagues")
+    post("/leagues", "league.create", "Create a league; you own it and see its invite code",
+         ("league.too_many",), 201),
+    Endpoint("GET", f"{API}/leagues", get_operation("league.list"), "The leagues you are in",
+             reply=reply_of("league.list")),
+    post("/leagues/join", "league.join", "Join a league with its invite code",
+         ("league.unknown", "league.joined", "league.full", "league.too_many",
+          "rate.limited")),
+    Endpoint("GET", f"{API}/leagues/{{league}}", get_operation("league.get", "league"),
+             "A league you are in: its name, owner, members and invite code", "league.get",
+             reply=reply_of("league.get"), errors=LEAGUE_ERRORS),
+    post("/leagues/{league}/leave", "league.leave",
+         "Leave a league (its owner leaving closes it)", LEAGUE_ERRORS),
+    post("/leagues/{league}/remove", "league.remove", "Remove a member (the owner only)",
+         (*LEAGUE_ERRORS, "league.not_owner", "league.not_member")),
+    post("/leagues/{league}/code", "league.code",
+         "A new invite code (the owner only); the old one stops working",
+         (*LEAGUE_ERRORS, "league.not_owner")),
 ]

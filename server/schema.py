@@ -274,6 +274,22 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "hint": {"session": Field("string", doc="a practice session of yours (or an unranked "
                                             "replay of a revealed daily deal)")},
 }
+LEAGUE = Field("string", lo=1, hi=64, doc="a league's id")
+MESSAGES.update({  # leagues (docs/protocol.md "Leagues")
+    "league.create": {"name": Field("string", lo=1, hi=32,
+                                    doc="the league's name, checked as a player's name")},
+    "league.join": {"code": Field("string", lo=1, hi=32, doc="the league's invite code")},
+    "league.leave": {"league": Field("string", lo=1, hi=64,
+                                     doc="a league you are in; its owner leaving closes it")},
+    "league.remove": {"league": LEAGUE,
+                      "player": Field("string", lo=1, hi=64,
+                                      doc="the member to remove (the owner only)")},
+    "league.code": {"league": Field("string", lo=1, hi=64,
+                                    doc="your league: a new invite code, the old one stops "
+                                        "working")},
+    "league.get": {"league": LEAGUE},
+    "league.list": {},
+})
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
 
@@ -282,6 +298,7 @@ PARAMS: dict[str, Field] = {
     "player": Field("string", lo=1, hi=64, doc="a player's id"),
     "game": GAME, "variant": VARIANT, "session": SESSION, "race": RACE, "match": MATCH,
     "ghost": GHOST,
+    "league": LEAGUE,
 }
 TOKEN = MESSAGES["hello"]["token"]
 

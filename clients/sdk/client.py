@@ -4,8 +4,8 @@ reconnecting). It speaks only the documented protocol; it imports nothing of the
 
 ``Client`` is assembled from mixins, one job each: ``Connection`` (the socket, requests,
 reconnecting, the event queue), ``Following`` (what arrives, races and matches followed),
-``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Races``, ``Matches`` and
-``Hints``."""
+``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Leagues``, ``Races``,
+``Matches`` and ``Hints``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .bot_races import BotRaces
 from .connection import RequestTimeout
 from .daily import DailyAndBoards
 from .hints import Hints
+from .leagues import Leagues
 from .matches import Matches
 from .races import Races
 from .sessions import Sessions
@@ -21,7 +22,7 @@ from .state import MatchState, RaceState
 __all__ = ["Client", "MatchState", "RaceState", "RequestTimeout"]
 
 
-class Client(Races, Matches, Sessions, DailyAndBoards, BotRaces, Hints):
+class Client(Races, Matches, Sessions, Leagues, DailyAndBoards, BotRaces, Hints):
     """An asyncio SameDeal client for one player.
 
     ``url`` is the server's address (``http://127.0.0.1:8000``); ``token`` the bearer token

@@ -91,6 +91,8 @@ class Connection(ABC):
         self._races: dict[str, RaceState] = {}
         self._matches: dict[str, MatchState] = {}
         self._boards: dict[tuple[str, str], BoardUpdates] = {}  # (board, kind) watched live
+        # A board's first update may be read before subscribe_board has its reply in hand.
+        self._early_boards: dict[tuple[str, str], dict[str, Any]] = {}
         self._revs: dict[str, int] = {}
         self._payloads: dict[str, dict[str, Any]] = {}  # session -> its latest payload (v2)
         self._tasks: set[asyncio.Task[Any]] = set()

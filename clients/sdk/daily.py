@@ -6,7 +6,7 @@ from typing import Any
 
 from .board_updates import BoardUpdates
 from .connection import Connection
-from .messages import Board, Daily, Session
+from .messages import Board, BoardUpdate, Daily, Session
 
 
 class DailyAndBoards(Connection):
@@ -46,6 +46,7 @@ class DailyAndBoards(Connection):
         iterator of ``BoardUpdate`` (the first at once, then whenever either changes, at most
         once a second). Watched again after a reconnect; ``close()`` (or ``async with``)
         stops it. ``board.unknown`` / ``game.unknown`` raise ``ServerError``."""
+        self._early_boards.clear()  # what comes from now on is fresh
         reply = await self.request({"type": "board.subscribe", "board": name, "kind": kind,
                                     "count": count})
         key = (str(reply["board"]), str(reply["kind"]))
@@ -53,6 +54,9 @@ class DailyAndBoards(Connection):
         if watch is None or watch.closed or watch.count != count:
             watch = BoardUpdates(key[0], key[1], count, self._unwatch)
             self._boards[key] = watch
+        early = self._early_boards.pop(key, None)  # the first update, read before the reply
+        if early is not None and watch.latest is None:  # was handed back to this call
+            watch.offer(BoardUpdate.from_raw(early))
         return watch
 
     async def _unwatch(self, watch: BoardUpdates) -> None:

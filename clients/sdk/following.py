@@ -207,6 +207,8 @@ class Following(Connection):
             watch = self._boards.get((str(msg.get("board")), str(msg.get("kind"))))
             if watch is not None:
                 watch.offer(BoardUpdate.from_raw(msg))
+            elif len(self._early_boards) < 64:  # before subscribe_board registered its watch
+                self._early_boards[(str(msg.get("board")), str(msg.get("kind")))] = msg
         elif kind.startswith("match"):
             ms = self._matches.get(str(msg.get("match")))
             if ms is not None:

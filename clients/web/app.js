@@ -10,6 +10,7 @@ import * as match from "./match.js";
 import * as replay from "./replay.js";
 import * as games from "./games.js";
 import * as ghost from "./ghost.js";
+import * as leagues from "./leagues.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
 
 const TOKEN = "samedeal.token";
@@ -35,6 +36,8 @@ const ROUTES = [
   [/^match\/([^/]+)$/, match, ["id"]],
   [/^replay\/(race|match|session)\/([^/]+)$/, replay, ["kind", "id"]],
   [/^ghost\/([^/]+)$/, ghost, ["id"]],
+  [/^leagues$/, leagues, []],
+  [/^league\/([^/]+)$/, leagues, ["id"]],
 ];
 
 function showNet(state) {

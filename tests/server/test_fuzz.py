@@ -172,6 +172,15 @@ BASE: dict[str, dict[str, Any]] = {
     "ghost.enter": {"ghost": "gnothere"},
     "ghost.get": {"ghost": "gnothere"},
     "hint": {"session": "snothere"},
+    # A league made by league.create is the hostile player's own (up to league_max of them,
+    # then league.too_many): the one change a base here makes, as a rename is.
+    "league.create": {"name": "Hostile"},
+    "league.join": {"code": "nothere"},
+    "league.leave": {"league": "lnothere"},
+    "league.remove": {"league": "lnothere", "player": "pnothere"},
+    "league.code": {"league": "lnothere"},
+    "league.get": {"league": "lnothere"},
+    "league.list": {},
 }
 
 
@@ -342,8 +351,12 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
         elif r["type"] == "player":  # a rename to a name that is text: that very name
             assert m.get("type") == "player.rename", (m, r)
             assert r["player"]["name"] == " ".join(m["name"].split()), (m, r)
+        elif r["type"] == "league":  # a league made, under a name that is text
+            assert m.get("type") == "league.create", (m, r)
+            assert r["name"] == " ".join(m["name"].split()), (m, r)
         else:  # only a read, or an unsubscribe from nothing: nothing can be done by these
-            assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board"), (m, r)
+            assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board",
+                                 "leagues"), (m, r)
     assert await session_state(ws, sid) == before
     await ws.close()
     await bystander_is_served(pair)
@@ -409,6 +422,13 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "daily.get": ("GET", "/daily", None),
     "board.get": ("GET", "/boards/{board}", "board"),
     "hint": ("POST", "/sessions/{session}/hint", "session"),
+    "league.create": ("POST", "/leagues", None),
+    "league.join": ("POST", "/leagues/join", None),
+    "league.leave": ("POST", "/leagues/{league}/leave", "league"),
+    "league.remove": ("POST", "/leagues/{league}/remove", "league"),
+    "league.code": ("POST", "/leagues/{league}/code", "league"),
+    "league.get": ("GET", "/leagues/{league}", "league"),
+    "league.list": ("GET", "/leagues", None),
 }
 #: The other routes, whose only input is the path.
 PATHS = ["/players/{x}", "/players/{x}/stats", "/games/{x}/easy", "/games/klondike/{x}",
