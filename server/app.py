@@ -44,6 +44,7 @@ from .records import Records
 from .sessions import Session, Sessions
 from .signups import SignupLimit
 from .web_files import WebFiles
+from .winnable import Winnable
 
 log = logging.getLogger("samedeal")
 
@@ -97,10 +98,13 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
+    winnable = daily.winnable = Winnable(redis, settings, daily, metrics)
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                     records, hub, metrics, SignupLimit(redis, settings), followups,
                     beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                   settings.board_interval))
+                                                   settings.board_interval,
+                                                   par_of=winnable.board_par),
+                    winnable=winnable)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -167,6 +171,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             unwatch()
             stop.set()  # the loops end by this flag: a cancellation can be swallowed
             await asyncio.wait(tasks, timeout=5)
+            if sv.winnable is not None:
+                sv.winnable.close()
             with contextlib.suppress(Exception):  # Redis away: the others time this node out
                 await sv.matches.leave_nodes()
             if sv.board_watch is not None:
@@ -217,7 +223,10 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
     while not sv.hub.ready:
         if await pause(stop, 0.1):
             return
-    await asyncio.gather(sweep(sv, stop), sv.matches.run_timers(stop))
+    loops = [sweep(sv, stop), sv.matches.run_timers(stop)]
+    if sv.winnable is not None:  # the winnable daily deals decided ahead (server/winnable.py)
+        loops.append(sv.winnable.run(stop))
+    await asyncio.gather(*loops)
 
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
