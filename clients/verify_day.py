@@ -3,7 +3,8 @@
 The day's secret against its chain's anchor, the beacon round (its randomness, and its
 signature against the public key you give), each rule set's seed and commitment, and where the
 winnable-deal rule applied its choice (clients/verify_winnable.py); one line per check. The
-rules are docs/fairness.md's, through engine/fairness.py. The page is public: no account is needed to check a day.
+rules are docs/fairness.md's, through engine/fairness.py. The page is public: no account is
+needed to check a day.
 """
 
 from __future__ import annotations
