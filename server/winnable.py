@@ -29,7 +29,6 @@ import time
 from datetime import date, timedelta
 from typing import Any
 
-from prometheus_client import Counter, Histogram
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -115,12 +114,8 @@ class Winnable:
         self._claim = store.script(redis, CLAIM)
         self._keep = store.script(redis, KEEP)
         self._finish = store.script(redis, FINISH)
-        self.decided = Counter("samedeal_winnable_decided", "Daily (day, rule set) pairs whose "
-                               "winnable candidate this node decided", registry=metrics.registry)
-        self.judged = Histogram("samedeal_winnable_judge_seconds", "Seconds the worker took to "
-                                "judge one candidate (of any day and rule set)",
-                                buckets=(0.1, 0.5, 1, 2, 5, 10, 30, 60, 120),
-                                registry=metrics.registry)
+        self.decided = metrics.winnable_decided
+        self.judged = metrics.winnable_judge
 
     # -- which days and rule sets the rule covers -------------------------------------------
 

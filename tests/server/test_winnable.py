@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from redis.asyncio import Redis
 
@@ -30,6 +31,7 @@ from clients import verify_day
 from engine import winnable
 from server.boards import Boards
 from server.chain import Chains
+from server.replies import EVENTS, REPLIES
 from server.winnable import keys
 from tests.conftest import FAST, ROOT, start_node
 
@@ -197,6 +199,7 @@ def test_verify_day_checks_the_choice_and_fails_a_tampered_one(
     # Nobody asked for yesterday's deals: its page decides them now, in the worker.
     page = httpx.get(f"{nodes[0].url}/api/v1/daily/{YESTERDAY}", timeout=120).json()
     assert page["state"] == "revealed"
+    jsonschema.validate(page, REPLIES["daily"][1])  # the schema holds the new fields
     deals = {f"{d['game']}/{d['variant']}": d for d in page["deals"]}
     chosen = [deals[k]["winnable"] for k in ONLY]
     assert any(w["k"] > 0 or not w["found"] for w in chosen), "no candidate was skipped"
@@ -250,6 +253,7 @@ def test_par_on_a_revealed_days_board_and_each_entry_against_it(
         rest = Rest(nodes[1], token)
         _, got = await rest.call("GET", f"/boards/{board}")
         assert got["par"] == par and got["entries"][0]["vs_par"] == 7
+        jsonschema.validate(got, REPLIES["board"][1])
         _, today = await rest.call("GET", f"/boards/daily/today/{deal['game']}/"
                                           f"{deal['variant']}")
         assert "par" not in today  # not revealed: no par
@@ -258,6 +262,9 @@ def test_par_on_a_revealed_days_board_and_each_entry_against_it(
         await ws.request({"type": "board.subscribe", "board": board})
         update = await ws.expect("board.update")
         assert update["par"] == par and update["entries"][0]["vs_par"] == 7
+        jsonschema.validate(update, EVENTS["board.update"][1])
+        bad = dict(update, par="seven")
+        assert not jsonschema.Draft202012Validator(EVENTS["board.update"][1]).is_valid(bad)
         await ws.close()
 
     asyncio.run(check())
