@@ -135,9 +135,8 @@ WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}
 BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
                     "entries": {"type": "array", "items": ENTRY},
                     "you": {"oneOf": [ENTRY, {"type": "null"}],
-                            "description": "your own entry, rank included; null: none yet"},
-                    **PAR},
-                   doc="a watched board's top entries (as board.get shows them) and yours")
+                            "description": "your own entry, rank included; null: none yet"}},
+                   PAR, doc="a watched board's top entries (as board.get shows them) and yours")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
