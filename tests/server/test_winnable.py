@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 
 import engine
 from clients import verify_day
+from clients.sdk.messages import Board, BoardUpdate
 from engine import winnable
 from server.boards import Boards
 from server.chain import Chains
@@ -254,6 +255,7 @@ def test_par_on_a_revealed_days_board_and_each_entry_against_it(
         _, got = await rest.call("GET", f"/boards/{board}")
         assert got["par"] == par and got["entries"][0]["vs_par"] == 7
         jsonschema.validate(got, REPLIES["board"][1])
+        assert Board.from_raw(got).par == par  # the SDK reads it
         _, today = await rest.call("GET", f"/boards/daily/today/{deal['game']}/"
                                           f"{deal['variant']}")
         assert "par" not in today  # not revealed: no par
@@ -263,6 +265,7 @@ def test_par_on_a_revealed_days_board_and_each_entry_against_it(
         update = await ws.expect("board.update")
         assert update["par"] == par and update["entries"][0]["vs_par"] == 7
         jsonschema.validate(update, EVENTS["board.update"][1])
+        assert BoardUpdate.from_raw(update).par == par
         bad = dict(update, par="seven")
         assert not jsonschema.Draft202012Validator(EVENTS["board.update"][1]).is_valid(bad)
         await ws.close()
