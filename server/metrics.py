@@ -86,13 +86,10 @@ class Metrics:
                                    registry=r)
         self.board_updates = Counter("samedeal_board_updates", "board.update events sent",
                                      registry=r)
-        # The winnable daily deals' job (server/winnable.py): counts, never which candidate.
+        # The winnable daily deals' job (server/winnable.py): decisions only, never how many
+        # candidates each took (that would say which candidate was dealt before the reveal).
         self.winnable_decided = Counter(
             "samedeal_winnable_decided", "Daily (day, rule set) choices this node decided",
-            registry=r)
-        self.winnable_judge = Histogram(
-            "samedeal_winnable_judge_seconds", "Seconds the worker took to judge one "
-            "candidate, of any day and rule set", buckets=(0.1, 0.5, 1, 2, 5, 10, 30, 60, 120),
             registry=r)
         self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
                           ["loop"], registry=r)

@@ -25,7 +25,6 @@ import json
 import logging
 import multiprocessing
 import os
-import time
 from datetime import date, timedelta
 from typing import Any
 
@@ -115,7 +114,6 @@ class Winnable:
         self._keep = store.script(redis, KEEP)
         self._finish = store.script(redis, FINISH)
         self.decided = metrics.winnable_decided
-        self.judged = metrics.winnable_judge
 
     # -- which days and rule sets the rule covers -------------------------------------------
 
@@ -248,7 +246,6 @@ class Winnable:
         recorded = {int(k): json.loads(v)
                     for k, v in (await self.redis.hgetall(ks[2])).items()}
         renew = asyncio.create_task(self._renew(ks, lease))
-        t0 = time.perf_counter()
         try:
             tried: list[dict[str, Any]] = []
             won: dict[str, Any] | None = None
@@ -275,9 +272,9 @@ class Winnable:
         finally:
             renew.cancel()
         self.decided.inc()
-        # Never which candidate, nor how many: the choice is secret until the reveal.
-        log.info("winnable daily %s %s/%s decided in %.1f s", day, rules.id, rules.variant,
-                 time.perf_counter() - t0)
+        # Never which candidate, how many, nor how long it took (which would hint at how
+        # many): the choice is secret until the reveal.
+        log.info("winnable daily %s %s/%s decided", day, rules.id, rules.variant)
 
     async def _renew(self, ks: list[str], lease: str) -> None:
         """Keep the claim alive while one candidate is judged (it may take a while)."""
@@ -294,10 +291,8 @@ class Winnable:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.settings.winnable_workers, multiprocessing.get_context("spawn"),
                 initializer=_nice)
-        t0 = time.perf_counter()
         judged = await asyncio.get_running_loop().run_in_executor(
             self._pool, rule.judge, rules.id, rules.variant, seed, positions)
-        self.judged.observe(time.perf_counter() - t0)
         return judged.json()
 
     # -- the job --------------------------------------------------------------------------
