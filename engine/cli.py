@@ -308,7 +308,7 @@ def _replay_line(args: argparse.Namespace) -> int:
     """``replay GAME VARIANT --seed HEX --line "..."``: does the line win from the seed?"""
     from .winnable import line_wins  # only where a line is replayed
 
-    if args.variant is None or args.seed is None:
+    if args.variant is None or args.seed is None or args.line is None:
         raise UsageError("replay GAME VARIANT --seed HEX --line MOVES: give the game, its "
                          "variant and the seed with a line")
     registry.get(args.transcript, args.variant)  # an unknown game is a usage mistake

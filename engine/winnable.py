@@ -127,9 +127,10 @@ def line_wins(game: str, variant: str, seed: bytes, line: str) -> tuple[bool, st
         except ValueError as e:
             why = getattr(e, "message", str(e))
             return False, f"move {i} ({text}) is illegal: {why}"
+    moves = f"{len(texts)} move{'' if len(texts) == 1 else 's'}"
     if st.status == WON:
-        return True, f"the {len(texts)} moves win"
-    return False, f"the {len(texts)} moves end {st.status}, not won"
+        return True, f"its {moves} win"
+    return False, f"its {moves} end {st.status}, not won"
 
 
 __all__ = ["CAP", "POSITIONS", "Judged", "applies", "candidate_label", "candidate_seed",
