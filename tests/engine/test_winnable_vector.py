@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
+import subprocess
+import sys
 from datetime import date
 
 from engine import winnable
@@ -54,3 +57,16 @@ def test_the_verdicts_the_chosen_k_and_the_line() -> None:
     assert won and par == len(line.split())
     short = " ".join(line.split()[:-1])
     assert not winnable.line_wins("nestor", "easy", bytes.fromhex(rows[k][2]), short)[0]
+
+
+def test_a_positions_budget_gives_the_same_verdict_in_any_process() -> None:
+    """Sets and dicts hash strings differently in each process (PYTHONHASHSEED): the search
+    only asks its table whether it holds a position, so its verdict, count and line do not
+    depend on that. Two processes with different hash seeds, and this one, agree."""
+    code = ("from engine import winnable; j = winnable.judge('klondike', 'easy', bytes(1), 3000);"
+            "print(j.verdict, j.positions, j.line)")
+    runs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120, env=os.environ | {"PYTHONHASHSEED": seed},
+                           check=True).stdout.strip() for seed in ("1", "2")}
+    here = winnable.judge("klondike", "easy", bytes(1), 3000)
+    assert runs == {f"{here.verdict} {here.positions} {here.line}"}
