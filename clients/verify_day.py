@@ -1,9 +1,10 @@
 """``samedeal verify-day DAY``: check a revealed daily day end to end, from its public page.
 
 The day's secret against its chain's anchor, the beacon round (its randomness, and its
-signature against the public key you give), and each rule set's seed and commitment; one line
-per check. The rules are docs/fairness.md's, through engine/fairness.py. The page is public:
-no account is needed to check a day.
+signature against the public key you give), each rule set's seed and commitment, and where the
+winnable-deal rule applied its choice (clients/verify_winnable.py); one line per check. The
+rules are docs/fairness.md's, through engine/fairness.py. The page is public: no account is
+needed to check a day.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import sys
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from engine import beacon_check, fairness
+from engine import beacon_check, fairness, winnable
 from engine.cli import Failed, fetch
 from engine.drand import KNOWN_CHAINS
+
+from . import verify_winnable
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 OK, FAILED, USAGE = 0, 1, 2
@@ -87,13 +90,15 @@ def checks(page: dict[str, Any], history: list[dict[str, Any]], anchor: str | No
     for deal in page["deals"]:
         name = f"{deal['game']}/{deal['variant']}"
         seed = bytes.fromhex(deal.get("seed", ""))
-        if secret is not None:
-            want = fairness.daily_seed(secret, day, deal["game"], deal["variant"], randomness)
+        if secret is not None:  # the candidate the winnable-deal rule chose (0 without it)
+            want = winnable.candidate_seed(secret, day, deal["game"], deal["variant"],
+                                           randomness, verify_winnable.chosen_k(deal))
             out.append((want == seed, f"{name}: seed from the day's secret" if want == seed
                         else f"{name}: seed is not the one the day's secret gives"))
         ok = hashlib.sha256(seed).hexdigest() == deal.get("commitment")
         out.append((ok, f"{name}: commitment" if ok
                     else f"{name}: seed does not match its commitment"))
+        out += verify_winnable.checks(deal, day, secret, randomness)
     return out
 
 

@@ -304,7 +304,22 @@ def check_transcript(t: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _replay_line(args: argparse.Namespace) -> int:
+    """``replay GAME VARIANT --seed HEX --line "..."``: does the line win from the seed?"""
+    from .winnable import line_wins  # only where a line is replayed
+
+    if args.variant is None or args.seed is None or args.line is None:
+        raise UsageError("replay GAME VARIANT --seed HEX --line MOVES: give the game, its "
+                         "variant and the seed with a line")
+    registry.get(args.transcript, args.variant)  # an unknown game is a usage mistake
+    won, why = line_wins(args.transcript, args.variant, args.seed, args.line)
+    print(f"{'ok' if won else 'NOT WON'}: {args.transcript}/{args.variant}: {why}")
+    return OK if won else FAILED
+
+
 def _replay(args: argparse.Namespace) -> int:
+    if args.line is not None or args.variant is not None:
+        return _replay_line(args)
     t = load_transcript(args.transcript, args.token)
     name = f"{t.get('game')}/{t.get('variant')}"
     why = unrevealed(t)
@@ -385,11 +400,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a progress line on standard error even when it is not a terminal")
     o.add_argument("--json", action="store_true", help="print JSON (default: text)")
     o.set_defaults(run=_solve)
-    r = _sub(sub, "replay", "re-check a game's transcript against the engine",
+    r = _sub(sub, "replay", "re-check a game's transcript, or a line, against the engine",
              "Replay a transcript (GET /api/v1/sessions/{id}/moves) on the engine and report "
              "every way it disagrees with its seed, commitment, status and score; exit 1 on a "
-             "mismatch, or while its seed is not revealed yet.")
-    r.add_argument("transcript", help="a JSON file, - for standard input, or a URL")
+             "mismatch, or while its seed is not revealed yet. With GAME VARIANT --seed HEX "
+             "--line MOVES: replay a line of moves (move notation, space-separated) from the "
+             "seed's deal and say whether it wins; exit 1 when it does not.")
+    r.add_argument("transcript", metavar="TRANSCRIPT | GAME",
+                   help="a JSON file, - for standard input, or a URL; or, with --line, a game")
+    r.add_argument("variant", nargs="?", help="with --line: the variant, e.g. easy")
+    r.add_argument("--seed", metavar="HEX", type=hex_seed,
+                   help="with --line: the seed the line starts from, in hex")
+    r.add_argument("--line", metavar="MOVES",
+                   help="moves in move notation, space-separated (docs/notation.md), "
+                        "e.g. the winning line a revealed daily day publishes")
     r.add_argument("--token", metavar="T", help="a bearer token, for a URL on a SameDeal server "
                                    "(default: none; public transcripts need none)")
     r.set_defaults(run=_replay)

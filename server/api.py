@@ -31,6 +31,7 @@ from .races import Races
 from .records import Records, board_name
 from .sessions import Session, Sessions, session_payload
 from .signups import SignupLimit
+from .winnable import Winnable, add_par
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Services:
     hints: Hints | None = None  # hints in practice games, searched in a process pool
     leagues: Leagues | None = None  # private groups (server/leagues.py)
     league_boards: LeagueBoards | None = None  # their boards (server/league_boards.py)
+    winnable: Winnable | None = None  # the winnable daily deals' choices and par
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -193,8 +195,10 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
         you["you"] = mine[0] if mine else None
     if page is None:
         raise ApiError("board.absent", "that player has no entry on this board")
-    return {"board": public, "kind": kind, "total": page.total, "entries": page.entries,
-            **you}
+    reply = {"board": public, "kind": kind, "total": page.total, "entries": page.entries,
+             **you}
+    par = None if sv.winnable is None else await sv.winnable.board_par(public)
+    return reply if par is None else add_par(reply, par)  # a revealed day's board
 
 
 def ghosts_of(sv: Services) -> Ghosts:

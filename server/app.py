@@ -50,6 +50,7 @@ from .records import Records
 from .sessions import Session, Sessions
 from .signups import SignupLimit
 from .web_files import WebFiles
+from .winnable import Winnable
 
 log = logging.getLogger("samedeal")
 
@@ -116,6 +117,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
     leagues = Leagues(redis, settings, daily.clock)
+    winnable = daily.winnable = Winnable(redis, settings, daily, metrics)
 
     def operation(kind: str) -> Any:
         """A bot's call of ``OPERATIONS[kind]``, as either transport makes it."""
@@ -127,10 +129,12 @@ def build_services(settings: Settings, clock: Clock | None = None,
     sv = Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                   records, hub, metrics, SignupLimit(redis, settings), followups,
                   beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                 settings.board_interval),
+                                                 settings.board_interval,
+                                                 par_of=winnable.board_par),
                   bot_races=bot_races, ghosts=ghosts,
                   hints=Hints(redis, settings, sessions, metrics),
-                  leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock))
+                  leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock),
+                  winnable=winnable)
     return sv
 
 
@@ -202,6 +206,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await asyncio.wait(tasks, timeout=5)
             if sv.bot_races is not None:  # their leases handed back: another node plays on
                 await sv.bot_races.stop()
+            if sv.winnable is not None:
+                sv.winnable.close()
             with contextlib.suppress(Exception):  # Redis away: the others time this node out
                 await sv.matches.leave_nodes()
             if sv.board_watch is not None:
@@ -254,7 +260,10 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
     while not sv.hub.ready:
         if await pause(stop, 0.1):
             return
-    await asyncio.gather(sweep(sv, stop), sv.matches.run_timers(stop))
+    loops = [sweep(sv, stop), sv.matches.run_timers(stop)]
+    if sv.winnable is not None:  # the winnable daily deals decided ahead (server/winnable.py)
+        loops.append(sv.winnable.run(stop))
+    await asyncio.gather(*loops)
 
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -27,10 +28,12 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from .boards import Boards, Page, channel
 from .events import Hub
 from .metrics import Metrics
+from .winnable import add_par
 
 log = logging.getLogger("samedeal.boards")
 
 UPDATE = "board.update"  # the event's type
+ParOf = Callable[[str], Awaitable[int | None]]
 
 
 class Watcher(Protocol):
@@ -85,9 +88,11 @@ class Watched:
 class BoardWatch:
     """Every board watched on this process, each with one reader."""
 
-    def __init__(self, boards: Boards, hub: Hub, metrics: Metrics, interval: float = 1.0
-                 ) -> None:
+    def __init__(self, boards: Boards, hub: Hub, metrics: Metrics, interval: float = 1.0,
+                 par_of: ParOf | None = None) -> None:
         self.boards = boards
+        #: A board's par (a revealed daily board, server/winnable.py), else None.
+        self.par_of = par_of
         self.hub = hub
         self.metrics = metrics
         self.interval = interval
@@ -167,6 +172,7 @@ class BoardWatch:
             page, own, allowed = await w.source.read(count, players)
         else:
             page, own = await self.boards.watch(w.key, count, players)
+        par = None if self.par_of is None else await self.par_of(w.public)
         for watcher, seat in watchers:
             if w.watchers.get(watcher) is not seat:
                 continue  # gone (or subscribed again) during the read
@@ -175,6 +181,8 @@ class BoardWatch:
             update = {"board": w.public, "kind": w.kind, "total": page.total,
                       "entries": page.entries[:seat.count],
                       "you": own.get(watcher.watcher_id)}
+            if par is not None:
+                update = add_par(update, par)
             if update != seat.sent:
                 seat.sent = update
                 watcher.push({"type": UPDATE, **update})

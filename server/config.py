@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
+from engine import winnable
 from engine.drand import KNOWN_CHAINS, QUICKNET_CHAIN
 
 
@@ -108,6 +109,26 @@ class Settings:
     beacon_period: int = KNOWN_CHAINS[QUICKNET_CHAIN][3]
     #: Seconds one request to the beacon may take (each is tried up to three times).
     beacon_timeout: float = 5.0
+    #: Winnable daily deals (docs/fairness.md, "Winnable daily deals"): each won-or-lost rule
+    #: set's deal is its day's first candidate seed the solver proves winnable. Off: every
+    #: day deals candidate 0, as before the rule.
+    daily_winnable: bool = False
+    #: The rule's first day (YYYY-MM-DD); empty: the day after the first node starts with it
+    #: (kept in Redis), so no day already open changes its commitments.
+    daily_winnable_from: str = ""
+    #: The published budget (positions the solver searches per candidate) and the cap on
+    #: candidates: engine/winnable.py's values; other values are published with each day.
+    winnable_positions: int = winnable.POSITIONS
+    winnable_cap: int = winnable.CAP
+    #: Worker processes judging candidates on each node (the solver is CPU-bound).
+    winnable_workers: int = 1
+    #: Seconds a node's claim on a (day, rule set) lasts without renewal: how long the work
+    #: of a node killed mid-way waits before another node takes it over.
+    winnable_lease: float = 60.0
+    #: Seconds the job rests when nothing is left to decide.
+    winnable_interval: float = 30.0
+    #: Only these rule sets (``game/variant``, comma-separated); empty: every one it covers.
+    winnable_only: str = ""
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
     #: Racing a bot (server/botrace.py): seconds a server-run bot thinks before a move (at

@@ -19,7 +19,7 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
 
@@ -35,6 +35,9 @@ from .daily_beacon import DayBeacon, DayRounds
 from .errors import ApiError
 from .records import Records, opens_at
 from .sessions import Session, Sessions, rules_for
+
+if TYPE_CHECKING:
+    from .winnable import Winnable
 
 DAY_MS = 86_400_000
 Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
@@ -81,6 +84,8 @@ class Daily:
         self._history: list[ChainRecord] = []
         self._history_day = date.min  # the history read then decides every day up to it
         self._close = script_replies.bind(redis, scripts.CLOSE, script_replies.Closed.of)
+        #: The winnable-deal rule (server/winnable.py), wired by the app factory; None: off.
+        self.winnable: Winnable | None = None
 
     async def secret(self) -> bytes:
         """The setting's secret, else one made once and kept in Redis for every node."""
@@ -112,8 +117,10 @@ class Daily:
         return await self.chains.secret(record, day)
 
     async def seed(self, day: date, rules: engine.RuleSet) -> bytes:
-        return daily_seed(await self.day_secret(day), day, rules,
-                          await self.rounds.randomness(day))
+        secret, beacon = await self.day_secret(day), await self.rounds.randomness(day)
+        if self.winnable is not None:  # the first winnable candidate
+            return await self.winnable.seed(day, rules, secret, beacon)
+        return daily_seed(secret, day, rules, beacon)
 
     def deadline(self, day: date) -> int:
         return opens_at(day) + DAY_MS + self.settings.daily_grace * 1000
@@ -152,11 +159,15 @@ class Daily:
         out["beacon"] = await self.rounds.stored(day)
         deals = []
         for rules in daily_rule_sets():
-            seed = daily_seed(secret, day, rules, beacon)
-            deal = {"game": rules.id, "variant": rules.variant, "name": rules.name,
-                    "commitment": engine.commitment(seed)}
-            if revealed:
-                deal["seed"] = seed.hex()
+            seed: bytes | None = daily_seed(secret, day, rules, beacon)
+            deal = {"game": rules.id, "variant": rules.variant, "name": rules.name}
+            if self.winnable is not None:
+                seed, extra = await self.winnable.for_page(day, rules, secret, beacon, revealed)
+                deal.update(extra)
+            if seed is not None:
+                deal["commitment"] = engine.commitment(seed)
+                if revealed:
+                    deal["seed"] = seed.hex()
             deals.append(deal)
         out["deals"] = deals
         if revealed:

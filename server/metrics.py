@@ -90,6 +90,11 @@ class Metrics:
                              "move of a winning line; heuristic: a likely move; none: no "
                              "legal move) and whether a search ran for it", ["source", "searched"],
                              registry=r)
+        # The winnable daily deals' job (server/winnable.py): decisions only, never how many
+        # candidates each took (that would say which candidate was dealt before the reveal).
+        self.winnable_decided = Counter(
+            "samedeal_winnable_decided", "Daily (day, rule set) choices this node decided",
+            registry=r)
         self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
                           ["loop"], registry=r)
         self.gc_pauses = Histogram(

@@ -93,34 +93,53 @@ CHAIN = obj({"anchor": HEX, "start": STR, "length": INT},
 ROUND = obj({"round": INT, "randomness": HEX, "signature": HEX},
             {"previous_signature": {"type": ["string", "null"]}},
             doc="the public randomness beacon's round mixed into the day's seeds")
+#: A daily deal's fields of the winnable-deal rule (docs/fairness.md, "Winnable daily deals").
+WINNABLE_DEAL: dict[str, Any] = {
+    "winnable_rule": {"type": "boolean", "description": "the deal is its day's first "
+                      "candidate the solver proves winnable (which one: after the reveal)"},
+    "pending": {"type": "boolean", "description": "the candidate is not decided yet: no "
+                "commitment until it is"},
+    "winnable": obj({"k": INT, "found": BOOL, "line": STR_OR_NULL,
+                     "par": {"type": ["integer", "null"]},
+                     "budget": obj({"positions": INT}), "cap": INT,
+                     "candidates": {"type": "array", "items": obj(
+                         {"k": INT, "verdict": {"enum": ["won", "lost", "unknown"]},
+                          "positions": INT})}},
+                    doc="after the reveal: the candidate dealt and each one judged")}
+#: A revealed daily board's par, and each entry's moves against it.
+PAR = {"par": {"type": "integer", "description": "a revealed daily board: the moves of the "
+               "day's winning line (docs/daily.md, par)"}}
+VS_PAR = {"vs_par": {"type": "integer", "description": "with par: the entry's moves minus "
+                     "par"}}
 DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
              "opens_at": MS, "closes_at": MS, "deadline": MS, "now": MS,
              "reveal_due": MS, "overdue": BOOL,
              "chain": {"oneOf": [CHAIN, {"type": "null"}]},
              "deals": {"type": "array", "items": obj(
                  {"game": STR, "variant": STR, "name": STR},
-                 {"commitment": HEX, "seed": HEX})}},
+                 {"commitment": HEX, "seed": HEX, **WINNABLE_DEAL})}},
             {"beacon": {"oneOf": [ROUND, {"type": "null"}]}, "waiting": BOOL,
              "secret": HEX, "revealed_at": MS})
 BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]},
              "total": {"type": "integer", "minimum": 0},
              "entries": {"type": "array", "items": obj({"rank": {"type": "integer",
                                                                  "minimum": 1},
-                                                        "player": STR})}},
+                                                        "player": STR}, VS_PAR)}},
             {"you": {"type": ["integer", "null"],
-                     "description": "with around=me: your rank, or null: no entry yet"}})
+                     "description": "with around=me: your rank, or null: no entry yet"},
+             **PAR})
 ERROR = obj({"code": STR, "message": STR},
             {"retry_after": {"type": "number", "minimum": 0,
                              "description": "rate.limited: seconds to wait before trying "
                                             "again"}},
             doc="a refusal: a stable dotted code and a sentence for people")
-ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR})
+ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, VS_PAR)
 WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}
 BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
                     "entries": {"type": "array", "items": ENTRY},
                     "you": {"oneOf": [ENTRY, {"type": "null"}],
                             "description": "your own entry, rank included; null: none yet"}},
-                   doc="a watched board's top entries (as board.get shows them) and yours")
+                   PAR, doc="a watched board's top entries (as board.get shows them) and yours")
 LEAGUE = obj({"league": STR, "name": STR, "code": STR, "created": MS,
               "owner": obj({"id": STR, "name": STR}),
               "members": {"type": "array", "items": obj({"player": STR, "name": STR,

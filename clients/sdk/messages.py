@@ -138,6 +138,8 @@ class Board:
     kind: str
     total: int
     entries: list[dict[str, Any]]
+    #: A revealed daily board's par (docs/daily.md#par); each entry then has ``vs_par``.
+    par: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -155,6 +157,8 @@ class BoardUpdate:
     total: int = 0
     entries: list[dict[str, Any]] = field(default_factory=list)
     you: dict[str, Any] | None = None
+    #: A revealed daily board's par (docs/daily.md#par); each entry then has ``vs_par``.
+    par: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

@@ -11,6 +11,7 @@ import { seedReveal } from "./seed.js";
 import { dailyRecord } from "./daily_record.js";
 import { nameOffer } from "./name.js";
 import { dealsTable, resultText } from "./daily_list.js";
+import { boardPar, movesText, winnableNote } from "./winnable.js";
 
 const PAGE = 10; // leaderboard rows per page
 
@@ -110,8 +111,9 @@ export async function mount(root, ctx, params) {
     detail.replaceChildren(...kids(
       h("h2", { text: `${d.name} (${d.variant})` }),
       h("p.commitment", {}, "The deal's commitment (SHA-256 of its seed, published before play): ",
-        h("code", { text: d.commitment ?? "waiting for the beacon" })),
+        h("code", { text: d.commitment ?? (d.pending ? "being chosen" : "waiting for the beacon") })),
       d.seed ? seedReveal(d.seed, d.commitment) : null,
+      winnableNote(d),
       result, actions, play, board));
     drawActions(view);
     showBoard(view);
@@ -297,7 +299,7 @@ export async function mount(root, ctx, params) {
         h("td", { text: e.walked_away ? "walked away" : e.status }),
         h("td", { text: e.score }),
         h("td", { text: duration(e.time_ms) }),
-        h("td", { text: e.moves }),
+        h("td", { text: movesText(e) }),
         h("td", {}, e.session && (e.player === me || day.state === "revealed")
           ? h("a.replay-link", { href: `#/replay/session/${e.session}`, text: "replay" }) : null)))));
     const overlap = mine && top.entries.some((e) => e.player === me);
@@ -315,6 +317,7 @@ export async function mount(root, ctx, params) {
       h("p.board-position", { "data-rank": mine?.rank ?? "" , text: mine
         ? `Your position: ${mine.rank} of ${top.total}.`
         : "You have no result on this board yet." }),
+      boardPar(top),
       top.entries.length ? table(top.entries) : h("p", { text: "No results yet today." }),
       mine && !overlap ? [h("h4", { text: "Around you" }), table(around ?? [mine])] : null));
   }

@@ -1,0 +1,137 @@
+"""Winnable daily deals: the candidate seeds of a day's rule set, the solver's verdict on
+each, the winning line and its par (docs/fairness.md, "Winnable daily deals").
+
+A rule set's day has candidate seeds k = 0, 1, 2, ...: candidate 0 is the day's seed as it
+always was (``fairness.daily_seed``), candidate k >= 1 the HMAC of the same label followed by
+``"/" + k``. The day's deal is the first candidate the solver proves winnable within a budget
+of positions (never seconds: a budget of positions gives the same verdicts on any machine, the
+search being deterministic), up to a cap; if none is, candidate 0. Games played for a score
+alone (``Scoring.POINTS`` in the catalog) keep candidate 0: they are not won or lost.
+
+Pure functions over the engine: the server's job runs ``judge`` in a worker process, and
+``samedeal verify-day`` runs the same to check a published day.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from . import registry
+from .core import WON, Move, State
+from .fairness import daily_label
+from .notation import move_text, parse_move
+from .options import Scoring
+from .rules import RuleSet
+
+#: The published budget: positions the solver may search per candidate.
+POSITIONS = 100_000
+#: Candidates tried at most (k = 0 .. CAP - 1); none proved winnable: candidate 0.
+CAP = 50
+
+
+def applies(rules: RuleSet) -> bool:
+    """The rule is for games that are won or lost; a game scored by points alone keeps
+    candidate 0 (judged from the catalog's ``scoring``, never from the game's name)."""
+    return rules.scoring != Scoring.POINTS
+
+
+def candidate_label(day: date, game: str, variant: str, beacon: bytes | None, k: int) -> bytes:
+    """The day's label, then ``"/" + k`` for k >= 1 (candidate 0 is the label itself)."""
+    if k < 0:
+        raise ValueError("a candidate is numbered from 0")
+    base = daily_label(day, game, variant, beacon)
+    return base if k == 0 else base + f"/{k}".encode()
+
+
+def candidate_seed(day_secret: bytes, day: date, game: str, variant: str,
+                   beacon: bytes | None, k: int) -> bytes:
+    """Candidate ``k``'s seed: HMAC-SHA256 of its label under the day's secret."""
+    return hmac.new(day_secret, candidate_label(day, game, variant, beacon, k),
+                    hashlib.sha256).digest()
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The solver's verdict on one candidate: ``won``, ``lost`` or ``unknown``, the positions
+    it searched, and for a win the line (move notation, space-separated) and its par."""
+
+    verdict: str
+    positions: int
+    line: str | None = None
+    par: int | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "positions": self.positions, "line": self.line,
+                "par": self.par}
+
+
+def judge(game: str, variant: str, seed: bytes, positions: int) -> Judged:
+    """Solve one candidate within ``positions`` (a worker process runs this: CPU-bound)."""
+    from .solver import Budget, Outcome, solve  # only where a search is run
+
+    rules = registry.get(game, variant)
+    v = solve(rules.deal(seed), Budget(positions=positions))
+    if v.outcome != Outcome.WON:
+        return Judged(str(v.outcome), v.positions)
+    moves = shorten(rules, seed, v.moves)
+    return Judged("won", v.positions, " ".join(move_text(rules, m) for m in moves), len(moves))
+
+
+def exact(st: State) -> tuple[bytes, tuple[tuple[str, int], ...]]:
+    """A position exactly (no symmetry): two equal ones replay the same moves alike."""
+    return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), tuple(sorted(st.vars.items())))
+
+
+def shorten(rules: RuleSet, seed: bytes, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """The line without its detours: wherever it comes back to a position it was at before,
+    the moves between are dropped (one replay, so cheap). The result is checked to win;
+    otherwise the line is kept as it was."""
+    st = rules.deal(seed)
+    at: dict[object, int] = {exact(st): 0}
+    out: list[Move] = []
+    for m in moves:
+        st.play(m)
+        out.append(m)
+        k = exact(st)
+        if k in at:  # back where the line was after at[k] moves: drop the loop
+            del out[at[k]:]
+            at = {key: i for key, i in at.items() if i <= len(out)}
+        else:
+            at[k] = len(out)
+    return tuple(out) if wins(rules, seed, out) else moves
+
+
+def wins(rules: RuleSet, seed: bytes, moves: list[Move] | tuple[Move, ...]) -> bool:
+    """Do ``moves`` replay from the seed's deal to a win? (Illegal moves: no.)"""
+    st = rules.deal(seed)
+    try:
+        for m in moves:
+            st.play(m)
+    except ValueError:  # IllegalMove
+        return False
+    return st.status == WON
+
+
+def line_wins(game: str, variant: str, seed: bytes, line: str) -> tuple[bool, str]:
+    """Replay a line in move notation from a seed: does it win, and a sentence saying so."""
+    rules = registry.get(game, variant)
+    st = rules.deal(seed)
+    texts = line.split()
+    for i, text in enumerate(texts, 1):
+        try:
+            st.play(parse_move(rules, text))
+        except ValueError as e:
+            why = getattr(e, "message", str(e))
+            return False, f"move {i} ({text}) is illegal: {why}"
+    moves = f"{len(texts)} move{'' if len(texts) == 1 else 's'}"
+    if st.status == WON:
+        return True, f"its {moves} win"
+    return False, f"its {moves} end {st.status}, not won"
+
+
+__all__ = ["CAP", "POSITIONS", "Judged", "applies", "candidate_label", "candidate_seed",
+           "judge", "line_wins", "shorten", "wins"]
