@@ -20,8 +20,9 @@ $(VENV)/.test: pyproject.toml | $(VENV)/bin/python
 	touch $@
 
 # With no Redis URL, `samedeal serve` runs its own redis-server, keeping its data in ./var/redis.
+# Winnable daily deals are on (docs/fairness.md) unless SAMEDEAL_DAILY_WINNABLE says otherwise.
 serve: $(VENV)/.serve redis
-	$(VENV)/bin/samedeal $(ARGS)
+	SAMEDEAL_DAILY_WINNABLE=$${SAMEDEAL_DAILY_WINNABLE:-true} $(VENV)/bin/samedeal $(ARGS)
 
 # ruff, then mypy over engine/, server/ and clients/ (strict on engine/: pyproject.toml).
 lint: $(VENV)/.test
