@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from engine import winnable
+from engine.solver import VERSION as SOLVER_VERSION
 
 
 def chosen_k(deal: dict[str, Any]) -> int:
@@ -42,6 +43,12 @@ def checks(deal: dict[str, Any], day: date, secret: bytes | None, beacon: bytes 
                 if shape else f"{name}: the candidates do not end at the first won one (k={k})"))
     if secret is None:
         return out  # no day secret published (a day before the first chain): no seeds
+    made_by = w["budget"].get("solver", SOLVER_VERSION)
+    if made_by != SOLVER_VERSION:  # another search can answer otherwise within a budget
+        out.append((False, f"{name}: the verdicts were made by solver version {made_by}; this "
+                    f"samedeal has version {SOLVER_VERSION}: check with a release of "
+                    f"version {made_by}"))
+        return out
     skipped = cands[:k] if w.get("found") else cands
     for c in skipped:
         seed = winnable.candidate_seed(secret, day, deal["game"], deal["variant"], beacon,

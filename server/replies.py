@@ -101,7 +101,7 @@ WINNABLE_DEAL: dict[str, Any] = {
                 "commitment until it is"},
     "winnable": obj({"k": INT, "found": BOOL, "line": STR_OR_NULL,
                      "par": {"type": ["integer", "null"]},
-                     "budget": obj({"positions": INT}), "cap": INT,
+                     "budget": obj({"positions": INT, "solver": INT}), "cap": INT,
                      "candidates": {"type": "array", "items": obj(
                          {"k": INT, "verdict": {"enum": ["won", "lost", "unknown"]},
                           "positions": INT})}},

@@ -34,6 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import engine
 from engine import winnable as rule
+from engine.solver import VERSION as SOLVER_VERSION
 
 from . import store
 from .config import Settings
@@ -265,7 +266,8 @@ class Winnable:
             choice = {"k": won["k"] if won else 0, "found": won is not None,
                       "candidates": tried, "line": won["line"] if won else None,
                       "par": won["par"] if won else None,
-                      "budget": {"positions": positions}, "cap": cap,
+                      "budget": {"positions": positions, "solver": SOLVER_VERSION},
+                      "cap": cap,
                       "game": rules.id, "variant": rules.variant, "day": day.isoformat()}
             if not await self._finish(keys=ks, args=[self.token, json.dumps(choice)]):
                 raise LostClaim

@@ -30,6 +30,7 @@ import engine
 from clients import verify_day
 from clients.sdk.messages import Board, BoardUpdate
 from engine import winnable
+from engine.solver import VERSION as SOLVER_VERSION
 from server.boards import Boards
 from server.chain import Chains
 from server.replies import EVENTS, REPLIES
@@ -151,7 +152,8 @@ def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
         assert all(x["verdict"] != "won" for x in c["candidates"][:-1])
         assert c["found"] == (c["candidates"][-1]["verdict"] == "won")
         assert c["k"] == (len(c["candidates"]) - 1 if c["found"] else 0)
-        assert c["budget"] == {"positions": POSITIONS} and c["cap"] == CAP
+        assert c["budget"] == {"positions": POSITIONS, "solver": SOLVER_VERSION}
+        assert c["cap"] == CAP
 
 
 def test_the_day_deals_the_chosen_candidate_and_says_nothing_of_it_before_the_reveal(
@@ -224,6 +226,9 @@ def test_verify_day_checks_the_choice_and_fails_a_tampered_one(
     assert tampered(k=w["k"] + 1)  # another candidate: its seed and its shape fail
     short = " ".join(w["line"].split()[:-1])
     assert any("not won" in line for line in tampered(line=short, par=w["par"] - 1))
+    # Verdicts made by another version of the search are not re-checked as if they were ours.
+    assert any("solver version 1" in line for line in tampered(
+        budget=dict(w["budget"], solver=1)))
     if w["k"] > 0:  # claims a skipped candidate was the first won one
         assert any("first won one" in line for line in tampered(
             k=w["k"] - 1, candidates=w["candidates"][:-1]))
