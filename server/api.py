@@ -11,6 +11,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
+from .arenas import ARENA_ID, Arenas, board_key
 from .board_watch import BoardWatch
 from .boards import Boards
 from .config import Settings
@@ -46,6 +47,7 @@ class Services:
     beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
     drain: Drain = field(default_factory=Drain)
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
+    arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -155,6 +157,8 @@ async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
     """The board a ``board.get`` or ``board.subscribe`` names: its key name, its public name
     ('today' and 'current' resolved by the server's clock) and its kind."""
     kind = body.get("kind", "human")
+    if body["board"].startswith("arena/"):  # one board of every player, whatever the kind
+        return arena_board(body["board"]), body["board"], kind
     name, public = board_name(body["board"], kind, day_of(await sv.daily.clock()))
     return name, public, kind
 
@@ -174,6 +178,32 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
         raise ApiError("board.absent", "that player has no entry on this board")
     return {"board": public, "kind": kind, "total": page.total, "entries": page.entries,
             **you}
+
+
+def arena_board(public: str) -> str:
+    """An arena's board (``arena/<id>``) by its key name, for any well-formed id."""
+    aid = public.partition("/")[2]
+    if not ARENA_ID.fullmatch(aid):
+        raise ApiError("board.unknown", f"there is no board {public[:96]!r}: see "
+                       "docs/protocol.md")
+    return board_key(aid)
+
+
+def arenas_of(sv: Services) -> Arenas:
+    assert sv.arenas is not None
+    return sv.arenas
+
+
+async def arena_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await arenas_of(sv).join(player, body["arena"])
+
+
+async def arena_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await arenas_of(sv).leave(player, body["arena"])
+
+
+async def arena_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await arenas_of(sv).summary(body["arena"], player.id)
 
 
 #: message type -> (operation, reply type on the WebSocket)
@@ -199,6 +229,9 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),
+    "arena.join": (arena_join, "arena"),
+    "arena.leave": (arena_leave, "arena"),
+    "arena.get": (arena_get, "arena"),
 }
 
 

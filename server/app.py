@@ -24,6 +24,7 @@ from starlette.routing import Mount, WebSocketRoute
 from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import Services
+from .arenas import Arenas
 from .beacon import Beacon
 from .board_watch import BoardWatch
 from .boards import Boards
@@ -88,7 +89,16 @@ def build_services(settings: Settings, clock: Clock | None = None,
         return DONE
 
     sessions = Sessions(redis, settings, on_change)
-    races = Races(redis, settings, sessions, records.results)
+    arenas: Arenas | None = None
+
+    async def race_ended(results: dict[str, Any]) -> None:
+        """Statistics and ratings; an arena's round also scores on the arena's board."""
+        assert arenas is not None
+        await records.results(results)
+        await arenas.scored(results)
+
+    races = Races(redis, settings, sessions, race_ended)
+    arenas = Arenas(redis, settings, races, boards)
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
@@ -100,7 +110,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                     records, hub, metrics, SignupLimit(redis, settings), followups,
                     beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                   settings.board_interval))
+                                                   settings.board_interval), arenas=arenas)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -228,7 +238,8 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due):
+                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
+                    *arena_jobs(sv)):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep
@@ -238,6 +249,12 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
                 log.exception("sweep failed: %s", job.__qualname__)
         if await pause(stop, sv.settings.sweep_interval):
             return
+
+
+def arena_jobs(sv: Services) -> tuple[Any, ...]:
+    """The arenas' step in the sweep: deal the rounds now due, end the arenas whose time is up
+    (server/arenas.py; decided in Redis, so nodes may overlap)."""
+    return (sv.arenas.run_due,) if sv.arenas is not None else ()
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -102,6 +102,13 @@ class Settings:
     beacon_period: int = KNOWN_CHAINS[QUICKNET_CHAIN][3]
     #: Seconds one request to the beacon may take (each is tried up to three times).
     beacon_timeout: float = 5.0
+    #: The operator's token for the admin REST calls (``POST /api/v1/arenas``...), sent as
+    #: ``Authorization: Bearer <token>``; empty (the default): those calls are refused.
+    admin_token: str = ""
+    #: Arenas (server/arenas.py): seconds between a round's deal and its first move, and the
+    #: most players one arena takes.
+    arena_countdown: int = 3
+    arena_players: int = 500
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
 

@@ -247,6 +247,15 @@ class Races:
         await self._begin(rid)
         return await self.summary(rid)
 
+    async def begin(self, rid: str) -> None:
+        """Start an open race now, whoever made it (an arena's round: server/arenas.py);
+        nothing if it has started already."""
+        try:
+            await self._begin(rid)
+        except ApiError as e:
+            if e.code != "race.not_open":
+                raise
+
     async def _begin(self, rid: str) -> None:
         for _ in range(5):
             r = await self._race(rid)

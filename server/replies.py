@@ -118,6 +118,19 @@ BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
                     "you": {"oneOf": [ENTRY, {"type": "null"}],
                             "description": "your own entry, rank included; null: none yet"}},
                    doc="a watched board's top entries (as board.get shows them) and yours")
+ARENA_STATE = {"enum": ["scheduled", "running", "ended", "cancelled"]}
+WINNER = {"oneOf": [obj({"player": STR, "name": STR, "points": INT}, {"kind": STR}),
+                    {"type": "null"}], "description": "most points at the end; null: none"}
+ARENA = obj({"arena": STR, "name": STR, "game": STR, "variant": STR, "state": ARENA_STATE,
+             "starts_at": MS, "ends_at": MS, "duration": INT, "interval": INT, "repeat": INT,
+             "round": {"type": "integer", "minimum": -1,
+                       "description": "the round dealt last, from 0; -1: none yet"},
+             "current": STR_OR_NULL, "rounds": {"type": "array", "items": STR},
+             "players": {"type": "array", "items": obj({"player": STR, "name": STR})},
+             "winner": WINNER, "board": STR, "points": OBJ},
+            {"joined": BOOL, "created": MS, "ended_at": MS, "next": STR_OR_NULL,
+             "repeat_of": STR_OR_NULL},
+            doc="the arena summary (docs/protocol.md#arenas)")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
@@ -138,15 +151,17 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
               "match.subscribe",
               MATCH),
     "match.ack": ("reply to match.move: the match after your card", MATCH),
-    "unsubscribed": ("reply to race.unsubscribe, match.unsubscribe and board.unsubscribe",
-                     {**obj({}, {"race": STR, "match": STR, **WATCHED}),
+    "unsubscribed": ("reply to race.unsubscribe, match.unsubscribe, board.unsubscribe and "
+                     "arena.unsubscribe",
+                     {**obj({}, {"race": STR, "match": STR, **WATCHED, "arena": STR}),
                       "oneOf": [{"required": ["race"]}, {"required": ["match"]},
-                                {"required": ["board", "kind"]}]}),
+                                {"required": ["board", "kind"]}, {"required": ["arena"]}]}),
     "subscribed": ("reply to board.subscribe: the board's name as its updates give it "
                    "('today', 'current' resolved)", obj(WATCHED)),
     "daily": ("reply to daily.get: the day and its deals", DAILY),
     "board": ("reply to board.get: a page of a leaderboard", BOARD),
     "error": ("any refusal; carries the request's id when it could be read", ERROR),
+    "arena": ("reply to arena.join/leave/get/subscribe: the arena", ARENA),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -188,6 +203,13 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                   "turn", OWN),
     "board.update": ("a watched board's top or your own entry changed (at most once a "
                      "second); the first follows board.subscribe", BOARD_UPDATE),
+    "arena.round": ("a followed arena dealt a new round: its race (follow it with "
+                    "race.subscribe) and each player's session in it", obj({
+                        "arena": STR, "round": INT, "race": STR, "commitment": HEX,
+                        "starts_at": MS, "ends_at": MS,
+                        "sessions": {"type": "object", "additionalProperties": STR}})),
+    "arena.ended": ("a followed arena ended (its winner) or was cancelled", obj({
+        "arena": STR, "winner": WINNER, "cancelled": BOOL})),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
                   "with code 1012", obj({"message": STR})),
 }
