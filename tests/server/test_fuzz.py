@@ -167,6 +167,13 @@ BASE: dict[str, dict[str, Any]] = {
     "board.get": {"board": "nope/none"},
     "board.subscribe": {"board": "nope/none"},
     "board.unsubscribe": {"board": "nope/none"},
+    "arena.join": {"arena": "anothere"},
+    "arena.leave": {"arena": "anothere"},
+    "arena.get": {"arena": "anothere"},
+    "arena.subscribe": {"arena": "anothere"},
+    "arena.unsubscribe": {"arena": "anothere"},
+    "arena.create": {"game": "nope", "variant": "easy", "duration": 60, "interval": 10},
+    "arena.cancel": {"arena": "anothere"},
 }
 
 
@@ -402,11 +409,16 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "daily.start": ("POST", "/daily", None),
     "daily.get": ("GET", "/daily", None),
     "board.get": ("GET", "/boards/{board}", "board"),
+    "arena.join": ("POST", "/arenas/{arena}/join", "arena"),
+    "arena.leave": ("POST", "/arenas/{arena}/leave", "arena"),
+    "arena.get": ("GET", "/arenas/{arena}", "arena"),
+    "arena.create": ("POST", "/arenas", None),
+    "arena.cancel": ("POST", "/arenas/{arena}/cancel", "arena"),
 }
 #: The other routes, whose only input is the path.
 PATHS = ["/players/{x}", "/players/{x}/stats", "/games/{x}/easy", "/games/klondike/{x}",
          "/sessions/{x}/moves", "/races/{x}", "/races/{x}/results",
-         "/matches/{x}/transcript", "/daily/{x}"]
+         "/matches/{x}/transcript", "/daily/{x}", "/arenas/{x}"]
 
 
 def as_text(value: Any) -> str:
