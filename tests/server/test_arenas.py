@@ -7,6 +7,7 @@ token; ``samedeal arena`` making one straight in Redis."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -302,3 +303,39 @@ def test_the_operator_command_creates_lists_and_cancels(pair: list[Node], redis_
     assert aid not in arena("list").stdout
     bad = arena("create", GAME, VARIANT, "--interval", "soon")
     assert bad.returncode == 2 and "span" in bad.stderr
+
+
+async def test_bots_play_an_arena_with_the_sdk_and_the_runner(pair: list[Node]) -> None:
+    """``samedeal bot --arena``: two bots join, play each round as it is dealt (the SDK's
+    ``arena_rounds``) and report the winner the arena names."""
+    from clients.sdk import Client
+    from tests.clients.test_runner import samedeal
+
+    start = int(time.time() * 1000) + 4000
+    aid = (await create(pair[0], starts_at=start, duration=6, interval=3))["arena"]
+    tokens = [(await Client.register(pair[i].url, f"Arena bot {i}", "bot"))[1]
+              for i in range(2)]
+    runs = await asyncio.gather(*(
+        samedeal("bot", "clients.bots.random:RandomBot", "--server", pair[i].url,
+                 "--token", tokens[i], "--arena", aid, "--json", "--quiet", "-o", f"seed={i}",
+                 timeout=60) for i in range(2)))
+    outs = []
+    for code, out, err in runs:
+        assert code == 0, err
+        outs.append(json.loads(out.strip().splitlines()[-1]))
+    async with Client(pair[1].url, tokens[0]) as c:
+        final = await c.arena(aid)
+        board = await c.board(f"arena/{aid}")
+        entrants = [{e["player"] for e in (await c.race(rid)).entrants}
+                    for rid in final["rounds"]]
+    assert final["state"] == "ended" and len(final["rounds"]) == 2
+    for out in outs:
+        # Every round dealt once the bot had joined (a slow start may miss the first), each
+        # played to its end.
+        mine = [n for n, who in enumerate(entrants) if out["player"]["id"] in who]
+        assert out["mode"] == "arena" and 1 in mine, out
+        assert [r["round"] for r in out["rounds"]] == mine, out
+        assert all(r["status"] != "playing" for r in out["rounds"]), out
+        assert out["winner"] == final["winner"], out
+        assert [e["points"] for e in out["board"]] == [e["points"] for e in board.entries]
+    assert final["winner"]["points"] == board.entries[0]["points"] > 0
