@@ -9,6 +9,7 @@ import * as daily from "./daily.js";
 import * as match from "./match.js";
 import * as replay from "./replay.js";
 import * as games from "./games.js";
+import * as arenas from "./arenas.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
 
 const TOKEN = "samedeal.token";
@@ -33,6 +34,8 @@ const ROUTES = [
   [/^daily\/([^/]+)$/, daily, ["day"]],
   [/^match\/([^/]+)$/, match, ["id"]],
   [/^replay\/(race|match|session)\/([^/]+)$/, replay, ["kind", "id"]],
+  [/^arenas$/, arenas, []],
+  [/^arena\/([^/]+)$/, arenas, ["id"]],
 ];
 
 function showNet(state) {
