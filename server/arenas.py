@@ -257,7 +257,7 @@ class Arenas:
             raise ApiError("message.invalid", "'repeat' is 0 (none) or at least 'duration'")
         now = await store.now_ms(self.redis)
         starts = body.get("starts_at") or now
-        aid = body.get("arena") or new_id("a")
+        aid = new_id("a")
         await self._make(aid, {
             "name": body.get("name") or rules.name, "game": rules.id, "variant": rules.variant,
             "starts_at": starts, "duration": duration, "interval": interval, "repeat": repeat,

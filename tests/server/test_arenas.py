@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 
-from server import admin, arenas, store
+from server import admin, arenas, replies, store
 from server.config import Settings
 from server.errors import ApiError
 from tests.conftest import FAST, ROOT, start_node
@@ -103,6 +104,20 @@ async def results(node: Node, rid: str) -> dict[str, Any]:
     finally:
         await rest.aclose()
     raise AssertionError(f"race {rid} never ended")
+
+
+def held_by_their_schemas(messages: list[dict[str, Any]]) -> None:
+    """Every arena reply and event received fits its declared schema (server/replies.py)."""
+    schemas = {k: v for k, (_, v) in {**replies.REPLIES, **replies.EVENTS}.items()}
+    kinds = {"arena", "arena.round", "arena.ended", "board.update", "unsubscribed"}
+    checked = set()
+    for m in messages:
+        if m.get("type") in kinds:
+            errors = [e.message for e in jsonschema.Draft202012Validator(
+                schemas[m["type"]]).iter_errors(m)]
+            assert not errors, (m, errors)
+            checked.add(m["type"])
+    assert {"arena", "arena.round", "arena.ended"} <= checked, checked
 
 
 def test_points_follow_the_table() -> None:
@@ -199,6 +214,7 @@ async def test_an_arena_deals_on_time_once_scores_and_names_the_winner(
         seen = [m["round"] for m in ws.received if m.get("type") == "arena.round"]
         assert seen == [0, 1], seen
         assert sum(m.get("type") == "arena.ended" for m in ws.received) == 1
+        held_by_their_schemas(ws.received)
     rest = Rest(pair[1])
     status, final = await rest.call("GET", f"/arenas/{aid}", token=(await player(
         pair[1], "Look"))[1])
