@@ -41,7 +41,7 @@ def test_a_player_joins_an_arena_and_plays_its_round(page_for, redis_url) -> Non
     # The round begins on this page: its race, with the player's own board in it.
     round_ = arena.locator(".arena-race[data-round='0']")
     expect(round_).to_be_visible(timeout=WAIT)
-    resign = round_.locator("button[data-act=resign]")
+    resign = round_.locator("button.resign")
     expect(resign).to_be_enabled(timeout=WAIT)
     resign.click()
     page.locator("dialog.resign-confirm button[data-act=resign]").click()
