@@ -128,7 +128,7 @@ ARENA = obj({"arena": STR, "name": STR, "game": STR, "variant": STR, "state": AR
              "current": STR_OR_NULL, "rounds": {"type": "array", "items": STR},
              "players": {"type": "array", "items": obj({"player": STR, "name": STR})},
              "winner": WINNER, "board": STR, "points": OBJ},
-            {"joined": BOOL, "created": MS, "ended_at": MS, "next": STR_OR_NULL,
+            {"joined": BOOL, "created": MS, "ended_at": MS_OR_NULL, "next": STR_OR_NULL,
              "repeat_of": STR_OR_NULL},
             doc="the arena summary (docs/protocol.md#arenas)")
 RACE_EVENT = {"race": STR, "seq": SEQ}
