@@ -9,11 +9,15 @@ import { h, errorText } from "./dom.js";
 import { clock, serverNow } from "./time.js";
 
 const STATE_WORDS = {
-  scheduled: "starts soon", running: "running", ended: "ended", cancelled: "cancelled",
+  scheduled: "scheduled", running: "running", ended: "ended", cancelled: "cancelled",
 };
 
 function minutes(seconds) {
   return seconds % 60 ? `${seconds} s` : `${seconds / 60} min`;
+}
+
+function players(n) {
+  return `${n} player${n === 1 ? "" : "s"}`;
 }
 
 function when(ms) {
@@ -43,7 +47,7 @@ export async function mount(root, ctx, params) {
       h("a", { href: `#/arena/${a.arena}`, text: a.name }),
       ` · ${ctx.ruleSet(a.game, a.variant)?.name ?? a.game} · ${STATE_WORDS[a.state] ?? a.state}` +
       ` · ${a.state === "scheduled" ? `starts ${when(a.starts_at)}` : `ends ${when(a.ends_at)}`}` +
-      ` · ${a.players.length} players`)));
+      ` · ${players(a.players.length)}`)));
     if (!arenas.length) list.replaceChildren(h("li", { text: "No arena is scheduled right now." }));
   } catch (e) {
     error.textContent = errorText(e);
@@ -92,7 +96,7 @@ async function mountArena(root, ctx, id) {
     badge.textContent = STATE_WORDS[a.state] ?? a.state;
     badge.dataset.state = a.state;
     const rs = ctx.ruleSet(a.game, a.variant);
-    meta.textContent = `${rs?.name ?? a.game} · ${timings(a)} ${a.players.length} players.`;
+    meta.textContent = `${rs?.name ?? a.game} · ${timings(a)} ${players(a.players.length)}.`;
     const joined = a.players.some((p) => p.player === me());
     const over = a.state === "ended" || a.state === "cancelled";
     join.hidden = joined || over;
@@ -160,9 +164,7 @@ async function mountArena(root, ctx, id) {
     net.on("arena", apply),
     net.on("arena.round", (e) => {
       if (e.arena !== id || !arena) return;
-      arena = { ...arena, state: "running", round: e.round, current: e.race };
-      showStatus();
-      showRound(e.race, e.round);
+      apply({ ...arena, state: "running", round: e.round, current: e.race });
     }),
     net.on("arena.ended", (e) => {
       if (e.arena !== id || !arena) return;
