@@ -46,6 +46,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     mode.add_argument("--ghost", metavar="ID",
                       help="enter ghost race ID (or resume your run in it) and play your run "
                            "against the earlier entrants' recorded runs")
+    mode.add_argument("--arena", metavar="ID",
+                      help="join arena ID and play each of its rounds as it comes, to its end")
     mode.add_argument("--solo", nargs=2, metavar=("GAME", "VARIANT"),
                       help="play practice games of GAME VARIANT")
     p.add_argument("--games", metavar="N", type=at_least(1), default=1,
@@ -303,6 +305,38 @@ async def run_match(c: Client, make_bot: Callable[[], Any], match: str,
     return {"mode": "match", "match": match, "ended": ended}
 
 
+async def run_arena(c: Client, make_bot: Callable[[], Any], arena: str, display: Display,
+                    max_moves: int | None) -> dict[str, Any]:
+    """Join the arena and play each round (a race) as it is dealt, until the arena ends."""
+    rounds = await c.arena_rounds(arena)
+    a = await c.arena(arena)
+    display.note(f"arena {arena}: {a['name']} ({a['game']}/{a['variant']}), a deal every "
+                 f"{a['interval']} s, {len(a['players'])} players")
+    played = []
+    try:
+        async for r in rounds:
+            display.note(f"round {r['round']}: race {r['race']}, commitment "
+                         f"{r.get('commitment', '?')}")
+            if r.get("session") is None:
+                continue  # dealt before this player's seat: the next one is theirs
+            await c.subscribe_race(str(r["race"]))
+            session = await sdk_play.play_session(c, make_bot(), await c.session(r["session"]),
+                                                  max_moves=max_moves)
+            played.append({"round": r["round"], "race": r["race"], "status": session.status,
+                           "score": session.view.get("score")})
+            display.note(f"round {r['round']}: {session.status}, score "
+                         f"{session.view.get('score')}")
+    finally:
+        rounds.close()
+    display.done()
+    board = await c.board(f"arena/{arena}", count=10)
+    return {"mode": "arena", "arena": arena, "rounds": played,
+            "winner": (rounds.ended or {}).get("winner"),
+            "cancelled": (rounds.ended or {}).get("cancelled", False),
+            "board": [{k: e.get(k) for k in ("rank", "player", "name", "points")}
+                      for e in board.entries]}
+
+
 def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
     mode = out["mode"]
     if mode == "solo":
@@ -330,6 +364,13 @@ def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
             print(f"seed {out['seed']} (commitment {out['commitment']})")
         else:
             print("the seed is revealed when the ghost race closes and its last run ends")
+    elif mode == "arena":
+        winner = out["winner"]
+        print(f"arena {out['arena']} {'cancelled' if out['cancelled'] else 'ended'}: "
+              f"{len(out['rounds'])} rounds played; winner "
+              f"{winner['name'] + ' (' + str(winner['points']) + ' points)' if winner else 'none'}")
+        for e in out["board"]:
+            print(f"{e['rank']:>4}  {e['name']:<24} {e['points']} points")
     else:
         print(f"match {out['match']} ended: {json.dumps(out['ended'])}")
 
@@ -365,6 +406,8 @@ async def main(args: argparse.Namespace) -> int:
                                  args.parallel, display, max_moves)
         elif args.ghost:
             out = await run_ghost(c, make_bot, args.ghost, display, max_moves)
+        elif args.arena:
+            out = await run_arena(c, make_bot, args.arena, display, max_moves)
         else:
             out = await run_match(c, make_bot, args.match, display)
         out["player"] = c.player

@@ -11,6 +11,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
+from .arenas import ARENA_ID, Arenas
+from .arenas import board_key as arena_board_key
 from .board_watch import BoardWatch
 from .boards import Boards
 from .botrace import BotRaces
@@ -21,7 +23,8 @@ from .drain import Drain
 from .errors import ApiError
 from .events import Hub
 from .followups import FollowUps
-from .ghosts import Ghosts, board_key
+from .ghosts import Ghosts
+from .ghosts import board_key as ghost_board_key
 from .hints import Hints
 from .league_boards import LeagueBoards, league_board
 from .leagues import Leagues
@@ -58,6 +61,7 @@ class Services:
     leagues: Leagues | None = None  # private groups (server/leagues.py)
     league_boards: LeagueBoards | None = None  # their boards (server/league_boards.py)
     winnable: Winnable | None = None  # the winnable daily deals' choices and par
+    arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -176,6 +180,8 @@ async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
     kind = body.get("kind", "human")
     if body["board"].startswith("ghost/"):
         return await ghost_board(sv, body["board"], kind)
+    if body["board"].startswith("arena/"):  # one board of every player, whatever the kind
+        return arena_board(body["board"]), body["board"], kind
     name, public = board_name(body["board"], kind, day_of(await sv.daily.clock()))
     return name, public, kind
 
@@ -212,7 +218,7 @@ async def ghost_board(sv: Services, public: str, kind: str) -> tuple[str, str, s
     if not gid or "/" in gid or not await ghosts_of(sv).exists(gid):
         raise ApiError("board.unknown", f"there is no board {public[:96]!r}: see "
                        "docs/protocol.md")
-    return board_key(gid), f"ghost/{gid}", kind
+    return ghost_board_key(gid), f"ghost/{gid}", kind
 
 
 async def ghost_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
@@ -268,6 +274,32 @@ async def league_list(sv: Services, player: Player, body: dict[str, Any]) -> dic
     return {"leagues": await _leagues(sv).mine(player.id)}
 
 
+def arena_board(public: str) -> str:
+    """An arena's board (``arena/<id>``) by its key name, for any well-formed id."""
+    aid = public.partition("/")[2]
+    if not ARENA_ID.fullmatch(aid):
+        raise ApiError("board.unknown", f"there is no board {public[:96]!r}: see "
+                       "docs/protocol.md")
+    return arena_board_key(aid)
+
+
+def arenas_of(sv: Services) -> Arenas:
+    assert sv.arenas is not None
+    return sv.arenas
+
+
+async def arena_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await arenas_of(sv).join(player, body["arena"])
+
+
+async def arena_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await arenas_of(sv).leave(player, body["arena"])
+
+
+async def arena_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await arenas_of(sv).summary(body["arena"], player.id)
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -303,6 +335,9 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "league.code": (league_code, "league"),
     "league.get": (league_get, "league"),
     "league.list": (league_list, "leagues"),
+    "arena.join": (arena_join, "arena"),
+    "arena.leave": (arena_leave, "arena"),
+    "arena.get": (arena_get, "arena"),
 }
 
 

@@ -24,6 +24,7 @@ from starlette.routing import Mount, WebSocketRoute
 from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import OPERATIONS, Services
+from .arenas import Arenas
 from .beacon import Beacon
 from .board_watch import BoardWatch
 from .boards import Boards
@@ -96,18 +97,20 @@ def build_services(settings: Settings, clock: Clock | None = None,
 
     async def race_over(results: dict[str, Any]) -> None:
         """A race's results: a ghost race's run goes to its ghost race, never to statistics
-        or ratings (docs/protocol.md, "Ghost races"); a bot race's recording also lets its
-        player race a bot again."""
+        or ratings (docs/protocol.md, "Ghost races"); an arena's round also scores on its
+        arena's board; a bot race's recording also lets its player race a bot again."""
         if results.get("ghost"):
             await ghosts.run_over(results)
             return
         await records.results(results)
+        await arenas.scored(results)  # an arena's round also scores on the arena's board
         if results.get("bot"):
             await bot_races.ended(results)
 
     sessions = Sessions(redis, settings, on_change)
     races = Races(redis, settings, sessions, race_over)
     ghosts = Ghosts(redis, settings, sessions, races, boards)
+    arenas = Arenas(redis, settings, races, boards)
     matches = Matches(redis, settings, records.results)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
@@ -134,7 +137,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   bot_races=bot_races, ghosts=ghosts,
                   hints=Hints(redis, settings, sessions, metrics),
                   leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock),
-                  winnable=winnable)
+                  winnable=winnable, arenas=arenas)
     return sv
 
 
@@ -275,7 +278,7 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         jobs = [sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
                 sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
-                *ghost_jobs(sv)]
+                *ghost_jobs(sv), *arena_jobs(sv)]
         if sv.bot_races is not None:  # bots whose node died, played on here
             jobs.append(sv.bot_races.take_over)
         for job in jobs:
@@ -293,6 +296,12 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
 def ghost_jobs(sv: Services) -> tuple[Any, ...]:
     """Ghost races whose time is up closed, closed ones revealed (server/ghosts.py)."""
     return (sv.ghosts.sweep,) if sv.ghosts is not None else ()
+
+
+def arena_jobs(sv: Services) -> tuple[Any, ...]:
+    """The arenas' step in the sweep: deal the rounds now due, end the arenas whose time is up
+    (server/arenas.py; decided in Redis, so nodes may overlap)."""
+    return (sv.arenas.run_due,) if sv.arenas is not None else ()
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -86,6 +86,30 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     c.add_argument("--json", action="store_true", help="show: the history as JSON")
     c.set_defaults(run=chain)
 
+    a = sub.add_parser("arena", help="arenas: create, list, cancel (docs/operations.md)",
+                       description="Arenas, straight in the servers' Redis (docs/operations.md):"
+                       " create one (a rule set, a start, a duration, a deal interval, a "
+                       "repeat), list the upcoming and running ones, cancel one.")
+    a.add_argument("action", choices=["create", "list", "cancel"],
+                   help="create, list or cancel")
+    a.add_argument("what", nargs="*", metavar="ARG",
+                   help="create: GAME VARIANT (e.g. klondike easy); cancel: the arena's id")
+    a.add_argument("--start", default="now", metavar="WHEN",
+                   help="create: now (default), +10m, or an ISO time (UTC unless it says)")
+    a.add_argument("--duration", default="30m", metavar="SPAN",
+                   help="create: how long, e.g. 30m (default), 1h, 90s")
+    a.add_argument("--interval", default="5m", metavar="SPAN",
+                   help="create: a new deal every SPAN (default 5m)")
+    a.add_argument("--repeat", default="", metavar="SPAN",
+                   help="create: the next occurrence starts SPAN after this one's start "
+                   "(e.g. 1h); default none")
+    a.add_argument("--name", default="", help="create: the arena's name (default the rule "
+                   "set's)")
+    a.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
+    a.add_argument("--json", action="store_true", help="the arenas as JSON")
+    a.set_defaults(run=arena)
+
 
 def serve(args: argparse.Namespace) -> int:
     """With a Redis URL, the server on it; without, on a private redis-server of its own
@@ -210,4 +234,47 @@ def chain(args: argparse.Namespace) -> int:
         print("no chain yet: `samedeal chain init` makes one (or a server, at first use)")
     for r in [] if args.json else history:
         print(f"anchor {r.anchor}  start {r.start}  length {r.length}  ({r.reason})")
+    return 0
+
+
+def arena(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+
+    from redis.exceptions import RedisError
+
+    from .arena_admin import run
+    from .errors import ApiError
+
+    if not args.redis_url:
+        print("samedeal arena: give --redis-url (or SAMEDEAL_REDIS_URL): arenas live in the "
+              "servers' Redis", file=sys.stderr)
+        return 2
+    need = {"create": 2, "cancel": 1, "list": 0}[args.action]
+    if len(args.what) != need:
+        print(f"samedeal arena {args.action}: give "
+              f"{['nothing more', 'the arena id', 'GAME VARIANT'][need]}", file=sys.stderr)
+        return 2
+    opts = {"duration": args.duration, "interval": args.interval, "repeat": args.repeat,
+            "start": args.start, "name": args.name}
+    if args.action == "create":
+        opts |= {"game": args.what[0], "variant": args.what[1]}
+    elif args.action == "cancel":
+        opts["arena"] = args.what[0]
+    try:
+        arenas = asyncio.run(run(args.redis_url, args.action, **opts))
+    except (ValueError, ApiError) as e:
+        print(f"samedeal arena {args.action}: {e}", file=sys.stderr)
+        return 2
+    except (RedisError, OSError) as e:
+        print(f"samedeal arena: cannot reach {args.redis_url}: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(arenas, indent=2))
+    for x in [] if args.json else arenas:
+        print(f"{x['arena']}  {x['state']:9}  {x['name']} ({x['game']}/{x['variant']})  "
+              f"every {x['interval']} s for {x['duration']} s, repeat {x['repeat']} s, "
+              f"{len(x['players'])} players")
+    if not arenas and not args.json:
+        print("no upcoming or running arena")
     return 0

@@ -129,6 +129,13 @@ class Settings:
     winnable_interval: float = 30.0
     #: Only these rule sets (``game/variant``, comma-separated); empty: every one it covers.
     winnable_only: str = ""
+    #: The operator's token for the admin REST calls (``POST /api/v1/arenas``...), sent as
+    #: ``Authorization: Bearer <token>``; empty (the default): those calls are refused.
+    admin_token: str = ""
+    #: Arenas (server/arenas.py): seconds between a round's deal and its first move, and the
+    #: most players one arena takes.
+    arena_countdown: int = 3
+    arena_players: int = 500
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
     #: Racing a bot (server/botrace.py): seconds a server-run bot thinks before a move (at

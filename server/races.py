@@ -200,10 +200,6 @@ class Races:
         unlisted, its seed shown only by the ghost race; its seat is taken beforehand."""
         await self._open(player, body, rid=rid, seed=seed, ghost=ghost)
 
-    async def begin(self, rid: str) -> None:
-        """Start an open race now, whatever its start mode (a ghost race's run)."""
-        await self._begin(rid)
-
     async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
         """The same entrants on a new deal (server/rematch.py): the caller takes a seat in
         it; the reply is the new race's summary, with ``rematch_of``."""
@@ -278,6 +274,16 @@ class Races:
             raise ApiError("race.too_few", "a race needs at least two entrants to start")
         await self._begin(rid)
         return await self.summary(rid)
+
+    async def begin(self, rid: str) -> None:
+        """Start an open race now, whoever made it and whatever its start mode (an arena's
+        round: server/arenas.py; a ghost race's run: server/ghosts.py); nothing if it has
+        started already."""
+        try:
+            await self._begin(rid)
+        except ApiError as e:
+            if e.code != "race.not_open":
+                raise
 
     async def _begin(self, rid: str) -> None:
         for _ in range(5):

@@ -145,6 +145,19 @@ LEAGUE = obj({"league": STR, "name": STR, "code": STR, "created": MS,
               "members": {"type": "array", "items": obj({"player": STR, "name": STR,
                                                          "kind": STR, "joined": MS})}},
              doc="a league as its members see it; anyone else gets league.unknown")
+ARENA_STATE = {"enum": ["scheduled", "running", "ended", "cancelled"]}
+WINNER = {"oneOf": [obj({"player": STR, "name": STR, "points": INT}, {"kind": STR}),
+                    {"type": "null"}], "description": "most points at the end; null: none"}
+ARENA = obj({"arena": STR, "name": STR, "game": STR, "variant": STR, "state": ARENA_STATE,
+             "starts_at": MS, "ends_at": MS, "duration": INT, "interval": INT, "repeat": INT,
+             "round": {"type": "integer", "minimum": -1,
+                       "description": "the round dealt last, from 0; -1: none yet"},
+             "current": STR_OR_NULL, "rounds": {"type": "array", "items": STR},
+             "players": {"type": "array", "items": obj({"player": STR, "name": STR})},
+             "winner": WINNER, "board": STR, "points": OBJ},
+            {"joined": BOOL, "created": MS, "ended_at": MS_OR_NULL, "next": STR_OR_NULL,
+             "repeat_of": STR_OR_NULL},
+            doc="the arena summary (docs/protocol.md#arenas)")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
@@ -179,10 +192,11 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
               "match.subscribe",
               MATCH),
     "match.ack": ("reply to match.move: the match after your card", MATCH),
-    "unsubscribed": ("reply to race.unsubscribe, match.unsubscribe and board.unsubscribe",
-                     {**obj({}, {"race": STR, "match": STR, **WATCHED}),
+    "unsubscribed": ("reply to race.unsubscribe, match.unsubscribe, board.unsubscribe and "
+                     "arena.unsubscribe",
+                     {**obj({}, {"race": STR, "match": STR, **WATCHED, "arena": STR}),
                       "oneOf": [{"required": ["race"]}, {"required": ["match"]},
-                                {"required": ["board", "kind"]}]}),
+                                {"required": ["board", "kind"]}, {"required": ["arena"]}]}),
     "subscribed": ("reply to board.subscribe: the board's name as its updates give it "
                    "('today', 'current' resolved)", obj(WATCHED)),
     "daily": ("reply to daily.get: the day and its deals", DAILY),
@@ -211,6 +225,7 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "leagues": ("reply to league.list: the leagues you are in",
                 obj({"leagues": {"type": "array", "items": obj(
                     {"league": STR, "name": STR, "owner": STR, "members": INT})}})),
+    "arena": ("reply to arena.join/leave/get/subscribe: the arena", ARENA),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -258,6 +273,13 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                            "ghost": STR, "race": STR, "player": STR, "name": STR,
                            "offset": INT, "moves": INT, "score": NUM, "cards": INT,
                            "status": STR})),
+    "arena.round": ("a followed arena dealt a new round: its race (follow it with "
+                    "race.subscribe) and each player's session in it", obj({
+                        "arena": STR, "round": INT, "race": STR, "commitment": HEX,
+                        "starts_at": MS, "ends_at": MS,
+                        "sessions": {"type": "object", "additionalProperties": STR}})),
+    "arena.ended": ("a followed arena ended (its winner) or was cancelled", obj({
+        "arena": STR, "winner": WINNER, "cancelled": BOOL})),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
                   "with code 1012", obj({"message": STR})),
 }

@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 import engine
 
-from . import codec, replies, schema
+from . import admin, codec, replies, schema
 from .accounts import Player
 from .api import OPERATIONS, Services, transcript
 from .api import daily_page as page_of_day
@@ -251,6 +251,29 @@ async def ghosts(request: Request) -> Response:
     sv = services(request)
     assert sv.ghosts is not None
     return respond(request, {"ghosts": await sv.ghosts.list_open()})
+async def arenas(request: Request) -> Response:
+    """Upcoming and running arenas: public, no token needed."""
+    sv = services(request)
+    assert sv.arenas is not None
+    return respond(request, {"arenas": await sv.arenas.listing()})
+
+
+def operator(kind: str, path: str = "", status: int = 200) -> Handler:
+    """An operator's POST (``arena.create``, ``arena.cancel``): the admin token first."""
+
+    async def endpoint(request: Request) -> Response:
+        sv = services(request)
+        admin.check(sv.settings, request.headers.get("authorization", ""))
+        body = await read_body(request, kind, (path,) if path else ())
+        if path:
+            body[path] = param(request, path)
+        assert sv.arenas is not None
+        if kind == "arena.cancel":
+            return respond(request, await sv.arenas.cancel(body["arena"]), status)
+        return respond(request, await sv.arenas.create(body), status)
+
+    endpoint.__name__ = kind.replace(".", "_")
+    return endpoint
 
 
 def reply_of(kind: str) -> dict[str, Any]:
@@ -417,4 +440,23 @@ ENDPOINTS: list[Endpoint] = [
     post("/leagues/{league}/code", "league.code",
          "A new invite code (the owner only); the old one stops working",
          (*LEAGUE_ERRORS, "league.not_owner")),
+    # Arenas (server/arenas.py; docs/protocol.md, "Arenas")
+    Endpoint("GET", f"{API}/arenas", arenas, "Upcoming and running arenas",
+             reply=replies.obj({"arenas": {"type": "array", "items": replies.ARENA}}),
+             auth="none"),
+    Endpoint("POST", f"{API}/arenas", operator("arena.create", status=201),
+             "The operator's: schedule an arena (Authorization: Bearer <the admin token>)",
+             "arena.create", 201, replies.ARENA, auth="none",
+             errors=("arena.forbidden", "game.unknown")),
+    Endpoint("GET", f"{API}/arenas/{{arena}}", get_operation("arena.get", "arena"),
+             "An arena: its rounds, players, winner", "arena.get", reply=replies.ARENA,
+             errors=("arena.unknown",)),
+    post("/arenas/{arena}/join", "arena.join", "Play every round of the arena from the next",
+         ("arena.unknown", "arena.not_running", "arena.full")),
+    post("/arenas/{arena}/leave", "arena.leave", "Play no more rounds of the arena",
+         ("arena.unknown", "arena.not_player")),
+    Endpoint("POST", f"{API}/arenas/{{arena}}/cancel", operator("arena.cancel", "arena"),
+             "The operator's: cancel an arena (no more rounds, no winner, no next occurrence)",
+             "arena.cancel", reply=replies.ARENA, auth="none",
+             errors=("arena.forbidden", "arena.unknown")),
 ]

@@ -290,6 +290,35 @@ MESSAGES.update({  # leagues (docs/protocol.md "Leagues")
     "league.get": {"league": LEAGUE},
     "league.list": {},
 })
+ARENA = Field("string", hi=64, doc="an arena's id")
+#: Arenas (docs/protocol.md, "Arenas"); ``arena.create`` and ``arena.cancel`` are the
+#: operator's, REST only, with the admin token.
+MESSAGES |= {
+    "arena.join": {"arena": Field("string", hi=64, doc="a scheduled or running arena: you "
+                                                       "play every round dealt from now on")},
+    "arena.leave": {"arena": Field("string", hi=64, doc="an arena you joined: you play no "
+                                                        "more of its rounds")},
+    "arena.get": {"arena": ARENA},
+    "arena.subscribe": {"arena": Field("string", hi=64, doc="an arena whose arena.round and "
+                                                            "arena.ended events you follow")},
+    "arena.unsubscribe": {"arena": ARENA},
+    "arena.create": {
+        "game": GAME,
+        "variant": VARIANT,
+        "starts_at": Field("integer", required=False, hi=2**53,
+                           doc="server ms since the epoch; now when left out"),
+        "duration": Field("integer", lo=1, hi=7 * 86400,
+                          doc="seconds; whole intervals of it are played"),
+        "interval": Field("integer", lo=1, hi=86400,
+                          doc="seconds between two deals: each round's time"),
+        "repeat": Field("integer", required=False, hi=366 * 86400,
+                        doc="seconds from one start to the next occurrence's; 0 (default): "
+                            "none"),
+        "name": Field("string", required=False, lo=1, hi=64,
+                      doc="the arena's name; the rule set's when left out"),
+    },
+    "arena.cancel": {"arena": ARENA},
+}
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
 
@@ -299,6 +328,7 @@ PARAMS: dict[str, Field] = {
     "game": GAME, "variant": VARIANT, "session": SESSION, "race": RACE, "match": MATCH,
     "ghost": GHOST,
     "league": LEAGUE,
+    "arena": ARENA,
 }
 TOKEN = MESSAGES["hello"]["token"]
 

@@ -25,7 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from . import acks, boards_live, codec, drain, schema, store
+from . import acks, arena_live, boards_live, codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
@@ -38,9 +38,10 @@ from .ws_v2 import CHANGES, V2Socket
 log = logging.getLogger("samedeal.ws")
 
 WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is REST only
+WS_TYPES -= arena_live.ADMIN  # so are the operator's calls
 #: Messages whose operation copies the player's name (into a race, a match, a board).
 NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
-                         "daily.start", "race.bot"})
+                         "daily.start", "race.bot", "arena.join"})
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
@@ -95,6 +96,7 @@ class Connection(V2Socket):
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
         self.boards: set[str] = set()  # the boards this socket watches (their key names)
+        self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
         self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.refused = 0
@@ -129,6 +131,7 @@ class Connection(V2Socket):
                 await self._unsubscribe(eid)
             await boards_live.leave_all(self)
             self.ghost_replays.stop()
+            await arena_live.leave_all(self)
             await self._stop(writer)
             self.sv.drain.closed(self)
 
@@ -276,6 +279,8 @@ class Connection(V2Socket):
             # The name may have changed since hello (a rename over REST, or on another tab):
             # what is copied into a race, a match or a board is the current one.
             self.player = await self.sv.accounts.get(self.player.id)
+        if kind in arena_live.KINDS:
+            return await arena_live.handle(self, kind, m)
         if self.v2 and kind in CHANGES:
             out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
                                                    self.revs.get(m["session"]))}

@@ -5,6 +5,7 @@ so it works against any SameDeal server. Reference: docs/bots.md."""
 
 from __future__ import annotations
 
+from .arenas import ArenaRounds
 from .blocking import BlockingClient
 from .board_updates import BoardUpdates
 from .client import Client, MatchState, RaceState, RequestTimeout
@@ -33,8 +34,8 @@ from .messages import (
 )
 
 __all__ = [
-    "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Client", "ConnectionLost",
-    "Daily", "Event", "Hint", "Match",
+    "ArenaRounds", "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Client",
+    "ConnectionLost", "Daily", "Event", "Hint", "Match",
     "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
     "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",
     "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",

@@ -193,6 +193,19 @@ class BlockingClient:
     def match_transcript(self, match: str) -> dict[str, Any]:
         return self._run(self.client.match_transcript(match))
 
+    # arenas (their rounds as they come: the asyncio client's ``arena_rounds``)
+    def arenas(self) -> list[dict[str, Any]]:
+        return self._run(self.client.arenas())
+
+    def arena(self, arena: str) -> dict[str, Any]:
+        return self._run(self.client.arena(arena))
+
+    def join_arena(self, arena: str) -> dict[str, Any]:
+        return self._run(self.client.join_arena(arena))
+
+    def leave_arena(self, arena: str) -> dict[str, Any]:
+        return self._run(self.client.leave_arena(arena))
+
     # events
     def next_event(self, timeout: float | None = None) -> Event:
         return self._run(self.client.next_event(timeout))

@@ -11,6 +11,7 @@ import * as replay from "./replay.js";
 import * as games from "./games.js";
 import * as ghost from "./ghost.js";
 import * as leagues from "./leagues.js";
+import * as arenas from "./arenas.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
 
 const TOKEN = "samedeal.token";
@@ -38,6 +39,8 @@ const ROUTES = [
   [/^ghost\/([^/]+)$/, ghost, ["id"]],
   [/^leagues$/, leagues, []],
   [/^league\/([^/]+)$/, leagues, ["id"]],
+  [/^arenas$/, arenas, []],
+  [/^arena\/([^/]+)$/, arenas, ["id"]],
 ];
 
 function showNet(state) {

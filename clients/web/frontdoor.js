@@ -79,5 +79,6 @@ export function frontDoor(ctx) {
     error,
     h("p.more", {},
       h("a", { href: "#/games", text: `All ${new Set(ctx.catalog.map((r) => r.id)).size} games →` }), " ",
-      h("a", { href: "#/daily", text: "All today's daily deals →" })));
+      h("a", { href: "#/daily", text: "All today's daily deals →" }), " ",
+      h("a", { href: "#/arenas", text: "Arenas →" })));
 }

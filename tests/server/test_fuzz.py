@@ -181,6 +181,13 @@ BASE: dict[str, dict[str, Any]] = {
     "league.code": {"league": "lnothere"},
     "league.get": {"league": "lnothere"},
     "league.list": {},
+    "arena.join": {"arena": "anothere"},
+    "arena.leave": {"arena": "anothere"},
+    "arena.get": {"arena": "anothere"},
+    "arena.subscribe": {"arena": "anothere"},
+    "arena.unsubscribe": {"arena": "anothere"},
+    "arena.create": {"game": "nope", "variant": "easy", "duration": 60, "interval": 10},
+    "arena.cancel": {"arena": "anothere"},
 }
 
 
@@ -429,11 +436,16 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "league.code": ("POST", "/leagues/{league}/code", "league"),
     "league.get": ("GET", "/leagues/{league}", "league"),
     "league.list": ("GET", "/leagues", None),
+    "arena.join": ("POST", "/arenas/{arena}/join", "arena"),
+    "arena.leave": ("POST", "/arenas/{arena}/leave", "arena"),
+    "arena.get": ("GET", "/arenas/{arena}", "arena"),
+    "arena.create": ("POST", "/arenas", None),
+    "arena.cancel": ("POST", "/arenas/{arena}/cancel", "arena"),
 }
 #: The other routes, whose only input is the path.
 PATHS = ["/players/{x}", "/players/{x}/stats", "/games/{x}/easy", "/games/klondike/{x}",
          "/sessions/{x}/moves", "/races/{x}", "/races/{x}/results",
-         "/matches/{x}/transcript", "/daily/{x}"]
+         "/matches/{x}/transcript", "/daily/{x}", "/arenas/{x}"]
 
 
 def as_text(value: Any) -> str:
