@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from .accounts import Accounts, Player
 from .board_watch import BoardWatch
 from .boards import Boards
+from .challenges import Challenges
 from .config import Settings
 from .daily import Daily, day_of, parse_day
 from .daily_beacon import DayBeacon
@@ -46,6 +47,7 @@ class Services:
     beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
     drain: Drain = field(default_factory=Drain)
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
+    challenges: Challenges | None = None  # challenges by name (server/challenges.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -176,6 +178,34 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
             **you}
 
 
+def _challenges(sv: Services) -> Challenges:
+    assert sv.challenges is not None, "build_services wires them"
+    return sv.challenges
+
+
+async def challenge_send(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).send(player, body)
+
+
+async def challenge_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).list(player)
+
+
+async def challenge_accept(sv: Services, player: Player,
+                           body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).accept(player, body["challenge"])
+
+
+async def challenge_decline(sv: Services, player: Player,
+                            body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).decline(player, body["challenge"], body.get("block", False))
+
+
+async def challenge_withdraw(sv: Services, player: Player,
+                             body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).withdraw(player, body["challenge"])
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -199,6 +229,12 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
     "board.get": (board_get, "board"),
+    # challenges by name
+    "challenge.send": (challenge_send, "challenge"),
+    "challenge.list": (challenge_list, "challenges"),
+    "challenge.accept": (challenge_accept, "race"),
+    "challenge.decline": (challenge_decline, "challenge"),
+    "challenge.withdraw": (challenge_withdraw, "challenge"),
 }
 
 

@@ -8,7 +8,7 @@ import gc
 import importlib.util
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from .api import Services
 from .beacon import Beacon
 from .board_watch import BoardWatch
 from .boards import Boards
+from .challenges import Challenges
 from .config import Settings
 from .daily import Clock, Daily
 from .daily_beacon import DayBeacon
@@ -100,7 +101,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
     return Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                     records, hub, metrics, SignupLimit(redis, settings), followups,
                     beacon, board_watch=BoardWatch(boards, hub, metrics,
-                                                   settings.board_interval))
+                                                   settings.board_interval),
+                    challenges=Challenges(redis, settings, accounts, races))
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> Starlette:
@@ -228,7 +230,8 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     completed within their grace (all idempotent, so nodes may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due):
+                    sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
+                    *expiring(sv)):
             try:
                 await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep
@@ -238,6 +241,11 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
                 log.exception("sweep failed: %s", job.__qualname__)
         if await pause(stop, sv.settings.sweep_interval):
             return
+
+
+def expiring(sv: Services) -> list[Callable[[], Awaitable[None]]]:
+    """The sweep's jobs that expire what waited too long for an answer: challenges."""
+    return [sv.challenges.expire_due] if sv.challenges is not None else []
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -104,6 +104,12 @@ class Settings:
     beacon_timeout: float = 5.0
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
+    #: Challenges by name (server/challenges.py): seconds a challenge waits for its answer,
+    #: how many unanswered challenges one player may have out at once, and how many of those
+    #: to the same player.
+    challenge_ttl: float = 600.0
+    challenges_pending: int = 5
+    challenges_per_player: int = 1
 
     @property
     def move_wait(self) -> float | None:

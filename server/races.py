@@ -152,7 +152,8 @@ class Races:
         return await self.summary(rid)
 
     async def _open(self, player: Player, body: dict[str, Any],
-                    rematch_of: dict[str, Any] | None = None) -> str:
+                    rematch_of: dict[str, Any] | None = None,
+                    invited: dict[FieldT, EncodableT] | None = None) -> str:
         """A new open race with a new secret seed; its id. Listed among the open races,
         unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
         may join."""
@@ -173,10 +174,24 @@ class Races:
         if rematch_of is not None:
             fields["rematch_of"] = rematch_of["race"]
             fields |= {f"invited:{pid}": 1 for pid in rematch_of["entrant_info"]}
+        if invited is not None:
+            fields |= invited
         await self.redis.hset(rk, mapping=fields)
-        if rematch_of is None:
+        if rematch_of is None and invited is None:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
+
+    async def open_invited(self, player: Player, body: dict[str, Any], invited: list[str],
+                           challenge: str) -> str:
+        """A new race only ``invited`` may join, not listed among the open ones: the race of
+        the accepted challenge ``challenge`` (server/challenges.py)."""
+        fields: dict[FieldT, EncodableT] = {"challenge": challenge}
+        fields |= {f"invited:{pid}": 1 for pid in invited}
+        return await self._open(player, body, invited=fields)
+
+    async def drop(self, rid: str) -> None:
+        """A race made in vain, that nobody knows (a challenge answered first elsewhere)."""
+        await self._drop(rid)
 
     async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
         """The same entrants on a new deal (server/rematch.py): the caller takes a seat in
@@ -368,7 +383,7 @@ MESSAGES = {
     "race.joined": "you are already in that race",
     "race.full": "the race is full",
     "race.not_entrant": "you are not in that race",
-    "race.not_invited": "this race is a rematch: only the entrants of the race before it can "
-                        "join",
+    "race.not_invited": "this race is by invitation (a rematch, or a challenge accepted): "
+                        "only the players invited to it can join",
     "conflict": "the race changed meanwhile; try again",
 }

@@ -118,6 +118,13 @@ BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
                     "you": {"oneOf": [ENTRY, {"type": "null"}],
                             "description": "your own entry, rank included; null: none yet"}},
                    doc="a watched board's top entries (as board.get shows them) and yours")
+CHALLENGE = obj({"challenge": STR, "from": PLAYER, "to": PLAYER, "game": STR, "variant": STR,
+                 "name": STR, "state": {"enum": ["pending", "accepted", "declined",
+                                                 "withdrawn", "expired"]},
+                 "created": MS, "expires_at": MS, "race": STR_OR_NULL,
+                 "answered_at": MS_OR_NULL},
+                doc="a challenge by name (docs/protocol.md#challenges): who challenged whom "
+                    "on which rule set; its race once accepted; never anything of a deal")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
@@ -147,6 +154,10 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "daily": ("reply to daily.get: the day and its deals", DAILY),
     "board": ("reply to board.get: a page of a leaderboard", BOARD),
     "error": ("any refusal; carries the request's id when it could be read", ERROR),
+    "challenge": ("reply to challenge.send, challenge.decline, challenge.withdraw: the "
+                  "challenge as it is now", CHALLENGE),
+    "challenges": ("reply to challenge.list: challenges to you and from you, the pending "
+                   "first", obj({"challenges": {"type": "array", "items": CHALLENGE}})),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -188,6 +199,10 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                   "turn", OWN),
     "board.update": ("a watched board's top or your own entry changed (at most once a "
                      "second); the first follows board.subscribe", BOARD_UPDATE),
+    "challenge": ("someone challenged you: accept or decline before expires_at; sent to "
+                  "every socket you have open", CHALLENGE),
+    "challenge.answered": ("a challenge to you or from you was accepted (its race is in "
+                           "race), declined, withdrawn or expired", CHALLENGE),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
                   "with code 1012", obj({"message": STR})),
 }

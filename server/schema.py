@@ -138,6 +138,7 @@ SESSION = Field("string", doc="a session's id")
 RACE = Field("string", doc="a race's id")
 MATCH = Field("string", doc="a match's id")
 MOVE = Field("move", doc="in move notation ('t7-f1', 't3:4-t5', 's') or its JSON object")
+CHALLENGE = Field("string", doc="a challenge's id")
 REV = Field("integer", required=False, hi=2**31,
             doc="the session revision the move was chosen at; a stale one is refused")
 
@@ -249,6 +250,23 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "kind": Field("string", required=False, choices=("human", "bot"),
                       doc="humans' board (default) or bots'"),
     },
+    # challenges by name (docs/protocol.md, "Challenges")
+    "challenge.send": {
+        "to": Field("string", required=False, lo=1, hi=32,
+                    doc="the challenged player's name (case aside); or give 'player'"),
+        "player": Field("string", required=False, lo=1, hi=64,
+                        doc="the challenged player's id (a board row's); or give 'to'"),
+        "game": GAME,
+        "variant": VARIANT,
+    },
+    "challenge.list": {},
+    "challenge.accept": {"challenge": CHALLENGE},
+    "challenge.decline": {
+        "challenge": CHALLENGE,
+        "block": Field("boolean", required=False,
+                       doc="refuse this player's challenges from now on (for 30 days)"),
+    },
+    "challenge.withdraw": {"challenge": CHALLENGE},
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
@@ -257,6 +275,7 @@ REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match repl
 PARAMS: dict[str, Field] = {
     "player": Field("string", lo=1, hi=64, doc="a player's id"),
     "game": GAME, "variant": VARIANT, "session": SESSION, "race": RACE, "match": MATCH,
+    "challenge": CHALLENGE,
 }
 TOKEN = MESSAGES["hello"]["token"]
 

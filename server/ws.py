@@ -25,7 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from . import acks, boards_live, codec, drain, schema, store
+from . import acks, boards_live, challenge_notices, codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
@@ -94,6 +94,7 @@ class Connection(V2Socket):
         self.listeners: dict[str, Any] = {}
         self.present: set[str] = set()  # matches this socket counts as the player's presence
         self.boards: set[str] = set()  # the boards this socket watches (their key names)
+        self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
         self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.refused = 0
@@ -126,6 +127,7 @@ class Connection(V2Socket):
             for eid in list(self.listeners):
                 await self._unsubscribe(eid)
             await boards_live.leave_all(self)
+            await challenge_notices.leave(self)
             await self._stop(writer)
             self.sv.drain.closed(self)
 
@@ -290,6 +292,7 @@ class Connection(V2Socket):
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
         self.player = await self.sv.accounts.authenticate(m["token"])
+        await challenge_notices.follow(self)
         reply = {"type": "welcome", "player": self.player.public()}
         return reply
 
