@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -151,7 +150,7 @@ async def test_an_unanswered_challenge_expires(pair: list[Node]) -> None:
     late = await wb.request({"type": "challenge.accept", "challenge": sent["challenge"]})
     assert late["code"] == "challenge.answered" and "expired" in late["message"], late
     status, listed = await rest(n1, b_token, "GET", "/challenges")
-    assert listed["challenges"][0]["state"] == "expired"
+    assert status == 200 and listed["challenges"][0]["state"] == "expired"
     # No longer pending: it counts against no limit.
     again = await wa.request({"type": "challenge.send", "player": b, **KLONDIKE})
     assert again["type"] == "challenge", again
@@ -161,7 +160,7 @@ async def test_an_unanswered_challenge_expires(pair: list[Node]) -> None:
 
 async def test_answers_at_once_on_two_nodes_give_one_outcome(pair: list[Node]) -> None:
     n0, n1 = pair
-    a, _, wa = await someone(n0, unique("Ann"))
+    _, _, wa = await someone(n0, unique("Ann"))
     b, b_token, wb1 = await someone(n1, unique("Bob"))
     wb0 = await Ws.open(n0, b_token)
 
@@ -173,7 +172,7 @@ async def test_answers_at_once_on_two_nodes_give_one_outcome(pair: list[Node]) -
     assert r0["type"] == r1["type"] == "race", (r0, r1)
     assert r0["race"] == r1["race"]
     status, race = await rest(n1, b_token, "GET", f"/races/{r0['race']}")
-    assert [e["player"] for e in race["entrants"]] == [b]
+    assert status == 200 and [e["player"] for e in race["entrants"]] == [b]
     told = await wa.expect("challenge.answered", challenge=sent["challenge"])
     assert told["race"] == r0["race"]
     await wa.drain(0.5)
