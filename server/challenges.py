@@ -203,7 +203,7 @@ class Challenges:
                   "name": rules.name, "state": "pending", "created": str(now),
                   "expires_at": str(expires)}
         out = public(fields, cid)
-        event = msgpack.packb({"type": "challenge", **out})
+        event = msgpack.packb({"type": "challenge.received", **out})
         pairs = [v for kv in fields.items() for v in kv]
         # ARGV[10] and [11] are the first field's name and value: 'challenge', its id.
         got = await self._send(keys=[key(cid), _out(player.id), _to(target.id),

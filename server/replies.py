@@ -199,8 +199,8 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                   "turn", OWN),
     "board.update": ("a watched board's top or your own entry changed (at most once a "
                      "second); the first follows board.subscribe", BOARD_UPDATE),
-    "challenge": ("someone challenged you: accept or decline before expires_at; sent to "
-                  "every socket you have open", CHALLENGE),
+    "challenge.received": ("someone challenged you: accept or decline before expires_at; "
+                           "sent to every socket you have open", CHALLENGE),
     "challenge.answered": ("a challenge to you or from you was accepted (its race is in "
                            "race), declined, withdrawn or expired", CHALLENGE),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "

@@ -68,7 +68,7 @@ async def test_a_challenge_by_name_reaches_every_socket_and_ends_in_one_race(
     assert sent["state"] == "pending" and sent["to"]["id"] == b and sent["from"]["id"] == a
     assert sent["race"] is None
     for ws in (wb, wb0):
-        got = await ws.expect("challenge", challenge=sent["challenge"])
+        got = await ws.expect("challenge.received", challenge=sent["challenge"])
         assert got["from"] == {"id": a, "name": ann_name, "kind": "human"}
         assert got["game"] == "klondike" and got["name"] == sent["name"]
         assert not {"seed", "commitment"} & set(got), "nothing of a deal before the race"
@@ -110,7 +110,7 @@ async def test_decline_withdraw_and_block(pair: list[Node]) -> None:
 
     first = await wa.request({"type": "challenge.send", "player": b, **KLONDIKE})
     assert first["type"] == "challenge", first
-    await wb.expect("challenge", challenge=first["challenge"])
+    await wb.expect("challenge.received", challenge=first["challenge"])
     no = await wb.request({"type": "challenge.decline", "challenge": first["challenge"]})
     assert no["type"] == "challenge" and no["state"] == "declined", no
     told = await wa.expect("challenge.answered", challenge=first["challenge"])
@@ -228,10 +228,10 @@ async def test_limits_and_refusals(pair: list[Node]) -> None:
         == "challenge"
     status, no = await rest(n0, a_token, "POST", "/challenges", {"player": e, **KLONDIKE})
     assert status == 429 and no["code"] == "challenge.too_many", no
-    await wb.expect("challenge")
-    await wd.expect("challenge")
+    await wb.expect("challenge.received")
+    await wd.expect("challenge.received")
     await we.drain(0.3)
-    assert not we.pending("challenge"), "a refused challenge is sent to nobody"
+    assert not we.pending("challenge.received"), "a refused challenge is sent to nobody"
 
     # Someone else's challenge is nobody else's business.
     mine = (await wb.request({"type": "challenge.list"}))["challenges"]

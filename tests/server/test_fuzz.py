@@ -167,6 +167,11 @@ BASE: dict[str, dict[str, Any]] = {
     "board.get": {"board": "nope/none"},
     "board.subscribe": {"board": "nope/none"},
     "board.unsubscribe": {"board": "nope/none"},
+    "challenge.send": {"to": "X", "game": "nope", "variant": "easy"},
+    "challenge.list": {},
+    "challenge.accept": {"challenge": "cnothere"},
+    "challenge.decline": {"challenge": "cnothere"},
+    "challenge.withdraw": {"challenge": "cnothere"},
 }
 
 
