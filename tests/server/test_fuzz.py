@@ -343,7 +343,8 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
             assert m.get("type") == "player.rename", (m, r)
             assert r["player"]["name"] == " ".join(m["name"].split()), (m, r)
         else:  # only a read, or an unsubscribe from nothing: nothing can be done by these
-            assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board"), (m, r)
+            assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board",
+                                 "challenges"), (m, r)
     assert await session_state(ws, sid) == before
     await ws.close()
     await bystander_is_served(pair)
