@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .blocking import BlockingClient
 from .board_updates import BoardUpdates
+from .challenges import Challenge
 from .client import Client, MatchState, RaceState, RequestTimeout
 from .errors import ConnectionLost, ProtocolError, SdkError, ServerError
 from .messages import (
@@ -32,7 +33,8 @@ from .messages import (
 )
 
 __all__ = [
-    "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Client", "ConnectionLost",
+    "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Challenge", "Client",
+    "ConnectionLost",
     "Daily", "Event", "Match",
     "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
     "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",

@@ -4,10 +4,12 @@ reconnecting). It speaks only the documented protocol; it imports nothing of the
 
 ``Client`` is assembled from mixins, one job each: ``Connection`` (the socket, requests,
 reconnecting, the event queue), ``Following`` (what arrives, races and matches followed),
-``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Races`` and ``Matches``."""
+``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Races``, ``Matches`` and
+``Challenges``."""
 
 from __future__ import annotations
 
+from .challenges import Challenges
 from .connection import RequestTimeout
 from .daily import DailyAndBoards
 from .matches import Matches
@@ -18,7 +20,7 @@ from .state import MatchState, RaceState
 __all__ = ["Client", "MatchState", "RaceState", "RequestTimeout"]
 
 
-class Client(Races, Matches, Sessions, DailyAndBoards):
+class Client(Challenges, Races, Matches, Sessions, DailyAndBoards):
     """An asyncio SameDeal client for one player.
 
     ``url`` is the server's address (``http://127.0.0.1:8000``); ``token`` the bearer token
