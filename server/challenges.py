@@ -278,6 +278,9 @@ class Challenges:
         body = {"game": c["game"], "variant": c["variant"], "seats": 2,
                 **{k: v for k, v in DEFAULTS.items() if k != "join"}}
         rid = await self.races.open_invited(player, body, [c["from"], c["to"]], cid)
+        # Seated before the answer is published: the challenger joins a race with its
+        # accepter in it, and a race that loses to another answer is dropped unseen.
+        seated = await self.races.join(player, rid)
         try:
             await self._decide(c, cid, "accepted", player, "to", rid)
         except ApiError as e:
@@ -285,7 +288,7 @@ class Challenges:
             if isinstance(e, Answered) and e.race:  # accepted first elsewhere: that race
                 return await self._seat(player, e.race)
             raise
-        return await self._seat(player, rid)
+        return seated
 
     async def _seat(self, player: Player, rid: str) -> dict[str, Any]:
         try:
