@@ -10,6 +10,7 @@ import * as match from "./match.js";
 import * as replay from "./replay.js";
 import * as games from "./games.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
+import { mountChallenges } from "./challenge.js";
 
 const TOKEN = "samedeal.token";
 const NAME = "samedeal.name";
@@ -164,6 +165,7 @@ async function start() {
   };
   window.samedeal = { net, ctx };
   mountNameControl(nameEl, ctx);
+  mountChallenges(ctx); // challenges to you, on every page
   net.connect();
   window.addEventListener("hashchange", () => route(ctx));
   await route(ctx);

@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { showShare } from "./share.js";
 import { frontDoor } from "./frontdoor.js";
+import { challengeForm } from "./challenge.js";
 
 const REFRESH_MS = 10000;
 const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
@@ -172,7 +173,7 @@ export async function mount(root, ctx) {
     h("h2.others", { text: "Play with others" }),
     races.section,
     matches.section,
-    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))));
+    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx), challengeForm(ctx))));
   const load = () => Promise.all([races.load(), matches.load()]);
   await load();
   const timer = setInterval(load, REFRESH_MS);
