@@ -178,6 +178,8 @@ class Challenges:
         if "player" in body:
             target = await self.accounts.get(body["player"])
         else:
+            if not body["to"].strip():
+                raise ApiError("message.invalid", "'to' needs a visible character")
             found = await self.accounts.named(body["to"])
             if not found:
                 raise ApiError("player.unknown", "there is no player by that name")

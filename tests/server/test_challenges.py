@@ -1,4 +1,5 @@
-"""Challenges by name, on two real nodes over one real redis-server: the challenge reaches
+"""Challenges by name, on two real nodes over one real redis-server, then over a Redis Cluster
+(every challenge's keys and its players' channels share one hash tag): the challenge reaches
 every socket of the challenged player on any node and their listing; accepting makes one race
 only the two may join; declining, withdrawing and expiry tell both; two answers at once on two
 nodes give one outcome; the limits and refusals."""
@@ -16,15 +17,17 @@ from tests.conftest import FAST, start_node
 
 from .client import Node, Rest, Ws, player
 
+pytestmark = pytest.mark.both_stores
+
 TTL = 2  # seconds a challenge waits for its answer, on these nodes
 KLONDIKE = {"game": "klondike", "variant": "easy"}
 
 
 @pytest.fixture(scope="module")
-def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
+def pair(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
     """Two nodes with short challenges: 2 s to answer, two pending per sender."""
     logs = tmp_path_factory.mktemp("challenges")
-    started = [start_node(redis_url, logs / f"node{i}.log", SAMEDEAL_CHALLENGE_TTL=str(TTL),
+    started = [start_node(store_url, logs / f"node{i}.log", SAMEDEAL_CHALLENGE_TTL=str(TTL),
                           SAMEDEAL_CHALLENGES_PENDING="2", SAMEDEAL_SWEEP_INTERVAL="0.2",
                           **FAST) for i in range(2)]
     yield [n for n, _ in started]
