@@ -39,7 +39,6 @@ DUE = f"{TAG}:due"
 KEEP = 50  # challenges listed per player and direction
 ANSWERED_KEPT_MS = 7 * 24 * 3600 * 1000  # an answered challenge is forgotten a week later
 BLOCKS_KEPT_S = 30 * 24 * 3600  # a player's blocks last 30 days after their latest
-OUTCOMES = ("accepted", "declined", "withdrawn", "expired")
 
 
 def key(cid: str) -> str:
