@@ -226,8 +226,9 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
     presence counted by nodes that died), end races past their time limit, close daily
     attempts past their deadline, record the reveals now due, fetch a missing beacon round
-    (until it comes), and complete the follow-ups of ended games that no node
-    completed within their grace (all idempotent, so nodes may overlap)."""
+    (until it comes), complete the follow-ups of ended games that no node
+    completed within their grace, and expire unanswered challenges (all idempotent, so nodes
+    may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         for job in (sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
                     sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
