@@ -50,8 +50,12 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                       help="join arena ID and play each of its rounds as it comes, to its end")
     mode.add_argument("--solo", nargs=2, metavar=("GAME", "VARIANT"),
                       help="play practice games of GAME VARIANT")
+    mode.add_argument("--accept-challenges", action="store_true",
+                      help="wait for players' challenges, accept each and race them "
+                           "(--games of them; docs/protocol.md#challenges)")
     p.add_argument("--games", metavar="N", type=at_least(1), default=1,
-                   help="--solo: how many games (default 1)")
+                   help="--solo: how many games; --accept-challenges: how many challenges "
+                        "(default 1)")
     p.add_argument("--seed", metavar="HEX", type=hex_seed,
                    help="--solo: the first game's seed in hex; game i uses seed+i, same width "
                         "(default: random deals)")
@@ -337,8 +341,32 @@ async def run_arena(c: Client, make_bot: Callable[[], Any], arena: str, display:
                       for e in board.entries]}
 
 
+async def run_challenges(c: Client, make_bot: Callable[[], Any], count: int,
+                         display: Display, max_moves: int | None) -> dict[str, Any]:
+    """Accept ``count`` challenges, each as it comes (those waiting first), and race each."""
+    display.note(f"waiting for challenges to {(c.player or {}).get('name')}")
+    races = []
+    async for challenge in c.incoming_challenges():
+        what = challenge.name or challenge.game
+        display.note(f"{challenge.sender.get('name')} challenges you: {what} "
+                     f"({challenge.game}/{challenge.variant})")
+        try:
+            race = await c.accept_challenge(challenge.id)
+        except ServerError as e:  # withdrawn or expired meanwhile: wait for the next
+            display.note(f"challenge {challenge.id}: {e.message}")
+            continue
+        races.append(await run_race(c, make_bot, race.id, display, max_moves))
+        if len(races) >= count:
+            break
+    return {"mode": "challenges", "races": races}
+
+
 def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
     mode = out["mode"]
+    if mode == "challenges":
+        for race in out["races"]:
+            print_summary(race, me)
+        return
     if mode == "solo":
         print(f"{out['games']} games of {out['game']}/{out['variant']}: won {out['won']} "
               f"({100 * out['win_rate']:.1f}%), mean score {out['mean_score']:.1f}, "
@@ -408,6 +436,8 @@ async def main(args: argparse.Namespace) -> int:
             out = await run_ghost(c, make_bot, args.ghost, display, max_moves)
         elif args.arena:
             out = await run_arena(c, make_bot, args.arena, display, max_moves)
+        elif args.accept_challenges:
+            out = await run_challenges(c, make_bot, args.games, display, max_moves)
         else:
             out = await run_match(c, make_bot, args.match, display)
         out["player"] = c.player

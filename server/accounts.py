@@ -38,6 +38,12 @@ def display_name(name: str) -> str:
     return name
 
 
+def name_key(name: str) -> str:
+    """The players going by ``name`` (a set of ids): names are not unique, and are found
+    without regard to case (a challenge by name, server/challenges.py)."""
+    return f"sd:name:{display_name(name).casefold()}"
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -57,6 +63,7 @@ class Accounts:
             pipe.hset(store.player_key(player.id),
                       mapping={"name": name, "kind": kind, "created": now})
             pipe.set(store.token_key(_digest(token)), player.id)
+            pipe.sadd(name_key(name), player.id)
             await pipe.execute()
         return player, token
 
@@ -64,8 +71,34 @@ class Accounts:
         """The player under a new display name. Races, matches and boards copy the name when
         the player joins or a result is recorded, so what is already recorded keeps the old."""
         name = display_name(name)
-        await self.redis.hset(store.player_key(player.id), "name", name)
+        old = store.text(await self.redis.hget(store.player_key(player.id), "name"))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(store.player_key(player.id), "name", name)
+            pipe.srem(name_key(old or player.name), player.id)
+            pipe.sadd(name_key(name), player.id)
+            await pipe.execute()
         return Player(player.id, name, player.kind)
+
+    async def named(self, name: str) -> list[Player]:
+        """The players going by ``name`` now, case aside (an entry left behind by a rename
+        that failed half-way is checked against the name and dropped)."""
+        key = name_key(name)
+        out = []
+        for pid in sorted(store.text(p) for p in await self.redis.smembers(key))[:10]:
+            try:
+                found = await self.get(pid)
+            except ApiError:
+                found = None
+            if found is not None and name_key(found.name) == key:
+                out.append(found)
+            else:
+                await self.redis.srem(key, pid)
+        return out
+
+    async def listed(self, player: Player) -> None:
+        """``player`` findable by name: accounts made before the index are added when they
+        connect (server/challenge_notices.py)."""
+        await self.redis.sadd(name_key(player.name), player.id)
 
     async def authenticate(self, token: str | None) -> Player:
         if not token:

@@ -16,6 +16,7 @@ from .arenas import board_key as arena_board_key
 from .board_watch import BoardWatch
 from .boards import Boards
 from .botrace import BotRaces
+from .challenges import Challenges
 from .config import Settings
 from .daily import Daily, day_of, parse_day
 from .daily_beacon import DayBeacon
@@ -62,6 +63,7 @@ class Services:
     league_boards: LeagueBoards | None = None  # their boards (server/league_boards.py)
     winnable: Winnable | None = None  # the winnable daily deals' choices and par
     arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
+    challenges: Challenges | None = None  # challenges by name (server/challenges.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -300,6 +302,34 @@ async def arena_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
     return await arenas_of(sv).summary(body["arena"], player.id)
 
 
+def _challenges(sv: Services) -> Challenges:
+    assert sv.challenges is not None, "build_services wires them"
+    return sv.challenges
+
+
+async def challenge_send(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).send(player, body)
+
+
+async def challenge_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).list(player)
+
+
+async def challenge_accept(sv: Services, player: Player,
+                           body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).accept(player, body["challenge"])
+
+
+async def challenge_decline(sv: Services, player: Player,
+                            body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).decline(player, body["challenge"], body.get("block", False))
+
+
+async def challenge_withdraw(sv: Services, player: Player,
+                             body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).withdraw(player, body["challenge"])
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -338,6 +368,12 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "arena.join": (arena_join, "arena"),
     "arena.leave": (arena_leave, "arena"),
     "arena.get": (arena_get, "arena"),
+    # challenges by name
+    "challenge.send": (challenge_send, "challenge"),
+    "challenge.list": (challenge_list, "challenges"),
+    "challenge.accept": (challenge_accept, "race"),
+    "challenge.decline": (challenge_decline, "challenge"),
+    "challenge.withdraw": (challenge_withdraw, "challenge"),
 }
 
 

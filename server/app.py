@@ -8,7 +8,7 @@ import gc
 import importlib.util
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from .board_watch import BoardWatch
 from .boards import Boards
 from .bot_player import Operations
 from .botrace import BotRaces
+from .challenges import Challenges
 from .config import Settings
 from .daily import Clock, Daily
 from .daily_beacon import DayBeacon
@@ -137,7 +138,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   bot_races=bot_races, ghosts=ghosts,
                   hints=Hints(redis, settings, sessions, metrics),
                   leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock),
-                  winnable=winnable, arenas=arenas)
+                  winnable=winnable, arenas=arenas,
+                  challenges=Challenges(redis, settings, accounts, races))
     return sv
 
 
@@ -273,12 +275,13 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
     presence counted by nodes that died), end races past their time limit, close daily
     attempts past their deadline, record the reveals now due, fetch a missing beacon round
-    (until it comes), and complete the follow-ups of ended games that no node
-    completed within their grace (all idempotent, so nodes may overlap)."""
+    (until it comes), complete the follow-ups of ended games that no node
+    completed within their grace, and expire unanswered challenges (all idempotent, so nodes
+    may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         jobs = [sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
                 sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
-                *ghost_jobs(sv), *arena_jobs(sv)]
+                *ghost_jobs(sv), *arena_jobs(sv), *expiring(sv)]
         if sv.bot_races is not None:  # bots whose node died, played on here
             jobs.append(sv.bot_races.take_over)
         for job in jobs:
@@ -302,6 +305,11 @@ def arena_jobs(sv: Services) -> tuple[Any, ...]:
     """The arenas' step in the sweep: deal the rounds now due, end the arenas whose time is up
     (server/arenas.py; decided in Redis, so nodes may overlap)."""
     return (sv.arenas.run_due,) if sv.arenas is not None else ()
+
+
+def expiring(sv: Services) -> list[Callable[[], Awaitable[None]]]:
+    """The sweep's jobs that expire what waited too long for an answer: challenges."""
+    return [sv.challenges.expire_due] if sv.challenges is not None else []
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

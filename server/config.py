@@ -164,6 +164,12 @@ class Settings:
     #: Seconds a solver line is kept for the session it was found for (its next moves are the
     #: next hints, from any node, without a new search).
     hint_line_ttl: float = 3600.0
+    #: Challenges by name (server/challenges.py): seconds a challenge waits for its answer,
+    #: how many unanswered challenges one player may have out at once, and how many of those
+    #: to the same player.
+    challenge_ttl: float = 600.0
+    challenges_pending: int = 5
+    challenges_per_player: int = 1
 
     @property
     def move_wait(self) -> float | None:

@@ -81,6 +81,14 @@ STATUS = {
     "server.error": 500,
     "store.unavailable": 503,
     "server.restarting": 503,
+    # challenges (server/challenges.py)
+    "player.ambiguous": 409,
+    "challenge.unknown": 404,
+    "challenge.self": 400,
+    "challenge.too_many": 429,
+    "challenge.refused": 403,
+    "challenge.answered": 409,
+    "challenge.expired": 409,
 }
 
 #: Any other code is a rule refusal from the engine: the request was understood and refused.

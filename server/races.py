@@ -163,7 +163,8 @@ class Races:
     async def _open(self, player: Player, body: dict[str, Any],
                     rematch_of: dict[str, Any] | None = None,
                     bot: tuple[Player, str] | None = None, *, rid: str = "",
-                    seed: bytes = b"", ghost: str = "") -> str:
+                    seed: bytes = b"", ghost: str = "",
+                    invited: dict[FieldT, EncodableT] | None = None) -> str:
         """A new open race with a new secret seed; its id. Listed among the open races,
         unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
         may join; or a bot race. A ghost race's run (server/ghosts.py) comes with its id, the
@@ -189,8 +190,10 @@ class Races:
             fields |= {"bot": bot[0].id, "bot_name": bot[0].name, "bot_strength": bot[1]}
         if ghost:
             fields["ghost"] = ghost
+        if invited is not None:
+            fields |= invited
         await self.redis.hset(rk, mapping=fields)
-        if rematch_of is None and bot is None and not ghost:
+        if rematch_of is None and bot is None and not ghost and invited is None:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
 
@@ -199,6 +202,18 @@ class Races:
         """A ghost race's run (server/ghosts.py): a race ``rid`` on the ghost race's seed,
         unlisted, its seed shown only by the ghost race; its seat is taken beforehand."""
         await self._open(player, body, rid=rid, seed=seed, ghost=ghost)
+
+    async def open_invited(self, player: Player, body: dict[str, Any], invited: list[str],
+                           challenge: str) -> str:
+        """A new race only ``invited`` may join, not listed among the open ones: the race of
+        the accepted challenge ``challenge`` (server/challenges.py)."""
+        fields: dict[FieldT, EncodableT] = {"challenge": challenge}
+        fields |= {f"invited:{pid}": 1 for pid in invited}
+        return await self._open(player, body, invited=fields)
+
+    async def drop(self, rid: str) -> None:
+        """A race made in vain, that nobody knows (a challenge answered first elsewhere)."""
+        await self._drop(rid)
 
     async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
         """The same entrants on a new deal (server/rematch.py): the caller takes a seat in
@@ -419,7 +434,7 @@ MESSAGES = {
     "race.joined": "you are already in that race",
     "race.full": "the race is full",
     "race.not_entrant": "you are not in that race",
-    "race.not_invited": "this race is a rematch: only the entrants of the race before it can "
-                        "join",
+    "race.not_invited": "this race is by invitation (a rematch, or a challenge accepted): "
+                        "only the players invited to it can join",
     "conflict": "the race changed meanwhile; try again",
 }

@@ -158,6 +158,13 @@ ARENA = obj({"arena": STR, "name": STR, "game": STR, "variant": STR, "state": AR
             {"joined": BOOL, "created": MS, "ended_at": MS_OR_NULL, "next": STR_OR_NULL,
              "repeat_of": STR_OR_NULL},
             doc="the arena summary (docs/protocol.md#arenas)")
+CHALLENGE = obj({"challenge": STR, "from": PLAYER, "to": PLAYER, "game": STR, "variant": STR,
+                 "name": STR, "state": {"enum": ["pending", "accepted", "declined",
+                                                 "withdrawn", "expired"]},
+                 "created": MS, "expires_at": MS, "race": STR_OR_NULL,
+                 "answered_at": MS_OR_NULL},
+                doc="a challenge by name (docs/protocol.md#challenges): who challenged whom "
+                    "on which rule set; its race once accepted; never anything of a deal")
 RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
@@ -226,6 +233,10 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                 obj({"leagues": {"type": "array", "items": obj(
                     {"league": STR, "name": STR, "owner": STR, "members": INT})}})),
     "arena": ("reply to arena.join/leave/get/subscribe: the arena", ARENA),
+    "challenge": ("reply to challenge.send, challenge.decline, challenge.withdraw: the "
+                  "challenge as it is now", CHALLENGE),
+    "challenges": ("reply to challenge.list: challenges to you and from you, the pending "
+                   "first", obj({"challenges": {"type": "array", "items": CHALLENGE}})),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -280,6 +291,10 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                         "sessions": {"type": "object", "additionalProperties": STR}})),
     "arena.ended": ("a followed arena ended (its winner) or was cancelled", obj({
         "arena": STR, "winner": WINNER, "cancelled": BOOL})),
+    "challenge.received": ("someone challenged you: accept or decline before expires_at; "
+                           "sent to every socket you have open", CHALLENGE),
+    "challenge.answered": ("a challenge to you or from you was accepted (its race is in "
+                           "race), declined, withdrawn or expired", CHALLENGE),
     "reconnect": ("the node is shutting down: reconnect and resume; the socket closes next "
                   "with code 1012", obj({"message": STR})),
 }

@@ -298,6 +298,7 @@ PROFILE = replies.obj({"id": replies.STR, "name": replies.STR, "kind": replies.S
 RACE_ERRORS = ("race.unknown",)
 MATCH_ERRORS = ("match.unknown",)
 LEAGUE_ERRORS = ("league.unknown",)
+CHALLENGE_ERRORS = ("challenge.unknown", "challenge.answered", "challenge.expired")
 
 #: Every REST route, once: the Starlette routes and the OpenAPI document are built from these.
 ENDPOINTS: list[Endpoint] = [
@@ -459,4 +460,19 @@ ENDPOINTS: list[Endpoint] = [
              "The operator's: cancel an arena (no more rounds, no winner, no next occurrence)",
              "arena.cancel", reply=replies.ARENA, auth="none",
              errors=("arena.forbidden", "arena.unknown")),
+    # challenges by name (docs/protocol.md, "Challenges")
+    post("/challenges", "challenge.send",
+         "Challenge a player, by name or id, to race you on a rule set",
+         ("game.unknown", "player.unknown", "player.ambiguous", "challenge.self",
+          "challenge.too_many", "challenge.refused"), 201),
+    Endpoint("GET", f"{API}/challenges", get_operation("challenge.list"),
+             "Challenges to you and from you: the pending first, then the newest",
+             "challenge.list", reply=reply_of("challenge.list")),
+    post("/challenges/{challenge}/accept", "challenge.accept",
+         "Accept a challenge to you: a race on a new deal only the two of you may join, "
+         "you seated in it", CHALLENGE_ERRORS),
+    post("/challenges/{challenge}/decline", "challenge.decline", "Decline a challenge to you",
+         CHALLENGE_ERRORS),
+    post("/challenges/{challenge}/withdraw", "challenge.withdraw",
+         "Withdraw a challenge you sent, before its answer", CHALLENGE_ERRORS),
 ]

@@ -139,6 +139,7 @@ RACE = Field("string", doc="a race's id")
 MATCH = Field("string", doc="a match's id")
 GHOST = Field("string", doc="a ghost race's id")
 MOVE = Field("move", doc="in move notation ('t7-f1', 't3:4-t5', 's') or its JSON object")
+CHALLENGE = Field("string", doc="a challenge's id")
 REV = Field("integer", required=False, hi=2**31,
             doc="the session revision the move was chosen at; a stale one is refused")
 
@@ -318,6 +319,23 @@ MESSAGES |= {
                       doc="the arena's name; the rule set's when left out"),
     },
     "arena.cancel": {"arena": ARENA},
+    # challenges by name (docs/protocol.md, "Challenges")
+    "challenge.send": {
+        "to": Field("string", required=False, lo=1, hi=32,
+                    doc="the challenged player's name (case aside); or give 'player'"),
+        "player": Field("string", required=False, lo=1, hi=64,
+                        doc="the challenged player's id (a board row's); or give 'to'"),
+        "game": GAME,
+        "variant": VARIANT,
+    },
+    "challenge.list": {},
+    "challenge.accept": {"challenge": CHALLENGE},
+    "challenge.decline": {
+        "challenge": CHALLENGE,
+        "block": Field("boolean", required=False,
+                       doc="refuse this player's challenges from now on (for 30 days)"),
+    },
+    "challenge.withdraw": {"challenge": CHALLENGE},
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 
@@ -329,6 +347,7 @@ PARAMS: dict[str, Field] = {
     "ghost": GHOST,
     "league": LEAGUE,
     "arena": ARENA,
+    "challenge": CHALLENGE,
 }
 TOKEN = MESSAGES["hello"]["token"]
 

@@ -94,14 +94,15 @@ redis.call('HSET', KEYS[1], 'ends_at', 0)
 return {s[1], s[2], s[3] or '', redis.call('LINDEX', KEYS[2], -1) or ''}
 """
 
-# Join an open race (a rematch: only if invited). KEYS: race, entrants, events; ARGV: player,
-# name, payload, window, chan.
+# Join an open race (a rematch or a challenge's race: only if invited). KEYS: race, entrants,
+# events; ARGV: player, name, payload, window, chan.
 JOIN = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
 if state ~= 'open' then return {0, 'race.not_open'} end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 'race.joined'} end
-if redis.call('HEXISTS', KEYS[1], 'rematch_of') == 1
+if (redis.call('HEXISTS', KEYS[1], 'rematch_of') == 1
+    or redis.call('HEXISTS', KEYS[1], 'challenge') == 1)
     and redis.call('HEXISTS', KEYS[1], 'invited:' .. ARGV[1]) == 0 then
   return {0, 'race.not_invited'}
 end

@@ -25,7 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from . import acks, arena_live, boards_live, codec, drain, schema, store
+from . import acks, arena_live, boards_live, challenge_notices, codec, drain, schema, store
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
@@ -97,6 +97,7 @@ class Connection(V2Socket):
         self.present: set[str] = set()  # matches this socket counts as the player's presence
         self.boards: set[str] = set()  # the boards this socket watches (their key names)
         self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
+        self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
         self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.refused = 0
@@ -132,6 +133,7 @@ class Connection(V2Socket):
             await boards_live.leave_all(self)
             self.ghost_replays.stop()
             await arena_live.leave_all(self)
+            await challenge_notices.leave(self)
             await self._stop(writer)
             self.sv.drain.closed(self)
 
@@ -301,6 +303,7 @@ class Connection(V2Socket):
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
         self.player = await self.sv.accounts.authenticate(m["token"])
+        await challenge_notices.follow(self)
         reply = {"type": "welcome", "player": self.player.public()}
         return reply
 

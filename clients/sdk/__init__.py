@@ -8,6 +8,7 @@ from __future__ import annotations
 from .arenas import ArenaRounds
 from .blocking import BlockingClient
 from .board_updates import BoardUpdates
+from .challenges import Challenge
 from .client import Client, MatchState, RaceState, RequestTimeout
 from .errors import ConnectionLost, ProtocolError, SdkError, ServerError
 from .hints import Hint
@@ -34,8 +35,8 @@ from .messages import (
 )
 
 __all__ = [
-    "ArenaRounds", "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Client",
-    "ConnectionLost", "Daily", "Event", "Hint", "Match",
+    "ArenaRounds", "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Challenge",
+    "Client", "ConnectionLost", "Daily", "Event", "Hint", "Match",
     "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
     "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",
     "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",

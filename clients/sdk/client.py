@@ -5,12 +5,13 @@ reconnecting). It speaks only the documented protocol; it imports nothing of the
 ``Client`` is assembled from mixins, one job each: ``Connection`` (the socket, requests,
 reconnecting, the event queue), ``Following`` (what arrives, races and matches followed),
 ``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Leagues``, ``Races``,
-``Matches``, ``Hints`` and ``Arenas``."""
+``Matches``, ``Hints``, ``Arenas`` and ``Challenges``."""
 
 from __future__ import annotations
 
 from .arenas import Arenas
 from .bot_races import BotRaces
+from .challenges import Challenges
 from .connection import RequestTimeout
 from .daily import DailyAndBoards
 from .hints import Hints
@@ -23,7 +24,8 @@ from .state import MatchState, RaceState
 __all__ = ["Client", "MatchState", "RaceState", "RequestTimeout"]
 
 
-class Client(Races, Matches, Arenas, Sessions, Leagues, DailyAndBoards, BotRaces, Hints):
+class Client(Challenges, Races, Matches, Arenas, Sessions, Leagues, DailyAndBoards, BotRaces,
+             Hints):
     """An asyncio SameDeal client for one player.
 
     ``url`` is the server's address (``http://127.0.0.1:8000``); ``token`` the bearer token

@@ -12,7 +12,7 @@ from .following import Following
 from .messages import Race, Results, Session
 from .state import RaceState
 
-RECHECK = 5.0  # seconds a race's follower waits for news before reading the race again
+RECHECK = 5.0  # seconds a race's follower waits for news before following the race again
 
 
 class Races(Accounts, Following):
@@ -109,23 +109,20 @@ class Races(Accounts, Following):
 
     async def _wait_race(self, race: str, done: Callable[[], bool],
                          timeout: float | None) -> None:
-        """Wait for ``done``; with no news for ``RECHECK`` seconds, read the race (and your
-        session in it) again, in case an event or the session at its start never reached this
-        connection (a seat taken over REST or another connection, a push lost)."""
+        """Wait for ``done``, which the race's own events decide. With no news for
+        ``RECHECK`` seconds, follow the race once more (``race.subscribe`` from the last event
+        seen: the events missed and, in a started race, your session are sent again), in case
+        this connection was never following it (a seat taken over REST or another connection);
+        from then on its events alone: nothing is read again and again while a race is quiet
+        (a reconnection follows it again by itself)."""
         async def loop() -> None:
+            followed = False
             while not done():
                 try:
-                    await self.wait_for(done, RECHECK)
+                    await self.wait_for(done, None if followed else RECHECK)
                 except TimeoutError:
-                    summary = await self.race(race)
-                    mine = summary.entrant(self._me()) if self.player else None
-                    state = self._races.get(race)
-                    if state is not None:
-                        state.summary = summary
-                        if mine and mine.get("session") and state.session is None:
-                            # noted as the race's session on its way in (Following)
-                            await self.request({"type": "session.get",
-                                                "session": str(mine["session"])})
+                    await self.subscribe_race(race)
+                    followed = True
 
         await asyncio.wait_for(loop(), timeout)
 

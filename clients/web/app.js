@@ -13,6 +13,7 @@ import * as ghost from "./ghost.js";
 import * as leagues from "./leagues.js";
 import * as arenas from "./arenas.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
+import { mountChallenges } from "./challenge.js";
 
 const TOKEN = "samedeal.token";
 const NAME = "samedeal.name";
@@ -172,6 +173,7 @@ async function start() {
   };
   window.samedeal = { net, ctx };
   mountNameControl(nameEl, ctx);
+  mountChallenges(ctx); // challenges to you, on every page
   net.connect();
   window.addEventListener("hashchange", () => route(ctx));
   await route(ctx);

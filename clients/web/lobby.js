@@ -7,6 +7,7 @@ import { showShare } from "./share.js";
 import { frontDoor } from "./frontdoor.js";
 import { botRaceForm } from "./botrace.js";
 import { ghostLobby } from "./ghost.js";
+import { challengeForm } from "./challenge.js";
 
 const REFRESH_MS = 10000;
 const LAST_RACE = "samedeal.lobby.race"; // the rule set of the last race created here
@@ -176,7 +177,7 @@ export async function mount(root, ctx) {
     races.section,
     h("section.bot", {}, h("div.forms", {}, botRaceForm(ctx, ruleSetPicker))),
     matches.section,
-    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx))),
+    h("section.create", {}, h("div.forms", {}, raceForm(ctx), matchForm(ctx), challengeForm(ctx))),
     ghosts.section);
   const load = () => Promise.all([races.load(), matches.load(), ghosts.load()]);
   await load();

@@ -202,6 +202,18 @@ async def play_everything(node: Node, req: Recorder) -> list[Ws]:
     await a.expect("board.update")  # with Ada's own entry
     await req(b, {"type": "board.unsubscribe", "board": "daily/today/golf/easy"})
 
+    # Challenges (Ben challenges Ada): one declined, one withdrawn; both hear each answer.
+    ada = next(m for m in a.received if m["type"] == "welcome")["player"]["id"]
+    for answer in ({"type": "challenge.decline"}, {"type": "challenge.withdraw"}):
+        sent = await req(b, {"type": "challenge.send", "player": ada, "game": "golf",
+                             "variant": "easy"})
+        await a.expect("challenge.received", challenge=sent["challenge"])
+        await req(a, {"type": "challenge.list"})
+        await req(a if answer["type"] == "challenge.decline" else b,
+                  {**answer, "challenge": sent["challenge"]})
+        await a.expect("challenge.answered", challenge=sent["challenge"])
+        await b.expect("challenge.answered", challenge=sent["challenge"])
+
     race = await req(a, {"type": "race.create", "game": "klondike", "variant": "easy",
                          "seats": 2, "countdown": 0, "time_limit": 60})
     rid = race["race"]
@@ -309,6 +321,7 @@ async def test_asyncapi_payloads_hold_real_messages(
                 "race.left", "match", "match.ack", "match.you", "match.joined",
                 "match.started", "match.card", "match.placed", "match.away", "match.back",
                 "match.forfeit", "match.ended", "match.left", "match.moved",
-                "suggestion"}, set(samples)
+                "suggestion", "challenge", "challenges", "challenge.received",
+                "challenge.answered"}, set(samples)
         else:
             assert len(samples) >= 20, set(samples)

@@ -188,6 +188,11 @@ BASE: dict[str, dict[str, Any]] = {
     "arena.unsubscribe": {"arena": "anothere"},
     "arena.create": {"game": "nope", "variant": "easy", "duration": 60, "interval": 10},
     "arena.cancel": {"arena": "anothere"},
+    "challenge.send": {"to": "X", "game": "nope", "variant": "easy"},
+    "challenge.list": {},
+    "challenge.accept": {"challenge": "cnothere"},
+    "challenge.decline": {"challenge": "cnothere"},
+    "challenge.withdraw": {"challenge": "cnothere"},
 }
 
 
@@ -363,7 +368,7 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
             assert r["name"] == " ".join(m["name"].split()), (m, r)
         else:  # only a read, or an unsubscribe from nothing: nothing can be done by these
             assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board",
-                                 "leagues"), (m, r)
+                                 "leagues", "challenges"), (m, r)
     assert await session_state(ws, sid) == before
     await ws.close()
     await bystander_is_served(pair)
