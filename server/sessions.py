@@ -256,7 +256,12 @@ class Sessions:
                 continue  # the cache may be behind: check against Redis
             if rev is not None and rev != s.rev:
                 raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
-            done, entry = self._apply(s, op, move)
+            try:
+                done, entry = self._apply(s, op, move)
+            except ApiError:
+                if rev is None and attempt == 0:
+                    continue  # refused by a copy that may be behind: judged again on Redis's
+                raise
             result = await self._persist(s, PUSH if entry else POP, entry or "")
             if result.ok:
                 s.rev = result.rev

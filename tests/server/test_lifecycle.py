@@ -208,3 +208,32 @@ async def test_a_node_stops_when_asked_after_a_client_vanished_mid_request(
     proc.send_signal(signal.SIGTERM)
     # uvicorn re-raises the signal once it has shut down; a hang raises TimeoutExpired
     assert proc.wait(15) in (0, -signal.SIGTERM)
+
+
+async def test_a_move_without_a_revision_is_judged_on_the_session_as_stored(
+        nodes: list[Node]) -> None:
+    """Node B holds a copy of the session from before a move made on node A. A move sent to B
+    without ``rev``, legal only after A's move, is played, not refused by B's old copy."""
+    a, b = nodes
+    _, token = await player(a, "Cy", "human")
+    on_a, on_b = await Ws.open(a, token), await Ws.open(b, token)
+    s = await on_a.request({"type": "solo.start", "game": "klondike", "variant": "difficult",
+                            "seed": "00ff"})
+    sid = s["session"]
+    await on_b.request({"type": "session.get", "session": sid})  # B's copy, at revision 0
+    rules = engine.get("klondike", "difficult")
+    st = rules.deal(bytes.fromhex("00ff"))
+    before = {engine.move_text(rules, m) for m in st.legal_moves()}
+    for first in sorted(before):
+        st.play(engine.parse_move(rules, first))
+        fresh = sorted({engine.move_text(rules, m) for m in st.legal_moves()} - before)
+        if fresh:
+            break
+        st.pop()
+    assert fresh, "no move of this deal is legal only after another"
+    ack = await on_a.request({"type": "move", "session": sid, "move": first})
+    assert ack["type"] == "ack"
+    late = await on_b.request({"type": "move", "session": sid, "move": fresh[0]})
+    assert late["type"] == "ack" and late["rev"] == 2, late
+    await on_a.close()
+    await on_b.close()
