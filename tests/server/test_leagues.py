@@ -18,6 +18,7 @@ from server import replies
 from server.daily import daily_rule_sets
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
+from .test_boards_live import finish
 
 _names = itertools.count()
 #: One-player rule sets from the front of the list (the live-board tests take theirs from the
@@ -48,16 +49,6 @@ async def refused(ws: Ws, message: dict[str, Any], code: str) -> dict[str, Any]:
     reply = await ws.request(message)
     assert reply["type"] == "error" and reply["code"] == code, (message, reply)
     return checked(reply)
-
-
-async def finish(node: Node, token: str, game: tuple[str, str]) -> None:
-    """Play today's ranked attempt at ``game`` and resign it: a result on the daily board."""
-    rest = Rest(node, token)
-    status, s = await rest.call("POST", "/daily", {"game": game[0], "variant": game[1]})
-    assert status == 201, s
-    status, out = await rest.call("POST", f"/sessions/{s['session']}/resign", {})
-    assert status == 200, out
-    await rest.aclose()
 
 
 async def game_of_today(node: Node) -> tuple[str, str]:
