@@ -1,0 +1,46 @@
+"""The winnability table: its verdicts are the solver's, its intervals are right, and the
+committed docs/winnability.md is exactly what the committed data renders."""
+
+from __future__ import annotations
+
+import engine
+from bench import winnability as w
+from engine.solver import Budget, solve
+
+
+def test_a_won_verdict_is_a_line_that_wins():
+    d = w.judge("klondike/easy", 0, 20_000, 30)
+    assert d.outcome == "W" and d.moves > 0
+    st = engine.get("klondike", "easy").deal(w.seed(0))
+    v = solve(st, Budget(positions=20_000))
+    for m in v.moves:
+        st.play(m)
+    assert st.status == "won" and len(v.moves) == d.moves
+
+
+def test_a_spent_budget_is_unknown_never_lost():
+    d = w.judge("klondike/easy", 5, 1, 30)
+    assert d.outcome == "U" and d.positions <= 2
+
+
+def test_a_scored_game_counts_as_won_only_when_its_best_line_wins():
+    d = w.judge("poker-square/easy", 0, 2_000, 30)
+    assert d.outcome == "U"  # 2,000 positions neither reach the target nor search every line
+
+
+def test_wilson_interval():
+    assert w.wilson(0, 10)[0] == 0.0 and 0.30 < w.wilson(0, 10)[1] < 0.31
+    lo, hi = w.wilson(815, 1000)
+    assert 0.79 < lo < 0.815 < hi < 0.84
+    assert w.wilson(10, 10)[1] == 1.0
+
+
+def test_the_committed_table_is_the_committed_data_rendered():
+    data = w.load()
+    assert data, "bench/winnability.json is missing: run python -m bench.winnability"
+    assert w.DOC.read_text() == w.render(data)
+    assert set(data["sets"]) <= {r.key for r in engine.rule_sets()}
+    for rec in data["sets"].values():
+        n = len(rec["outcomes"])
+        assert n == len(rec["positions"]) == len(rec["cpu"]) == len(rec["moves"]) > 0
+        assert set(rec["outcomes"]) <= set("WLU")
