@@ -12,12 +12,10 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from importlib.metadata import entry_points
+from typing import Any, Protocol
 
 import engine
-from clients.bots import Bot
-from clients.bots.greedy import GreedyBot
-from clients.bots.random import RandomBot
 
 from .accounts import Player
 from .config import Settings
@@ -26,34 +24,36 @@ from .errors import ApiError
 log = logging.getLogger("samedeal.bots")
 
 
-class Unschooled(GreedyBot):
-    """GreedyBot not told the rule set's description: it scores the legal moves from the view
-    alone and never plans ahead (GreedyBot's own behaviour without ``learn``)."""
+class Bot(Protocol):
+    """What the server asks of a bot: the example bots' interface (clients/bots)."""
 
-    def learn(self, rules: dict[str, Any]) -> None:
-        self.rules = rules  # kept, not used: its layout stays unknown
+    def learn(self, rules: dict[str, Any]) -> None: ...
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str: ...
 
 
 @dataclass(frozen=True)
 class Strength:
-    """A named strength: the example bot (clients/bots) that plays at it."""
+    """A named strength: the example bot that plays at it."""
 
     name: str
     title: str  # the bot account's display name
     make: Callable[[str], Bot]  # a bot for one race, from the race's id (a seed)
-    #: The fixed rating (openskill mu, sigma) a human is rated against (server/ratings.py):
-    #: a new player starts at 25 +- 8.3, so beating the medium bot is an even result.
+    #: The fixed rating (openskill mu, sigma) a human is rated against (server/ratings.py).
     rating: tuple[float, float]
 
 
-#: Measured with the self-play helpers (clients/bots/measure.py, deals 0..29; docs/bots.md,
-#: "Racing a server's bot"): random < greedy scoring only < greedy planning, on every rule
-#: set tried.
-STRENGTHS: dict[str, Strength] = {
-    "easy": Strength("easy", "Easy bot", lambda seed: RandomBot(seed), (15.0, 2.0)),
-    "medium": Strength("medium", "Medium bot", lambda seed: Unschooled(), (25.0, 2.0)),
-    "hard": Strength("hard", "Hard bot", lambda seed: GreedyBot(), (32.0, 2.0)),
-}
+def installed_strengths() -> dict[str, Strength]:
+    """The strengths the ``samedeal.bots`` entry points declare (clients/bots/strengths.py):
+    found as the ``samedeal`` command finds its commands, so the server imports no client."""
+    out: dict[str, Strength] = {}
+    for ep in entry_points(group="samedeal.bots"):
+        for name, (title, make, rating) in ep.load().items():
+            out[name] = Strength(name, title, make, rating)
+    return out
+
+
+STRENGTHS = installed_strengths()
 DEFAULT_STRENGTH = "medium"
 
 
