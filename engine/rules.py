@@ -40,6 +40,8 @@ TABLEAU, FOUNDATION, STOCK_PILE, WASTE, RESERVE, CELL, GRID = (
 )
 #: Which cards an empty pile takes, 52 flags each (see ``RuleSet._takes``).
 EVERYTHING, NOTHING = bytes([1] * 52), bytes(52)
+#: A target pile not asked yet what it takes (``RuleSet.moves_from``): no real answer is it.
+UNASKED = b"?"
 RANK_ROWS = {r: bytes(RANK[c] == r for c in range(52)) for r in range(1, 14)}
 KINGS = RANK_ROWS[13]
 PREFIX: dict[str, str] = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w",
@@ -434,15 +436,21 @@ class RuleSet(ABC):
         return list(self.iter_moves(st))
 
     def iter_moves(self, st: State) -> Iterator[Move]:
+        return self.moves_from(st, self.sources)
+
+    def moves_from(self, st: State, sources: Iterable[int]) -> Iterator[Move]:
+        """The legal moves of cards out of ``sources`` (among ``self.sources``), then the
+        stock's and the rule set's own: a search that knows only some piles changed since a
+        position whose moves it tried asks for those piles' moves alone."""
         piles, groups = st.piles, self.pile_group
         # The hot path of every solver and of every reply: where the shared target and fill
         # rules apply, each target pile's answer is a row of 52 flags, looked up per card,
-        # with no refusal to build.
+        # with no refusal to build; asked for once, when a card first tries that pile.
         cls = type(self)
         plain = (cls.target_refusal is RuleSet.target_refusal
                  and cls.fill_refusal is RuleSet.fill_refusal)
-        takes = [self._takes(st, dst) if plain else None for dst in range(len(piles))]
-        for src in self.sources:
+        takes: list[bytes | None] = [UNASKED if plain else None] * len(piles)
+        for src in sources:
             pile = piles[src]
             if not pile:
                 continue
@@ -451,6 +459,8 @@ class RuleSet(ABC):
                 card = pile[-n]
                 for dst in targets:
                     row = takes[dst]
+                    if row is UNASKED:
+                        row = takes[dst] = self._takes(st, dst)
                     if row is not None:
                         if row[card] and (n == 1 or groups[dst].kind != FOUNDATION):
                             yield Move(MOVE, src, dst, n)

@@ -18,6 +18,13 @@ the key's symmetry, see ``position.py``):
   could have been made before that turn (it neither reads nor changes the stock), to the
   same cards with no fewer passes left.
 
+Narrowing (``Chooser(narrow=True)``, not sound, so a narrowed search only ever finds wins):
+moves between piles of the table that neither turn a card up, empty a pile, nor take a
+card to a foundation or out of a side pile (rank ``OTHER``) are left out. Most of a deal's
+positions are such shuffles; a winning line seldom needs one, and when it does the sound
+search still finds it. A narrowed search that left nothing out (``Chooser.dropped`` is
+false: no such move ever came up) was the whole search, and its loss is proved.
+
 Ordering (most promising first, so a winnable deal is won early): cards to a foundation,
 moves that turn a face-down card up, cards out of a reserve, cell or waste, moves that
 empty a pile, other moves, the stock, and cards into a cell last (a cell spent is room
@@ -41,14 +48,20 @@ SIDE_KINDS = frozenset({RESERVE, CELL, WASTE, STOCK_PILE})
 class Chooser:
     """The moves to try from a position of one rule set, ordered and pruned."""
 
-    def __init__(self, rules: RuleSet, safe: bool = True) -> None:
+    def __init__(self, rules: RuleSet, safe: bool = True, narrow: bool = False) -> None:
         self.rules = rules
-        self.kinds = rules.pile_kinds
+        self.kinds = kinds = rules.pile_kinds
+        self.narrow = narrow
+        self.dropped = False  # a narrowed chooser left a move out
+        #: Whether narrowing can leave anything out: a move between piles of the table.
+        self.can_narrow = any(kinds[src] not in SIDE_KINDS and kinds[dst] not in (FOUNDATION, CELL)
+                              for src in rules.sources for dst in rules.targets[src])
         self.safe = safe and FOUNDATION in rules.by_kind
         #: Foundations any card may start: while one is empty, no move is judged safe.
         self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
                                  if rules.pile_group[f].fill == Fill.ANY]
         self.talon = talon_piles(rules)
+        self.talon_sources = talon_sources(rules, self.talon)
         stock = rules.stock
         self.turns_over = (stock is not None and stock.to == Deals.WASTE
                            and type(rules).apply_stock is RuleSet.apply_stock)
@@ -80,6 +93,17 @@ class Chooser:
             return EMPTIES
         return OTHER
 
+    def legal_after_deal(self, st: State) -> list[Move] | None:
+        """At a position reached by a deal, the legal moves the search may try from it
+        (``talon_sources``), found without listing the others; ``None`` where the rule set
+        needs the whole list. The useless ones are left out: a position with none left is
+        lost, as the engine would judge it, and a deal never wins."""
+        sources = self.talon_sources
+        if sources is None:
+            return None
+        rules = self.rules
+        return [m for m in rules.moves_from(st, sources) if rules.useful(st, m)]
+
     def moves(self, st: State, legal: list[Move], after_deal: bool = False) -> list[Move]:
         """``legal``'s moves worth trying, best first (``legal``: the position's moves;
         ``after_deal``: the search came here by a deal from the stock, and tried every
@@ -109,7 +133,11 @@ class Chooser:
             if m.kind == STOCK and self.turns_over and not piles[rules.stock_pile] and not (
                     st.vars.get("progress", 1)):
                 continue
-            out.append((self.rank(st, m), i, m))
+            rank = self.rank(st, m)
+            if self.narrow and rank == OTHER and m.kind == MOVE:
+                self.dropped = True
+                continue
+            out.append((rank, i, m))
         out.sort()
         return [m for _, _, m in out]
 
@@ -159,4 +187,19 @@ def talon_piles(rules: RuleSet) -> frozenset[int]:
     return frozenset([rules.stock_pile, *rules.by_kind.get(WASTE, ())])
 
 
-__all__ = ["Chooser", "talon_piles", "twin_groups"]
+def talon_sources(rules: RuleSet, talon: frozenset[int]) -> list[int] | None:
+    """The piles whose moves are all a search tries after a deal (``talon_piles``), so
+    that only theirs need listing: ``None`` where no pile is such, where a card from
+    elsewhere could go onto the stock or a waste, or where the rule set lists its moves,
+    or judges a game over, in its own way."""
+    cls = type(rules)
+    if not talon or any(getattr(cls, name) is not getattr(RuleSet, name) for name in (
+            "legal_moves", "iter_moves", "settled", "status", "won", "finished", "going_on",
+            "useful")):
+        return None
+    if any(t in talon for src in rules.sources if src not in talon for t in rules.targets[src]):
+        return None
+    return [src for src in rules.sources if src in talon]
+
+
+__all__ = ["Chooser", "talon_piles", "talon_sources", "twin_groups"]

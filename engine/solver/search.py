@@ -35,9 +35,11 @@ def scored(st: State) -> bool:
     return st.rules.scoring == Scoring.POINTS
 
 
-#: How a budget is shared: depth first, then best first, then depth first again from where
-#: it stopped (its table kept), each with this share of the positions and the seconds.
-SCHEDULE = ((False, 0.2), (True, 0.4), (False, 0.4))
+DEPTH, NARROW_DEPTH, NARROW_BEST = "depth", "narrow depth", "narrow best"
+#: How a budget is shared: each turn gets this share of the positions and the seconds, and
+#: what a turn leaves unspent goes to the next. A depth-first turn goes on from where the
+#: last one of its kind stopped (its table kept).
+SCHEDULE = ((DEPTH, 0.03), (NARROW_DEPTH, 0.07), (NARROW_BEST, 0.2), (DEPTH, 0.7))
 
 
 def solve(st: State, budget: Budget | None = None, progress: Progress | None = None) -> Verdict:
@@ -45,11 +47,12 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     the best score of a scored game. The state holds the whole deal, face-down cards
     included, so the answer is for this deal (a "thoughtful" solver).
 
-    A game played to a win is searched in turns (``SCHEDULE``): depth first, which wins most
-    deals in a few thousand positions; best first (``bestfirst.py``), where a wrong early
-    choice cannot hold the whole budget; then depth first again, on from where it stopped,
-    which is what proves most losses. Either search that runs out of positions has proved
-    the loss. A scored game, or a search with no budget, is depth first alone.
+    A game played to a win is searched in turns (``SCHEDULE``): a short depth-first search,
+    which wins many deals in a few hundred positions; then narrowed searches (``moves.py``),
+    depth first and best first (``bestfirst.py``), which find most other wins in a few
+    thousand positions but can prove nothing; then depth first again, on from where it
+    stopped, which is what proves losses: when it runs out of positions, every reachable
+    position was searched. A scored game, or a search with no budget, is depth first alone.
     ``positions`` counts every search's positions together."""
     budget = budget or Budget()
     t0 = time.perf_counter()
@@ -58,25 +61,28 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     if scored(st) or (cap is None and secs is None):
         return depth.run(cap, None if secs is None else t0 + secs)
     share = 0.0
-    best: Verdict | None = None
+    others = 0  # positions of the narrowed turns
     v: Verdict | None = None
-    for best_first_turn, part in SCHEDULE:
+    for turn, part in SCHEDULE:
         share += part
         deadline = None if secs is None else t0 + secs * share
-        spent = len(depth.seen) + (best.positions if best else 0)
+        spent = len(depth.seen) + others
         room = None if cap is None else max(0, round(cap * share) - spent)
-        if room == 0:
+        if room == 0 or (turn != DEPTH and not depth.chooser.can_narrow):
             continue
-        if best_first_turn:
-            v = best = best_first(st, room, deadline, shifted(progress, spent, t0),
-                                  depth.next_report)
+        if turn == DEPTH:
+            v = depth.run(None if room is None else len(depth.seen) + room, deadline, others)
+        elif turn == NARROW_DEPTH:
+            v = Search(st, progress, narrow=True).run(room, deadline, spent)
+            others += v.positions
         else:
-            v = depth.run(None if room is None else len(depth.seen) + room, deadline,
-                          0 if best is None else best.positions)
+            v = best_first(st, room, deadline, shifted(progress, spent, t0),
+                           depth.next_report, narrow=True)
+            others += v.positions
         if v.outcome is not Outcome.UNKNOWN:
             break
     assert v is not None  # the last turn always has room: its share is the whole budget
-    used = len(depth.seen) + (best.positions if best else 0)
+    used = len(depth.seen) + others
     return replace(v, positions=used, seconds=time.perf_counter() - t0)
 
 
@@ -92,12 +98,13 @@ class Search:
     """The depth-first search: its state, table, stack and counters. ``run`` may be called
     again with a larger budget, to go on from where it stopped."""
 
-    def __init__(self, st: State, progress: Progress | None) -> None:
+    def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
         self.start = st
+        self.narrow = narrow
         self.st = st.copy()
         self.progress = progress
         self.scored = scored(st)
-        self.chooser = Chooser(st.rules, safe=not self.scored)
+        self.chooser = Chooser(st.rules, safe=not self.scored, narrow=narrow)
         self.key = key_maker(st.rules, sinks=not self.scored)
         self.seen: set[object] = set()
         self.stack: list[tuple[list[Move], int]] | None = None
@@ -118,6 +125,7 @@ class Search:
         (``time.perf_counter``); ``offset``: positions other searches made, for progress."""
         st = self.st
         key, seen, choose = self.key, self.seen, self.chooser.moves
+        after_deal = self.chooser.legal_after_deal
         talon = bool(self.chooser.talon)
         if self.stack is None:
             seen.add(key(st))
@@ -153,6 +161,10 @@ class Search:
                 pop()
                 continue
             seen.add(k)
+            quick = after_deal(st) if dealt else None
+            if quick is not None:
+                stack.append((choose(st, quick, True), 0))
+                continue
             moves = legal()  # the status comes with them, in one pass over the moves
             if st.status != PLAYING:
                 found = self.arrive(st)
@@ -187,6 +199,8 @@ class Search:
         return self.verdict(Outcome.UNKNOWN)
 
     def exhausted(self) -> Verdict:
+        if self.chooser.dropped:  # the moves a narrowed search left out may have won
+            return self.verdict(Outcome.UNKNOWN)
         if self.scored:
             if self.best is None:  # no finished position reachable: cannot happen in play
                 return self.verdict(Outcome.UNKNOWN, complete=True)

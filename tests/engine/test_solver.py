@@ -11,10 +11,11 @@ import random
 import pytest
 
 import engine
-from engine.core import PLAYING, WON
+from engine.core import PLAYING, STOCK, WON
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.moves import Chooser, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker
+from engine.solver.bestfirst import best_first
 from engine.solver.search import Search
 
 RULE_SETS = engine.rule_sets()
@@ -192,3 +193,59 @@ def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> No
     for m in v.moves:
         st.play(m)
     assert st.status == WON
+
+
+def test_a_narrowed_search_leaves_out_shuffles_and_proves_nothing() -> None:
+    """The one way on is a shuffle (Jc-10d onto the Qd, turning nothing up): the narrowed
+    searches, which leave such moves out, run dry and answer unknown, never lost; the whole
+    search wins."""
+    rules = engine.get("klondike", "easy")
+    st = rules.setup({"f1": "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc", "f2": "Ad 2d 3d 4d 5d 6d 7d 8d",
+                      "f3": "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh",
+                      "f4": "As 2s 3s 4s 5s 6s 7s 8s 9s Ts",
+                      "t1": "9d Jc Td", "t2": "Ks Qh", "t3": "Kd Qs Jd", "t4": "Kc",
+                      "t5": "Kh Qc", "t6": "Qd", "t7": "Js"})
+    shuffle = engine.parse_move(rules, "t1:2-t6")
+    assert shuffle.n == 2 and shuffle in Chooser(rules, safe=False).moves(st, st.legal_moves())
+    assert shuffle not in Chooser(rules, safe=False, narrow=True).moves(st, st.legal_moves())
+    narrowed = Search(st, None, narrow=True).run()
+    assert narrowed.outcome == Outcome.UNKNOWN and not narrowed.complete
+    assert best_first(st, None, None, narrow=True).outcome == Outcome.UNKNOWN
+    assert best_first(st, None, None).outcome == Outcome.WON
+    v = solve(st, Budget(positions=10_000))
+    assert v.outcome == Outcome.WON
+    for m in v.moves:
+        st.play(m)
+    assert st.status == WON
+
+
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if Chooser(r).talon_sources],
+                         ids=lambda r: r.key)
+def test_after_a_deal_only_the_talons_moves_are_listed_and_the_search_tries_the_same(
+        rules: engine.RuleSet) -> None:
+    """``legal_after_deal`` lists the moves from the stock and wastes alone. At every
+    position a search reaches by a deal, what it then tries must be what it would try from
+    the whole list, and nothing where the engine says the game is over. (Within a search
+    only: a safe move elsewhere, which a deal cannot make, was the one move tried before.)"""
+    checked = 0
+    for seed in SEEDS:
+        search = Search(rules.deal(seed), None)
+        chooser = search.chooser
+        quick_list = chooser.legal_after_deal
+
+        def compared(st: engine.State) -> list[engine.Move] | None:
+            nonlocal checked
+            quick = quick_list(st)
+            assert quick is not None
+            whole = st.copy()
+            if whole.status == PLAYING:
+                assert chooser.moves(st, quick, True) == chooser.moves(
+                    whole, whole.legal_moves(), True)
+            else:
+                assert quick == []
+            checked += 1
+            return quick
+
+        chooser.legal_after_deal = compared  # type: ignore[method-assign]
+        search.run(3000)
+    assert checked > 100
