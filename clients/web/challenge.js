@@ -1,6 +1,7 @@
 // Challenges by name (docs/protocol.md#challenges): a form to challenge a player by name on a
-// rule set (in the lobby), and on every page a notice of the challenges to you, each with
-// Accept and Decline, and of the answers to yours. Accepting lands you in the race; when your
+// rule set (in the lobby), with Withdraw while it waits, and on every page a notice of the
+// challenges to you, each with Accept, Decline, and Decline and block (no challenges from that
+// player for 30 days), and of the answers to yours. Accepting lands you in the race; when your
 // challenge is accepted this page joins the race and takes you there. The server pushes both
 // (challenge.received, challenge.answered); the list is read again on every (re)connection,
 // since a socket is not sent what came while it was away. Names are players' words: text only.
@@ -29,10 +30,11 @@ export function mountChallenges(ctx) {
 
   function offer(c) {
     const error = h("span.error", { role: "alert" });
-    const answer = (type) => async () => {
+    const answer = (type, block = false) => async () => {
       error.textContent = "";
       try {
-        const reply = await net.request({ type, challenge: c.challenge });
+        const reply = await net.request(block ? { type, challenge: c.challenge, block }
+          : { type, challenge: c.challenge });
         incoming.delete(c.challenge);
         draw();
         if (type === "challenge.accept") location.hash = `#/race/${encodeURIComponent(reply.race)}`;
@@ -47,12 +49,16 @@ export function mountChallenges(ctx) {
       h("span.offer-text", { text: `${c.from.name} challenges you to ${ruleName(ctx, c)}: ` }),
       h("button.primary", { type: "button", "data-act": "accept", text: "Accept", onclick: answer("challenge.accept") }),
       h("button", { type: "button", "data-act": "decline", text: "Decline", onclick: answer("challenge.decline") }),
+      h("button", { type: "button", "data-act": "block", text: "Decline and block",
+        title: "Decline, and take no challenges from this player for 30 days",
+        onclick: answer("challenge.decline", true) }),
       error);
   }
 
   async function answered(c) {
     incoming.delete(c.challenge);
-    if (c.from.id !== me()) { draw(); return; } // an answer to me: its notice goes
+    // An answer to me: its notice goes; my own withdrawal: the form said so.
+    if (c.from.id !== me() || c.state === "withdrawn") { draw(); return; }
     if (c.state === "accepted" && c.race) {
       told.set(c.challenge, `${c.to.name} accepted your challenge: to the race!`);
       draw();
@@ -112,7 +118,21 @@ export function challengeForm(ctx) {
     status.textContent = "";
     try {
       const c = await net.request({ type: "challenge.send", to: name.value, game, variant });
-      status.textContent = `Challenge sent to ${c.to.name}: waiting for the answer…`;
+      // The answer's notice comes from mountChallenges; here Withdraw goes with it.
+      const off = net.on("challenge.answered", (a) => {
+        if (a.challenge === c.challenge) { withdraw.remove(); off(); }
+      });
+      const withdraw = h("button", { type: "button", "data-act": "withdraw", text: "Withdraw",
+        onclick: async () => {
+          try {
+            await net.request({ type: "challenge.withdraw", challenge: c.challenge });
+            off();
+            status.textContent = `Your challenge to ${c.to.name} was withdrawn.`;
+          } catch (err) {
+            status.textContent = errorText(err);
+          }
+        } });
+      status.replaceChildren(`Challenge sent to ${c.to.name}: waiting for the answer… `, withdraw);
     } catch (err) {
       status.textContent = errorText(err);
     }

@@ -50,3 +50,30 @@ def test_challenge_declined_then_accepted_between_two_browsers(page_for, web2: s
     ids = {ann.evaluate("samedeal.ctx.player.id"), bob.evaluate("samedeal.ctx.player.id")}
     assert {e["player"] for e in race["entrants"]} == ids
     assert race["state"] == "running" and race["seats"] == 2
+
+
+def test_a_challenge_withdrawn_then_one_declined_with_a_block(page_for, web2: str) -> None:
+    """Withdraw takes the offer off the other player's page; Decline and block makes the
+    next challenge from the same player refused, in words."""
+    ann_name, bob_name = f"Ann {secrets.token_hex(3)}", f"Bob {secrets.token_hex(3)}"
+    ann = page_for(ann_name)
+    bob = page_for(bob_name, web2)
+    bob.goto(f"{web2}/#/games")
+    bob.wait_for_selector(".page")
+    offer = bob.locator(".challenges .challenge-offer")
+    form = ann.locator("form.challenge-form")
+
+    challenge(ann, bob_name)
+    expect(offer).to_have_count(1, timeout=WAIT)
+    form.locator("[data-act=withdraw]").click()
+    expect(form.locator(".challenge-status")).to_contain_text("withdrawn", timeout=WAIT)
+    expect(offer).to_have_count(0, timeout=WAIT)
+
+    challenge(ann, bob_name)
+    expect(offer).to_have_count(1, timeout=WAIT)
+    offer.locator("[data-act=block]").click()
+    expect(offer).to_have_count(0)
+    expect(form.locator("[data-act=withdraw]")).to_have_count(0, timeout=WAIT)
+    form.get_by_role("button", name="Challenge").click()
+    expect(form.locator(".challenge-status")).to_contain_text("does not take challenges from you", timeout=WAIT)
+    expect(offer).to_have_count(0)
