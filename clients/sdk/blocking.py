@@ -10,6 +10,7 @@ from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 from . import rest
+from .challenges import Challenge
 from .client import Client, MatchState, RaceState
 from .hints import Hint
 from .messages import Board, Daily, Event, Match, Race, Results, Session
@@ -18,8 +19,12 @@ T = TypeVar("T")
 
 
 class BlockingClient:
-    """The same calls as ``Client``, each blocking until its reply. Listeners in
+    """The same calls as ``Client``, each blocking until its reply, but for the live
+    streams (``STREAMS``: use the asyncio client for those). Listeners in
     ``client.listeners`` run on the background thread."""
+
+    #: ``Client``'s calls that hand back a live stream, not a reply: not mirrored here.
+    STREAMS = frozenset({"subscribe_board", "watch_league_board", "arena_rounds", "wait_for"})
 
     def __init__(self, url: str, token: str | None = None, *, encoding: str = "json",
                  **options: Any) -> None:
@@ -205,6 +210,58 @@ class BlockingClient:
 
     def leave_arena(self, arena: str) -> dict[str, Any]:
         return self._run(self.client.leave_arena(arena))
+
+    def rematch_race(self, race: str) -> Race:
+        return self._run(self.client.rematch_race(race))
+
+    def rematch_match(self, match: str) -> Match:
+        return self._run(self.client.rematch_match(match))
+
+    # challenges by name
+    def challenge(self, name: str | None = None, game: str = "", variant: str = "", *,
+                  player: str | None = None) -> Challenge:
+        return self._run(self.client.challenge(name, game, variant, player=player))
+
+    def challenges(self) -> list[Challenge]:
+        return self._run(self.client.challenges())
+
+    def accept_challenge(self, challenge: str) -> Race:
+        return self._run(self.client.accept_challenge(challenge))
+
+    def decline_challenge(self, challenge: str, block: bool = False) -> Challenge:
+        return self._run(self.client.decline_challenge(challenge, block))
+
+    def withdraw_challenge(self, challenge: str) -> Challenge:
+        return self._run(self.client.withdraw_challenge(challenge))
+
+    def wait_challenge_answer(self, challenge: str, timeout: float | None = None) -> Challenge:
+        return self._run(self.client.wait_challenge_answer(challenge, timeout))
+
+    # leagues (their boards watched live: the asyncio client's ``watch_league_board``)
+    def create_league(self, name: str) -> dict[str, Any]:
+        return self._run(self.client.create_league(name))
+
+    def join_league(self, code: str) -> dict[str, Any]:
+        return self._run(self.client.join_league(code))
+
+    def leave_league(self, league: str) -> dict[str, Any]:
+        return self._run(self.client.leave_league(league))
+
+    def remove_from_league(self, league: str, player: str) -> dict[str, Any]:
+        return self._run(self.client.remove_from_league(league, player))
+
+    def new_league_code(self, league: str) -> dict[str, Any]:
+        return self._run(self.client.new_league_code(league))
+
+    def league(self, league: str) -> dict[str, Any]:
+        return self._run(self.client.league(league))
+
+    def leagues(self) -> list[dict[str, Any]]:
+        return self._run(self.client.leagues())
+
+    def league_board(self, league: str, game: str | None = None, variant: str | None = None,
+                     day: str = "today", week: str = "current", kind: str = "human") -> Board:
+        return self._run(self.client.league_board(league, game, variant, day, week, kind))
 
     # events
     def next_event(self, timeout: float | None = None) -> Event:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 from typing import Any
 
 import httpx
@@ -275,6 +276,30 @@ def test_blocking_client(node: Node) -> None:
         assert c.leave_race(race.id).entrant(player["id"]) is None
     with pytest.raises(RuntimeError):
         c.catalog()
+
+
+def test_the_blocking_client_has_every_call_but_the_streams() -> None:
+    calls = {n for n, f in inspect.getmembers(Client)
+             if not n.startswith("_") and inspect.iscoroutinefunction(f)}
+    assert calls >= BlockingClient.STREAMS
+    assert calls - BlockingClient.STREAMS <= set(dir(BlockingClient))
+
+
+def test_blocking_client_leagues_and_challenges(node: Node) -> None:
+    _, ann_token = BlockingClient.register(node.url, "Sync Ann", "bot")
+    bob, bob_token = BlockingClient.register(node.url, "Sync Bob", "bot")
+    with BlockingClient(node.url, ann_token) as ann, BlockingClient(node.url, bob_token) as b:
+        league = ann.create_league("Sync league")
+        assert b.join_league(league["code"])["league"] == league["league"]
+        assert [x["league"] for x in b.leagues()] == [league["league"]]
+        assert len(ann.league(league["league"])["members"]) == 2
+        ann.league_board(league["league"])  # the week board, empty so far
+        c = ann.challenge(player=bob["id"], game="golf", variant="easy")
+        assert [x.id for x in b.challenges()] == [c.id]
+        assert ann.withdraw_challenge(c.id).state == "withdrawn"
+        c = ann.challenge(player=bob["id"], game="golf", variant="easy")
+        race = b.accept_challenge(c.id)
+        assert ann.wait_challenge_answer(c.id, timeout=10).race == race.id
 
 
 async def test_reconnect_mid_race_resumes_the_events_and_finishes(nodes: list[Node]) -> None:
