@@ -285,9 +285,15 @@ class Arenas:
         return await self.summary(aid)
 
     async def _retire(self, aid: str, at: int) -> None:
+        """Off the active set; the arena's records (``at``, ms: its end) are kept as long as
+        its board, ``daily_board_days``, then go with it."""
+        keep = self.settings.daily_board_days * 86400
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(ENDED, {aid: at})
             pipe.zrem(ACTIVE, aid)
+            for key in arena_keys(aid):
+                pipe.expireat(key, at // 1000 + keep)
+            pipe.zremrangebyscore(ENDED, 0, at - keep * 1000)
             await pipe.execute()
 
     # ----- the sweep --------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import jsonschema
 import pytest
+from redis.asyncio import Redis
 
 from server import admin, arenas, replies, store
 from server.config import Settings
@@ -165,7 +166,7 @@ async def test_admin_rest_is_refused_without_the_token(pair: list[Node]) -> None
 
 
 async def test_an_arena_deals_on_time_once_scores_and_names_the_winner(
-        pair: list[Node]) -> None:
+        pair: list[Node], redis_url: str) -> None:
     rng = random.Random(27)
     # Cy's socket speaks protocol v2 in msgpack: arenas are the same on every protocol.
     (a, wa), (b, wb), (c, wc) = [await joined(pair[i % 2], n, p) for i, (n, p) in enumerate(
@@ -222,6 +223,12 @@ async def test_an_arena_deals_on_time_once_scores_and_names_the_winner(
     assert status == 200 and final["state"] == "ended", final
     assert final["winner"] == ended["winner"] and len(final["rounds"]) == 2
     assert final["next"], final
+    # Its records go with its board, 30 days (daily_board_days) after its end.
+    db = Redis.from_url(database(redis_url, 14))
+    for key in arenas.arena_keys(aid):
+        left = await db.pttl(key)
+        assert abs(arena["ends_at"] + 30 * 86_400_000 - time.time() * 1000 - left) < 10_000, key
+    await db.aclose()
     await asyncio.sleep(1)  # more sweeps by both nodes: still one next occurrence
     listed = (await rest.call("GET", "/arenas"))[1]["arenas"]
     nexts = [x for x in listed if x["repeat_of"] == aid]
