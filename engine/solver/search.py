@@ -100,7 +100,6 @@ class Search:
 
     def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
         self.start = st
-        self.narrow = narrow
         self.st = st.copy()
         self.progress = progress
         self.scored = scored(st)
