@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ log = logging.getLogger("samedeal.events")
 Listener = Callable[[bytes | None], None]
 #: A channel every node listens on, so the connection exists before any race is watched.
 NODE_CHANNEL = "sd:node"
+LOCK_STRIPES = 64
 
 
 class Hub:
@@ -32,7 +34,9 @@ class Hub:
 
     def __init__(self, redis: Redis) -> None:
         self._listeners: dict[str, set[Listener]] = {}
-        self._lock = asyncio.Lock()
+        #: Subscribing waits for Redis to confirm: one channel's changes go in order, under
+        #: its stripe's lock, while other channels' (a reconnect storm's hellos) go on.
+        self._locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
         self.channels: Channels | ShardChannels
         if store.sharded(redis):
             self.channels = ShardChannels(redis, self._deliver,  # type: ignore[arg-type]
@@ -67,15 +71,18 @@ class Hub:
             for listener in list(listeners):
                 listener(None)
 
+    def _lock(self, channel: str) -> asyncio.Lock:
+        return self._locks[zlib.crc32(channel.encode()) % LOCK_STRIPES]
+
     async def subscribe(self, channel: str, listener: Listener) -> None:
-        async with self._lock:
+        async with self._lock(channel):
             listeners = self._listeners.setdefault(channel, set())
             if not listeners:
                 await self.channels.subscribe(channel)
             listeners.add(listener)
 
     async def unsubscribe(self, channel: str, listener: Listener) -> None:
-        async with self._lock:
+        async with self._lock(channel):
             listeners = self._listeners.get(channel)
             if listeners is None:
                 return

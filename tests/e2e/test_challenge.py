@@ -75,5 +75,6 @@ def test_a_challenge_withdrawn_then_one_declined_with_a_block(page_for, web2: st
     expect(offer).to_have_count(0)
     expect(form.locator("[data-act=withdraw]")).to_have_count(0, timeout=WAIT)
     form.get_by_role("button", name="Challenge").click()
-    expect(form.locator(".challenge-status")).to_contain_text("does not take challenges from you", timeout=WAIT)
+    expect(form.locator(".challenge-status")).to_contain_text(
+        "does not take challenges from you", timeout=WAIT)
     expect(offer).to_have_count(0)

@@ -7,15 +7,16 @@ loss the larger budget does not confirm."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 import engine
-from engine.core import PLAYING, STOCK, WON
+from engine.core import PLAYING, WON
 from engine.solver import Budget, Outcome, Verdict, solve
+from engine.solver.bestfirst import best_first
 from engine.solver.moves import Chooser, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker
-from engine.solver.bestfirst import best_first
 from engine.solver.search import Search
 
 RULE_SETS = engine.rule_sets()
@@ -233,7 +234,9 @@ def test_after_a_deal_only_the_talons_moves_are_listed_and_the_search_tries_the_
         chooser = search.chooser
         quick_list = chooser.legal_after_deal
 
-        def compared(st: engine.State) -> list[engine.Move] | None:
+        def compared(st: engine.State, chooser: Chooser = chooser,
+                     quick_list: Callable[[engine.State], list[engine.Move] | None]
+                     = quick_list) -> list[engine.Move] | None:
             nonlocal checked
             quick = quick_list(st)
             assert quick is not None

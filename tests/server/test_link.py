@@ -29,6 +29,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import store
 from server.channels import Channels
+from server.events import Hub
 from server.link import Client, Link, link_of
 from tests.conftest import free_port
 
@@ -156,6 +157,30 @@ async def test_channels_deliver_and_come_back_after_a_lost_connection(
         assert got[-1] == (ch, b"3")
     finally:
         await channels.stop()
+        await admin.aclose()
+
+
+async def test_a_channel_waiting_for_its_change_holds_up_no_other_channel(
+        client: Client, redis_url: str) -> None:
+    """The hub orders each channel's subscribes and unsubscribes (each waits for Redis to
+    confirm it), but one channel's wait holds up no other: while ``ch``'s lock is held,
+    as it is for the round trip of its change, ``other`` is subscribed, and hears."""
+    hub = Hub(client)
+    admin = redis.Redis.from_url(redis_url)
+    ch = key("ch")
+    other = next(o for o in (key(f"other{i}") for i in range(100))
+                 if hub._lock(o) is not hub._lock(ch))
+    got: list[bytes | None] = []
+    try:
+        await hub.start()
+        async with hub._lock(ch):
+            await asyncio.wait_for(hub.subscribe(other, got.append), 5)
+            assert await admin.publish(other, b"1") == 1
+        await wait(lambda: got == [b"1"])
+        await hub.unsubscribe(other, got.append)
+        assert await admin.publish(other, b"unheard") == 0
+    finally:
+        await hub.stop()
         await admin.aclose()
 
 
