@@ -3,6 +3,8 @@ committed docs/winnability.md is exactly what the committed data renders."""
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bench import winnability as w
 from engine.solver import Budget, solve
@@ -45,3 +47,14 @@ def test_the_committed_table_is_the_committed_data_rendered():
         n = len(rec["outcomes"])
         assert n == len(rec["positions"]) == len(rec["cpu"]) == len(rec["moves"]) > 0
         assert set(rec["outcomes"]) <= set("WLU")
+
+
+def test_records_made_with_another_budget_or_solver_are_not_added_to():
+    holder: dict = {}
+    sets = w.records(holder, {"seconds": 10, "solver": 3})
+    assert sets == {} and holder["budget"] == {"seconds": 10, "solver": 3}
+    assert w.records(holder, {"seconds": 10, "solver": 3}) is sets
+    with pytest.raises(SystemExit):
+        w.records(holder, {"seconds": 10, "solver": 4})
+    within = w.load()["within"]
+    assert all(len(r["outcomes"]) == len(r["cpu"]) for r in within["sets"].values())
