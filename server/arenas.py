@@ -288,12 +288,13 @@ class Arenas:
         """Off the active set; the arena's records (``at``, ms: its end) are kept as long as
         its board, ``daily_board_days``, then go with it."""
         keep = self.settings.daily_board_days * 86400
+        now = await store.now_ms(self.redis)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(ENDED, {aid: at})
             pipe.zrem(ACTIVE, aid)
             for key in arena_keys(aid):
-                pipe.expireat(key, at // 1000 + keep)
-            pipe.zremrangebyscore(ENDED, 0, at - keep * 1000)
+                pipe.expireat(key, max(at, now) // 1000 + keep)
+            pipe.zremrangebyscore(ENDED, 0, now - keep * 1000)  # their records are gone
             await pipe.execute()
 
     # ----- the sweep --------------------------------------------------------------------
