@@ -65,6 +65,9 @@ def test_ctrl_c_in_play_ends_quietly_with_130() -> None:
             seen += os.read(proc.stdout.fileno(), 4096)
     assert seen.endswith(b"> "), seen
     proc.send_signal(signal.SIGINT)
+    # Stdin stays open until it has ended: closing it first (communicate) races the signal
+    # with an end of input, which ends the game quietly with 0.
+    proc.wait(timeout=30)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
