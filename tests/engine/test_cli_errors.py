@@ -53,9 +53,17 @@ def test_a_usage_mistake_is_one_line_and_exit_2(args: list[str], said: str) -> N
     assert out.stdout == ""  # nothing was made: no account registered, no server started
 
 
+#: The command as a terminal starts it, Ctrl-C on: a background job (a CI runner's, say)
+#: starts its children with SIGINT ignored, and Python then never raises KeyboardInterrupt.
+AT_A_TERMINAL = [sys.executable, "-c",
+                 "import runpy, signal; "
+                 "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                 "runpy.run_module('engine.cli', run_name='__main__', alter_sys=True)"]
+
+
 def test_ctrl_c_in_play_ends_quietly_with_130() -> None:
-    proc = subprocess.Popen([*COMMAND, "play", "klondike", "easy", "--seed", "00"], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([*AT_A_TERMINAL, "play", "klondike", "easy", "--seed", "00"],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdout is not None
     seen = b""
