@@ -72,12 +72,11 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
             continue
         if turn == DEPTH:
             v = depth.run(None if room is None else len(depth.seen) + room, deadline, others)
-        elif turn == NARROW_DEPTH:
-            v = Search(st, progress, narrow=True).run(room, deadline, spent)
-            others += v.positions
         else:
-            v = best_first(st, room, deadline, shifted(progress, spent, t0),
-                           depth.next_report, narrow=True)
+            v = (Search(st, progress, narrow=True).run(room, deadline, spent)
+                 if turn == NARROW_DEPTH else
+                 best_first(st, room, deadline, shifted(progress, spent, t0),
+                            depth.next_report, narrow=True))
             others += v.positions
         if v.outcome is not Outcome.UNKNOWN:
             break
