@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import urllib.error
 import urllib.request
@@ -428,10 +429,24 @@ def _run(args: argparse.Namespace) -> int:
     return code
 
 
+_OLD_TOKEN = re.compile(r"-[A-Za-z0-9_-]{42}")  # 32 random bytes in URL-safe base64
+
+
+def glue_tokens(argv: Sequence[str]) -> list[str]:
+    """``--token -x...`` read as ``--token=-x...``: argparse takes a value that starts with "-"
+    for an option, and a token issued before the ``sd_`` prefix may start with one. Only a
+    token's shape is glued, so ``--token --json`` is still told as a missing token."""
+    out = list(argv)
+    for i in range(len(out) - 2, -1, -1):
+        if out[i] == "--token" and _OLD_TOKEN.fullmatch(out[i + 1]):
+            out[i:i + 2] = [f"--token={out[i + 1]}"]
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(glue_tokens(sys.argv[1:] if argv is None else argv))
     except SystemExit as e:  # --help (0), or a usage mistake already told in one line (2)
         return e.code if isinstance(e.code, int) else USAGE
     if not getattr(args, "run", None):

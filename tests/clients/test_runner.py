@@ -5,6 +5,7 @@ command line are told plainly."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import signal
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 from clients.sdk import Client
+from server import store
 from tests.server.client import Node
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,3 +151,25 @@ async def test_register_makes_a_new_account_even_with_a_token_in_the_environment
     assert code == 0, err
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["player"]["name"] == "Second" and summary["player"]["id"] != first["id"]
+
+
+async def test_a_token_from_before_the_prefix_that_starts_with_a_dash_still_plays(
+        node: Node, store_url: str) -> None:
+    """One token in 64 issued before the ``sd_`` prefix starts with "-", which argparse would
+    take for an option after ``--token``; the command line reads it as the token."""
+    player, token = await Client.register(node.url, "Prefixed", "bot")
+    assert token.startswith("sd_") and len(token) == 46
+    old = "-" + token[4:]  # the shape of an old token: 43 URL-safe characters
+    r = store.connect(store_url)
+    try:
+        await r.set(store.token_key(hashlib.sha256(old.encode()).hexdigest()), player["id"])
+    finally:
+        await r.aclose()
+    code, out, err = await samedeal(
+        "bot", "clients.bots.random:RandomBot", "--server", node.url, "--token", old,
+        "--solo", "golf", "easy", "--games", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["player"]["id"] == player["id"]
+    code, _, err = await samedeal("bot", "clients.bots.random:RandomBot", "--server", node.url,
+                                  "--token", "--json")
+    assert code == 2 and "--token: expected one argument" in err

@@ -165,7 +165,16 @@ async def play(p: Player, sid: str, rng: random.Random) -> None:
         p.acked.append((s.rev, move))
     async def resign() -> Session:  # once: a resign whose reply was lost is not sent again
         now = await p.client.session(sid)
-        return await p.client.resign(sid) if now.status == "playing" else now
+        if now.status != "playing":
+            return now
+        try:
+            return await p.client.resign(sid)
+        except ServerError as e:  # a resign refused as unavailable that was stored after all,
+            if e.code != "game.over":  # read before it was (the shard changing hands)
+                raise
+        now = await p.client.session(sid)
+        assert now.status != "playing", now
+        return now
 
     await settled(resign)
 

@@ -23,6 +23,7 @@ from .client import JSON, MSGPACK, V2_JSON, Node, Rest, Ws, player
 KLONDIKE = engine.get("klondike", "easy")
 #: A deal the solver wins at once (docs/solver.md: 132 positions).
 WON_AT_ONCE = "00"
+STEADY = Budget(positions=20000)
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +34,18 @@ def hint_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     node, proc = start_node(redis_url, logs / "hints.log", SAMEDEAL_HINT_SECONDS="2",
                             SAMEDEAL_HINT_POSITIONS="100000000", SAMEDEAL_HINT_BURST="3",
                             SAMEDEAL_HINT_PER_MINUTE="6", **SUITE_ACCOUNTS)
+    yield node
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def steady_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
+    """A node whose hint searches end on their positions (20,000), never on the clock, so
+    the line it finds is the one an in-process search with that budget finds."""
+    logs = tmp_path_factory.mktemp("steady")
+    node, proc = start_node(redis_url, logs / "steady.log", SAMEDEAL_HINT_SECONDS="600",
+                            SAMEDEAL_HINT_POSITIONS=str(STEADY.positions), **SUITE_ACCOUNTS)
     yield node
     proc.terminate()
     proc.wait(10)
@@ -88,9 +101,9 @@ async def test_a_practice_hint_is_the_solver_line_from_either_node(
     await b.close()
 
 
-async def test_a_move_off_the_line_gets_a_fresh_hint(nodes: list[Node]) -> None:
-    _, token = await player(nodes[0], "Wanderer", "human")
-    ws = await Ws.open(nodes[0], token)
+async def test_a_move_off_the_line_gets_a_fresh_hint(steady_node: Node) -> None:
+    _, token = await player(steady_node, "Wanderer", "human")
+    ws = await Ws.open(steady_node, token)
     s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
                           "seed": WON_AT_ONCE})
     h = await ws.request({"type": "hint", "session": s["session"]})
@@ -100,9 +113,10 @@ async def test_a_move_off_the_line_gets_a_fresh_hint(nodes: list[Node]) -> None:
     assert h2["rev"] == 1 and h2["move"] in ack["legal"], (h2, ack["legal"])
     st = KLONDIKE.deal(bytes.fromhex(WON_AT_ONCE))
     st.play(engine.parse_move(KLONDIKE, other))
-    if h2["source"] == "solver":  # a new search from the new position: its line wins
-        v = solve(st, Budget(positions=20000, seconds=5))
-        assert h2["line_left"] == len(v.moves)
+    # A new search from the new position: the line a search with the node's budget finds.
+    v = solve(st, STEADY)
+    assert v.outcome == Outcome.WON and h2["source"] == "solver", (v, h2)
+    assert h2["line_left"] == len(v.moves) and h2["move"] == engine.move_text(KLONDIKE, v.moves[0])
     await ws.close()
 
 
