@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,12 @@ def test_replay_of_a_file_that_is_no_transcript_says_so_plainly(tmp_path, capsys
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert said in err and "Expecting" not in err and len(err.splitlines()) == 1
+
+
+def test_the_command_line_starts_without_the_beacon_s_curve_library() -> None:
+    """py_ecc takes a third of a second to import; only verify-day on a beacon day needs it."""
+    code = ("import sys; from engine.cli import build_parser; build_parser(); "
+            "print('py_ecc' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"
