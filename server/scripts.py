@@ -38,28 +38,27 @@ end
 # [, payload, window, channel]. Returns {1, rev, now, seq, done, entrants, first finish} or
 # {0, why, detail}; "first finish" is 1 when this change ended the game for the first time.
 CHANGE = _EMIT + """
-local s = redis.call('HMGET', KEYS[1], 'rev', 'ends_at')
+local s = redis.call('HMGET', KEYS[1], 'rev', 'ends_at', 'status')
 local rev = s[1]
 if not rev then return {0, 'session.unknown', ''} end
 if rev ~= ARGV[1] then return {0, 'conflict', rev} end
 local now = now_ms()
 if s[2] and now >= tonumber(s[2]) then return {0, 'daily.closed', s[2]} end
 local race = #KEYS > 2
+local r
 if race then
-  local state = redis.call('HGET', KEYS[3], 'state')
-  if state ~= 'running' then return {0, 'race.over', state} end
-  local starts = tonumber(redis.call('HGET', KEYS[3], 'starts_at'))
+  r = redis.call('HMGET', KEYS[3], 'state', 'starts_at', 'ends_at', 'done', 'entrants')
+  if r[1] ~= 'running' then return {0, 'race.over', r[1]} end
+  local starts = tonumber(r[2])
   if now < starts then return {0, 'race.not_started', tostring(starts - now)} end
-  if now >= tonumber(redis.call('HGET', KEYS[3], 'ends_at')) then
-    return {0, 'race.over', 'time'}
-  end
+  if now >= tonumber(r[3]) then return {0, 'race.over', 'time'} end
 end
 if ARGV[2] == 'push' then
   redis.call('RPUSH', KEYS[2], tostring(now) .. ' ' .. ARGV[3])
 else
   redis.call('RPOP', KEYS[2])
 end
-local old = redis.call('HGET', KEYS[1], 'status')
+local old = s[3]
 local new = ARGV[4]
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'status', new, 'score', ARGV[5], 'moves', ARGV[6],
   'tie', ARGV[7])
@@ -68,8 +67,8 @@ if old == 'playing' and new ~= 'playing' then
   first = redis.call('HSETNX', KEYS[1], 'finished_at', now)
 end
 if not race then return {1, rev + 1, now, 0, 0, 0, first} end
-local done = tonumber(redis.call('HGET', KEYS[3], 'done') or '0')
-local entrants = tonumber(redis.call('HGET', KEYS[3], 'entrants'))
+local done = tonumber(r[4] or '0')
+local entrants = tonumber(r[5])
 if old == 'playing' and new ~= 'playing' then
   done = redis.call('HINCRBY', KEYS[3], 'done', 1)
 end
