@@ -73,9 +73,13 @@ def sink_piles(rules: RuleSet) -> list[int]:
     return [p for p, g in enumerate(rules.pile_group) if g.kind == FOUNDATION and g.unit is None]
 
 
-def sink(pile: list[int], down: int) -> bytes:
+#: Between two parts of a key (no card is 255).
+SEP = 255
+
+
+def sink(pile: list[int], down: int) -> tuple[int, ...]:
     """A foundation no card leaves, as its key: face-down count, size, top card."""
-    return bytes((down, len(pile), pile[-1])) if pile else bytes((down,))
+    return (down, len(pile), pile[-1]) if pile else (down,)
 
 
 def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
@@ -108,17 +112,29 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
 
     def sorted_key(st: State) -> Key:
         # Cards are unique, so two piles of a group are equal only when both are empty: the
-        # piles' own order sorts them, and their face-down counts follow in that order.
+        # piles' own order sorts them, and their face-down counts follow in that order. The
+        # parts, each ended by a separator, go into one list of numbers made bytes once.
         piles, down = st.piles, st.down
-        parts = [bytes([down[p] for p in alone])]
-        parts += [bytes(piles[p]) for p in alone]
-        parts += [sink(piles[p], down[p]) for p in alone_sunk]
+        flat = [down[p] for p in alone]
+        flat.append(SEP)
+        for p in alone:
+            flat += piles[p]
+            flat.append(SEP)
+        for p in alone_sunk:
+            flat += sink(piles[p], down[p])
+            flat.append(SEP)
         for g in plain_groups:
             order = sorted(g, key=piles.__getitem__)
-            parts.append(bytes([down[p] for p in order]))
-            parts += [bytes(piles[p]) for p in order]
+            flat += [down[p] for p in order]
+            flat.append(SEP)
+            for p in order:
+                flat += piles[p]
+                flat.append(SEP)
         for g in sunk_groups:
-            parts += sorted([sink(piles[p], down[p]) for p in g])
-        return (b"\xff".join(parts), norm_vars(st.vars))
+            for part in sorted([sink(piles[p], down[p]) for p in g]):
+                flat += part
+                flat.append(SEP)
+        flat.pop()
+        return (bytes(flat), norm_vars(st.vars))
 
     return sorted_key
