@@ -5,8 +5,11 @@
 
 # ----- build: the project and every dependency as wheels ------------------------------------
 FROM python:3.11-slim AS build
+# A C compiler for the engine's compiled inner loop (setup.py); the run stage needs none.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY server ./server
 COPY clients ./clients

@@ -11,11 +11,14 @@ $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(VENV)/.serve: pyproject.toml | $(VENV)/bin/python
+# The install compiles the engine's inner loop (setup.py): again when one of its sources changed.
+COMPILED := setup.py engine/compiled.py engine/core.py engine/rules.py $(wildcard engine/solver/*.py)
+
+$(VENV)/.serve: pyproject.toml $(COMPILED) | $(VENV)/bin/python
 	$(PY) -m pip install -q -e .
 	touch $@
 
-$(VENV)/.test: pyproject.toml | $(VENV)/bin/python
+$(VENV)/.test: pyproject.toml $(COMPILED) | $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[test]"
 	touch $@
 

@@ -1,5 +1,5 @@
 """SameDeal's rules engine: pure, synchronous, deterministic; no I/O, no clock, no globals
-beyond the registry of rule sets.
+beyond the registry of rule sets (and the finder of its compiled modules, engine/compiled.py).
 
     >>> import engine
     >>> game = engine.get("klondike", "easy")
@@ -11,7 +11,14 @@ beyond the registry of rule sets.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
+
+from . import compiled
+
+# Before the first of the compiled modules is imported: the finder decides which file it is.
+if compiled.FINDER not in sys.meta_path:
+    sys.meta_path.insert(0, compiled.FINDER)
 
 from .core import FINISHED, LOST, PLAYING, WON, IllegalMove, Move, Refusal, State, restore_into
 from .deal import commitment, shuffled_deck, verify

@@ -33,6 +33,7 @@ import redis
 import yaml
 from kubernetes_validate import utils as k8s
 
+from engine.compiled import MODULES, SOURCE_SUFFIX
 from server.config import Settings
 from tests.conftest import ROOT, wait_for
 from tests.server.client import Node
@@ -472,7 +473,7 @@ def test_the_healthcheck_passes_on_a_live_node_and_fails_without_one(node: Node)
 
 def test_a_wheel_builds_from_exactly_what_the_dockerfile_copies(tmp_path: Path) -> None:
     """The build stage's COPY lines bring everything the wheel needs: the packages, the web
-    client's files and the ``samedeal`` command."""
+    client's files, the ``samedeal`` command and the engine's compiled modules."""
     context = tmp_path / "context"
     context.mkdir()
     for line in instruction("COPY"):
@@ -481,7 +482,8 @@ def test_a_wheel_builds_from_exactly_what_the_dockerfile_copies(tmp_path: Path) 
         for source in sources:
             if (ROOT / source).is_dir():
                 shutil.copytree(ROOT / source, context / source,
-                                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+                                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.so",
+                                                             "*.so.source"))
             else:
                 shutil.copy(ROOT / source, context / source)
     run = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
@@ -491,6 +493,12 @@ def test_a_wheel_builds_from_exactly_what_the_dockerfile_copies(tmp_path: Path) 
     [wheel] = (tmp_path / "wheels").glob("samedeal-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"engine/cli.py", "server/app.py", "server/cli.py", "clients/web/index.html"} <= names
+    # The build stage has a C compiler: the engine's inner loop is in the wheel compiled,
+    # with the record of the source each module was built from (engine/compiled.py).
+    for module in MODULES:
+        path = module.replace(".", "/")
+        built = [n for n in names if n.startswith(path + ".cpython-") and n.endswith(".so")]
+        assert len(built) == 1 and built[0] + SOURCE_SUFFIX in names, (module, built)
     web = {p.relative_to(ROOT).as_posix() for p in (ROOT / "clients" / "web").rglob("*")
            if p.is_file()}
     assert web <= names, web - names

@@ -1,0 +1,57 @@
+"""The engine's inner loop compiled with Cython (docs/solver.md "Compiled"), beside the rest
+of pyproject.toml's build. Each listed module is compiled from its own Python source, which
+stays the fallback: the build is optional, so a machine without a C compiler installs the
+same engine in pure Python, and a compiled module is loaded only while its source is the one
+it was built from (engine/compiled.py reads the ``.source`` file written beside it here).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import runpy
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# engine/compiled.py names the modules; read as a file, not imported with the engine.
+COMPILED = runpy.run_path(str(Path(__file__).parent / "engine" / "compiled.py"))
+SUFFIX = COMPILED["SOURCE_SUFFIX"]
+
+
+def source(name: str) -> str:
+    return name.replace(".", "/") + ".py"
+
+
+class BuildRecordingSources(build_ext):
+    """Writes beside each compiled module the SHA-256 of the source it was compiled from,
+    and copies it along where an editable install copies the module into the source tree."""
+
+    def build_extension(self, ext: Extension) -> None:
+        super().build_extension(ext)  # an optional module that fails raises here: no record
+        digest = hashlib.sha256(Path(source(ext.name)).read_bytes()).hexdigest()
+        Path(self.get_ext_fullpath(ext.name) + SUFFIX).write_text(digest + "\n")
+
+    def copy_extensions_to_source(self) -> None:
+        super().copy_extensions_to_source()
+        for inplace, built in self._records():
+            if Path(built).exists():
+                self.copy_file(built, inplace, level=self.verbose)
+
+    def _get_output_mapping(self):  # type: ignore[no-untyped-def]
+        yield from super()._get_output_mapping()
+        if self.inplace:
+            for inplace, built in self._records():
+                yield built, inplace
+
+    def _records(self) -> list[tuple[str, str]]:
+        build_py = self.get_finalized_command("build_py")
+        pairs = (self._get_inplace_equivalent(build_py, ext) for ext in self.extensions)
+        return [(inplace + SUFFIX, built + SUFFIX) for inplace, built in pairs]
+
+
+extensions = [Extension(name, [source(name)], optional=True) for name in COMPILED["MODULES"]]
+setup(ext_modules=cythonize(extensions, build_dir="build/cython", quiet=True,
+                            compiler_directives={"language_level": 3, "binding": True}),
+      cmdclass={"build_ext": BuildRecordingSources})

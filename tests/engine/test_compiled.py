@@ -1,0 +1,58 @@
+"""The engine's compiled inner loop (engine/compiled.py, setup.py): built by the README's
+install, loaded only from the source it was built from, and the same engine as its pure-Python
+source on every rule set."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.compiled import MODULES, PURE_ENV, SOURCE_SUFFIX, Finder, built_from, compiled
+
+from .compiled_probe import probe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_install_compiled_the_inner_loop() -> None:
+    """`make test` installs with setup.py, which needs a C compiler: the suite runs compiled
+    (and the pure-Python engine below)."""
+    assert compiled() == sorted(MODULES)
+
+
+def test_pure_python_and_compiled_play_and_search_alike() -> None:
+    """On every rule set: the same legal moves, statuses, scores and views along a random
+    game, and the same verdict, winning line and positions from a search."""
+    run = subprocess.run([sys.executable, "-m", "tests.engine.compiled_probe"], cwd=ROOT,
+                         env=os.environ | {PURE_ENV: "1"}, capture_output=True, text=True,
+                         timeout=300, check=True)
+    pure = json.loads(run.stdout)
+    assert pure["compiled"] == []
+    here = probe()
+    assert here["compiled"] == sorted(MODULES)
+    assert len(here["rule_sets"]) == 60
+    for key, seen in here["rule_sets"].items():
+        assert seen == pure["rule_sets"][key], key
+
+
+def test_a_build_of_another_source_is_not_loaded(tmp_path: Path) -> None:
+    source = tmp_path / "rules.py"
+    source.write_text("X = 1\n")
+    build = tmp_path / "rules.cpython-311-x86_64-linux-gnu.so"
+    build.write_bytes(b"")
+    assert not built_from(build, source)  # no record
+    record = Path(str(build) + SOURCE_SUFFIX)
+    record.write_text(hashlib.sha256(b"X = 1\n").hexdigest() + "\n")
+    assert built_from(build, source)
+    source.write_text("X = 2\n")  # edited since the build
+    assert not built_from(build, source)
+
+
+def test_pure_python_is_asked_for_by_the_environment() -> None:
+    spec = Finder(pure=True).find_spec("engine.rules")
+    assert spec is not None and spec.origin is not None and spec.origin.endswith("rules.py")
+    assert Finder(pure=True).find_spec("engine.cards") is None  # not one of the compiled
