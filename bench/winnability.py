@@ -23,6 +23,8 @@ import math
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ from typing import Any
 
 import engine
 from bench.common import ROOT, Section, Target, fmt, median
+from engine.compiled import PURE_ENV
 from engine.core import WON
 from engine.solver import VERSION, Budget, Outcome, solve
 
@@ -315,6 +318,25 @@ def play_rate(key: str, moves: int) -> float:
     return done / spent if spent else 0.0
 
 
+def solver_rates(keys: list[str], seconds: float) -> dict[str, float]:
+    """The solver's distinct positions per CPU second on each rule set's deal 0."""
+    out = {}
+    for key in keys:
+        d = judge(key, 0, None, seconds)
+        out[key] = d.positions / d.cpu if d.cpu else 0.0
+    return out
+
+
+def pure_rates(keys: list[str], seconds: float) -> dict[str, float]:
+    """``solver_rates`` of the pure-Python engine, in a process of its own (a process
+    imports the engine's modules compiled or not once: engine/compiled.py)."""
+    out = subprocess.run([sys.executable, "-m", "bench.winnability", "--rates", str(seconds),
+                          *keys], env=os.environ | {PURE_ENV: "1"}, capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    rates: dict[str, float] = json.loads(out.stdout)
+    return rates
+
+
 def run(quick: bool = False) -> Section:
     keys = [r.key for r in engine.rule_sets()]
     klondike = [judge("klondike/easy", i, None, TARGET_SECONDS)
@@ -322,17 +344,21 @@ def run(quick: bool = False) -> Section:
     decided = [d for d in klondike if d.outcome != "U"]
     times = sorted(d.cpu if d.outcome != "U" else math.inf for d in klondike)
     med = times[len(times) // 2]
+    seconds = 0.5 if quick else 2.0
+    pure = pure_rates(keys, seconds)
+    solver = solver_rates(keys, seconds)
     rows: list[list[Any]] = []
-    rates: dict[str, tuple[float, float]] = {}
+    rates: dict[str, tuple[float, float, float]] = {}
     for key in keys:
-        d = judge(key, 0, None, 0.5 if quick else 2.0)
-        solver_rate = d.positions / d.cpu if d.cpu else 0.0
         engine_rate = play_rate(key, 500 if quick else 3000)
-        rates[key] = (solver_rate, engine_rate)
-        rows.append([f"`{key}`", f"{solver_rate:,.0f}", f"{engine_rate:,.0f}",
-                     fmt(solver_rate / engine_rate) if engine_rate else "-"])
+        rates[key] = (solver[key], engine_rate, pure[key])
+        rows.append([f"`{key}`", f"{solver[key]:,.0f}", f"{pure[key]:,.0f}",
+                     fmt(solver[key] / pure[key]) if pure[key] else "-",
+                     f"{engine_rate:,.0f}",
+                     fmt(solver[key] / engine_rate) if engine_rate else "-"])
     share_decided = len(decided) / len(klondike)
     median_text = f"{med:.2f} s" if math.isfinite(med) else "over 10 s"
+    speedups = sorted(solver[k] / pure[k] for k in keys if pure[k])
     targets = [
         Target("Klondike easy: at least 98% of deals decided within 10 s of one core",
                f"{share_decided:.0%} of {len(klondike)} deals", share_decided >= 0.98),
@@ -342,13 +368,17 @@ def run(quick: bool = False) -> Section:
         f"Klondike easy deals 0-{len(klondike) - 1} (seed i as four big-endian bytes), each "
         f"solved with {TARGET_SECONDS:g} s; decided: won or proved lost; the median counts an "
         "undecided deal as slower than any. Then for every rule set: the solver's distinct "
-        "positions per CPU second on deal 0, beside the engine's own random play (validated "
-        "moves per CPU second, legal moves listed before each) on the same core in the same "
-        "run: the search is the engine's moves plus its table and its key, so the ratio is what "
-        "searching costs over playing. The whole winnability table is docs/winnability.md "
-        "(`python -m bench.winnability`).")
+        f"positions per CPU second on deal 0 ({seconds:g} s), with the engine's compiled "
+        "inner loop (engine/compiled.py; the Klondike deals too) and in pure Python (the "
+        "baseline: the same source, in a process of its own, in the same run), beside the "
+        "engine's own random play (validated moves per CPU second, legal moves listed before "
+        "each, compiled) on the same core in the same run: the search is the engine's moves "
+        "plus its table and its key, so that ratio is what searching costs over playing. "
+        f"Compiled over pure Python: median {fmt(median(speedups) if speedups else 0)}x. The "
+        "whole winnability table is docs/winnability.md (`python -m bench.winnability`).")
     return Section("Solver", method,
-                   ["rule set", "solver positions/s", "engine play moves/s", "ratio"], rows,
+                   ["rule set", "solver positions/s", "pure Python positions/s",
+                    "compiled / pure", "engine play moves/s", "solver / play"], rows,
                    targets, raw={"klondike": [d.__dict__ for d in klondike],
                                  "rates": rates, "median": median(times[:len(decided)] or [0])})
 
@@ -366,8 +396,13 @@ def main() -> None:
     p.add_argument("--render", action="store_true", help="only write docs/winnability.md")
     p.add_argument("--within", type=float, metavar="SECONDS",
                    help="instead: how many of --deals deals each are decided within SECONDS")
+    p.add_argument("--rates", type=float, metavar="SECONDS",
+                   help="instead: print each rule set's solver positions per CPU second (JSON)")
     args = p.parse_args()
     keys = args.keys or [r.key for r in engine.rule_sets()]
+    if args.rates:
+        print(json.dumps(solver_rates(keys, args.rates)))
+        return
     if args.render:
         data = load()
     elif args.within:
