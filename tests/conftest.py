@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,17 @@ SUITE_ACCOUNTS = {"SAMEDEAL_SIGNUP_BURST": "0", "SAMEDEAL_DAILY_RANK_NEW_ACCOUNT
 FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
         "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1",
         "SAMEDEAL_NODE_TIMEOUT": "4", **SUITE_ACCOUNTS}
+
+
+def clear_of_midnight(margin: float = 300) -> date:
+    """Today (UTC), with at least ``margin`` seconds of it left (past midnight if need be): a
+    test that reads a node's day, on Redis's clock (the same machine's), runs within it."""
+    now = datetime.now(UTC)
+    midnight = datetime.combine(now.date() + timedelta(1), datetime.min.time(), UTC)
+    left = (midnight - now).total_seconds()
+    if left < margin:
+        time.sleep(left + 1)
+    return datetime.now(UTC).date()
 
 
 def free_port() -> int:

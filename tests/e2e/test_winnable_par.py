@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
@@ -18,25 +18,26 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
 from server.boards import Boards
-from tests.conftest import FAST, start_node, wait_for
+from tests.conftest import FAST, clear_of_midnight, start_node, wait_for
 from tests.e2e.conftest import lobby_page, open_context
 from tests.server.client import Node
 
-TODAY = datetime.now(UTC).date()
-YESTERDAY = TODAY - timedelta(1)
 ENV = {**FAST, "SAMEDEAL_DAILY_CHAIN": "0", "SAMEDEAL_DAILY_SECRET": "e2e winnable",
-       "SAMEDEAL_DAILY_WINNABLE": "1", "SAMEDEAL_DAILY_WINNABLE_FROM": str(TODAY - timedelta(3)),
+       "SAMEDEAL_DAILY_WINNABLE": "1",
        "SAMEDEAL_WINNABLE_POSITIONS": "2000", "SAMEDEAL_WINNABLE_CAP": "6",
        "SAMEDEAL_WINNABLE_ONLY": "klondike/easy,isabel/standard", "SAMEDEAL_DAILY_GRACE": "0",
        "SAMEDEAL_WINNABLE_INTERVAL": "0.3"}
 
 
 @pytest.fixture
-def winnable_node(redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, str]]:
+def winnable_node(redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, str, date]]:
+    """A node deciding the winnable deals from three days ago; its yesterday."""
     url = redis_url.rsplit("/", 1)[0] + "/15"
     Redis.from_url(url).flushdb()
-    node, proc = start_node(url, tmp_path / "winnable-node.log", **ENV)
-    yield node, url
+    today = clear_of_midnight()
+    node, proc = start_node(url, tmp_path / "winnable-node.log", **ENV,
+                            SAMEDEAL_DAILY_WINNABLE_FROM=str(today - timedelta(3)))
+    yield node, url, today - timedelta(1)
     proc.terminate()
     proc.wait(10)
 
@@ -55,18 +56,18 @@ def put_entry(url: str, board: str, moves: int) -> None:
 
 
 def test_a_revealed_winnable_deal_shows_par_and_its_board_each_result_against_it(
-        browser: Browser, winnable_node: tuple[Node, str]) -> None:
-    node, url = winnable_node
-    page_json = httpx.get(f"{node.url}/api/v1/daily/{YESTERDAY}", timeout=120).json()
+        browser: Browser, winnable_node: tuple[Node, str, date]) -> None:
+    node, url, yesterday = winnable_node
+    page_json = httpx.get(f"{node.url}/api/v1/daily/{yesterday}", timeout=120).json()
     found = [d for d in page_json["deals"] if (d.get("winnable") or {}).get("found")]
     assert found, "neither rule set had a candidate won within the budget"
     deal = found[0]
     w = deal["winnable"]
-    put_entry(url, f"daily:{YESTERDAY}:{deal['game']}:{deal['variant']}:human", w["par"] + 5)
+    put_entry(url, f"daily:{yesterday}:{deal['game']}:{deal['variant']}:human", w["par"] + 5)
 
     context = open_context(browser, "Parker", viewport={"width": 1200, "height": 900})
     page = lobby_page(context, node.url)
-    page.goto(f"{node.url}/#/daily/{YESTERDAY}?game={deal['game']}&variant={deal['variant']}")
+    page.goto(f"{node.url}/#/daily/{yesterday}?game={deal['game']}&variant={deal['variant']}")
     note = page.locator(".winnable[data-state=revealed]")
     expect(note.locator(".par")).to_contain_text(f"Par: {w['par']} moves")
     expect(note.locator("code")).to_have_text(w["line"])

@@ -8,7 +8,7 @@ import asyncio
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
@@ -17,11 +17,10 @@ from redis.asyncio import Redis
 
 from clients.verify_day import checks
 from server.chain import Chains
-from tests.conftest import FAST, ROOT, start_node, wait_for
+from tests.conftest import FAST, ROOT, clear_of_midnight, start_node, wait_for
 
 from .client import Node
 
-TODAY = datetime.now(UTC).date()  # the server's day is Redis's clock, the same machine's
 DB = 12
 
 
@@ -30,10 +29,10 @@ def samedeal(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120)
 
 
-async def old_chain(url: str) -> str:
+async def old_chain(url: str, today: date) -> str:
     r = Redis.from_url(url)
     await r.flushdb()
-    start = TODAY - timedelta(5)
+    start = today - timedelta(5)
     record = await Chains(r).add(start, start, "made five days ago", first=True)
     await r.aclose()
     assert record is not None
@@ -42,33 +41,36 @@ async def old_chain(url: str) -> str:
 
 @pytest.fixture(scope="module")
 def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
-        tuple[Node, str, str]]:
+        tuple[Node, str, str, date]]:
+    """A node on a chain made five days ago: its anchor, and the day the tests run on."""
     url = redis_url.rsplit("/", 1)[0] + f"/{DB}"
-    anchor = asyncio.run(old_chain(url))
-    node, proc = start_node(url, tmp_path_factory.mktemp("verify") / "node.log", **FAST)
-    yield node, url, anchor
+    today = clear_of_midnight()
+    anchor = asyncio.run(old_chain(url, today))
+    node, proc = start_node(url, tmp_path_factory.mktemp("verify") / "node.log", **FAST,
+                            SAMEDEAL_DAILY_GRACE="0")  # yesterday revealed from midnight on
+    yield node, url, anchor, today
     proc.terminate()
     proc.wait(10)
 
 
 def test_the_chain_is_public_at_a_stable_url_and_printed_for_operators(
-        served: tuple[Node, str, str]) -> None:
-    node, url, anchor = served
+        served: tuple[Node, str, str, date]) -> None:
+    node, url, anchor, today = served
     reply = httpx.get(f"{node.url}/api/v1/daily/chain")  # no token needed
     assert reply.status_code == 200
     body = reply.json()
     assert body["current"]["anchor"] == anchor and body["history"] == [body["current"]]
-    assert body["current"]["start"] == str(TODAY - timedelta(5))
+    assert body["current"]["start"] == str(today - timedelta(5))
     assert "root" not in reply.text
     shown = samedeal("chain", "show", "--redis-url", url)
     assert shown.returncode == 0 and anchor in shown.stdout
-    assert str(TODAY - timedelta(5)) in shown.stdout
+    assert str(today - timedelta(5)) in shown.stdout
 
 
-def test_verify_day_checks_a_revealed_day_end_to_end(served: tuple[Node, str, str]) -> None:
+def test_verify_day_checks_a_revealed_day_end_to_end(served: tuple[Node, str, str, date]) -> None:
     """With no account: a day's page is public, so anyone can check a reveal."""
-    node, _, anchor = served
-    yesterday = str(TODAY - timedelta(1))
+    node, _, anchor, day = served
+    yesterday = str(day - timedelta(1))
     done = samedeal("verify-day", yesterday, "--server", node.url, "--anchor", anchor)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
@@ -78,7 +80,7 @@ def test_verify_day_checks_a_revealed_day_end_to_end(served: tuple[Node, str, st
     wrong = samedeal("verify-day", yesterday, "--server", node.url, "--anchor", "00" * 32)
     assert wrong.returncode == 1 and "FAIL  chain: the anchor is not the one you gave" in \
         wrong.stdout
-    today = samedeal("verify-day", str(TODAY), "--server", node.url)
+    today = samedeal("verify-day", str(day), "--server", node.url)
     assert today.returncode == 1 and "not revealed yet" in today.stdout
     usage = samedeal("verify-day", "yesterday", "--server", node.url)
     assert usage.returncode == 2 and usage.stderr.count("\n") == 1 and not usage.stdout
@@ -86,9 +88,9 @@ def test_verify_day_checks_a_revealed_day_end_to_end(served: tuple[Node, str, st
     assert gone.returncode == 1 and "cannot reach" in gone.stderr and not gone.stdout
 
 
-def test_a_tampered_page_fails_its_checks(served: tuple[Node, str, str]) -> None:
-    node, _, _ = served
-    page = httpx.get(f"{node.url}/api/v1/daily/{TODAY - timedelta(1)}").json()
+def test_a_tampered_page_fails_its_checks(served: tuple[Node, str, str, date]) -> None:
+    node, _, _, today = served
+    page = httpx.get(f"{node.url}/api/v1/daily/{today - timedelta(1)}").json()
     history = httpx.get(f"{node.url}/api/v1/daily/chain").json()["history"]
     assert all(ok for ok, _ in checks(page, history))
     seed = dict(page, deals=[dict(page["deals"][0], seed="00" * 32), *page["deals"][1:]])
@@ -100,14 +102,14 @@ def test_a_tampered_page_fails_its_checks(served: tuple[Node, str, str]) -> None
 
 
 def test_a_rotation_is_refused_for_an_open_day_and_else_public_and_logged(
-        served: tuple[Node, str, str]) -> None:
-    node, url, anchor = served
+        served: tuple[Node, str, str, date]) -> None:
+    node, url, anchor, today = served
     assert samedeal("chain", "rotate", "--redis-url", url, "--start",
-                    str(TODAY + timedelta(3))).returncode == 2  # no reason given
-    today = samedeal("chain", "rotate", "--redis-url", url, "--start", str(TODAY),
-                     "--reason", "too late")
-    assert today.returncode == 1 and "after today" in today.stderr
-    later = TODAY + timedelta(3)
+                    str(today + timedelta(3))).returncode == 2  # no reason given
+    refused = samedeal("chain", "rotate", "--redis-url", url, "--start", str(today),
+                       "--reason", "too late")
+    assert refused.returncode == 1 and "after today" in refused.stderr
+    later = today + timedelta(3)
     done = samedeal("chain", "rotate", "--redis-url", url, "--start", str(later),
                     "--reason", "a scheduled rotation")
     assert done.returncode == 0, done.stderr

@@ -17,9 +17,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import jsonschema
@@ -35,12 +35,10 @@ from server.boards import Boards
 from server.chain import Chains
 from server.replies import EVENTS, REPLIES
 from server.winnable import keys
-from tests.conftest import FAST, ROOT, start_node
+from tests.conftest import FAST, ROOT, clear_of_midnight, start_node
 
 from .client import Node, Rest, Ws, player
 
-TODAY = datetime.now(UTC).date()  # the servers' day is Redis's clock, the same machine's
-YESTERDAY = TODAY - timedelta(1)
 DB = 14
 POSITIONS, CAP = 2000, 6
 #: Fast to decide with a small budget: a game nearly always proved lost at once (so every
@@ -49,7 +47,6 @@ ONLY = ["nestor/difficult", "klondike/easy", "isabel/standard"]
 #: The pair whose claim a dead node left behind, with candidate 0 judged.
 PLANTED = ("klondike", "easy")
 ENV = {**FAST, "SAMEDEAL_DAILY_WINNABLE": "1",
-       "SAMEDEAL_DAILY_WINNABLE_FROM": str(TODAY - timedelta(3)),
        "SAMEDEAL_WINNABLE_POSITIONS": str(POSITIONS), "SAMEDEAL_WINNABLE_CAP": str(CAP),
        "SAMEDEAL_WINNABLE_LEASE": "3", "SAMEDEAL_WINNABLE_INTERVAL": "0.3",
        "SAMEDEAL_WINNABLE_ONLY": ",".join(ONLY), "SAMEDEAL_DAILY_GRACE": "0"}
@@ -67,14 +64,25 @@ async def secret_of(r: Redis, day: date) -> bytes:
     return await chains.secret(record, day)
 
 
-async def prepare(url: str) -> dict[str, Any]:
+class Served(NamedTuple):
+    nodes: list[Node]
+    url: str
+    planted: dict[str, Any]  # the dead node's verdict
+    today: date
+
+    @property
+    def yesterday(self) -> date:
+        return self.today - timedelta(1)
+
+
+async def prepare(url: str, today: date) -> dict[str, Any]:
     """A chain from five days ago, and tomorrow's PLANTED pair claimed by a node that died
     after judging candidate 0 (its verdict recorded, its lease running out)."""
     r = Redis.from_url(url)
     await r.flushdb()
-    start = TODAY - timedelta(5)
+    start = today - timedelta(5)
     await Chains(r).add(start, start, "made five days ago", first=True)
-    tomorrow = TODAY + timedelta(1)
+    tomorrow = today + timedelta(1)
     secret = await secret_of(r, tomorrow)
     rules = engine.get(*PLANTED)
     seed = winnable.candidate_seed(secret, tomorrow, rules.id, rules.variant, None, 0)
@@ -97,13 +105,15 @@ async def day_secret(url: str, day: date) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
-        tuple[list[Node], str, dict[str, Any]]]:
+def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     url = redis_url.rsplit("/", 1)[0] + f"/{DB}"
-    planted = asyncio.run(prepare(url))
+    today = clear_of_midnight()
+    planted = asyncio.run(prepare(url, today))
     logs = tmp_path_factory.mktemp("winnable")
-    started = [start_node(url, logs / f"node{i}.log", **ENV) for i in range(2)]
-    yield [n for n, _ in started], url, planted
+    started = [start_node(url, logs / f"node{i}.log", **ENV,
+                          SAMEDEAL_DAILY_WINNABLE_FROM=str(today - timedelta(3)))
+               for i in range(2)]
+    yield Served([n for n, _ in started], url, planted, today)
     for _, proc in started:
         proc.terminate()
         proc.wait(10)
@@ -129,10 +139,10 @@ def metric(node: Node, name: str) -> float:
 
 
 def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
-        served: tuple[list[Node], str, dict[str, Any]]) -> None:
-    nodes, url, planted = served
+        served: Served) -> None:
+    nodes, url, planted, today = served
     deadline = time.monotonic() + 120
-    days = (TODAY, TODAY + timedelta(1))
+    days = (today, today + timedelta(1))
     while time.monotonic() < deadline:
         got = [asyncio.run(choices(url, d)) for d in days]
         if all(len(c) == len(ONLY) for c in got):
@@ -157,19 +167,19 @@ def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
 
 
 def test_the_day_deals_the_chosen_candidate_and_says_nothing_of_it_before_the_reveal(
-        served: tuple[list[Node], str, dict[str, Any]]) -> None:
-    nodes, url, _ = served
-    today = asyncio.run(choices(url, TODAY))
+        served: Served) -> None:
+    nodes, url, _, day = served
+    today = asyncio.run(choices(url, day))
     assert len(today) == len(ONLY), "the job's test runs first"
-    reply = httpx.get(f"{nodes[1].url}/api/v1/daily/{TODAY}")
+    reply = httpx.get(f"{nodes[1].url}/api/v1/daily/{day}")
     page = reply.json()
     assert page["state"] == "open"
-    secret = asyncio.run(day_secret(url, TODAY))
+    secret = asyncio.run(day_secret(url, day))
     deals = {f"{d['game']}/{d['variant']}": d for d in page["deals"]}
     for key, choice in today.items():
         game, variant = key.split("/")
         deal = deals[key]
-        seed = winnable.candidate_seed(secret, TODAY, game, variant, None, choice["k"])
+        seed = winnable.candidate_seed(secret, day, game, variant, None, choice["k"])
         assert deal["commitment"] == hashlib.sha256(seed).hexdigest()
         assert deal["winnable_rule"] is True
         assert "winnable" not in deal and "seed" not in deal
@@ -187,7 +197,7 @@ def test_the_day_deals_the_chosen_candidate_and_says_nothing_of_it_before_the_re
         status, session = await rest.call("POST", "/daily", {"game": game, "variant": variant})
         assert status == 201, session
         await rest.aclose()
-        seed = winnable.candidate_seed(secret, TODAY, game, variant, None, today[key]["k"])
+        seed = winnable.candidate_seed(secret, day, game, variant, None, today[key]["k"])
         assert session["commitment"] == hashlib.sha256(seed).hexdigest()
         assert "winnable" not in json.dumps(session) and "seed" not in session
 
@@ -198,17 +208,17 @@ def test_the_day_deals_the_chosen_candidate_and_says_nothing_of_it_before_the_re
 
 
 def test_verify_day_checks_the_choice_and_fails_a_tampered_one(
-        served: tuple[list[Node], str, dict[str, Any]]) -> None:
-    nodes, _, _ = served
+        served: Served) -> None:
+    nodes, yesterday = served.nodes, served.yesterday
     # Nobody asked for yesterday's deals: its page decides them now, in the worker.
-    page = httpx.get(f"{nodes[0].url}/api/v1/daily/{YESTERDAY}", timeout=120).json()
+    page = httpx.get(f"{nodes[0].url}/api/v1/daily/{yesterday}", timeout=120).json()
     assert page["state"] == "revealed"
     jsonschema.validate(page, REPLIES["daily"][1])  # the schema holds the new fields
     deals = {f"{d['game']}/{d['variant']}": d for d in page["deals"]}
     chosen = [deals[k]["winnable"] for k in ONLY]
     assert any(w["k"] > 0 or not w["found"] for w in chosen), "no candidate was skipped"
     assert any(w["found"] for w in chosen)
-    done = samedeal("verify-day", str(YESTERDAY), "--server", nodes[0].url)
+    done = samedeal("verify-day", str(yesterday), "--server", nodes[0].url)
     assert done.returncode == 0, done.stdout + done.stderr
     assert sum("the first won one chosen" in line for line in done.stdout.splitlines()) == 3
     skipped = sum(w["k"] if w["found"] else w["cap"] for w in chosen)
@@ -242,18 +252,18 @@ def test_verify_day_checks_the_choice_and_fails_a_tampered_one(
 
 
 def test_par_on_a_revealed_days_board_and_each_entry_against_it(
-        served: tuple[list[Node], str, dict[str, Any]]) -> None:
-    nodes, url, _ = served
-    page = httpx.get(f"{nodes[0].url}/api/v1/daily/{YESTERDAY}").json()
+        served: Served) -> None:
+    nodes, url, yesterday = served.nodes, served.url, served.yesterday
+    page = httpx.get(f"{nodes[0].url}/api/v1/daily/{yesterday}").json()
     found = [d for d in page["deals"] if (d.get("winnable") or {}).get("found")]
     deal = found[0]
     par = deal["winnable"]["par"]
-    board = f"daily/{YESTERDAY}/{deal['game']}/{deal['variant']}"
+    board = f"daily/{yesterday}/{deal['game']}/{deal['variant']}"
 
     async def check() -> None:
         who, token = await player(nodes[1], "Par", "human")
         r = Redis.from_url(url)
-        await Boards(r).put(f"daily:{YESTERDAY}:{deal['game']}:{deal['variant']}:human", who,
+        await Boards(r).put(f"daily:{yesterday}:{deal['game']}:{deal['variant']}:human", who,
                             1, 1, {"name": "Par", "kind": "human", "status": "won",
                                    "moves": par + 7, "score": 0})
         await r.aclose()
