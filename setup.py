@@ -8,6 +8,7 @@ it was built from (engine/compiled.py reads the ``.source`` file written beside 
 from __future__ import annotations
 
 import hashlib
+import os
 import runpy
 from pathlib import Path
 
@@ -54,4 +55,6 @@ class BuildRecordingSources(build_ext):
 extensions = [Extension(name, [source(name)], optional=True) for name in COMPILED["MODULES"]]
 setup(ext_modules=cythonize(extensions, build_dir="build/cython", quiet=True,
                             compiler_directives={"language_level": 3, "binding": True}),
-      cmdclass={"build_ext": BuildRecordingSources})
+      cmdclass={"build_ext": BuildRecordingSources},
+      # One compiler a core (the editable install takes it from "build"): rules.c is half.
+      options={cmd: {"parallel": os.cpu_count() or 1} for cmd in ("build", "build_ext")})
