@@ -17,6 +17,7 @@ from typing import Any
 import engine
 from bench.common import Section, Target, fmt, median
 from engine import Move, RuleSet, State
+from engine.solver.search import collector_paused
 
 SEEDS = 8
 MAX_MOVES = 300
@@ -60,14 +61,9 @@ def _one_core() -> Iterator[int | None]:
 @contextmanager
 def _no_gc() -> Iterator[None]:
     """A collection landing in one run but not its twin would be noise, not engine cost."""
-    was = gc.isenabled()
     gc.collect()
-    gc.disable()
-    try:
+    with collector_paused():
         yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def playouts(rules: RuleSet, seeds: Sequence[bytes], max_moves: int) -> list[Playout]:

@@ -6,6 +6,7 @@ loss the larger budget does not confirm."""
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 
@@ -252,3 +253,25 @@ def test_after_a_deal_only_the_talons_moves_are_listed_and_the_search_tries_the_
         chooser.legal_after_deal = compared  # type: ignore[method-assign]
         search.run(3000)
     assert checked > 100
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_off_while_searching_and_as_it_was_after(enabled: bool) -> None:
+    """The cyclic collector pauses for a search (its table is millions of objects in no
+    cycle) and comes back as the caller had it, also when the search raises."""
+    seen: list[bool] = []
+    st = engine.get("klondike", "easy").deal((4).to_bytes(4, "big"))  # undecided for minutes
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        solve(st, Budget(seconds=1.2), lambda n, s: seen.append(gc.isenabled()))
+        assert seen and not any(seen)
+        assert gc.isenabled() is enabled
+
+        def fails(n: int, s: float) -> None:
+            raise RuntimeError("stop")
+        with pytest.raises(RuntimeError):
+            solve(st, Budget(seconds=1.2), fails)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
