@@ -32,7 +32,7 @@ from typing import Any
 
 import engine
 from bench.common import ROOT, Section, Target, fmt, median
-from engine.compiled import PURE_ENV
+from engine.compiled import MODULES, PURE_ENV, compiled
 from engine.core import WON
 from engine.solver import VERSION, Budget, Outcome, solve
 
@@ -154,7 +154,8 @@ def within(keys: list[str], deals: int, seconds: float, jobs: int) -> dict[str, 
     search (a time budget, so machine-dependent, unlike the table's), decided or not;
     resumed and written like ``census``, under the file's ``within`` key."""
     data = load()
-    sets = records(data.setdefault("within", {}), {"seconds": seconds, "solver": VERSION})
+    sets = records(data.setdefault("within", {}), {"seconds": seconds, "solver": VERSION,
+                                                   "engine": engine_kind()})
     with ProcessPoolExecutor(jobs) as pool:
         for key in keys:
             rec = sets.setdefault(key, {"outcomes": "", "cpu": []})
@@ -166,6 +167,12 @@ def within(keys: list[str], deals: int, seconds: float, jobs: int) -> dict[str, 
                 DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
             print(f"{key}: {rec['outcomes']}", flush=True)
     return data
+
+
+def engine_kind() -> str:
+    """"compiled" when every module of the engine's inner loop runs compiled here (they are
+    all imported by now), else "pure Python": a time budget buys more search compiled."""
+    return "compiled" if set(compiled()) == set(MODULES) else "pure Python"
 
 
 def row(key: str, rec: dict[str, Any]) -> list[str]:
@@ -239,8 +246,8 @@ WHY = {
     "state space: placed": "every stock card goes on one of four to eight piles, so a loss is "
                            "proved only by trying every way of laying out some forty cards",
     "speed": "this search's, not the game's: the undecided deals neither showed a win nor ran "
-             "out of positions within the time, in pure Python (a compiled inner loop is what "
-             "docs/solver.md leaves to do)",
+             "out of positions within the time (docs/solver.md, What is left, says what could "
+             "make it faster)",
 }
 WHY_NOT: dict[str, str] = {
     **{f"{game}/{v}": "state space: scored" for v in ("easy", "difficult")
@@ -259,20 +266,21 @@ def render_within(rec_all: dict[str, Any]) -> list[str]:
     b = rec_all["budget"]
     sets = rec_all["sets"]
     reached = [k for k in sorted(sets) if 10 * undecided(sets[k]) <= len(sets[k]["outcomes"])]
+    n = min(len(r["outcomes"]) for r in sets.values())
     lines = [
         "",
         f"## Decided within {b['seconds']:g} seconds",
         "",
         f"Each deal searched with a budget of {b['seconds']:g} seconds of wall time on one of",
-        f"two cores (engine/solver `VERSION` {b['solver']}), pure Python; other work at times",
-        "shared the machine, so a deal may have had less CPU than that. **Decided**: won, or",
-        "proved lost",
+        f"two cores (engine/solver `VERSION` {b['solver']}, the engine "
+        f"{b.get('engine', 'pure Python')}), the other core",
+        "running another deal. **Decided**: won, or proved lost",
         "(a scored game: its target reached, or its best score proved the best there is). The",
-        "target is at least 90% for every rule set; ten deals each are a small sample (one deal",
-        "is ten points). Times are CPU seconds; the median counts an undecided deal as slower",
-        "than any. Regenerate with",
+        f"target is at least 90% for every rule set; {n} deals each are a small sample (one",
+        f"deal is {100 / n:g} points). Times are CPU seconds; the median counts an undecided deal",
+        "as slower than any. Regenerate with",
         "",
-        f"    python -m bench.winnability --within {b['seconds']:g} --deals 10 --jobs 1",
+        f"    python -m bench.winnability --within {b['seconds']:g} --deals {n} --jobs 2",
         "",
         f"**{len(reached)} of {len(sets)} rule sets reach 90%:** "
         + ", ".join(f"`{k}`" for k in reached) + ". Why the others do not:",
