@@ -78,8 +78,8 @@ LEVERS = (
     "costs under 1% of a move with the schema's compiled quick check, and its errors would "
     "need mapping back to the stable codes); legal moves computed incrementally were not "
     "done: the status needs the search anyway, and a second move generator for 60 rule "
-    "sets' declarations would be a second rules engine to keep right, for at most 10%"
-    "; the engine's inner loop compiled (Cython, engine/compiled.py) together with the move "
+    "sets' declarations would be a second rules engine to keep right, for at most 10%; "
+    "the engine's inner loop compiled (Cython, engine/compiled.py) together with the move "
     "script's fields read in one HMGET each (9 Redis calls a race move, not 14): 218 and 229 "
     "µs of server CPU a move before, 168 and 177 after (quick runs, 20 players, the two "
     "builds alternating in one session, the echo at 29 to 35 µs), about 23% less.")
