@@ -138,20 +138,43 @@ async def players(url: str, count: int) -> list[Player]:
 
 async def settled(action: Callable[[], Awaitable[T]]) -> T:
     """Retry what a failure refused without changing anything (Redis away for a moment)."""
+    refused: ServerError | None = None
     for _ in range(300):
         try:
             return await action()
         except ServerError as e:
             if e.code not in RETRY:
                 raise
+            refused = e
         await asyncio.sleep(0.2)
-    raise AssertionError("the store did not come back")
+    raise AssertionError(f"the store did not come back: {refused!r}")
 
 
-async def play(p: Player, sid: str, rng: random.Random) -> None:
+class Halt:
+    """Where the players wait, a third of the way through their moves, until the disruption
+    has begun. A disruption started while they play can miss them all: a move takes a few
+    milliseconds, and every player may have played its last one before Redis or a node goes."""
+
+    def __init__(self, players: int) -> None:
+        self.waiting = players
+        self.here = asyncio.Event()  # every player is halted, or done with its moves
+        self.go = asyncio.Event()
+
+    async def reached(self, wait: bool = True) -> None:
+        self.waiting -= 1
+        if not self.waiting:
+            self.here.set()
+        if wait:
+            await self.go.wait()
+
+
+async def play(p: Player, sid: str, rng: random.Random, halt: Halt | None = None) -> None:
     """Random legal moves, each at the revision it was chosen at, then resign."""
     s = await settled(lambda: p.client.session(sid))
     while len(p.acked) < MOVES and s.status == "playing" and s.legal:
+        if halt is not None and len(p.acked) == MOVES // 3:
+            await halt.reached()
+            halt = None
         move = rng.choice(s.legal)
         try:
             s = await p.client.move(sid, move, rev=s.rev)
@@ -163,6 +186,9 @@ async def play(p: Player, sid: str, rng: random.Random) -> None:
             s = await settled(lambda: p.client.session(sid))
             continue
         p.acked.append((s.rev, move))
+    if halt is not None:  # the game ended before the halt
+        await halt.reached(wait=False)
+
     async def resign() -> Session:  # once: a resign whose reply was lost is not sent again
         now = await p.client.session(sid)
         if now.status != "playing":
@@ -179,25 +205,26 @@ async def play(p: Player, sid: str, rng: random.Random) -> None:
     await settled(resign)
 
 
-Disrupt = Callable[[Shape, list[Player]], Awaitable[None]]
+Disrupt = Callable[[Shape, list[Player], asyncio.Event], Awaitable[None]]
 
 
-async def when_moves(shape: Shape, ps: list[Player], count: int, then: Disrupt) -> None:
-    while sum(len(p.acked) for p in ps) < count:
-        await asyncio.sleep(0.02)
-    await then(shape, ps)
+async def when_halted(shape: Shape, ps: list[Player], halt: Halt, then: Disrupt) -> None:
+    await halt.here.wait()
+    await then(shape, ps, halt.go)
 
 
 def signal_node(sig: signal.Signals) -> Disrupt:
-    async def send(shape: Shape, ps: list[Player]) -> None:
+    async def send(shape: Shape, ps: list[Player], go: asyncio.Event) -> None:
         shape.nodes[0][1].send_signal(sig)
+        go.set()
     return send
 
 
-async def redis_outage(shape: Shape, ps: list[Player]) -> None:
+async def redis_outage(shape: Shape, ps: list[Player], go: asyncio.Event) -> None:
     """Kill Redis, and start it again on its AOF only once a move has met the outage:
     a restart quicker than the gap between two moves would test nothing."""
     await asyncio.to_thread(shape.kill_redis)
+    go.set()
     while not any(p.retried for p in ps):
         await asyncio.sleep(0.02)
     await asyncio.to_thread(shape.revive_redis)
@@ -232,9 +259,11 @@ async def race_with(shape: Shape, ps: list[Player], disrupt: Disrupt | None) -> 
         s = await p.client.wait_race_session(r.id, timeout=30)
         sessions[s.id] = p
     rngs = [random.Random(i) for i in range(PLAYERS)]
-    jobs = [play(p, sid, rng) for (sid, p), rng in zip(sessions.items(), rngs, strict=True)]
-    if disrupt is not None:
-        jobs.append(when_moves(shape, ps, PLAYERS * MOVES // 3, disrupt))
+    halt = Halt(PLAYERS) if disrupt is not None else None
+    jobs = [play(p, sid, rng, halt)
+            for (sid, p), rng in zip(sessions.items(), rngs, strict=True)]
+    if disrupt is not None and halt is not None:
+        jobs.append(when_halted(shape, ps, halt, disrupt))
     await asyncio.wait_for(asyncio.gather(*jobs), 240)
     results = await ps[1].client.wait_race_end(r.id, timeout=60)
     assert len(results.ranking) == PLAYERS
@@ -289,9 +318,10 @@ async def test_redis_restarted_mid_daily_loses_no_move_and_no_board_entry(
         assert {e["player"] for e in before.entries} == {p.client.player["id"]
                                                           for _, p in early}
         late_players = [p for _, p in late]
+        halt = Halt(len(late))
         await asyncio.wait_for(asyncio.gather(
-            *(play(p, sid, random.Random(10 + i)) for i, (sid, p) in enumerate(late)),
-            when_moves(shape, late_players, 5 * MOVES // 3, redis_outage)), 240)
+            *(play(p, sid, random.Random(10 + i), halt) for i, (sid, p) in enumerate(late)),
+            when_halted(shape, late_players, halt, redis_outage)), 240)
         assert sum(p.retried for p in late_players) > 0, "no move met the restart"
         for _ in range(100):  # an end Redis refused to record is recorded on a later sweep
             board = await settled(lambda: ps[0].client.board("daily/today/golf/easy",
