@@ -3,8 +3,8 @@
 The depth-first search (``search.py``) wins most deals in a few thousand positions, but
 when its first choices were wrong it can spend any budget under them. This search looks
 at every open position at once and expands the one with the most cards on the
-foundations and the fewest face down (``promise``), the newest first among equals, so
-a wrong early choice costs only the positions under it that look promising.
+foundations and the fewest face down or blocked (``promise``), the newest first among
+equals, so a wrong early choice costs only the positions under it that look promising.
 
 It tries the same moves (``moves.Chooser``) and keys positions the same way
 (``position.key_maker``), so it is as sound: every position it meets is kept in the table,
@@ -22,21 +22,45 @@ import heapq
 import time
 from collections.abc import Callable
 
+from ..cards import RANK
 from ..core import PLAYING, STOCK, WON, Move, State, restore_into
-from ..rules import FOUNDATION
+from ..rules import FOUNDATION, RESERVE, TABLEAU, RuleSet
 from .moves import Chooser
 from .position import key_maker
 from .verdict import Outcome, Verdict
 
+#: Pile kinds played from the top only, where a card lying on one of lower rank has to
+#: move before that one can go home: such a card counts as blocked in ``promise``.
+BLOCKING_KINDS = (TABLEAU, RESERVE)
 
-def promise(founds: tuple[int, ...]) -> Callable[[State], int]:
-    """How far along a position is: three per card on a foundation, less one per card
-    face down. Declared by pile kind: a game with no foundations is ordered by its
-    face-down cards alone."""
+
+def promise(rules: RuleSet) -> Callable[[State], int]:
+    """How far along a position is: three per card on a foundation, less one per card face
+    down, or in a game dealt face up, one per card blocked (lying above a card of lower
+    rank in a pile of ``BLOCKING_KINDS``). Declared by pile kind and by the deal.
+
+    Why both: in an open game the blocked cards are what guides the search (best first won
+    20 of 20 Eight Off deals in 17,000 positions in all with them, 15 in 180,000 without),
+    but where cards lie face down, they are (counting the blocked cards too lost Klondike
+    wins the face-down count alone found in a second)."""
+    founds = tuple(rules.by_kind.get(FOUNDATION, ()))
+    kinds = rules.pile_kinds
+    dealt_down = any(g.down for g in rules.groups)
+    blocking = () if dealt_down else tuple(
+        p for p in range(len(kinds)) if kinds[p] in BLOCKING_KINDS)
 
     def score(st: State) -> int:
         piles = st.piles
-        return 3 * sum(len(piles[f]) for f in founds) - sum(st.down)
+        blocked = 0
+        for p in blocking:
+            low = 14
+            for c in piles[p]:
+                r = RANK[c]
+                if r > low:
+                    blocked += 1
+                elif r < low:
+                    low = r
+        return 3 * sum(len(piles[f]) for f in founds) - sum(st.down) - blocked
 
     return score
 
@@ -55,7 +79,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
     chooser = Chooser(rules, narrow=narrow)
     key = key_maker(rules)
     talon = bool(chooser.talon)
-    score = promise(tuple(rules.by_kind.get(FOUNDATION, ())))
+    score = promise(rules)
     lookup = lambda game, variant: rules  # noqa: E731  (every snapshot is of this rule set)
     parents: dict[object, tuple[object, Move] | None] = {}
     st = start.copy()

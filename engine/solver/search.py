@@ -37,11 +37,12 @@ def scored(st: State) -> bool:
     return st.rules.scoring == Scoring.POINTS
 
 
-DEPTH, NARROW_DEPTH, NARROW_BEST = "depth", "narrow depth", "narrow best"
+DEPTH, NARROW_DEPTH, NARROW_BEST, BEST = "depth", "narrow depth", "narrow best", "best"
+NARROWED = (NARROW_DEPTH, NARROW_BEST)
 #: How a budget is shared: each turn gets this share of the positions and the seconds, and
 #: what a turn leaves unspent goes to the next. A depth-first turn goes on from where the
 #: last one of its kind stopped (its table kept).
-SCHEDULE = ((DEPTH, 0.03), (NARROW_DEPTH, 0.07), (NARROW_BEST, 0.2), (DEPTH, 0.7))
+SCHEDULE = ((DEPTH, 0.03), (NARROW_DEPTH, 0.07), (NARROW_BEST, 0.1), (BEST, 0.2), (DEPTH, 0.6))
 
 
 def solve(st: State, budget: Budget | None = None, progress: Progress | None = None) -> Verdict:
@@ -52,10 +53,12 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     A game played to a win is searched in turns (``SCHEDULE``): a short depth-first search,
     which wins many deals in a few hundred positions; then narrowed searches (``moves.py``),
     depth first and best first (``bestfirst.py``), which find most other wins in a few
-    thousand positions but can prove nothing; then depth first again, on from where it
-    stopped, which is what proves losses: when it runs out of positions, every reachable
-    position was searched. A scored game, or a search with no budget, is depth first alone.
-    ``positions`` counts every search's positions together."""
+    thousand positions but can prove nothing; then best first with every move, which wins
+    most open games (nothing face down), where narrowing leaves few moves; then depth
+    first again, on from where it stopped, which is what proves losses: when it runs out
+    of positions, every reachable position was searched. A scored game, or a search with
+    no budget, is depth first alone. ``positions`` counts every search's positions
+    together."""
     with collector_paused():
         return _solve(st, budget or Budget(), progress)
 
@@ -82,14 +85,14 @@ def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
     if scored(st) or (cap is None and secs is None):
         return depth.run(cap, None if secs is None else t0 + secs)
     share = 0.0
-    others = 0  # positions of the narrowed turns
+    others = 0  # positions of the other turns than depth first
     v: Verdict | None = None
     for turn, part in SCHEDULE:
         share += part
         deadline = None if secs is None else t0 + secs * share
         spent = len(depth.seen) + others
         room = None if cap is None else max(0, round(cap * share) - spent)
-        if room == 0 or (turn != DEPTH and not depth.chooser.can_narrow):
+        if room == 0 or (turn in NARROWED and not depth.chooser.can_narrow):
             continue
         if turn == DEPTH:
             v = depth.run(None if room is None else len(depth.seen) + room, deadline, others)
@@ -97,7 +100,7 @@ def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
             v = (Search(st, progress, narrow=True).run(room, deadline, spent)
                  if turn == NARROW_DEPTH else
                  best_first(st, room, deadline, shifted(progress, spent, t0),
-                            depth.next_report, narrow=True))
+                            depth.next_report, narrow=turn == NARROW_BEST))
             others += v.positions
         if v.outcome is not Outcome.UNKNOWN:
             break
