@@ -301,6 +301,10 @@ class RuleSet(ABC):
     play: ClassVar[Play] = Play.BUILD
     #: The match it can be played as (``None``: none).
     match: ClassVar[MatchMode | None] = None
+    #: The rule set's own ``target_refusal`` refuses every move the shared one refuses, and
+    #: others besides (Eight Off: a run longer than the free cells allow), so listing moves
+    #: may rule targets out by the shared rule's table and ask the rule set of the rest.
+    refuses_more: ClassVar[bool] = False
 
     def __init__(self, variant: str) -> None:
         if variant not in self.variants:
@@ -442,14 +446,17 @@ class RuleSet(ABC):
         """The legal moves of cards out of ``sources`` (among ``self.sources``), then the
         stock's and the rule set's own: a search that knows only some piles changed since a
         position whose moves it tried asks for those piles' moves alone."""
-        piles, groups = st.piles, self.pile_group
-        # The hot path of every solver and of every reply: where the shared target and fill
-        # rules apply, each target pile's answer is a row of 52 flags, looked up per card,
-        # with no refusal to build; asked for once, when a card first tries that pile.
+        piles = st.piles
+        # The hot path of every solver and of every reply: each target pile's answer under
+        # the shared target and fill rules is a row of 52 flags, looked up per card, asked for
+        # once, when a card first tries that pile (and ``_room`` for a run of cards).
+        # Where the rule set's own refusal only adds to the shared one (``refuses_more``),
+        # the row rules targets out and the rule set is asked of the rest alone.
         cls = type(self)
         plain = (cls.target_refusal is RuleSet.target_refusal
                  and cls.fill_refusal is RuleSet.fill_refusal)
-        takes: list[bytes | None] = [UNASKED if plain else None] * len(piles)
+        screened = plain or (self.refuses_more and cls.fill_refusal is RuleSet.fill_refusal)
+        takes: list[bytes | None] = [UNASKED if screened else None] * len(piles)
         for src in sources:
             pile = piles[src]
             if not pile:
@@ -462,7 +469,8 @@ class RuleSet(ABC):
                     if row is UNASKED:
                         row = takes[dst] = self._takes(st, dst)
                     if row is not None:
-                        if row[card] and (n == 1 or groups[dst].kind != FOUNDATION):
+                        if row[card] and (n == 1 or self._room(st, dst, n)) and (
+                                plain or self.target_refusal(st, src, dst, card, n) is None):
                             yield Move(MOVE, src, dst, n)
                     elif self.target_refusal(st, src, dst, card, n) is None:
                         yield Move(MOVE, src, dst, n)
@@ -471,12 +479,13 @@ class RuleSet(ABC):
         yield from self.extra_moves(st)
 
     def _takes(self, st: State, dst: int) -> bytes | None:
-        """Which cards pile ``dst`` takes now under the shared rules, as 52 flags; ``None``
-        where ``target_refusal`` must be asked (a pile with a capacity, an unusual fill)."""
+        """Which cards pile ``dst`` takes now under the shared rules, as 52 flags (one at a
+        time: ``_room`` says whether it takes more); ``None`` where ``target_refusal`` must be
+        asked (an unusual fill)."""
         dg = self.pile_group[dst]
-        if dg.capacity:
-            return None
         target = st.piles[dst]
+        if dg.capacity and len(target) >= dg.capacity:
+            return NOTHING
         if target:
             return NOTHING if dg.build is None else dg.build.rows[target[-1]]
         fill = dg.fill
@@ -488,6 +497,13 @@ class RuleSet(ABC):
             base = st.vars.get("base", 1)
             return EVERYTHING if base == 0 else RANK_ROWS[base]
         return NOTHING if fill == NO_FILL else None
+
+    def _room(self, st: State, dst: int, n: int) -> bool:
+        """Whether pile ``dst`` takes ``n`` cards (more than one) at once under the shared
+        rules: never a foundation, and a pile with a capacity only as many as it has room for."""
+        dg = self.pile_group[dst]
+        return dg.kind != FOUNDATION and (not dg.capacity
+                                          or len(st.piles[dst]) + n <= dg.capacity)
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()

@@ -12,6 +12,7 @@ from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
 class EightOff(RuleSet):
     id = "eight-off"
     name = "Eight Off"
+    refuses_more = True  # target_refusal adds to the shared refusal
     summary = ("Build the foundations up in suit from Ace to King; columns build down in suit, "
                "one card at a time, with eight one-card reserve cells. Difficult starts four "
                "cells full and fills empty columns with Kings only.")

@@ -18,6 +18,7 @@ def below(base: int) -> int:
 class Penguin(RuleSet):
     id = "penguin"
     name = "Penguin"
+    refuses_more = True  # target_refusal adds to the shared refusal
     base = Base.DEALT
     summary = ("The deck's first card fixes the base rank; build the foundations up in suit "
                "from it, wrapping K-A. Seven columns of seven build down in suit (wrapping) "

@@ -26,6 +26,7 @@ def back_key(card: int) -> str:
 class Slide(RuleSet):
     id = "slide"
     name = "Slide"
+    refuses_more = True  # target_refusal adds to the shared refusal
     scoring = Scoring.POINTS
     target = 300
     summary = ("Slide the rows of a 4 x 6 grid left or right, or fill a space from the stock, "

@@ -16,6 +16,7 @@ class ReserveFill(RuleSet):
     """
 
     late_fill: tuple[Kind, ...] = (WASTE,)
+    refuses_more = True  # the fill rule below adds to the shared refusal
 
     @property
     def reserve(self) -> int:
