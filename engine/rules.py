@@ -721,10 +721,28 @@ class RuleSet(ABC):
         return settled if settled is not None else self.going_on(st, self.iter_moves(st))
 
     def going_on(self, st: State, moves: Iterable[Move]) -> str:
-        """The status of a position not settled by itself: playing while a move is useful."""
-        if any(self.useful(st, m) for m in moves):
-            return PLAYING
+        """The status of a position not settled by itself: playing while a move is useful.
+        The moves whose use ``useful`` finds by a search of its own (``searched``) are asked
+        last: most positions have another useful move, and then need no search at all."""
+        if type(self).searched is RuleSet.searched:
+            if any(self.useful(st, m) for m in moves):
+                return PLAYING
+        else:
+            later = []
+            for m in moves:
+                if self.searched(st, m):
+                    later.append(m)
+                elif self.useful(st, m):
+                    return PLAYING
+            if any(self.useful(st, m) for m in later):
+                return PLAYING
         return LOST if self.scoring != POINTS else FINISHED
+
+    def searched(self, st: State, m: Move) -> bool:
+        """Whether ``useful`` answers for ``m`` by searching the positions it leads to (the
+        end rules of games whose column moves go round in circles): cheap to ask, so that
+        ``going_on`` can ask those moves last."""
+        return False
 
     def settled(self, st: State) -> str | None:
         """The status when no search for a useful move is needed (won, resigned, a game that

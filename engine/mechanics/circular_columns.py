@@ -37,10 +37,11 @@ class CircularColumns(RuleSet):
     def useful(self, st: State, m: Move) -> bool:
         if not super().useful(st, m):
             return False
+        return self.progress_reachable(st) if self.searched(st, m) else True
+
+    def searched(self, st: State, m: Move) -> bool:
         kinds = self.pile_kinds
-        if m.kind == MOVE and kinds[m.src] == TABLEAU and kinds[m.dst] == TABLEAU:
-            return self.progress_reachable(st)
-        return True
+        return m.kind == MOVE and kinds[m.src] == TABLEAU and kinds[m.dst] == TABLEAU
 
     def foundation_accepts(self, st: State) -> list[bool]:
         """Per card: may it go onto some foundation now?"""

@@ -142,6 +142,9 @@ class ReversibleMixin(RuleSet):
         self._last = (off, seen, answer)
         return answer
 
+    def searched(self, st: State, m: Move) -> bool:
+        return reversible(self, st, m)
+
     @property
     def off_columns(self) -> list[int]:
         return [p for p, k in enumerate(self.pile_kinds) if k != TABLEAU]

@@ -88,6 +88,26 @@ def test_a_rule_set_that_refuses_more_refuses_all_the_shared_rule_does(rules, se
                         rules.key, src, dst, n)
 
 
+SEARCHING = [r for r in RULE_SETS if type(r).searched is not RuleSet.searched]
+
+
+@pytest.mark.parametrize("rules", SEARCHING, ids=[r.key for r in SEARCHING])
+@settings(max_examples=10)
+@given(seed=seeds, picks=choices)
+def test_asking_the_searched_moves_last_changes_no_status(rules, seed, picks):
+    """``going_on`` asks the moves ``useful`` searches for last: the same status as asking
+    every move in order, at every position of a random game."""
+    assert {r.id for r in SEARCHING} >= {"bakers-dozen", "fortress"}
+    st = rules.deal(seed)
+    for choice in picks:
+        moves = rules.legal_moves(st)
+        in_order = PLAYING if any(rules.useful(st, m) for m in moves) else "lost"
+        assert rules.going_on(st, moves) == in_order
+        if in_order != PLAYING:
+            break
+        st.push(moves[choice % len(moves)])
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 @settings(max_examples=6)
 @given(seed=seeds, picks=choices)
