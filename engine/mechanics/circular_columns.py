@@ -33,6 +33,12 @@ class CircularColumns(RuleSet):
         super().__init__(variant)
         # Exact facts about positions (dead, alive) under one foundations-and-wastes context.
         self._memo: tuple[Any, set[Node], set[Node]] = (None, set(), set())
+        build = self.pile_group[self.by_kind[TABLEAU][0]].build
+        assert build is not None
+        self._ranks_fit = _rank_table(build)
+        # The last foundations' tops and what they take: asked at nearly every position of a
+        # search, where the foundations change far less often than the columns.
+        self._accepts: tuple[Any, list[bool]] = (None, [])
 
     def useful(self, st: State, m: Move) -> bool:
         if not super().useful(st, m):
@@ -44,9 +50,13 @@ class CircularColumns(RuleSet):
         return m.kind == MOVE and kinds[m.src] == TABLEAU and kinds[m.dst] == TABLEAU
 
     def foundation_accepts(self, st: State) -> list[bool]:
-        """Per card: may it go onto some foundation now?"""
-        ok = [False] * 52
+        """Per card: may it go onto some foundation now? (Not to be changed: it is shared.)"""
         base = st.vars.get("base", 1)
+        tops = (base, *(st.piles[f][-1] if st.piles[f] else -1 for f in self.by_kind[FOUNDATION]))
+        last = self._accepts  # read and replaced whole, like ``_memo``
+        if last[0] == tops:
+            return last[1]
+        ok = [False] * 52
         for f in self.by_kind[FOUNDATION]:
             pile = st.piles[f]
             if pile:
@@ -59,6 +69,7 @@ class CircularColumns(RuleSet):
                 for c in range(52):
                     if base == 0 or RANK[c] == base:
                         ok[c] = True
+        self._accepts = (tops, ok)
         return ok
 
     def progress_reachable(self, st: State) -> bool:
@@ -71,9 +82,8 @@ class CircularColumns(RuleSet):
             return True
         cols = self.by_kind[TABLEAU]
         group = self.pile_group[cols[0]]
-        assert group.build is not None
         cap, fill = group.capacity, group.fill
-        ranks_fit = _rank_table(group.build)
+        ranks_fit = self._ranks_fit
         accept = self.foundation_accepts(st)
         wastes = tuple(st.piles[w][-1] for w in self.by_kind.get(WASTE, ()) if st.piles[w])
         if any(accept[w] for w in wastes):
