@@ -336,6 +336,12 @@ class RuleSet(ABC):
         self.turning = [i for i, g in enumerate(self.pile_group) if g.turn_up]
         st = self.by_kind.get(STOCK_PILE)
         self.stock_pile = st[0] if st else -1
+        # How a target's answer may be looked up (``moves_from``): by the shared rule's row of
+        # flags alone (plain), or by the row first and the rule set's own refusal after it.
+        cls = type(self)
+        own_fill = cls.fill_refusal is not RuleSet.fill_refusal
+        self.plain_targets = not own_fill and cls.target_refusal is RuleSet.target_refusal
+        self.screened_targets = self.plain_targets or (self.refuses_more and not own_fill)
 
     def check(self) -> None:
         """The rule set's own options (those of its piles are checked as they are made)."""
@@ -452,11 +458,8 @@ class RuleSet(ABC):
         # once, when a card first tries that pile (and ``_room`` for a run of cards).
         # Where the rule set's own refusal only adds to the shared one (``refuses_more``),
         # the row rules targets out and the rule set is asked of the rest alone.
-        cls = type(self)
-        plain = (cls.target_refusal is RuleSet.target_refusal
-                 and cls.fill_refusal is RuleSet.fill_refusal)
-        screened = plain or (self.refuses_more and cls.fill_refusal is RuleSet.fill_refusal)
-        takes: list[bytes | None] = [UNASKED if screened else None] * len(piles)
+        plain = self.plain_targets
+        takes: list[bytes | None] = [UNASKED if self.screened_targets else None] * len(piles)
         for src in sources:
             pile = piles[src]
             if not pile:
@@ -497,6 +500,20 @@ class RuleSet(ABC):
             base = st.vars.get("base", 1)
             return EVERYTHING if base == 0 else RANK_ROWS[base]
         return NOTHING if fill == NO_FILL else None
+
+    def any_fits(self, st: State, src: int, cards: Iterable[int]) -> bool:
+        """Whether a target of ``src`` takes one of ``cards`` alone now (the source's own
+        rule aside), each target's row of flags asked once, as in ``moves_from``."""
+        cards = tuple(cards)
+        for dst in self.targets[src]:
+            row = self._takes(st, dst) if self.screened_targets else None
+            for c in cards:
+                if row is not None and not row[c]:
+                    continue
+                if (row is not None and self.plain_targets) or self.target_refusal(
+                        st, src, dst, c, 1) is None:
+                    return True
+        return False
 
     def _room(self, st: State, dst: int, n: int) -> bool:
         """Whether pile ``dst`` takes ``n`` cards (more than one) at once under the shared

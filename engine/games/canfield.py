@@ -65,5 +65,4 @@ class Canfield(ReserveFill):
         if not (self.easy and idle_swap(self, st, m)):
             return True
         w = self.by_kind[WASTE][0]
-        return any(self.target_refusal(st, w, q, c, 1) is None
-                   for c in st.piles[w] for q in self.targets[w])
+        return self.any_fits(st, w, st.piles[w])
