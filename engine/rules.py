@@ -342,6 +342,11 @@ class RuleSet(ABC):
         own_fill = cls.fill_refusal is not RuleSet.fill_refusal
         self.plain_targets = not own_fill and cls.target_refusal is RuleSet.target_refusal
         self.screened_targets = self.plain_targets or (self.refuses_more and not own_fill)
+        #: The most cards each pile may hold after a move of several (0: no limit): a
+        #: foundation takes one card at a time (1), a pile with a capacity no more than that.
+        self.pile_limit = [1 if g.kind == FOUNDATION else g.capacity or 0
+                           for g in self.pile_group]
+        self.searches = cls.searched is not RuleSet.searched  # see ``going_on``
 
     def check(self) -> None:
         """The rule set's own options (those of its piles are checked as they are made)."""
@@ -455,10 +460,10 @@ class RuleSet(ABC):
         piles = st.piles
         # The hot path of every solver and of every reply: each target pile's answer under
         # the shared target and fill rules is a row of 52 flags, looked up per card, asked for
-        # once, when a card first tries that pile (and ``_room`` for a run of cards).
+        # once, when a card first tries that pile (and ``pile_limit`` for a run of cards).
         # Where the rule set's own refusal only adds to the shared one (``refuses_more``),
         # the row rules targets out and the rule set is asked of the rest alone.
-        plain = self.plain_targets
+        plain, limits = self.plain_targets, self.pile_limit
         takes: list[bytes | None] = [UNASKED if self.screened_targets else None] * len(piles)
         for src in sources:
             pile = piles[src]
@@ -472,7 +477,8 @@ class RuleSet(ABC):
                     if row is UNASKED:
                         row = takes[dst] = self._takes(st, dst)
                     if row is not None:
-                        if row[card] and (n == 1 or self._room(st, dst, n)) and (
+                        if row[card] and (n == 1 or not limits[dst]
+                                          or len(piles[dst]) + n <= limits[dst]) and (
                                 plain or self.target_refusal(st, src, dst, card, n) is None):
                             yield Move(MOVE, src, dst, n)
                     elif self.target_refusal(st, src, dst, card, n) is None:
@@ -483,8 +489,8 @@ class RuleSet(ABC):
 
     def _takes(self, st: State, dst: int) -> bytes | None:
         """Which cards pile ``dst`` takes now under the shared rules, as 52 flags (one at a
-        time: ``_room`` says whether it takes more); ``None`` where ``target_refusal`` must be
-        asked (an unusual fill)."""
+        time: ``pile_limit`` says whether it takes more); ``None`` where ``target_refusal``
+        must be asked (an unusual fill)."""
         dg = self.pile_group[dst]
         target = st.piles[dst]
         if dg.capacity and len(target) >= dg.capacity:
@@ -514,13 +520,6 @@ class RuleSet(ABC):
                         st, src, dst, c, 1) is None:
                     return True
         return False
-
-    def _room(self, st: State, dst: int, n: int) -> bool:
-        """Whether pile ``dst`` takes ``n`` cards (more than one) at once under the shared
-        rules: never a foundation, and a pile with a capacity only as many as it has room for."""
-        dg = self.pile_group[dst]
-        return dg.kind != FOUNDATION and (not dg.capacity
-                                          or len(st.piles[dst]) + n <= dg.capacity)
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         return ()
@@ -741,7 +740,7 @@ class RuleSet(ABC):
         """The status of a position not settled by itself: playing while a move is useful.
         The moves whose use ``useful`` finds by a search of its own (``searched``) are asked
         last: most positions have another useful move, and then need no search at all."""
-        if type(self).searched is RuleSet.searched:
+        if not self.searches:
             if any(self.useful(st, m) for m in moves):
                 return PLAYING
         else:
