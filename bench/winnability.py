@@ -43,6 +43,8 @@ POSITIONS = 20_000
 SECONDS = 30.0
 ALLOWANCE = 300.0  # CPU seconds per rule set before it stops short of --deals
 TARGET_SECONDS = 10.0  # the issue's per-deal budget for "decided"
+RATE_POSITIONS = 20_000  # the search each rule set's positions a second are measured over
+RATE_DEALS = 50
 
 
 def seed(i: int) -> bytes:
@@ -326,19 +328,30 @@ def play_rate(key: str, moves: int) -> float:
     return done / spent if spent else 0.0
 
 
-def solver_rates(keys: list[str], seconds: float) -> dict[str, float]:
-    """The solver's distinct positions per CPU second on each rule set's deal 0."""
+def solver_rates(keys: list[str], positions: int) -> dict[str, float]:
+    """The solver's distinct positions per CPU second on each rule set: deals 0, 1, ...
+    each searched with a budget of the positions still wanted, until ``positions`` in all
+    (at most ``RATE_DEALS`` deals). A budget of positions, not seconds, so that the figure
+    is the same search whichever engine runs it and however busy the machine is (a search
+    bounded by time takes its turns at other points: one 2-second search per rule set
+    varied by a factor of 1.5 between two runs)."""
     out = {}
     for key in keys:
-        d = judge(key, 0, None, seconds)
-        out[key] = d.positions / d.cpu if d.cpu else 0.0
+        done, cpu = 0, 0.0
+        for i in range(RATE_DEALS):
+            if done >= positions:
+                break
+            d = judge(key, i, positions - done, None)
+            done += d.positions
+            cpu += d.cpu
+        out[key] = done / cpu if cpu else 0.0
     return out
 
 
-def pure_rates(keys: list[str], seconds: float) -> dict[str, float]:
+def pure_rates(keys: list[str], positions: int) -> dict[str, float]:
     """``solver_rates`` of the pure-Python engine, in a process of its own (a process
     imports the engine's modules compiled or not once: engine/compiled.py)."""
-    out = subprocess.run([sys.executable, "-m", "bench.winnability", "--rates", str(seconds),
+    out = subprocess.run([sys.executable, "-m", "bench.winnability", "--rates", str(positions),
                           *keys], env=os.environ | {PURE_ENV: "1"}, capture_output=True,
                          text=True, check=True, cwd=ROOT)
     rates: dict[str, float] = json.loads(out.stdout)
@@ -352,9 +365,9 @@ def run(quick: bool = False) -> Section:
     decided = [d for d in klondike if d.outcome != "U"]
     times = sorted(d.cpu if d.outcome != "U" else math.inf for d in klondike)
     med = times[len(times) // 2]
-    seconds = 0.5 if quick else 2.0
-    pure = pure_rates(keys, seconds)
-    solver = solver_rates(keys, seconds)
+    positions = 2_000 if quick else RATE_POSITIONS
+    pure = pure_rates(keys, positions)
+    solver = solver_rates(keys, positions)
     rows: list[list[Any]] = []
     rates: dict[str, tuple[float, float, float]] = {}
     for key in keys:
@@ -376,7 +389,9 @@ def run(quick: bool = False) -> Section:
         f"Klondike easy deals 0-{len(klondike) - 1} (seed i as four big-endian bytes), each "
         f"solved with {TARGET_SECONDS:g} s; decided: won or proved lost; the median counts an "
         "undecided deal as slower than any. Then for every rule set: the solver's distinct "
-        f"positions per CPU second on deal 0 ({seconds:g} s), with the engine's compiled "
+        f"positions per CPU second over {positions:,} positions of deals 0, 1, ... (each "
+        f"searched with the positions still wanted, at most {RATE_DEALS} deals: the same "
+        "search for both engines, however busy the machine), with the engine's compiled "
         "inner loop (engine/compiled.py; the Klondike deals too) and in pure Python (the "
         "baseline: the same source, in a process of its own, in the same run), beside the "
         "engine's own random play (validated moves per CPU second, legal moves listed before "
@@ -404,8 +419,9 @@ def main() -> None:
     p.add_argument("--render", action="store_true", help="only write docs/winnability.md")
     p.add_argument("--within", type=float, metavar="SECONDS",
                    help="instead: how many of --deals deals each are decided within SECONDS")
-    p.add_argument("--rates", type=float, metavar="SECONDS",
-                   help="instead: print each rule set's solver positions per CPU second (JSON)")
+    p.add_argument("--rates", type=int, metavar="POSITIONS",
+                   help="instead: print each rule set's solver positions per CPU second over "
+                   "POSITIONS positions (JSON)")
     args = p.parse_args()
     keys = args.keys or [r.key for r in engine.rule_sets()]
     if args.rates:
