@@ -740,18 +740,14 @@ class RuleSet(ABC):
         """The status of a position not settled by itself: playing while a move is useful.
         The moves whose use ``useful`` finds by a search of its own (``searched``) are asked
         last: most positions have another useful move, and then need no search at all."""
-        if not self.searches:
-            if any(self.useful(st, m) for m in moves):
+        later = []
+        for m in moves:
+            if self.searches and self.searched(st, m):
+                later.append(m)
+            elif self.useful(st, m):
                 return PLAYING
-        else:
-            later = []
-            for m in moves:
-                if self.searched(st, m):
-                    later.append(m)
-                elif self.useful(st, m):
-                    return PLAYING
-            if any(self.useful(st, m) for m in later):
-                return PLAYING
+        if any(self.useful(st, m) for m in later):
+            return PLAYING
         return LOST if self.scoring != POINTS else FINISHED
 
     def searched(self, st: State, m: Move) -> bool:

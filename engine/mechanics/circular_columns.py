@@ -50,7 +50,8 @@ class CircularColumns(RuleSet):
         return m.kind == MOVE and kinds[m.src] == TABLEAU and kinds[m.dst] == TABLEAU
 
     def foundation_accepts(self, st: State) -> list[bool]:
-        """Per card: may it go onto some foundation now? (Not to be changed: it is shared.)"""
+        """Per card: may it go onto some foundation now? The list is kept for the next call
+        with the same foundation tops: read it, never change it."""
         base = st.vars.get("base", 1)
         tops = (base, *(st.piles[f][-1] if st.piles[f] else -1 for f in self.by_kind[FOUNDATION]))
         last = self._accepts  # read and replaced whole, like ``_memo``
