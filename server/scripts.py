@@ -302,7 +302,9 @@ return {1, seq, outcome}
 """
 
 # A player's sockets watching a match: count them; the last one gone makes the player away
-# (the turn timer then waits out the grace period), the first one back clears it.
+# (the turn timer then waits out the grace period), the first one back clears it. Back after
+# the turn's deadline passed, the turn waits ``turn_time`` from now, never past ``turn_time`` +
+# ``grace`` from when its card was shown (Timers.due_at keeps the same bound).
 # KEYS: match, events; ARGV: player, +1|-1, away payload, back payload, window, chan.
 MATCH_HERE = _EMIT + """
 local p = ARGV[1]
@@ -321,6 +323,12 @@ if here == 0 then
   return 1
 end
 if redis.call('HDEL', KEYS[1], 'away:' .. p) == 1 then
+  local t = redis.call('HMGET', KEYS[1], 'deadline', 'shown_at', 'turn_time', 'grace')
+  local now, turn = now_ms(), tonumber(t[3]) * 1000
+  if tonumber(t[1]) < now then
+    local last = tonumber(t[2]) + turn + tonumber(t[4]) * 1000
+    redis.call('HSET', KEYS[1], 'deadline', math.max(tonumber(t[1]), math.min(now + turn, last)))
+  end
   redis.call('HINCRBY', KEYS[1], 'rev', 1)
   emit(KEYS[1], KEYS[2], ARGV[6], ARGV[4], tonumber(ARGV[5]))
   return 2

@@ -27,13 +27,16 @@ class Timers:
     def due_at(self, m: Match, now: int) -> int | None:
         """When the timer places for the players the match waits for: at the turn's deadline;
         later while one of them is away within the grace period; at a quick pace
-        (``absent_pace``) once all of them have been away longer than that."""
+        (``absent_pace``) once all of them have been away longer than that. No turn waits past
+        ``turn_time`` + ``grace`` from when its card was shown, so leaving and coming back
+        again and again cannot stall the others."""
         awaited = m.awaited()
         if not awaited:
             return None
         due = int(m.meta["deadline"])
         grace = m.meta["grace"] * 1000
-        ends = [a + grace for a in map(m.away_since, awaited) if a is not None]
+        last = m.meta["shown_at"] + m.meta["turn_time"] * 1000 + grace
+        ends = [min(a + grace, last) for a in map(m.away_since, awaited) if a is not None]
         if ends and max(ends) > now:
             return int(max(due, *ends))
         if ends and len(ends) == len(awaited):

@@ -200,6 +200,9 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
     assert not [m for m in a2.received if m.get("type") == "match.moved"]
     now = await a2.request({"type": "match.get", "match": mid})
     assert now["turn"]["player"] == a_id and now["you"]["legal"]
+    # back after the turn's deadline: the turn waits turn_time from the return (4.5 s or more
+    # after the card was shown), within turn_time + grace of it
+    assert 4000 <= now["turn"]["deadline"] - current["turn"]["deadline"] <= 6000, now["turn"]
     assert not [p for p in now["players"] if p["away"] and p["player"] == a_id]
     ack = await a2.request({"type": "match.move", "match": mid, "move": now["you"]["legal"][0]})
     assert ack["type"] == "match.ack"
@@ -215,6 +218,38 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
     assert no["code"] == "match.not_running"
     await b_rest.aclose()
     await a2.close()
+
+
+async def test_leaving_and_coming_back_again_and_again_cannot_hold_a_turn(
+        nodes: list[Node]) -> None:
+    """Each return after the deadline gives the turn ``turn_time`` more and each leaving a new
+    grace, but no turn waits past ``turn_time`` + ``grace`` from when its card was shown."""
+    a_id, a_token = await player(nodes[0], "Staller", "human")
+    _, b_token = await player(nodes[1], "Waiting", "human")
+    a = await Ws.open(nodes[0], a_token)
+    created = await a.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                               "seats": 2, "turn_time": 2, "grace": 3})
+    mid = created["match"]
+    b = await Ws.open(nodes[1], b_token)
+    assert (await b.request({"type": "match.join", "match": mid}))["type"] == "match"
+    started = await b.expect("match.started", timeout=10)
+    assert started["turn"]["player"] == a_id
+    shown = started["turn"]["deadline"] - 2000
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 15  # far past 2 + 3 s
+    moved: dict[str, Any] | None = None
+    while moved is None and loop.time() < until:
+        await a.close()  # away: a new grace
+        await b.drain(0.5)
+        moved = next((m for m in b._buffer if m.get("type") == "match.moved"), None)
+        a = await Ws.open(nodes[int(loop.time()) % 2], a_token)
+        await a.send({"type": "match.subscribe", "match": mid, "after": started["seq"]})
+        await a.request({"type": "match.get", "match": mid})  # back: turn_time more
+    assert moved is not None and moved["player"] == a_id and moved["by"] == "timer", moved
+    # placed at the bound, then absent_pace and a sweep: the next card's deadline says when
+    assert moved["turn"]["deadline"] - 2000 - shown <= 5000 + 1000 + 2500, (moved, shown)
+    await a.close()
+    await b.close()
 
 
 async def test_a_killed_nodes_players_count_as_away(
