@@ -9,11 +9,15 @@ and view. Odd games override a small hook (``prepare``, ``extra_moves``,
 
 from __future__ import annotations
 
+import contextlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
+    import cython  # (docs/solver.md "Compiled")
 
 from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, card, colour_name, parse_card, show
 from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
@@ -463,8 +467,15 @@ class RuleSet(ABC):
         # once, when a card first tries that pile (and ``pile_limit`` for a run of cards).
         # Where the rule set's own refusal only adds to the shared one (``refuses_more``),
         # the row rules targets out and the rule set is asked of the rest alone.
-        plain, limits = self.plain_targets, self.pile_limit
+        plain: cython.bint = self.plain_targets
+        limits: list[int] = self.pile_limit
         takes: list[bytes | None] = [UNASKED if self.screened_targets else None] * len(piles)
+        row: bytes | None
+        src: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        card: cython.Py_ssize_t
+        limit: cython.Py_ssize_t
         for src in sources:
             pile = piles[src]
             if not pile:
@@ -477,8 +488,8 @@ class RuleSet(ABC):
                     if row is UNASKED:
                         row = takes[dst] = self._takes(st, dst)
                     if row is not None:
-                        if row[card] and (n == 1 or not limits[dst]
-                                          or len(piles[dst]) + n <= limits[dst]) and (
+                        if row[card] and (n == 1 or not (limit := limits[dst])
+                                          or len(piles[dst]) + n <= limit) and (
                                 plain or self.target_refusal(st, src, dst, card, n) is None):
                             yield Move(MOVE, src, dst, n)
                     elif self.target_refusal(st, src, dst, card, n) is None:
@@ -537,12 +548,20 @@ class RuleSet(ABC):
 
     def run_length(self, st: State, p: int) -> int:
         """How many top cards of pile ``p`` are packed by its build."""
-        pile = st.piles[p]
+        pile: list[int] = st.piles[p]
         build = self.pile_group[p].build
         if not pile or build is None:
             return min(1, len(pile))
-        fits, lo, i = build.table, st.down[p], len(pile) - 1
-        while i > lo and fits[pile[i - 1] * 52 + pile[i]]:
+        fits: bytes = build.table
+        lo: cython.Py_ssize_t = st.down[p]
+        i: cython.Py_ssize_t = len(pile) - 1
+        top: cython.Py_ssize_t = pile[i]
+        under: cython.Py_ssize_t
+        while i > lo:
+            under = pile[i - 1]
+            if not fits[under * 52 + top]:
+                break
+            top = under
             i -= 1
         return len(pile) - i
 
