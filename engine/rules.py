@@ -563,7 +563,7 @@ class RuleSet(ABC):
                 break
             top = under
             i -= 1
-        return len(pile) - i
+        return len(pile) - int(i)
 
     def valid_shape(self, st: State, move: Move) -> bool:
         n = len(st.piles)
