@@ -125,14 +125,16 @@ def start_redis(cpu: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
 
 def start_server(kind: str, cpu: int | None = None, redis_url: str = "",
                  env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int]:
-    """``samedeal`` (the real server, on ``redis_url``) or ``echo`` (the baseline: a bare
-    starlette WebSocket echo on the same uvicorn), one process on one core: (process, port)."""
+    """``samedeal`` (the real server, on ``redis_url``), ``echo`` (the baseline: a bare
+    starlette WebSocket echo on the same uvicorn) or ``floor`` (a move's input and output
+    alone, bench/floor.py), one process on one core: (process, port)."""
     port = free_port()
     if kind == "samedeal":
         args = [sys.executable, "-m", "engine.cli", "serve", "--port", str(port),
                 "--log-level", "warning", "--redis-url", redis_url]
     else:
-        args = [sys.executable, "-m", "uvicorn", "bench.echo:app", "--port", str(port),
+        env = (env or {}) | {"SAMEDEAL_REDIS_URL": redis_url}
+        args = [sys.executable, "-m", "uvicorn", f"bench.{kind}:app", "--port", str(port),
                 "--log-level", "warning", "--ws", "websockets-sansio", "--no-access-log",
                 "--ws-per-message-deflate", "false"]  # as `samedeal serve` runs by default
     proc = subprocess.Popen([*pinned(cpu), *args], cwd=ROOT, env=os.environ | (env or {}),
