@@ -25,9 +25,9 @@ from server.channels import Channels
 from server.link import Client, script
 
 MOVE = """
-redis.call('RPUSH', KEYS[1], ARGV[1])
+local n = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('PUBLISH', KEYS[2], ARGV[2])
-return redis.call('LLEN', KEYS[1])
+return n
 """
 
 
