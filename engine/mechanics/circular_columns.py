@@ -22,17 +22,20 @@ class CircularColumns(RuleSet):
     walks column positions best first (columns are interchangeable, so a position is the
     sorted tuple of its columns). Its answer depends on the position alone: alive when
     progress is reachable or more than ``search_limit`` positions are reachable, dead
-    otherwise. Positions proved dead or alive are remembered (every position a dead search
-    reached is dead with a smaller reach; every position on a path to progress is alive), so
-    play inside a dead end or along a found path costs one lookup.
+    otherwise. Answers are remembered per foundations-and-wastes context: every position a
+    dead search reached is dead (it reaches no more); a position whose search ran past the
+    limit is alive, and so is every position on a path to a live one (it reaches all that
+    one does). So play inside a dead end, along a found path or back at a position too far
+    to tell costs one lookup, also after the foundations have changed and changed back, as
+    they do all the time under a solver.
     """
 
     search_limit: int = 1500
 
     def __init__(self, variant: str) -> None:
         super().__init__(variant)
-        # Exact facts about positions (dead, alive) under one foundations-and-wastes context.
-        self._memo: tuple[Any, set[Node], set[Node]] = (None, set(), set())
+        # Exact answers (dead, alive) by foundations-and-wastes context, at most MEMO in all.
+        self._memos: dict[Any, tuple[set[Node], set[Node]]] = {}
         build = self.pile_group[self.by_kind[TABLEAU][0]].build
         assert build is not None
         self._ranks_fit = _rank_table(build)
@@ -54,7 +57,7 @@ class CircularColumns(RuleSet):
         with the same foundation tops: read it, never change it."""
         base = st.vars.get("base", 1)
         tops = (base, *(st.piles[f][-1] if st.piles[f] else -1 for f in self.by_kind[FOUNDATION]))
-        last = self._accepts  # read and replaced whole, like ``_memo``
+        last = self._accepts  # read and replaced whole, so a concurrent caller can't mix tops
         if last[0] == tops:
             return last[1]
         ok = [False] * 52
@@ -93,10 +96,13 @@ class CircularColumns(RuleSet):
         start = tuple(sorted(tuple(RANK[c] | (GOAL if accept[c] else 0) for c in st.piles[p])
                              for p in cols))
         context = (tuple(accept), wranks)
-        memo = self._memo  # read and replaced whole, so a concurrent caller can't mix facts
-        if memo[0] != context or len(memo[1]) + len(memo[2]) > 200_000:
-            memo = self._memo = (context, set(), set())
-        dead, alive = memo[1], memo[2]
+        memos = self._memos
+        memo = memos.get(context)
+        if memo is None or len(memo[0]) + len(memo[1]) > MEMO:
+            if memo is None and sum(len(d) + len(a) for d, a in memos.values()) > MEMO:
+                memos.clear()
+            memo = memos[context] = (set(), set())
+        dead, alive = memo
         if start in dead:
             return False
         if start in alive or _cover(start) == 0:
@@ -147,7 +153,7 @@ class CircularColumns(RuleSet):
                         if key in alive or _cover(key) == 0:
                             return found(key)
                         if len(seen) > limit:
-                            return True  # too far to tell: taken as alive
+                            return found(start)  # too far to tell: taken as alive
                         tick += 1
                         heappush(heap, (_cover(key), tick, key))
         dead.update(seen)
@@ -155,6 +161,7 @@ class CircularColumns(RuleSet):
 
 
 Node = tuple[tuple[int, ...], ...]
+MEMO = 200_000  # remembered column positions, all contexts together
 GOAL = 16  # marks, in the search's rank-only cards, a card that could leave the columns
 
 

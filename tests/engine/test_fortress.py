@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import collections
+
 import pytest
 
 import engine
+from engine.core import State
+from engine.solver import Budget, solve
 
 from .positions import cards as pile
 from .positions import play, refused
@@ -190,3 +194,27 @@ def test_end_verdict_depends_on_the_position_alone(key):
             if k % 10 == 0 or st.status != "playing":
                 cold = type(rules)(variant)  # a fresh instance: nothing remembered
                 assert cold.status(st) == st.status, (key, seed, k)
+
+
+
+def test_remembered_answers_are_those_of_a_fresh_search_also_when_too_far_to_tell():
+    """The solver on a deal whose search goes where many answers are "too far to tell"
+    (difficult, deal 4), with a small search limit so that most are: every answer the rule
+    set gives from what it remembers is the answer a fresh search gives, as the foundations
+    change and change back under the solver."""
+    warm = type(HARD)("difficult")
+    warm.search_limit = 40
+    ask = warm.progress_reachable
+    answers: collections.Counter[tuple[bool, bool]] = collections.Counter()
+
+    def check(st: State) -> bool:
+        answer = ask(st)
+        cold = type(HARD)("difficult")
+        cold.search_limit = 40
+        assert cold.progress_reachable(st) == answer
+        answers[answer, type(HARD)("difficult").progress_reachable(st)] += 1
+        return answer
+
+    warm.progress_reachable = check
+    solve(warm.deal((4).to_bytes(4, "big")), Budget(positions=300))
+    assert answers[True, False] >= 10, answers  # alive only as too far to tell at 40
