@@ -42,6 +42,7 @@ DOC = ROOT / "docs" / "winnability.md"
 POSITIONS = 20_000
 SECONDS = 30.0
 ALLOWANCE = 300.0  # CPU seconds per rule set before it stops short of --deals
+ROUND = 50  # deals each rule set gets in a round of the census
 TARGET_SECONDS = 10.0  # the issue's per-deal budget for "decided"
 RATE_POSITIONS = 20_000  # the search each rule set's positions a second are measured over
 RATE_DEALS = 50
@@ -129,25 +130,31 @@ def records(holder: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
 
 def census(keys: list[str], deals: int, positions: int, seconds: float, allowance: float,
            jobs: int) -> dict[str, Any]:
-    """Solve deals 0..deals-1 of each rule set (resuming from the file), writing the file
-    after each batch so an interrupted run keeps what it did."""
+    """Solve deals 0..deals-1 of each rule set (resuming from the file), in rounds of
+    ``ROUND`` deals for every rule set, so that a run stopped at any point leaves every row
+    about as far along; the file is written after each batch, so a stopped run keeps what
+    it did."""
     data = load()
     sets = records(data, {"positions": positions, "seconds": seconds, "solver": VERSION})
     with ProcessPoolExecutor(jobs) as pool:
-        for key in keys:
-            rec = sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
-                                        "moves": []})
-            while len(rec["outcomes"]) < deals and sum(rec["cpu"]) < allowance:
-                start = len(rec["outcomes"])
-                batch = range(start, min(deals, start + 4 * jobs))
-                for d in pool.map(judge, [key] * len(batch), batch,
-                                  [positions] * len(batch), [seconds] * len(batch)):
-                    rec["outcomes"] += d.outcome
-                    rec["positions"].append(d.positions)
-                    rec["cpu"].append(round(d.cpu, 3))
-                    rec["moves"].append(d.moves)
-                DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-            print(f"{key}: {row(key, rec)[1:5]}", flush=True)
+        for goal in range(ROUND, deals + ROUND, ROUND):
+            for key in keys:
+                rec = sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
+                                            "moves": []})
+                want = min(goal, deals)
+                if len(rec["outcomes"]) >= want or sum(rec["cpu"]) >= allowance:
+                    continue
+                while len(rec["outcomes"]) < want and sum(rec["cpu"]) < allowance:
+                    start = len(rec["outcomes"])
+                    batch = range(start, min(want, start + 4 * jobs))
+                    for d in pool.map(judge, [key] * len(batch), batch,
+                                      [positions] * len(batch), [seconds] * len(batch)):
+                        rec["outcomes"] += d.outcome
+                        rec["positions"].append(d.positions)
+                        rec["cpu"].append(round(d.cpu, 3))
+                        rec["moves"].append(d.moves)
+                    DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+                print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
 
 

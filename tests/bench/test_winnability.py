@@ -58,3 +58,22 @@ def test_records_made_with_another_budget_or_solver_are_not_added_to():
         w.records(holder, {"seconds": 10, "solver": 4})
     within = w.load()["within"]
     assert all(len(r["outcomes"]) == len(r["cpu"]) for r in within["sets"].values())
+
+
+def test_the_census_goes_in_rounds_and_resumes_where_the_file_stops(tmp_path, monkeypatch,
+                                                                     capsys):
+    """Every rule set gets a round's deals before any gets more, so a census stopped at any
+    point leaves a table with every row about as far along; a second run goes on."""
+    monkeypatch.setattr(w, "DATA", tmp_path / "winnability.json")
+    monkeypatch.setattr(w, "ROUND", 2)
+    keys = ["eliminator/easy", "nestor/difficult"]
+    w.census(keys, 3, 2_000, 10.0, 60.0, 1)
+    rows = [line.split(":")[0] + " " + line.split("'")[1] for line in
+            capsys.readouterr().out.splitlines()]
+    assert rows == ["eliminator/easy 2", "nestor/difficult 2", "eliminator/easy 3",
+                    "nestor/difficult 3"]
+    data = w.census(keys, 5, 2_000, 10.0, 60.0, 1)
+    assert [len(data["sets"][k]["outcomes"]) for k in keys] == [5, 5]
+    assert w.load() == data
+    first = w.judge("nestor/difficult", 4, 2_000, 10.0).outcome
+    assert data["sets"]["nestor/difficult"]["outcomes"][4] == first
