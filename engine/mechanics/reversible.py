@@ -14,11 +14,14 @@ Past ``LIMIT`` positions the moves count as useful.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..cards import RANK
 from ..core import MOVE, Move, State
 from ..rules import ANY_FILL, FOUNDATION, KING_FILL, RESERVE, TABLEAU, Group, RuleSet
 
 LIMIT = 5_000
+MEMO = 100_000  # column positions remembered, all states of the foundations together
 
 Column = tuple[int, tuple[int, ...]]  # (face-down count, cards bottom up)
 
@@ -43,9 +46,13 @@ def reversible(rules: RuleSet, st: State, m: Move) -> bool:
     return bool(g.build.table[pile[-2] * 52 + pile[-1]])
 
 
-def alive(rules: RuleSet, st: State) -> tuple[bool, set[tuple[Column, ...]]]:
+def alive(rules: RuleSet, st: State, known: Mapping[tuple[Column, ...], bool] | None = None
+          ) -> tuple[bool, set[tuple[Column, ...]]]:
     """Whether reversible moves from ``st`` can reach a position with another legal move,
-    and the positions searched: all of them share the answer (the moves go both ways)."""
+    and the positions searched: all of them share the answer (the moves go both ways), so
+    the search stops at a position of ``known`` (answers with the same cards off the
+    columns) and gives its answer."""
+    known = known or {}
     cols = rules.by_kind[TABLEAU]
     g = rules.pile_group[cols[0]]
     fits = g.build.table if g.build else bytes(52 * 52)
@@ -110,6 +117,8 @@ def alive(rules: RuleSet, st: State) -> tuple[bool, set[tuple[Column, ...]]]:
             return True, seen
         for pos in nxt:
             if pos not in seen:
+                if pos in known:
+                    return known[pos], seen
                 if len(seen) >= LIMIT:
                     return True, seen
                 seen.add(pos)
@@ -124,10 +133,15 @@ def _columns(rules: RuleSet, st: State) -> tuple[Column, ...]:
 class ReversibleMixin(RuleSet):
     """``useful`` for games with reversible column moves (see the module docstring)."""
 
-    # The last search: the cards off the columns, the column positions it met, its answer.
-    # Status asks once per move of a position, and random play wanders one region for long,
-    # so one search answers for every position it met.
-    _last: tuple[object, set[tuple[Column, ...]], bool] = ((), set(), True)
+    def __init__(self, variant: str) -> None:
+        super().__init__(variant)
+        # Answers by the cards off the columns, then by column position: one search answers
+        # for every position it met. Status asks once per move of a position, random play
+        # wanders one region for long, and a solver comes back to the same foundations
+        # again and again (on Baker's Dozen, over half the searches it asked for were of
+        # positions an earlier search had met). At most MEMO positions in all.
+        self._memos: dict[object, dict[tuple[Column, ...], bool]] = {}
+        self._remembered = 0
 
     def useful(self, st: State, m: Move) -> bool:
         if not super().useful(st, m):
@@ -135,11 +149,18 @@ class ReversibleMixin(RuleSet):
         if not reversible(self, st, m):
             return True
         off = tuple(tuple(st.piles[p]) for p in self.off_columns)
-        last = self._last
-        if last[0] == off and _columns(self, st) in last[1]:
-            return last[2]
-        answer, seen = alive(self, st)
-        self._last = (off, seen, answer)
+        memo = self._memos.get(off)
+        if memo is not None:
+            known = memo.get(_columns(self, st))
+            if known is not None:
+                return known
+        answer, seen = alive(self, st, memo)
+        if self._remembered + len(seen) > MEMO:
+            self._memos, self._remembered, memo = {}, 0, None
+        if memo is None:
+            memo = self._memos[off] = {}
+        memo.update(dict.fromkeys(seen, answer))
+        self._remembered += len(seen)
         return answer
 
     def searched(self, st: State, m: Move) -> bool:

@@ -6,6 +6,9 @@ import pytest
 
 import engine
 from engine.cards import RANK, TEXT, show
+from engine.core import Move, State
+from engine.mechanics import reversible
+from engine.solver import Budget, solve
 
 from .positions import play, refused
 
@@ -116,3 +119,30 @@ def test_a_move_that_shows_a_face_down_card_is_useful():
     assert st.status == "playing"
     play(st, "t1-t2")
     assert st.revealed[-1]
+
+
+@pytest.mark.parametrize("key", ["bakers-dozen/difficult", "beleaguered-castle/difficult",
+                                 "flower-garden/easy"])
+def test_remembered_answers_are_those_of_a_fresh_search(key, monkeypatch):
+    """The to-and-fro rule remembers its answers per state of the foundations and stops a
+    search at a position it knows: under the solver, which comes back to the same
+    foundations again and again, with a small search limit so that many answers are "too
+    far to tell", every answer is the one a rule set that remembers nothing gives."""
+    monkeypatch.setattr(reversible, "LIMIT", 30)
+    game, variant = key.split("/")
+    warm = type(engine.get(game, variant))(variant)
+    ask = warm.useful
+    asked = 0
+
+    def check(st: State, m: Move) -> bool:
+        nonlocal asked
+        answer = ask(st, m)
+        assert type(warm)(variant).useful(st, m) == answer
+        asked += reversible.reversible(warm, st, m)
+        return answer
+
+    warm.useful = check
+    for i in range(2):
+        solve(warm.deal(i.to_bytes(4, "big")), Budget(positions=400))
+    assert asked > 100
+    assert sum(len(m) for m in warm._memos.values()) > 100  # it did remember
