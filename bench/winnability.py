@@ -141,9 +141,7 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
             for key in keys:
                 rec = sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
                                             "moves": []})
-                want = min(goal, deals)
-                if len(rec["outcomes"]) >= want or sum(rec["cpu"]) >= allowance:
-                    continue
+                want, had = min(goal, deals), len(rec["outcomes"])
                 while len(rec["outcomes"]) < want and sum(rec["cpu"]) < allowance:
                     start = len(rec["outcomes"])
                     batch = range(start, min(want, start + 4 * jobs))
@@ -154,7 +152,8 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
                         rec["cpu"].append(round(d.cpu, 3))
                         rec["moves"].append(d.moves)
                     DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-                print(f"{key}: {row(key, rec)[1:5]}", flush=True)
+                if len(rec["outcomes"]) > had:
+                    print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
 
 

@@ -196,7 +196,6 @@ def test_end_verdict_depends_on_the_position_alone(key):
                 assert cold.status(st) == st.status, (key, seed, k)
 
 
-
 def test_remembered_answers_are_those_of_a_fresh_search_also_when_too_far_to_tell():
     """The solver on a deal whose search goes where many answers are "too far to tell"
     (difficult, deal 4), with a small search limit so that most are: every answer the rule
