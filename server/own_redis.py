@@ -114,11 +114,13 @@ def die_with_parent(parent: int) -> Callable[[], None]:
 
 def command(exe: str, data: Path) -> list[str]:
     """redis-server's arguments: the AOF only (RDB snapshots off: the AOF, with its RDB
-    preamble, is the record, and a second copy would only fork and write more), no TCP port,
-    a socket only this user may open, protected mode."""
+    preamble, is the record, and a second copy would only fork and write more), fsynced
+    before each answer (``everysec`` may answer a write it has not yet handed to the system
+    while an fsync is slow, so even a killed redis-server could lose it), no TCP port, a
+    socket only this user may open, protected mode."""
     return [exe, "--dir", str(data), "--port", "0", "--unixsocket", str(data / SOCKET),
             "--unixsocketperm", "700", "--protected-mode", "yes", "--appendonly", "yes",
-            "--appendfsync", "everysec", "--save", "", "--logfile", str(data / LOG),
+            "--appendfsync", "always", "--save", "", "--logfile", str(data / LOG),
             "--daemonize", "no"]
 
 

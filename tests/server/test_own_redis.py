@@ -151,6 +151,7 @@ def test_a_restart_keeps_accounts_boards_transcripts_and_the_daily_deals(
     with redis.Redis(unix_socket_path=str(sock), decode_responses=True) as r:
         assert r.config_get("port") == {"port": "0"}
         assert r.config_get("appendonly") == {"appendonly": "yes"}
+        assert r.config_get("appendfsync") == {"appendfsync": "always"}
     before = played(s)
     assert before["me"][0] == 200 and before["transcript"][0] == 200
     assert len(before["transcript"][1]["moves"]) == 4  # three moves and the resignation
