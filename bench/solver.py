@@ -1,0 +1,146 @@
+"""``make bench``'s solver section: a small sample in the same run as its baseline.
+
+Klondike easy's deals against the issue's target (decided within 10 s of one core), and for
+every rule set the solver's positions per second beside the engine's own random play, moves
+per second, on the same core: the solver's inner loop is the engine's moves, so the ratio
+says what the search costs on top of them; and beside the same search in pure Python (the
+compiled engine's baseline). The whole winnability table is bench/winnability.py.
+
+``python -m bench.solver --rates POSITIONS [RULE_SET ...]`` prints the positions per second
+alone (JSON): the pure-Python figures are measured so, in a process of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+import engine
+from bench.common import ROOT, Section, Target, fmt, median
+from bench.winnability import judge, seed
+from engine.compiled import PURE_ENV
+
+TARGET_SECONDS = 10.0  # the issue's per-deal budget for "decided"
+RATE_POSITIONS = 20_000  # the search each rule set's positions a second are measured over
+RATE_DEALS = 50
+
+
+def play_rate(key: str, moves: int) -> float:
+    """The engine's own random play on this rule set, validated moves per second."""
+    game, variant = key.split("/")
+    rules = engine.get(game, variant)
+    rng = random.Random(key)
+    done, spent, i = 0, 0.0, 0
+    while done < moves:
+        st = rules.deal(seed(10_000 + i))
+        i += 1
+        t0 = time.process_time()
+        while not st.over and done < moves:
+            legal = st.legal_moves()
+            if not legal:
+                break
+            st.play(rng.choice(legal))
+            done += 1
+        spent += time.process_time() - t0
+    return done / spent if spent else 0.0
+
+
+def solver_rates(keys: list[str], positions: int) -> dict[str, float]:
+    """The solver's distinct positions per CPU second on each rule set: deals 0, 1, ...
+    each searched with a budget of the positions still wanted, until ``positions`` in all
+    (at most ``RATE_DEALS`` deals). A budget of positions, not seconds, so that the figure
+    is the same search whichever engine runs it and however busy the machine is (a search
+    bounded by time takes its turns at other points: one 2-second search per rule set
+    varied by a factor of 1.5 between two runs)."""
+    out = {}
+    for key in keys:
+        done, cpu = 0, 0.0
+        for i in range(RATE_DEALS):
+            if done >= positions:
+                break
+            d = judge(key, i, positions - done, None)
+            done += d.positions
+            cpu += d.cpu
+        out[key] = done / cpu if cpu else 0.0
+    return out
+
+
+def pure_rates(keys: list[str], positions: int) -> dict[str, float]:
+    """``solver_rates`` of the pure-Python engine, in a process of its own (a process
+    imports the engine's modules compiled or not once: engine/compiled.py)."""
+    out = subprocess.run([sys.executable, "-m", "bench.solver", "--rates", str(positions),
+                          *keys], env=os.environ | {PURE_ENV: "1"}, capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    rates: dict[str, float] = json.loads(out.stdout)
+    return rates
+
+
+def run(quick: bool = False) -> Section:
+    keys = [r.key for r in engine.rule_sets()]
+    klondike = [judge("klondike/easy", i, None, TARGET_SECONDS)
+                for i in range(10 if quick else 100)]
+    decided = [d for d in klondike if d.outcome != "U"]
+    times = sorted(d.cpu if d.outcome != "U" else math.inf for d in klondike)
+    med = times[len(times) // 2]
+    positions = 2_000 if quick else RATE_POSITIONS
+    pure = pure_rates(keys, positions)
+    solver = solver_rates(keys, positions)
+    rows: list[list[Any]] = []
+    rates: dict[str, tuple[float, float, float]] = {}
+    for key in keys:
+        engine_rate = play_rate(key, 500 if quick else 3000)
+        rates[key] = (solver[key], engine_rate, pure[key])
+        rows.append([f"`{key}`", f"{solver[key]:,.0f}", f"{pure[key]:,.0f}",
+                     fmt(solver[key] / pure[key]) if pure[key] else "-",
+                     f"{engine_rate:,.0f}",
+                     fmt(solver[key] / engine_rate) if engine_rate else "-"])
+    share_decided = len(decided) / len(klondike)
+    median_text = f"{med:.2f} s" if math.isfinite(med) else "over 10 s"
+    speedups = sorted(solver[k] / pure[k] for k in keys if pure[k])
+    targets = [
+        Target("Klondike easy: at least 98% of deals decided within 10 s of one core",
+               f"{share_decided:.0%} of {len(klondike)} deals", share_decided >= 0.98),
+        Target("Klondike easy: median under 0.5 s", median_text, med < 0.5),
+    ]
+    method = (
+        f"Klondike easy deals 0-{len(klondike) - 1} (seed i as four big-endian bytes), each "
+        f"solved with {TARGET_SECONDS:g} s; decided: won or proved lost; the median counts an "
+        "undecided deal as slower than any. Then for every rule set: the solver's distinct "
+        f"positions per CPU second over {positions:,} positions of deals 0, 1, ... (each "
+        f"searched with the positions still wanted, at most {RATE_DEALS} deals: the same "
+        "search for both engines, however busy the machine), with the engine's compiled "
+        "inner loop (engine/compiled.py; the Klondike deals too) and in pure Python (the "
+        "baseline: the same source, in a process of its own, in the same run), beside the "
+        "engine's own random play (validated moves per CPU second, legal moves listed before "
+        "each, compiled) on the same core in the same run: the search is the engine's moves "
+        "plus its table and its key, so that ratio is what searching costs over playing. "
+        f"Compiled over pure Python: median {fmt(median(speedups) if speedups else 0)}x. The "
+        "whole winnability table is docs/winnability.md (`python -m bench.winnability`).")
+    return Section("Solver", method,
+                   ["rule set", "solver positions/s", "pure Python positions/s",
+                    "compiled / pure", "engine play moves/s", "solver / play"], rows,
+                   targets, raw={"klondike": [d.__dict__ for d in klondike],
+                                 "rates": rates, "median": median(times[:len(decided)] or [0])})
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("keys", nargs="*", help="rule sets as game/variant (default: all)")
+    p.add_argument("--rates", type=int, metavar="POSITIONS", required=True,
+                   help="print each rule set's solver positions per CPU second over "
+                   "POSITIONS positions (JSON)")
+    args = p.parse_args()
+    keys = args.keys or [r.key for r in engine.rule_sets()]
+    print(json.dumps(solver_rates(keys, args.rates)))
+
+
+if __name__ == "__main__":
+    main()
