@@ -35,6 +35,7 @@ POSITIONS = 20_000
 SECONDS = 30.0
 ALLOWANCE = 600.0  # CPU seconds per rule set before it stops short of --deals
 ROUND = 50  # deals each rule set gets in a round of the census
+WRITE_EVERY = 20  # deals between two writes of the file
 
 
 def seed(i: int) -> bytes:
@@ -121,27 +122,32 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
            jobs: int) -> dict[str, Any]:
     """Solve deals 0..deals-1 of each rule set (resuming from the file), in rounds of
     ``ROUND`` deals for every rule set, so that a run stopped at any point leaves every row
-    about as far along; the file is written after each batch, so a stopped run keeps what
-    it did."""
+    about as far along. A round's deals of every rule set go to the pool at once, so no
+    core waits for another at the end of a batch; the results are taken in order, a rule
+    set's last one the deal with which its CPU seconds reach its allowance, and the file is
+    written every ``WRITE_EVERY`` deals, so a stopped run keeps what it did."""
     data = load()
     sets = records(data, {"positions": positions, "seconds": seconds, "solver": VERSION})
     with ProcessPoolExecutor(jobs) as pool:
         for goal in range(ROUND, deals + ROUND, ROUND):
-            for key in keys:
-                rec = sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
-                                            "moves": []})
-                want, had = min(goal, deals), len(rec["outcomes"])
-                while len(rec["outcomes"]) < want and sum(rec["cpu"]) < allowance:
-                    start = len(rec["outcomes"])
-                    batch = range(start, min(want, start + 4 * jobs))
-                    for d in pool.map(judge, [key] * len(batch), batch,
-                                      [positions] * len(batch), [seconds] * len(batch)):
-                        rec["outcomes"] += d.outcome
-                        rec["positions"].append(d.positions)
-                        rec["cpu"].append(round(d.cpu, 3))
-                        rec["moves"].append(d.moves)
+            recs = {key: sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
+                                               "moves": []}) for key in keys}
+            tasks = [(key, i) for key, rec in recs.items() if sum(rec["cpu"]) < allowance
+                     for i in range(len(rec["outcomes"]), min(goal, deals))]
+            had = {key: len(rec["outcomes"]) for key, rec in recs.items()}
+            results = pool.map(judge, [k for k, _ in tasks], [i for _, i in tasks],
+                               [positions] * len(tasks), [seconds] * len(tasks))
+            for n, ((key, _), d) in enumerate(zip(tasks, results, strict=True), 1):
+                rec = recs[key]
+                if sum(rec["cpu"]) < allowance:  # in order: the deals after it are dropped
+                    rec["outcomes"] += d.outcome
+                    rec["positions"].append(d.positions)
+                    rec["cpu"].append(round(d.cpu, 3))
+                    rec["moves"].append(d.moves)
+                last = n == len(tasks) or tasks[n][0] != key
+                if last or n % WRITE_EVERY == 0:
                     DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-                if len(rec["outcomes"]) > had:
+                if last and len(rec["outcomes"]) > had[key]:
                     print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
 

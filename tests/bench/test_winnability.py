@@ -77,3 +77,17 @@ def test_the_census_goes_in_rounds_and_resumes_where_the_file_stops(tmp_path, mo
     assert w.load() == data
     first = w.judge("nestor/difficult", 4, 2_000, 10.0).outcome
     assert data["sets"]["nestor/difficult"]["outcomes"][4] == first
+
+
+def test_a_rule_set_stops_at_the_deal_that_spends_its_allowance(tmp_path, monkeypatch):
+    """The deals of a round go to the pool together, but a rule set's row ends with the deal
+    whose CPU seconds reach its allowance, and a later run adds none."""
+    monkeypatch.setattr(w, "DATA", tmp_path / "winnability.json")
+    monkeypatch.setattr(w, "ROUND", 3)
+    keys = ["klondike/easy", "eliminator/easy"]
+    data = w.census(keys, 6, 2_000, 10.0, 0.001, 2)  # a Klondike deal takes far more
+    assert len(data["sets"]["klondike/easy"]["outcomes"]) == 1
+    assert data["sets"]["klondike/easy"]["cpu"][0] >= 0.001
+    assert w.census(keys, 6, 2_000, 10.0, 0.001, 2)["sets"]["klondike/easy"] == \
+        data["sets"]["klondike/easy"]
+
