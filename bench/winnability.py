@@ -197,7 +197,20 @@ def render(data: dict[str, Any]) -> str:
     measured, total = len(counts), len(engine.rule_sets())
     cpu = [c for r in data["sets"].values() for c in r["cpu"]]
     per_deal = sum(cpu) / len(cpu) if cpu else 0.0
-    hours = per_deal * 1000 * total / 3600
+    if measured == total and min(counts) >= 1000:
+        so_far = [
+            f"**Done:** {done} deals of every rule set, in {sum(cpu) / 3600:.1f} hours of one",
+            f"core ({fmt(per_deal)} CPU seconds a deal on average).",
+        ]
+    else:
+        hours = per_deal * 1000 * total / 3600
+        so_far = [
+            f"**So far:** {done} deals per rule set ({measured} of {total} rule sets measured).",
+            f"The aim is 1,000 deals each; at the {fmt(per_deal)} CPU seconds a deal took here",
+            f"on average, that is some {hours:.0f} hours of one core for the {total} rule sets",
+            "(less the ones that stop short), so the table grows run by run: the command below",
+            f"goes on from where the file stops, in rounds of {ROUND} deals for every rule set.",
+        ]
     lines = [
         "# Winnability",
         "",
@@ -216,11 +229,7 @@ def render(data: dict[str, Any]) -> str:
         "interval (Wilson's). A rule set whose deals cost much stops short of 1,000 deals once",
         "its deals have used its allowance of CPU seconds: its row says how many it has.",
         "",
-        f"**So far:** {done} deals per rule set ({measured} of {total} rule sets measured). The",
-        f"aim is 1,000 deals each; at the {fmt(per_deal)} CPU seconds a deal took here on",
-        f"average, that is some {hours:.0f} hours of one core for the {total} rule sets (less the",
-        "ones that stop short), so the table grows run by run: the command below goes on from",
-        f"where the file stops, in rounds of {ROUND} deals for every rule set.",
+        *so_far,
         "",
         "Regenerate it (it resumes where bench/winnability.json stops; delete that file to",
         "start again, for instance with another budget):",
