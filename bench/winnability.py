@@ -96,10 +96,15 @@ PUBLISHED: dict[str, str] = {
                            "deal (columns of six, four cells filled, Kings alone fill a column)",
     "eight-off/easy": "about 99.9% for Eight Off's usual deal (see eight-off/difficult); this "
                       "variant deals all 52 cards to the columns and lets any card fill one",
-    "spiderette/easy": "about 99.6% for the usual Spiderette (Blake and Gent's Solvitaire), "
-                       "whose deal is Klondike's 28 cards; Hoyle's deal here is 21 cards in "
-                       "columns of three, and any run moves, not only runs in suit",
-    "spiderette/difficult": "as spiderette/easy; this variant deals columns of four",
+    "klondike/difficult": "at most about 90.2% (thoughtful Klondike, draw one, no card back "
+                          "from a foundation; Blake and Gent's Solvitaire): they turn the "
+                          "stock over without limit, we never, so theirs is an upper bound",
+    "spiderette/easy": "not comparable: the usual Spiderette (about 99.6%, Blake and Gent's "
+                       "Solvitaire) deals Klondike's 28 cards and moves and removes only runs "
+                       "in one suit; here 21 cards in columns of three, a top card or a whole "
+                       "packed run moves, and a King-to-Ace run of any suits leaves",
+    "spiderette/difficult": "as spiderette/easy; this variant deals seven columns of four "
+                            "(three face down) and a 24-card stock",
 }
 
 
