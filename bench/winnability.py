@@ -96,6 +96,22 @@ PUBLISHED: dict[str, str] = {
                            "deal (columns of six, four cells filled, Kings alone fill a column)",
     "eight-off/easy": "about 99.9% for Eight Off's usual deal (see eight-off/difficult); this "
                       "variant deals all 52 cards to the columns and lets any card fill one",
+    "golf/easy": "at least about 45.1% (Golf; Blake and Gent's Solvitaire): their foundation "
+                 "starts with the stock's first card, ours may also start with a column's top "
+                 "card, so theirs is a lower bound",
+    "beleaguered-castle/difficult": "at most about 68.2% (Beleaguered Castle; Blake and Gent's "
+                                    "Solvitaire): any card fills their spaces and their "
+                                    "columns have no cap; ours take only Kings and hold 13, "
+                                    "so theirs is an upper bound",
+    "canfield/easy": "about 71.2% (Canfield; Blake and Gent's Solvitaire): their reserve has 13 "
+                     "cards, ours 10, and once it is empty any card fills their spaces, ours "
+                     "only the waste's top card; a bound neither way",
+    "canfield/difficult": "about 67.6% (Canfield, whole pile moves; Blake and Gent's "
+                          "Solvitaire): their reserve has 13 cards, ours 14, and their spaces "
+                          "may take any card once it is empty; a bound neither way",
+    "fortress/easy": "at least about 20.2% (Fortress; Jan Wolter's Politaire analysis, "
+                     "1,000,000 deals): he builds in suit and from Aces, we in any suit from "
+                     "a chosen base, so his is a lower bound",
     "klondike/difficult": "at most about 90.2% (thoughtful Klondike, draw one, no card back "
                           "from a foundation; Blake and Gent's Solvitaire): they turn the "
                           "stock over without limit, we never, so theirs is an upper bound",
