@@ -20,6 +20,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 import engine
@@ -35,7 +36,6 @@ POSITIONS = 20_000
 SECONDS = 30.0
 ALLOWANCE = 1200.0  # CPU seconds a rule set may spend: 1,000 deals at 1.2 s
 ROUND = 50  # deals each rule set gets in a round of the census
-WRITE_EVERY = 20  # deals between two writes of the file
 
 
 def seed(i: int) -> bytes:
@@ -146,7 +146,8 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
     about as far along. A round's deals of every rule set go to the pool at once, so no
     core waits for another at the end of a batch; the results are taken in order, a rule
     set's last one the deal with which its CPU seconds reach its allowance, and the file is
-    written every ``WRITE_EVERY`` deals, so a stopped run keeps what it did."""
+    written as each rule set's deals of the round are in, so a stopped run keeps what it
+    did."""
     data = load()
     sets = records(data, {"positions": positions, "seconds": seconds, "solver": VERSION})
     with ProcessPoolExecutor(jobs) as pool:
@@ -155,21 +156,18 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
                                                "moves": []}) for key in keys}
             tasks = [(key, i) for key, rec in recs.items() if sum(rec["cpu"]) < allowance
                      for i in range(len(rec["outcomes"]), min(goal, deals))]
-            had = {key: len(rec["outcomes"]) for key, rec in recs.items()}
             results = pool.map(judge, [k for k, _ in tasks], [i for _, i in tasks],
                                [positions] * len(tasks), [seconds] * len(tasks))
-            for n, ((key, _), d) in enumerate(zip(tasks, results, strict=True), 1):
+            for key, done in groupby(zip(tasks, results, strict=True), lambda t: t[0][0]):
                 rec = recs[key]
-                if sum(rec["cpu"]) < allowance:  # in order: the deals after it are dropped
-                    rec["outcomes"] += d.outcome
-                    rec["positions"].append(d.positions)
-                    rec["cpu"].append(round(d.cpu, 3))
-                    rec["moves"].append(d.moves)
-                last = n == len(tasks) or tasks[n][0] != key
-                if last or n % WRITE_EVERY == 0:
-                    DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-                if last and len(rec["outcomes"]) > had[key]:
-                    print(f"{key}: {row(key, rec)[1:5]}", flush=True)
+                for _, d in done:
+                    if sum(rec["cpu"]) < allowance:  # in order: the deals after it are dropped
+                        rec["outcomes"] += d.outcome
+                        rec["positions"].append(d.positions)
+                        rec["cpu"].append(round(d.cpu, 3))
+                        rec["moves"].append(d.moves)
+                DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+                print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
 
 
