@@ -803,6 +803,12 @@ class RuleSet(ABC):
         """Score-only games end by themselves (a full grid); others end by ``useful``."""
         return False
 
+    def costless(self, st: State, m: Move) -> bool:
+        """Whether playing the legal move ``m`` now can never cost a win, beyond the safe
+        foundation moves (``engine/safe.py``): a solver then tries it alone. The shared rules
+        know of none; a game whose own moves have such a case says so (``Matching``)."""
+        return False
+
     def useful(self, st: State, m: Move) -> bool:
         """Moves that cannot change the game: a whole pile into an equivalent empty pile,
         a stock turned over when nothing has left the stock or waste since the last turn."""

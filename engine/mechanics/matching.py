@@ -98,6 +98,21 @@ class Matching(RuleSet):
                 return why
         return self.set_refusal(st, [st.piles[p][-1] for p in chosen])
 
+    def costless(self, st: State, m: Move) -> bool:
+        """A removal of one card that no card still out could join in a set (Pyramid's
+        Kings) can never cost a win: that card only ever leaves alone, and taking a card out
+        of these games only uncovers others (a pile's next card, a card the removed one lay
+        over; Pyramid's next flip then leaves its second waste uncovered), never covers or
+        blocks one. A game of this kind where a removal could cost something overrides it."""
+        if m.kind != REMOVE or len(m.piles) != 1 or any(k > 2 for k in self.sizes):
+            return False
+        card = st.piles[m.piles[0]][-1]
+        home = set(st.piles[self.foundation])
+        refusal = self.set_refusal
+        return 2 not in self.sizes or all(
+            refusal(st, [card, c]) is not None and refusal(st, [c, card]) is not None
+            for c in range(52) if c != card and c not in home)
+
     def apply_extra(self, st: State, move: Move) -> None:
         f = self.foundation
         for p in move.piles:

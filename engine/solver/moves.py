@@ -8,6 +8,8 @@ the key's symmetry, see ``position.py``):
   may start lies empty: ``safe_moves`` counts such a pile as taking every card, but it can
   take only one of them, so spending a card on a foundation there is a choice (the plain
   exhaustive search of the tests found this);
+- so is a move the rule set itself calls costless (``RuleSet.costless``: Pyramid's lone
+  King, which can join no set and only uncovers cards when it leaves);
 - moves into an empty pile of an interchangeable group go to its first empty pile only
   (the others give the same key);
 - a whole pile never moves into an empty pile of its own group of columns or cells
@@ -57,6 +59,8 @@ class Chooser:
         self.can_narrow = any(kinds[src] not in SIDE_KINDS and kinds[dst] not in (FOUNDATION, CELL)
                               for src in rules.sources for dst in rules.targets[src])
         self.safe = safe and FOUNDATION in rules.by_kind
+        #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
+        self.costless = safe and type(rules).costless is not RuleSet.costless
         #: Foundations any card may start: while one is empty, no move is judged safe.
         self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
                                  if rules.pile_group[f].fill == Fill.ANY]
@@ -108,6 +112,10 @@ class Chooser:
         """``legal``'s moves worth trying, best first (``legal``: the position's moves;
         ``after_deal``: the search came here by a deal from the stock, and tried every
         other move from the position before it)."""
+        if self.costless:
+            for m in legal:
+                if self.rules.costless(st, m):
+                    return [m]
         if self.safe:
             kinds = self.kinds
             if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(

@@ -13,7 +13,9 @@ from collections.abc import Callable
 import pytest
 
 import engine
-from engine.core import PLAYING, WON
+from engine.cards import RANK
+from engine.core import PLAYING, REMOVE, WON
+from engine.games.pyramid import Pyramid
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.bestfirst import best_first, promise
 from engine.solver.moves import Chooser, talon_piles, twin_groups
@@ -158,6 +160,40 @@ def test_safe_moves_are_played_without_branching() -> None:
     # Without the safe-move rule the same position branches, foundation moves first.
     moves = Chooser(rules, safe=False).moves(st, st.legal_moves())
     assert len(moves) > 1 and rules.pile_kinds[moves[0].dst] == "foundation"
+
+
+def test_a_lone_king_of_pyramid_is_removed_without_branching() -> None:
+    """A King leaves alone and joins no set, so removing it only uncovers cards
+    (``Matching.costless``): the search tries nothing else from there."""
+    rules = engine.get("pyramid", "difficult")
+    st = rules.deal(bytes(4))
+    legal = st.legal_moves()
+    lone = [m for m in legal if m.kind == REMOVE and len(m.piles) == 1]
+    assert len(lone) == 1 and len(legal) > 1
+    assert Chooser(rules).moves(st, legal) == lone
+    assert len(Chooser(rules, safe=False).moves(st, legal)) == len(legal)  # a scored search
+    assert not any(rules.costless(st, m) for m in legal if m not in lone)  # pairs: a choice
+    klondike = engine.get("klondike", "easy")
+    k = klondike.deal(b"\x00")
+    assert not any(klondike.costless(k, m) for m in k.legal_moves())
+
+    class KingsPairWithAces(Pyramid):
+        """A King that could also pair with an Ace still out is a choice to remove alone."""
+
+        def set_refusal(self, st: engine.State, cards: list[int]) -> engine.Refusal | None:
+            if sorted(RANK[c] for c in cards) == [1, 13]:
+                return None
+            return super().set_refusal(st, cards)
+
+    other = KingsPairWithAces("difficult")
+    st = other.deal(bytes(4))
+    (king,) = [m for m in st.legal_moves() if m.kind == REMOVE and len(m.piles) == 1]
+    assert not other.costless(st, king)
+    for p, pile in enumerate(st.piles):  # every Ace gone: the King can join nothing now
+        pile[:] = [c for c in pile if RANK[c] != 1]
+        st.down[p] = min(st.down[p], len(pile))
+    st.piles[other.foundation] += [c for c in range(52) if RANK[c] == 1]
+    assert other.costless(st, king)
 
 
 def test_a_search_starting_just_after_a_deal_tries_every_move() -> None:
