@@ -233,6 +233,16 @@ def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> No
     assert st.status == WON
 
 
+def assert_won_best_first(rules: engine.RuleSet, deal: int, positions: int) -> None:
+    """Best first wins deal ``deal`` within ``positions``, by a line that replays to a win."""
+    st = rules.deal(deal.to_bytes(4, "big"))
+    v = best_first(st, positions, None)
+    assert v.outcome == Outcome.WON, deal
+    for m in v.moves:
+        st.play(m)
+    assert st.status == WON
+
+
 def test_best_first_orders_an_open_game_by_its_blocked_cards() -> None:
     """Eight Off is dealt face up: a card lying on one of lower rank counts against a
     position, and with that best first wins each of the first five deals in a few hundred
@@ -243,12 +253,7 @@ def test_best_first_orders_an_open_game_by_its_blocked_cards() -> None:
     # The Ah, which hearts need next, lies under two, but an open game does not count that.
     assert promise(rules)(st) == 3 * 1 - 3
     for deal in range(5):
-        st = rules.deal(deal.to_bytes(4, "big"))
-        v = best_first(st, 5000, None)
-        assert v.outcome == Outcome.WON, deal
-        for m in v.moves:
-            st.play(m)
-        assert st.status == WON
+        assert_won_best_first(rules, deal, 5000)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.key)
@@ -294,12 +299,7 @@ def test_where_cards_leave_one_at_a_time_blocked_cards_count_face_down_or_not() 
     # card on it
     assert promise(rules)(st) == 3 * 1 - 1 - 2 - 2 * 1
     for deal in (3, 8, 15, 17):
-        st = rules.deal(deal.to_bytes(4, "big"))
-        v = best_first(st, 1_100, None)
-        assert v.outcome == Outcome.WON, deal
-        for m in v.moves:
-            st.play(m)
-        assert st.status == WON
+        assert_won_best_first(rules, deal, 1_100)
 
 
 def test_a_narrowed_search_leaves_out_shuffles_and_proves_nothing() -> None:
