@@ -21,12 +21,12 @@ import heapq
 import time
 from collections.abc import Callable
 
-from ..cards import RANK, SUIT
+from ..cards import RANK, SUIT, card
 from ..core import PLAYING, STOCK, WON, Move, State
 from ..options import Direction, SuitRule, Unit
 from ..rules import FOUNDATION, RESERVE, TABLEAU, RuleSet
 from .moves import Chooser
-from .position import key_maker
+from .position import SEP, key_maker
 from .verdict import Outcome, Verdict
 
 #: Pile kinds played from the top only, where a card lying on one of lower rank has to
@@ -67,11 +67,11 @@ def promise(rules: RuleSet) -> Callable[[State], int]:
         piles = st.piles
         needed: list[int] | tuple[int, ...] = NONE_NEEDED  # by suit: its foundation's next card
         if needs:
-            needed = [13 * s for s in range(4)]  # the Aces
+            needed = [card(1, suit) for suit in range(4)]
             for f in founds:
                 if piles[f]:
                     top = piles[f][-1]
-                    needed[SUIT[top]] = top + 1 if RANK[top] < 13 else -1
+                    needed[SUIT[top]] = card(RANK[top] + 1, SUIT[top]) if RANK[top] < 13 else -1
         blocked = buried = 0
         for p in blocking:
             pile = piles[p]
@@ -90,10 +90,10 @@ def promise(rules: RuleSet) -> Callable[[State], int]:
     return score
 
 
-#: A position waiting to be expanded: its piles' cards, each pile ended by a byte no card
-#: is; its face-down counts; its vars.
+#: A position waiting to be expanded: its piles' cards, between two piles the key's
+#: separator (no card is ``SEP``); its face-down counts; its vars.
 Packed = tuple[bytes, bytes, tuple[tuple[str, int], ...]]
-END = b"\xff"
+END = bytes((SEP,))
 
 
 def pack(st: State) -> Packed:
