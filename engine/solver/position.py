@@ -15,7 +15,11 @@ cards) and the state's vars, which is everything a rule set reads, except:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+
+with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
+    import cython  # (docs/solver.md "Compiled")
 
 from ..core import State
 from ..options import Deals
@@ -25,10 +29,6 @@ Key = tuple[bytes, tuple[tuple[str, int], ...]]
 
 #: The pile kinds whose piles can be alike in every way but their place.
 SYMMETRIC_KINDS = (TABLEAU, CELL, FOUNDATION)
-#: Hooks a rule set may override and keep its piles interchangeable: they judge the
-#: position as a whole (is it won, is a move useful), never one pile by its place.
-PLACE_BLIND = frozenset({"useful", "won", "finished", "prepare", "status", "settled", "score",
-                         "info", "view", "describe", "covered_by", "going_on", "tie_break"})
 #: The hooks that decide what a move is or does; a rule set's own version of any of them
 #: may treat a pile by its place (a redeal in column order, a cell's own rule).
 MOVE_HOOKS = ("iter_moves", "legal_moves", "extra_moves", "refusal", "extra_refusal",
@@ -75,11 +75,14 @@ def sink_piles(rules: RuleSet) -> list[int]:
 
 #: Between two parts of a key (no card is 255).
 SEP = 255
+#: Cards in the deck: no key holds more.
+DECK = 52
 
 
-def sink(pile: list[int], down: int) -> tuple[int, ...]:
-    """A foundation no card leaves, as its key: face-down count, size, top card."""
-    return (down, len(pile), pile[-1]) if pile else (down,)
+def sink(pile: list[int], down: int) -> int:
+    """A foundation no card leaves, as one number: face-down count, size, top card (three
+    bytes of the key, which sort as the piles do)."""
+    return (down << 16) | (len(pile) << 8) | pile[-1] if pile else down << 16
 
 
 def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
@@ -110,31 +113,45 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
             return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), norm_vars(st.vars))
         return plain
 
+    # Room for every pile's face-down count and separator, every card, and three bytes for
+    # each foundation: more than any key of this rule set needs.
+    buf = bytearray(5 * len(rules.pile_names) + DECK + 1)
+
     def sorted_key(st: State) -> Key:
-        # Cards are unique, so two piles of a group are equal only when both are empty: the
-        # piles' own order sorts them, and their face-down counts follow in that order. The
-        # parts, each ended by a separator, go into one list of numbers made bytes once.
-        piles, down = st.piles, st.down
-        flat = [down[p] for p in alone]
-        flat.append(SEP)
-        for p in alone:
-            flat += piles[p]
-            flat.append(SEP)
-        for p in alone_sunk:
-            flat += sink(piles[p], down[p])
-            flat.append(SEP)
+        # The face-down counts, a separator, each pile's cards ended by a separator, then
+        # the foundations no card leaves, three bytes each (``sink``). A group's piles in
+        # their own order: cards are unique, so two are equal only when both are empty.
+        # Written into one buffer, typed so that the compiled build loops over cards in C.
+        piles: list[list[int]] = st.piles
+        down: list[int] = st.down
+        out: cython.p_uchar = buf
+        n: cython.Py_ssize_t = 0
+        c: cython.Py_ssize_t
+        p: cython.Py_ssize_t
+        pile: list[int]
+        order = alone
         for g in plain_groups:
-            order = sorted(g, key=piles.__getitem__)
-            flat += [down[p] for p in order]
-            flat.append(SEP)
-            for p in order:
-                flat += piles[p]
-                flat.append(SEP)
+            order = order + sorted(g, key=piles.__getitem__)
+        for p in order:
+            out[n] = down[p]
+            n += 1
+        out[n] = SEP
+        n += 1
+        for p in order:
+            pile = piles[p]
+            for c in pile:
+                out[n] = c
+                n += 1
+            out[n] = SEP
+            n += 1
+        codes = [sink(piles[p], down[p]) for p in alone_sunk]
         for g in sunk_groups:
-            for part in sorted([sink(piles[p], down[p]) for p in g]):
-                flat += part
-                flat.append(SEP)
-        flat.pop()
-        return (bytes(flat), norm_vars(st.vars))
+            codes += sorted([sink(piles[p], down[p]) for p in g])
+        for c in codes:
+            out[n] = c >> 16
+            out[n + 1] = (c >> 8) & 255
+            out[n + 2] = c & 255
+            n += 3
+        return (bytes(out[:n]), norm_vars(st.vars))
 
     return sorted_key
