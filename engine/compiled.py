@@ -1,10 +1,10 @@
 """The engine's inner loop, compiled: which modules the build compiles with Cython (setup.py)
 and when a compiled one is loaded instead of its Python source.
 
-The compiled modules are the same source, compiled (move listing's innermost functions typed
-in Cython's pure-Python mode): they play, list moves and search exactly as the pure-Python
-ones do, faster (the solver: 1.29 times the positions a second on the median rule set, 1.36
-on Klondike; docs/solver.md "Compiled"). A compiled module is loaded
+The compiled modules are the same source, compiled (move listing's innermost functions and
+the solver's key typed in Cython's pure-Python mode): they play, list moves and search
+exactly as the pure-Python ones do, faster (the solver: 1.29 times the positions a second on
+the median rule set, 1.36 on Klondike; docs/solver.md "Compiled"). A compiled module is loaded
 only when the SHA-256 of the source beside it is the one recorded when it was built, so an
 edited source is never shadowed by a stale build; ``SAMEDEAL_PURE_PYTHON=1`` loads every
 module from its source. Without a C compiler the build skips them, and the engine is the
