@@ -350,6 +350,12 @@ class RuleSet(ABC):
         #: foundation takes one card at a time (1), a pile with a capacity no more than that.
         self.pile_limit = [1 if g.kind == FOUNDATION else g.capacity or 0
                            for g in self.pile_group]
+        #: A pile's rows of flags by the card it is laid on (``Build.rows``), where it has a
+        #: build and no capacity: all ``_takes`` asks of such a pile with cards, so
+        #: ``moves_from`` reads it here without the call (not for a rule set's own ``_takes``).
+        shared = cls._takes is RuleSet._takes
+        self.pile_rows = [g.build.rows if shared and g.build is not None and not g.capacity
+                          else None for g in self.pile_group]
         self.searches = cls.searched is not RuleSet.searched  # see ``going_on``
 
     def check(self) -> None:
@@ -469,6 +475,7 @@ class RuleSet(ABC):
         # the row rules targets out and the rule set is asked of the rest alone.
         plain: cython.bint = self.plain_targets
         limits: list[int] = self.pile_limit
+        rows_of: list[tuple[bytes, ...] | None] = self.pile_rows
         takes: list[bytes | None] = [UNASKED if self.screened_targets else None] * len(piles)
         row: bytes | None
         src: cython.Py_ssize_t
@@ -486,7 +493,10 @@ class RuleSet(ABC):
                 for dst in targets:
                     row = takes[dst]
                     if row is UNASKED:
-                        row = takes[dst] = self._takes(st, dst)
+                        target = piles[dst]
+                        rows = rows_of[dst]
+                        row = takes[dst] = (rows[target[-1]] if target and rows is not None
+                                            else self._takes(st, dst))
                     if row is not None:
                         if row[card] and (n == 1 or not (limit := limits[dst])
                                           or len(piles[dst]) + n <= limit) and (
@@ -745,8 +755,10 @@ class RuleSet(ABC):
         self.turn_tops(st)
 
     def turn_tops(self, st: State) -> None:
+        piles, down = st.piles, st.down  # after every move: the lookups once
         for p in self.turning:
-            if st.piles[p] and st.down[p] >= len(st.piles[p]):
+            pile = piles[p]
+            if pile and down[p] >= len(pile):
                 st.turn_up(p)
 
     # ----- the end ----------------------------------------------------------------------
