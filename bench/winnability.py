@@ -5,9 +5,11 @@ whole table, docs/winnability.md, from bench/winnability.json. Deal ``i`` is see
 four big-endian bytes; each deal gets the same budget of positions (so the verdicts are the
 same on any machine), with a cap of seconds as a guard; each rule set stops early once its
 deals have used its allowance of CPU seconds (the table says how many deals it has). It
-resumes where the file stops, so a long run can be done in parts. ``--within SECONDS``
-measures instead how many deals each rule set decides within that time. ``make bench``'s
-small sample is bench/solver.py.
+resumes where the file stops, so a long run can be done in parts. ``--deep`` runs the same
+census with a larger budget on the rule sets that have a published figure (``PUBLISHED``),
+so that their rows can be held against it. ``--within SECONDS`` measures instead how many
+deals each rule set decides within that time. ``make bench``'s small sample is
+bench/solver.py.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ POSITIONS = 20_000
 SECONDS = 30.0
 ALLOWANCE = 1200.0  # CPU seconds a rule set may spend: 1,000 deals at 1.2 s
 ROUND = 50  # deals each rule set gets in a round of the census
+#: The deeper census's budget: enough positions that few deals of the rule sets compared
+#: with a published figure stay unknown (a Klondike deal decided within 10 s took at most
+#: about 640,000).
+DEEP_POSITIONS = 500_000
+DEEP_SECONDS = 120.0
+DEEP_ALLOWANCE = 1800.0
 
 
 def seed(i: int) -> bytes:
@@ -140,16 +148,17 @@ def records(holder: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
 
 
 def census(keys: list[str], deals: int, positions: int, seconds: float, allowance: float,
-           jobs: int) -> dict[str, Any]:
+           jobs: int, deep: bool = False) -> dict[str, Any]:
     """Solve deals 0..deals-1 of each rule set (resuming from the file), in rounds of
     ``ROUND`` deals for every rule set, so that a run stopped at any point leaves every row
     about as far along. A round's deals of every rule set go to the pool at once, so no
     core waits for another at the end of a batch; the results are taken in order, a rule
     set's last one the deal with which its CPU seconds reach its allowance, and the file is
     written as each rule set's deals of the round are in, so a stopped run keeps what it
-    did."""
+    did. ``deep``: the records go under the file's ``deep`` key (the deeper census)."""
     data = load()
-    sets = records(data, {"positions": positions, "seconds": seconds, "solver": VERSION})
+    sets = records(data.setdefault("deep", {}) if deep else data,
+                   {"positions": positions, "seconds": seconds, "solver": VERSION})
     with ProcessPoolExecutor(jobs) as pool:
         for goal in range(ROUND, deals + ROUND, ROUND):
             recs = {key: sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
@@ -267,9 +276,40 @@ def render(data: dict[str, Any]) -> str:
         lines.append("| " + " | ".join(row(key, rec) if rec and rec["outcomes"] else
                                        [f"`{key}`", "0", "not measured yet", "", "", "", "",
                                         PUBLISHED.get(key, "")]) + " |")
+    if "deep" in data:
+        lines += render_deep(data["deep"])
     if "within" in data:
         lines += render_within(data["within"])
     return "\n".join(lines) + "\n"
+
+
+def render_deep(deep: dict[str, Any]) -> list[str]:
+    b = deep["budget"]
+    counts = [len(r["outcomes"]) for r in deep["sets"].values()]
+    lines = [
+        "",
+        "## Against the published figures",
+        "",
+        "Rule sets with a published figure, again with a budget of",
+        f"{b['positions']:,} positions a deal (engine/solver `VERSION` {b['solver']};",
+        f"{b['seconds']:g} seconds as a guard), so that fewer of their deals stay unknown.",
+        "The share won can only be below the true share of winnable deals, and the share",
+        "proved lost only below the rest, so where the rules are the same the published",
+        "figure should lie between the share won and 100% less the share proved lost",
+        "(each with its interval).",
+        f"A rule set stops short of {max(counts):,} deals once its deals have used",
+        f"{DEEP_ALLOWANCE:,.0f} CPU seconds. Regenerate (it resumes like the table above) with",
+        "",
+        f"    python -m bench.winnability --deep --deals {max(counts)} --jobs 2 "
+        + " ".join(sorted(deep["sets"])),
+        "",
+        "| rule set | deals | won | proved lost | unknown | median CPU s | positions/s "
+        "| published figure, and how its rules compare |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for key in sorted(deep["sets"]):
+        lines.append("| " + " | ".join(row(key, deep["sets"][key])) + " |")
+    return lines
 
 
 #: Why a rule set is decided for fewer than 90% of its deals within the time (the issue's
@@ -344,22 +384,28 @@ def main() -> None:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("keys", nargs="*", help="rule sets as game/variant (default: all)")
     p.add_argument("--deals", type=int, default=1000)
-    p.add_argument("--positions", type=int, default=POSITIONS)
-    p.add_argument("--seconds", type=float, default=SECONDS)
-    p.add_argument("--allowance", type=float, default=ALLOWANCE,
+    p.add_argument("--positions", type=int)
+    p.add_argument("--seconds", type=float)
+    p.add_argument("--allowance", type=float,
                    help="CPU seconds per rule set before it stops short of --deals")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--render", action="store_true", help="only write docs/winnability.md")
+    p.add_argument("--deep", action="store_true",
+                   help=f"instead: the rule sets with a published figure (or those named), "
+                   f"with {DEEP_POSITIONS:,} positions a deal unless --positions says")
     p.add_argument("--within", type=float, metavar="SECONDS",
                    help="instead: how many of --deals deals each are decided within SECONDS")
     args = p.parse_args()
-    keys = args.keys or [r.key for r in engine.rule_sets()]
+    keys = args.keys or (sorted(PUBLISHED) if args.deep else [r.key for r in engine.rule_sets()])
     if args.render:
         data = load()
     elif args.within:
         data = within(keys, args.deals, args.within, args.jobs)
     else:
-        data = census(keys, args.deals, args.positions, args.seconds, args.allowance, args.jobs)
+        deep = args.deep
+        data = census(keys, args.deals, args.positions or (DEEP_POSITIONS if deep else POSITIONS),
+                      args.seconds or (DEEP_SECONDS if deep else SECONDS),
+                      args.allowance or (DEEP_ALLOWANCE if deep else ALLOWANCE), args.jobs, deep)
     DOC.write_text(render(data))
 
 

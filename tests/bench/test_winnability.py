@@ -42,8 +42,9 @@ def test_the_committed_table_is_the_committed_data_rendered():
     data = w.load()
     assert data, "bench/winnability.json is missing: run python -m bench.winnability"
     assert w.DOC.read_text() == w.render(data)
-    assert set(data["sets"]) <= {r.key for r in engine.rule_sets()}
-    for rec in data["sets"].values():
+    deep = data.get("deep", {}).get("sets", {})
+    assert set(data["sets"]) | set(deep) <= {r.key for r in engine.rule_sets()}
+    for rec in [*data["sets"].values(), *deep.values()]:
         n = len(rec["outcomes"])
         assert n == len(rec["positions"]) == len(rec["cpu"]) == len(rec["moves"]) > 0
         assert set(rec["outcomes"]) <= set("WLU")
@@ -91,3 +92,19 @@ def test_a_rule_set_stops_at_the_deal_that_spends_its_allowance(tmp_path, monkey
     assert w.census(keys, 6, 2_000, 10.0, 0.001, 2)["sets"]["klondike/easy"] == \
         data["sets"]["klondike/easy"]
 
+
+
+def test_the_deeper_census_keeps_its_own_records_and_budget(tmp_path, monkeypatch):
+    """``--deep`` goes under the file's ``deep`` key with its own budget, beside the table's
+    records (another budget there is no clash), and renders as a table of its own."""
+    monkeypatch.setattr(w, "DATA", tmp_path / "winnability.json")
+    monkeypatch.setattr(w, "ROUND", 2)
+    w.census(["eliminator/easy"], 2, 2_000, 10.0, 60.0, 1)
+    data = w.census(["eliminator/easy"], 2, 5_000, 10.0, 60.0, 1, deep=True)
+    assert data["budget"]["positions"] == 2_000 and data["deep"]["budget"]["positions"] == 5_000
+    assert len(data["deep"]["sets"]["eliminator/easy"]["outcomes"]) == 2
+    assert len(data["sets"]["eliminator/easy"]["outcomes"]) == 2
+    text = w.render(data)
+    assert "## Against the published figures" in text and "5,000 positions a deal" in text
+    deep_part = text.split("## Against the published figures")[1]
+    assert "| `eliminator/easy` | 2 |" in deep_part
