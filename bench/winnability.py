@@ -39,8 +39,7 @@ SECONDS = 30.0
 ALLOWANCE = 1200.0  # CPU seconds a rule set may spend: 1,000 deals at 1.2 s
 ROUND = 50  # deals each rule set gets in a round of the census
 #: The deeper census's budget: enough positions that few deals of the rule sets compared
-#: with a published figure stay unknown (a Klondike deal decided within 10 s took at most
-#: about 640,000).
+#: with a published figure stay unknown (about 7 seconds of Klondike easy's search).
 DEEP_POSITIONS = 500_000
 DEEP_SECONDS = 120.0
 DEEP_ALLOWANCE = 1800.0
@@ -297,8 +296,9 @@ def render_deep(deep: dict[str, Any]) -> list[str]:
         "proved lost only below the rest, so where the rules are the same the published",
         "figure should lie between the share won and 100% less the share proved lost",
         "(each with its interval).",
-        f"A rule set stops short of {max(counts):,} deals once its deals have used",
-        f"{DEEP_ALLOWANCE:,.0f} CPU seconds. Regenerate (it resumes like the table above) with",
+        f"A rule set stops short of {max(counts):,} deals once its deals have used its",
+        f"allowance ({DEEP_ALLOWANCE:,.0f} CPU seconds unless `--allowance` says). Regenerate",
+        "(it resumes like the table above) with",
         "",
         f"    python -m bench.winnability --deep --deals {max(counts)} --jobs 2 "
         + " ".join(sorted(deep["sets"])),
@@ -391,8 +391,8 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--render", action="store_true", help="only write docs/winnability.md")
     p.add_argument("--deep", action="store_true",
-                   help=f"instead: the rule sets with a published figure (or those named), "
-                   f"with {DEEP_POSITIONS:,} positions a deal unless --positions says")
+                   help=f"the deeper census: the rule sets with a published figure (or those "
+                   f"named), {DEEP_POSITIONS:,} positions a deal unless --positions says")
     p.add_argument("--within", type=float, metavar="SECONDS",
                    help="instead: how many of --deals deals each are decided within SECONDS")
     args = p.parse_args()
