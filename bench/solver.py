@@ -189,17 +189,16 @@ def floor(keys: list[str], positions: int) -> dict[str, tuple[int, float, float]
     out = {}
     for key in keys:
         calls: list[list[Call]] = []
-        depth_first(key, positions, calls)
+        recorded = depth_first(key, positions, calls)  # the same searches every round
+        deals, n = [i for i, _, _ in recorded], sum(p for _, p, _ in recorded)
         searched, alone = [], []
-        n = 0
         for _ in range(FLOOR_ROUNDS):
             runs = depth_first(key, positions)
-            alone.append(sum(replay(key, i, c)[0] for (i, _, _), c in zip(runs, calls,
-                                                                           strict=True)))
             searched.append(sum(cpu for _, _, cpu in runs))
-            n = sum(p for _, p, _ in runs)
+            alone.append(sum(replay(key, i, log)[0] for i, log in zip(deals, calls, strict=True)))
         out[key] = (n, n / median(searched), n / median(alone))
     return out
+
 
 def run(quick: bool = False) -> Section:
     keys = [r.key for r in engine.rule_sets()]
