@@ -54,7 +54,7 @@ DURABLE = {"SAMEDEAL_DURABLE": "1"}
 CONFIGS = {"one Redis": ("one", False), "cluster": ("cluster", False),
            "one Redis, durable": ("replicated", True), "cluster, durable": ("cluster", True)}
 BASE = "one Redis"
-#: Where the extra CPU per move goes: py-spy on the server and INFO commandstats, on this
+#: Where the extra CPU per move goes: a profile of the server and INFO commandstats, on this
 #: machine, runs of 'one Redis', 'cluster' and both durable configurations as this section
 #: runs them.
 WHY = (
@@ -64,8 +64,8 @@ WHY = (
     "slot's owner up in the cluster client's map. A durable move does not go over the link: "
     "WAIT must follow the script on its own connection. A durable move "
     "takes a pipeline from redis-py's pool for the script (by its SHA) and its WAIT "
-    "(server/store.py `durably`), on one Redis and on a cluster alike. Sampled with "
-    "py-spy during development, redis-py and the link were about 9% of the server's CPU "
+    "(server/store.py `durably`), on one Redis and on a cluster alike. Sampled "
+    "during development, redis-py and the link were about 9% of the server's CPU "
     "on one Redis and about a third with durable (its pipeline and pool), most of the "
     "difference; a first cluster version that sent every script through redis-py's "
     "cluster client cost 1.35x one Redis's CPU per move (a slot lookup, a pool checkout "
