@@ -24,9 +24,9 @@ from pathlib import Path
 from types import ModuleType
 
 #: The modules of the inner loop: the position and its moves, the rules' move generation,
-#: the solver's search, its key and its move choice.
+#: the solver's search, its key, its move choice and its board.
 MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.search",
-           "engine.solver.moves", "engine.solver.bestfirst")
+           "engine.solver.moves", "engine.solver.bestfirst", "engine.solver.board")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
 SOURCE_SUFFIX = ".source"

@@ -1,0 +1,533 @@
+"""A position as C data, for the rule sets built from the shared declarations alone.
+
+The engine's ``State`` keeps its piles as lists of Python integers and plays through the
+rule set's hooks, one method call at a time: right for a server that checks one move, but
+a search pays for every object made and every call (docs/solver.md, What is left). A
+``Board`` holds the same position as bytes (each pile's cards, face-down counts, the vars)
+and lists, plays and takes back moves in loops the compiled build runs in C.
+
+It plays only the shared rules of ``engine/rules.py``: a rule set that overrides any hook
+those rules run (``OWN_HOOKS``) is not ``plain`` and has no board. Where a board exists it
+must do exactly what the engine does: tests/engine/test_board.py checks, at every position
+of random games of every plain rule set, the same legal moves in the same order, the same
+piles, face-down counts and vars after each move and each take-back, the same status, and
+keys that tell positions apart exactly as ``position.key_maker``'s do.
+
+A move is one integer: ``src | dst << 8 | n << 16`` for cards from pile to pile, ``DEAL``
+for the stock's action.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
+    import cython  # (docs/solver.md "Compiled")
+
+from ..cards import RANK
+from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
+from ..options import Deals, Fill, Kind, Scoring, Unit
+from ..rules import RuleSet
+from .position import interchangeable, sink_piles
+
+#: The hooks the shared rules run when listing, playing and judging moves: a rule set with
+#: its own version of any of them plays by rules a board does not know.
+OWN_HOOKS = ("legal_moves", "iter_moves", "moves_from", "_takes", "target_refusal",
+             "fill_refusal", "source_refusal", "unit_refusal", "extra_moves", "unit_sizes",
+             "run_length", "stock_refusal", "apply", "apply_move", "apply_stock", "deal_round",
+             "apply_extra", "after_move", "turn_tops", "status", "settled", "going_on", "won",
+             "finished", "useful", "searched", "costless", "covered_by")
+#: The vars the shared rules keep, in the order ``initial_vars`` makes them.
+VARS = ("base", "pass", "progress")
+
+#: The stock's action as a move.
+DEAL = 1 << 24
+#: Cards a pile may hold: the deck.
+STRIDE = 52
+#: A build's table of flags: 52 cards laid on 52 (``Build.table``).
+TABLE = 52 * 52
+KINDS = (Kind.TABLEAU, Kind.FOUNDATION, Kind.STOCK, Kind.WASTE, Kind.RESERVE, Kind.CELL,
+         Kind.GRID)
+FOUNDATION_CODE, STOCK_CODE, WASTE_CODE = 1, 2, 3
+UNITS = (None, Unit.TOP, Unit.TAIL, Unit.WHOLE, Unit.FACEUP)
+TOP_CODE, TAIL_CODE, WHOLE_CODE, FACEUP_CODE = 1, 2, 3, 4
+FILLS = (Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE)
+ANY_CODE, NONE_CODE, KING_CODE, BASE_CODE = 0, 1, 2, 3
+DEALS = (Deals.NONE, Deals.WASTE, Deals.TABLEAU, Deals.FOUNDATION)
+TO_NONE, TO_WASTE, TO_TABLEAU, TO_FOUNDATION = 0, 1, 2, 3
+#: Journal entries, eight bytes each: cards moved (src, dst, n, flags, old face-down counts
+#: of both), a face-down count set (pile, old), a var set (index, old value in two bytes).
+CARDS, DOWN, VAR = 1, 2, 3
+REVERSE, HIDE = 1, 2
+SEP = 255
+RANKS = bytes(RANK)
+
+
+def plain(rules: RuleSet) -> bool:
+    """Whether ``rules`` plays by the shared rules alone, so that a board plays it."""
+    cls = type(rules)
+    return (rules.scoring != Scoring.POINTS and rules.players == (1, 1)
+            and not any(getattr(cls, h) is not getattr(RuleSet, h) for h in OWN_HOOKS))
+
+
+class Layout:
+    """What a board needs of a rule set's declarations, as bytes: per pile its kind, unit,
+    fill, capacity, build table, targets; the stock's action; the key's pile order."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        if not plain(rules):
+            raise ValueError(f"{rules.key} has rules of its own: no board plays it")
+        groups = rules.pile_group
+        self.count = count = len(groups)
+        self.kind = bytes(KINDS.index(g.kind) for g in groups)
+        self.unit = bytes(UNITS.index(g.unit) for g in groups)
+        self.fill = bytes(FILLS.index(g.fill) for g in groups)
+        self.capacity = bytes(g.capacity for g in groups)
+        self.limit = bytes(rules.pile_limit)
+        self.turning = bytes(rules.turning)
+        tables: list[bytes] = []
+        build = bytearray(count)  # 1 + the index of the pile's build table (0: no build)
+        for p, g in enumerate(groups):
+            if g.build is not None:
+                if g.build.table not in tables:
+                    tables.append(g.build.table)
+                build[p] = 1 + tables.index(g.build.table)
+        self.build = bytes(build)
+        self.tables = b"".join(tables)
+        self.sources = bytes(rules.sources)
+        self.targets = [bytes(rules.targets.get(p, ())) for p in range(count)]
+        self.foundations = bytes(rules.by_kind.get(Kind.FOUNDATION, ()))
+        self.wastes = bytes(rules.by_kind.get(Kind.WASTE, ()))
+        self.tableau = bytes(rules.by_kind.get(Kind.TABLEAU, ()))
+        stock = rules.stock
+        self.stock_pile = rules.stock_pile
+        self.deals = DEALS.index(stock.to) if stock is not None else TO_NONE
+        self.draw = stock.draw if stock is not None else 0
+        self.passes = stock.passes if stock is not None else 0
+        self.endless = stock is not None and stock.to == Deals.WASTE and stock.passes == 0
+        # The key: piles alone, then each group of interchangeable piles, then the
+        # foundations no card leaves (three bytes each), as ``position.key_maker`` orders them.
+        sunk = set(sink_piles(rules))
+        grouped = interchangeable(rules)
+        flat = {p for g in grouped for p in g}
+        self.alone = bytes(p for p in range(count) if p not in flat and p not in sunk)
+        self.sunk = bytes(p for p in sorted(sunk) if p not in flat)
+        self.groups = [bytes(g) for g in grouped if not sunk & set(g)]
+        self.sunk_groups = [bytes(g) for g in grouped if sunk & set(g)]
+
+
+class Board:
+    """A position of a plain rule set (``plain``) as bytes: list, play and take back moves."""
+
+    def __init__(self, st: State, layout: Layout | None = None) -> None:
+        self.layout = lay = layout or Layout(st.rules)
+        self.rules = st.rules
+        unknown = set(st.vars) - set(VARS)
+        if unknown:
+            raise ValueError(f"a board keeps no var {sorted(unknown)[0]!r}")
+        self.cards = bytearray(lay.count * STRIDE)
+        self.size = bytearray(lay.count)
+        self.down = bytearray(st.down)
+        for p, pile in enumerate(st.piles):
+            self.cards[p * STRIDE:p * STRIDE + len(pile)] = bytes(pile)
+            self.size[p] = len(pile)
+        #: The vars, present or not, and their values: base, pass, progress.
+        self.has = bytes(name in st.vars for name in VARS)
+        self.vars = [st.vars.get(name, 0) for name in VARS]
+        self.order = bytearray(lay.count)  # the key's pile order
+        self.keybuf = bytearray(5 * lay.count + 52 + 3 * len(VARS))
+        self.journal = bytearray(1024)
+        self.used = 0  # bytes of the journal in use
+        self.marks: list[int] = []  # where each move's entries begin
+
+    # ----- what the engine's state holds ------------------------------------------------
+
+    def piles(self) -> list[list[int]]:
+        return [list(self.cards[p * STRIDE:p * STRIDE + self.size[p]])
+                for p in range(self.layout.count)]
+
+    def var_dict(self) -> dict[str, int]:
+        return {name: self.vars[i] for i, name in enumerate(VARS) if self.has[i]}
+
+    @staticmethod
+    def encode(m: Move) -> int:
+        if m.kind == STOCK:
+            return DEAL
+        if m.kind != MOVE:
+            raise ValueError(f"a board has no move of the kind {m.kind!r}")
+        return m.src | m.dst << 8 | m.n << 16
+
+    @staticmethod
+    def decode(m: int) -> Move:
+        if m == DEAL:
+            return Move(STOCK)
+        return Move(MOVE, m & 255, (m >> 8) & 255, m >> 16)
+
+    # ----- listing ----------------------------------------------------------------------
+
+    def legal(self) -> tuple[list[int], str]:
+        """The legal moves and the status, from one listing (as ``State.legal_moves``): no
+        moves once the game is over."""
+        lay = self.layout
+        if sum(self.size[f] for f in lay.foundations) == 52:
+            return [], WON
+        moves = self.moves()
+        if any(self.useful(m) for m in moves):
+            return moves, PLAYING
+        return [], LOST
+
+    def status(self) -> str:
+        return self.legal()[1]
+
+    def moves(self, sources: bytes | None = None) -> list[int]:
+        """The legal moves of cards out of ``sources`` (default: every source pile), then
+        the stock's, in the order ``RuleSet.moves_from`` lists them: for each source, each
+        unit that may leave it (``RuleSet.unit_sizes``), each target that takes its card by
+        its build or fill (``RuleSet._takes``)."""
+        lay = self.layout
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        down: cython.p_uchar = self.down
+        units: cython.p_uchar = lay.unit
+        limits: cython.p_uchar = lay.limit
+        caps: cython.p_uchar = lay.capacity
+        fills: cython.p_uchar = lay.fill
+        builds: cython.p_uchar = lay.build
+        tables: cython.p_uchar = lay.tables
+        targets: list[bytes] = lay.targets
+        if sources is None:
+            sources = lay.sources
+        ranks: cython.p_uchar = RANKS
+        base: cython.Py_ssize_t = self.vars[0] if self.has[0] else 1
+        # The module's constants as C values: a global name is a lookup at each use.
+        stride: cython.Py_ssize_t = STRIDE
+        table: cython.Py_ssize_t = TABLE
+        top_unit: cython.Py_ssize_t = TOP_CODE
+        faceup_unit: cython.Py_ssize_t = FACEUP_CODE
+        whole_unit: cython.Py_ssize_t = WHOLE_CODE
+        any_fill: cython.Py_ssize_t = ANY_CODE
+        king_fill: cython.Py_ssize_t = KING_CODE
+        base_fill: cython.Py_ssize_t = BASE_CODE
+        out: list[int] = []
+        tg: bytes
+        src: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        lo: cython.Py_ssize_t
+        hi: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        b: cython.Py_ssize_t
+        at: cython.Py_ssize_t
+        top: cython.Py_ssize_t
+        under: cython.Py_ssize_t
+        card: cython.Py_ssize_t
+        limit: cython.Py_ssize_t
+        unit: cython.Py_ssize_t
+        fill: cython.Py_ssize_t
+        takes: cython.bint
+        for src in sources:
+            if not size[src]:
+                continue
+            unit = units[src]
+            if unit == top_unit:
+                lo = hi = 1
+            elif unit == faceup_unit:
+                lo, hi = 1, size[src] - down[src]
+            else:  # the packed run on top (``RuleSet.run_length``)
+                b = builds[src]
+                hi = 1
+                if b:
+                    at = src * stride
+                    i = size[src] - 1
+                    top = cards[at + i]
+                    while i > down[src]:
+                        under = cards[at + i - 1]
+                        if not tables[(b - 1) * table + under * 52 + top]:
+                            break
+                        top = under
+                        i -= 1
+                    hi = size[src] - i
+                lo = hi if unit == whole_unit else 1
+            tg = targets[src]
+            for n in range(1, hi + 1):
+                if 1 < n < lo:
+                    continue  # a whole run moves alone, or its top card
+                card = cards[src * stride + size[src] - n]
+                for dst in tg:
+                    limit = limits[dst]
+                    if n > 1 and limit and size[dst] + n > limit:
+                        continue
+                    if caps[dst] and size[dst] >= caps[dst]:
+                        continue
+                    if size[dst]:
+                        b = builds[dst]
+                        takes = b != 0 and tables[(b - 1) * table + cards[
+                            dst * stride + size[dst] - 1] * 52 + card] != 0
+                    else:
+                        fill = fills[dst]
+                        takes = (fill == any_fill or (fill == king_fill and ranks[card] == 13)
+                                 or (fill == base_fill and (base == 0 or ranks[card] == base)))
+                    if takes:
+                        out.append(src | dst << 8 | n << 16)
+        if self.can_deal():
+            out.append(DEAL)
+        return out
+
+    def can_deal(self) -> bool:
+        """Whether the stock may act now (``RuleSet.stock_refusal`` refuses nothing)."""
+        lay = self.layout
+        if lay.deals == TO_NONE or lay.stock_pile < 0:
+            return False
+        if self.size[lay.stock_pile]:
+            return True
+        if lay.deals != TO_WASTE:
+            return False
+        if lay.passes and self.vars[1] >= lay.passes:
+            return False
+        return any(self.size[w] for w in lay.wastes)
+
+    def useful(self, m: int) -> bool:
+        """``RuleSet.useful``: not a whole pile into an empty one of its kind, nor the stock
+        turned over when nothing has left the stock or the waste since the last turn."""
+        lay = self.layout
+        if m == DEAL:
+            return lay.deals != TO_WASTE or bool(self.size[lay.stock_pile]) or self.vars[2] > 0
+        src: cython.Py_ssize_t = m & 255
+        dst: cython.Py_ssize_t = (m >> 8) & 255
+        return not (lay.kind[src] == lay.kind[dst] and not self.size[dst]
+                    and m >> 16 == self.size[src])
+
+    # ----- playing ----------------------------------------------------------------------
+
+    def entry(self, tag: int, a: int, b: int = 0, c: int = 0, d: int = 0, e: int = 0,
+              f: int = 0) -> None:
+        used: cython.Py_ssize_t = self.used
+        if used + 8 > len(self.journal):
+            self.journal += bytes(len(self.journal))
+        j: cython.p_uchar = self.journal
+        j[used] = tag
+        j[used + 1] = a
+        j[used + 2] = b
+        j[used + 3] = c
+        j[used + 4] = d
+        j[used + 5] = e
+        j[used + 6] = f
+        self.used = used + 8
+
+    def move_cards(self, src: int, dst: int, n: int, flags: int = 0) -> None:
+        """``State.move_cards``: the top ``n`` cards of ``src`` onto ``dst``, one at a time
+        with ``REVERSE`` (their order flips), laid face down with ``HIDE``."""
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        down: cython.p_uchar = self.down
+        s: cython.Py_ssize_t = src * STRIDE + size[src] - n
+        d: cython.Py_ssize_t = dst * STRIDE + size[dst]
+        i: cython.Py_ssize_t
+        old_sd: cython.Py_ssize_t = down[src]
+        old_dd: cython.Py_ssize_t = down[dst]
+        for i in range(n):
+            cards[d + i] = cards[s + n - 1 - i] if flags & REVERSE else cards[s + i]
+        size[src] -= n
+        size[dst] += n
+        if old_sd > size[src]:
+            down[src] = size[src]
+        if flags & HIDE:
+            down[dst] = size[dst]
+        used: cython.Py_ssize_t = self.used  # the journal's entry, written here: the most
+        if used + 8 > len(self.journal):     # frequent one, and a call costs what it does
+            self.journal += bytes(len(self.journal))
+        j: cython.p_uchar = self.journal
+        j[used] = CARDS
+        j[used + 1] = src
+        j[used + 2] = dst
+        j[used + 3] = n
+        j[used + 4] = flags
+        j[used + 5] = old_sd
+        j[used + 6] = old_dd
+        self.used = used + 8
+
+    def set_down(self, p: int, value: int) -> None:
+        self.entry(DOWN, p, self.down[p])
+        self.down[p] = value
+
+    def set_var(self, i: int, value: int) -> None:
+        old: cython.Py_ssize_t = self.vars[i]
+        self.entry(VAR, i, old & 255, old >> 8)
+        self.vars[i] = value
+
+    def play(self, m: int) -> None:
+        """Play a legal move, as ``State.push`` does."""
+        lay = self.layout
+        self.marks.append(self.used)
+        if m == DEAL:
+            self.deal()
+        else:
+            src: cython.Py_ssize_t = m & 255
+            dst: cython.Py_ssize_t = (m >> 8) & 255
+            n: cython.Py_ssize_t = m >> 16
+            self.move_cards(src, dst, n)
+            kind = lay.kind
+            if kind[dst] == FOUNDATION_CODE and self.has[0] and self.vars[0] == 0:
+                self.set_var(0, RANKS[self.cards[dst * STRIDE + self.size[dst] - 1]])
+            if self.has[2] and kind[src] in (STOCK_CODE, WASTE_CODE) and kind[dst] not in (
+                    STOCK_CODE, WASTE_CODE):
+                self.set_var(2, self.vars[2] + n)
+        size: cython.p_uchar = self.size
+        down: cython.p_uchar = self.down
+        p: cython.Py_ssize_t
+        for p in lay.turning:
+            if size[p] and down[p] >= size[p]:
+                self.set_down(p, max(0, down[p] - 1))
+
+    def deal(self) -> None:
+        """The stock's action (``RuleSet.apply_stock``)."""
+        lay = self.layout
+        s = lay.stock_pile
+        if lay.deals == TO_WASTE:
+            if not self.size[s]:
+                for w in reversed(lay.wastes):
+                    if self.size[w]:
+                        self.move_cards(w, s, self.size[w], REVERSE | HIDE)
+                self.set_var(1, self.vars[1] + 1)
+                self.set_var(2, 0)
+            elif len(lay.wastes) == 1:
+                self.move_cards(s, lay.wastes[0], min(lay.draw, self.size[s]), REVERSE)
+            else:
+                self.deal_round(lay.wastes)
+        elif lay.deals == TO_TABLEAU:
+            self.deal_round(lay.tableau)
+        else:
+            self.move_cards(s, lay.foundations[0], 1)
+
+    def deal_round(self, piles: bytes) -> None:
+        s = self.layout.stock_pile
+        for p in piles:
+            if not self.size[s]:
+                break
+            self.move_cards(s, p, 1)
+
+    def undo(self) -> None:
+        """Take back the last move played (``State.pop``)."""
+        mark: cython.Py_ssize_t = self.marks.pop()
+        j: cython.p_uchar = self.journal
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        down: cython.p_uchar = self.down
+        used: cython.Py_ssize_t = self.used
+        src: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        s: cython.Py_ssize_t
+        d: cython.Py_ssize_t
+        while used > mark:
+            used -= 8
+            tag = j[used]
+            if tag == CARDS:
+                src, dst, n = j[used + 1], j[used + 2], j[used + 3]
+                size[dst] -= n
+                s = src * STRIDE + size[src]
+                d = dst * STRIDE + size[dst]
+                for i in range(n):
+                    cards[s + i] = cards[d + n - 1 - i] if j[used + 4] & REVERSE else cards[d + i]
+                size[src] += n
+                down[src] = j[used + 5]
+                down[dst] = j[used + 6]
+            elif tag == DOWN:
+                down[j[used + 1]] = j[used + 2]
+            else:
+                self.vars[j[used + 1]] = j[used + 2] | j[used + 3] << 8
+        self.used = used
+
+    # ----- the key ----------------------------------------------------------------------
+
+    def key(self) -> bytes:
+        """The position without its history, as ``position.key_maker`` keys it: equal for
+        two positions exactly when theirs are (the same piles sorted, foundations no card
+        leaves by size and top card, the endless stock's pass count left out). Written into
+        one buffer, so that the compiled build makes it in C."""
+        lay = self.layout
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        down: cython.p_uchar = self.down
+        order: cython.p_uchar = self.order
+        out: cython.p_uchar = self.keybuf
+        stride: cython.Py_ssize_t = STRIDE
+        sep: cython.Py_ssize_t = SEP
+        g: bytes
+        k: cython.Py_ssize_t = 0
+        n: cython.Py_ssize_t = 0
+        p: cython.Py_ssize_t
+        q: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        start: cython.Py_ssize_t
+        v: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        for p in lay.alone:
+            order[k] = p
+            k += 1
+        for g in lay.groups:  # each group's piles in the order of their cards
+            start = k
+            for p in g:
+                i = k
+                while i > start:
+                    q = order[i - 1]
+                    j = 0  # p before q: at the first card they differ, or shorter
+                    while j < size[p] and j < size[q] and (
+                            cards[p * stride + j] == cards[q * stride + j]):
+                        j += 1
+                    if not (cards[p * stride + j] < cards[q * stride + j] if (
+                            j < size[p] and j < size[q]) else size[p] < size[q]):
+                        break
+                    order[i] = q
+                    i -= 1
+                order[i] = p
+                k += 1
+        for i in range(k):
+            out[n] = down[order[i]]
+            n += 1
+        out[n] = sep
+        n += 1
+        for i in range(k):
+            p = order[i]
+            for j in range(size[p]):
+                out[n] = cards[p * stride + j]
+                n += 1
+            out[n] = sep
+            n += 1
+        for p in lay.sunk:
+            n = self.sink(p, n)
+        for g in lay.sunk_groups:  # three bytes each, sorted as the numbers they spell
+            start = n
+            for p in g:
+                n = self.sink(p, n)
+                i = n - 3
+                while i > start and (out[i - 3] << 16 | out[i - 2] << 8 | out[i - 1]) > (
+                        out[i] << 16 | out[i + 1] << 8 | out[i + 2]):
+                    for j in range(3):
+                        c = out[i - 3 + j]
+                        out[i - 3 + j] = out[i + j]
+                        out[i + j] = c
+                    i -= 3
+        for q in range(3):  # the vars, by their place in ``VARS``
+            if self.has[q] and not (lay.endless and q == 1):
+                v = min(self.vars[q], 1) if lay.endless and q == 2 else self.vars[q]
+                out[n] = q
+                out[n + 1] = v & 255
+                out[n + 2] = v >> 8
+                n += 3
+        return bytes(out[:n])
+
+    def sink(self, p: int, n: int) -> int:
+        """A foundation no card leaves as three bytes at ``n`` of the key: face-down count,
+        size, top card (``position.sink``); where the key goes on."""
+        out: cython.p_uchar = self.keybuf
+        size: cython.Py_ssize_t = self.size[p]
+        out[n] = self.down[p]
+        out[n + 1] = size
+        out[n + 2] = self.cards[p * STRIDE + size - 1] if size else 0
+        return n + 3
+
+
+__all__ = ["DEAL", "Board", "Layout", "plain"]

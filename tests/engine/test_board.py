@@ -1,0 +1,188 @@
+"""The solver's board (engine/solver/board.py) plays exactly as the engine does, on every rule
+set built from the shared declarations alone: the same legal moves in the same order, the
+same piles, face-down counts and vars after each move and each take-back, the same status,
+and keys that tell positions apart exactly as the solver's key function does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.core import PLAYING, State
+from engine.options import Base, Deals, Direction, Fill, SuitRule, Unit
+from engine.rules import (
+    CELL,
+    FOUNDATION,
+    STOCK_PILE,
+    TABLEAU,
+    WASTE,
+    Build,
+    Group,
+    RuleSet,
+    Stock,
+)
+from engine.solver.board import DEAL, Board, Layout, plain
+from engine.solver.moves import Chooser
+from engine.solver.position import key_maker
+
+PLAIN = sorted(r.key for r in engine.rule_sets() if plain(r))
+
+
+def test_the_plain_rule_sets_are_those_with_no_hook_of_their_own() -> None:
+    assert PLAIN == ["castile/standard", "eliminator/difficult", "eliminator/easy",
+                     "klondike/difficult", "klondike/easy", "lady-betty/standard",
+                     "yukon/difficult", "yukon/easy"]
+
+
+def test_no_board_plays_a_rule_set_with_rules_of_its_own() -> None:
+    with pytest.raises(ValueError, match="rules of its own"):
+        Layout(engine.get("canfield", "easy"))
+    st = engine.get("klondike", "easy").deal(b"\x01")
+    st.vars["resigned"] = 1
+    with pytest.raises(ValueError, match="no var 'resigned'"):
+        Board(st)
+
+
+def same(board: Board, st: State) -> None:
+    assert board.piles() == st.piles
+    assert list(board.down) == st.down
+    assert board.var_dict() == st.vars
+
+
+def check_position(board: Board, st: State, rules: RuleSet) -> list[int]:
+    moves = board.moves()
+    assert [Board.decode(m) for m in moves] == rules.legal_moves(st)
+    legal, status = board.legal()
+    assert ([Board.decode(m) for m in legal], status) == (st.legal_moves(), st.status)
+    talon = Chooser(rules).talon_sources  # what a search lists after a deal
+    if talon:
+        assert [Board.decode(m) for m in board.moves(bytes(talon))] == list(
+            rules.moves_from(st, talon))
+    same(board, st)
+    return moves
+
+
+DOWN_ALTERNATE, UP_SAME = Build(Direction.DOWN, SuitRule.ALTERNATE), Build(Direction.UP,
+                                                                           SuitRule.SAME)
+
+
+class Cells(RuleSet):
+    """Not a game of ours: whole runs move, into cells of two cards; a chosen base."""
+
+    id, name, base = "cells", "Cells", Base.CHOSEN
+
+    def declare(self) -> tuple[Group, ...]:
+        return (Group(TABLEAU, 8, deal=(7, 7, 7, 7, 6, 6, 6, 6), build=DOWN_ALTERNATE,
+                      unit=Unit.WHOLE, to=(TABLEAU, FOUNDATION, CELL)),
+                Group(CELL, 2, capacity=2, build=DOWN_ALTERNATE, unit=Unit.TOP,
+                      to=(TABLEAU, FOUNDATION)),
+                Group(FOUNDATION, 4, build=UP_SAME, fill=Fill.BASE))
+
+
+class Rounds(RuleSet):
+    """Not a game of ours: the stock deals a round to the columns, which build in suit and
+    give up any face-up card; nothing fills a space."""
+
+    id, name = "rounds", "Rounds"
+
+    def declare(self) -> tuple[Group, ...]:
+        self.stock = Stock(Deals.TABLEAU)
+        return (Group(TABLEAU, 6, deal=(4,) * 6, down=(2,) * 6, turn_up=True, fill=Fill.NONE,
+                      build=Build(Direction.DOWN, SuitRule.SAME), unit=Unit.FACEUP,
+                      to=(TABLEAU, FOUNDATION)),
+                Group(FOUNDATION, 4, build=UP_SAME, fill=Fill.BASE),
+                Group(STOCK_PILE))
+
+
+class TwoWastes(RuleSet):
+    """Not a game of ours: the stock deals one card to each of two wastes, two passes."""
+
+    id, name = "two-wastes", "Two wastes"
+
+    def declare(self) -> tuple[Group, ...]:
+        self.stock = Stock(Deals.WASTE, passes=2)
+        return (Group(TABLEAU, 5, deal=(1, 2, 3, 4, 5), down=(0, 1, 2, 3, 4), turn_up=True,
+                      build=DOWN_ALTERNATE, unit=Unit.TAIL, to=(TABLEAU, FOUNDATION)),
+                Group(FOUNDATION, 4, build=UP_SAME, fill=Fill.BASE),
+                Group(STOCK_PILE),
+                Group(WASTE, 2, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)))
+
+
+class OnePile(RuleSet):
+    """Not a game of ours: the stock deals onto one foundation that builds up or down."""
+
+    id, name = "one-pile", "One pile"
+
+    def declare(self) -> tuple[Group, ...]:
+        self.stock = Stock(Deals.FOUNDATION)
+        return (Group(TABLEAU, 7, deal=(5,) * 7, unit=Unit.TOP, to=(FOUNDATION,)),
+                Group(FOUNDATION, build=Build(Direction.EITHER, wrap=True), fill=Fill.NONE),
+                Group(STOCK_PILE))
+
+
+OURS = [engine.get(*key.split("/")) for key in PLAIN]
+DECLARED = [cls("easy") for cls in (Cells, Rounds, TwoWastes, OnePile)]
+
+
+@pytest.mark.parametrize("rules", OURS + DECLARED, ids=lambda r: r.key)
+def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
+    """Random games, each move checked and now and then several taken back: every position
+    compared (moves, status, piles, vars), and every key pair collected to compare the
+    keys' equalities. The rule sets declared here are not games of ours: they reach the
+    declarations no game of ours that a board plays has (whole runs, cells, a chosen base,
+    a stock dealing to the columns, to two wastes or to a foundation)."""
+    assert plain(rules)
+    key = rules.key
+    engine_key = key_maker(rules)
+    pairs: dict[object, bytes] = {}
+    reverse: dict[bytes, object] = {}
+    rng = random.Random(key)
+    positions = 0
+    for deal in range(60):
+        if positions >= 900:
+            break
+        st = rules.deal(deal.to_bytes(4, "big"))
+        board = Board(st)
+        for _ in range(150):
+            moves = check_position(board, st, rules)
+            k, b = engine_key(st), board.key()
+            assert pairs.setdefault(k, b) == b
+            assert reverse.setdefault(b, k) == k
+            positions += 1
+            if st.status != PLAYING or not moves:
+                break
+            if st.history and rng.random() < 0.15:
+                for _ in range(rng.randint(1, min(5, len(st.history)))):
+                    st.pop()
+                    board.undo()
+                    same(board, st)
+                continue
+            # Deals often, so the stock goes round and round.
+            m = DEAL if DEAL in moves and rng.random() < 0.4 else rng.choice(moves)
+            st.push(Board.decode(m))
+            board.play(m)
+        while st.history:  # all the way back: the deal again
+            st.pop()
+            board.undo()
+        same(board, st)
+    assert positions >= 900
+    assert len(pairs) > 100  # positions met twice by a take-back are one pair
+
+
+def test_a_board_plays_a_game_to_a_win() -> None:
+    """A winning line of the solver, played on a board: won at its end, as in the engine."""
+    from engine.solver import Budget, Outcome, solve
+
+    rules = engine.get("klondike", "easy")
+    st = rules.deal(bytes.fromhex("00"))
+    v = solve(st, Budget(seconds=10))
+    assert v.outcome is Outcome.WON
+    board = Board(st)
+    for m in v.moves:
+        assert board.status() == PLAYING
+        assert Board.encode(m) in board.moves()
+        board.play(Board.encode(m))
+    assert board.status() == "won"
+    assert sum(board.size[f] for f in board.layout.foundations) == 52
