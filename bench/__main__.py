@@ -1,5 +1,5 @@
 """``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers|
-solver ...] [--quick]``:
+solver|solver_board ...] [--quick]``:
 run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print)."""
 
@@ -19,7 +19,7 @@ from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
-         "watchers", "solver")
+         "watchers", "solver", "solver_board")
 
 
 def machine() -> str:
