@@ -12,7 +12,7 @@ $(VENV)/bin/python:
 	$(PY) -m pip install -q --upgrade pip
 
 # The install compiles the engine's inner loop (setup.py): again when one of its sources changed.
-COMPILED := setup.py engine/compiled.py engine/core.py engine/rules.py $(wildcard engine/solver/*.py)
+COMPILED := setup.py engine/compiled.py engine/core.py engine/rules.py $(wildcard engine/solver/*.py engine/solver/*.pxd)
 
 $(VENV)/.serve: pyproject.toml $(COMPILED) | $(VENV)/bin/python
 	$(PY) -m pip install -q -e .

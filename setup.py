@@ -7,7 +7,6 @@ it was built from (engine/compiled.py reads the ``.source`` file written beside 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import runpy
 from pathlib import Path
@@ -18,7 +17,7 @@ from setuptools.command.build_ext import build_ext
 
 # engine/compiled.py names the modules; read as a file, not imported with the engine.
 COMPILED = runpy.run_path(str(Path(__file__).parent / "engine" / "compiled.py"))
-SUFFIX = COMPILED["SOURCE_SUFFIX"]
+SUFFIX = COMPILED["SOURCE_SUFFIX"]  # beside each build: ``digest`` of its source
 
 
 def source(name: str) -> str:
@@ -31,7 +30,7 @@ class BuildRecordingSources(build_ext):
 
     def build_extension(self, ext: Extension) -> None:
         super().build_extension(ext)  # an optional module that fails raises here: no record
-        digest = hashlib.sha256(Path(source(ext.name)).read_bytes()).hexdigest()
+        digest = COMPILED["digest"](Path(source(ext.name)))
         Path(self.get_ext_fullpath(ext.name) + SUFFIX).write_text(digest + "\n")
 
     def copy_extensions_to_source(self) -> None:

@@ -24,9 +24,10 @@ from pathlib import Path
 from types import ModuleType
 
 #: The modules of the inner loop: the position and its moves, the rules' move generation,
-#: the solver's search, its key, its move choice and its board.
+#: the solver's search, its key, its move choice, its board and the search on it.
 MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.search",
-           "engine.solver.moves", "engine.solver.bestfirst", "engine.solver.board")
+           "engine.solver.moves", "engine.solver.bestfirst", "engine.solver.board",
+           "engine.solver.board_search")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
 SOURCE_SUFFIX = ".source"
@@ -34,11 +35,34 @@ PURE_ENV = "SAMEDEAL_PURE_PYTHON"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: Modules compiled against another's C types (a ``cimport`` in their ``.pxd``): built from
+#: that one's source too, so that neither runs compiled beside the other's Python.
+USES = {"engine.solver.board_search": ("engine.solver.board",)}
+
+
+def digest(source: Path) -> str:
+    """The SHA-256 a build records of what it was compiled from: the Python source, the C
+    types declared for it beside it (a ``.pxd`` of the same name) where there are some,
+    and the same of each module whose C types it uses (``USES``)."""
+    h = hashlib.sha256()
+    try:
+        name = ".".join(source.resolve().relative_to(ROOT).with_suffix("").parts)
+    except ValueError:  # not one of the engine's
+        name = ""
+    for path in (source, *(ROOT.joinpath(*m.split(".")).with_suffix(".py")
+                           for m in USES.get(name, ()))):
+        h.update(path.read_bytes())
+        types = path.with_suffix(".pxd")
+        if types.exists():
+            h.update(types.read_bytes())
+    return h.hexdigest()
+
+
 def built_from(compiled: Path, source: Path) -> bool:
     """Whether ``compiled`` was built from ``source`` as it is now."""
     try:
         recorded = Path(str(compiled) + SOURCE_SUFFIX).read_text().strip()
-        return recorded == hashlib.sha256(source.read_bytes()).hexdigest()
+        return recorded == digest(source)
     except OSError:
         return False
 

@@ -168,12 +168,18 @@ class Board:
     def legal(self) -> tuple[list[int], str]:
         """The legal moves and the status, from one listing (as ``State.legal_moves``): no
         moves once the game is over."""
-        lay = self.layout
-        if sum(self.size[f] for f in lay.foundations) == 52:
+        lay: Layout = self.layout
+        f: cython.Py_ssize_t
+        m: cython.Py_ssize_t
+        home: cython.Py_ssize_t = 0
+        for f in lay.foundations:
+            home += self.size[f]
+        if home == 52:
             return [], WON
         moves = self.moves()
-        if any(self.useful(m) for m in moves):
-            return moves, PLAYING
+        for m in moves:
+            if self.useful(m):
+                return moves, PLAYING
         return [], LOST
 
     def status(self) -> str:
@@ -184,7 +190,7 @@ class Board:
         the stock's, in the order ``RuleSet.moves_from`` lists them: for each source, each
         unit that may leave it (``RuleSet.unit_sizes``), each target that takes its card by
         its build or fill (``RuleSet._takes``)."""
-        lay = self.layout
+        lay: Layout = self.layout
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
         down: cython.p_uchar = self.down
@@ -197,7 +203,8 @@ class Board:
         targets: list[bytes] = lay.targets
         if sources is None:
             sources = lay.sources
-        ranks: cython.p_uchar = RANKS
+        rank_of: bytes = RANKS  # a local reference: the pointer below stays valid
+        ranks: cython.p_uchar = rank_of
         base: cython.Py_ssize_t = self.vars[0] if self.has[0] else 1
         # The module's constants as C values: a global name is a lookup at each use.
         stride: cython.Py_ssize_t = STRIDE
@@ -273,9 +280,9 @@ class Board:
             out.append(DEAL)
         return out
 
-    def can_deal(self) -> bool:
+    def can_deal(self) -> cython.bint:
         """Whether the stock may act now (``RuleSet.stock_refusal`` refuses nothing)."""
-        lay = self.layout
+        lay: Layout = self.layout
         if lay.deals == TO_NONE or lay.stock_pile < 0:
             return False
         if self.size[lay.stock_pile]:
@@ -284,12 +291,16 @@ class Board:
             return False
         if lay.passes and self.vars[1] >= lay.passes:
             return False
-        return any(self.size[w] for w in lay.wastes)
+        w: cython.Py_ssize_t
+        for w in lay.wastes:  # noqa: SIM110 (a C function holds no generator)
+            if self.size[w]:
+                return True
+        return False
 
-    def useful(self, m: int) -> bool:
+    def useful(self, m: cython.Py_ssize_t) -> cython.bint:
         """``RuleSet.useful``: not a whole pile into an empty one of its kind, nor the stock
         turned over when nothing has left the stock or the waste since the last turn."""
-        lay = self.layout
+        lay: Layout = self.layout
         if m == DEAL:
             return lay.deals != TO_WASTE or bool(self.size[lay.stock_pile]) or self.vars[2] > 0
         src: cython.Py_ssize_t = m & 255
@@ -299,8 +310,9 @@ class Board:
 
     # ----- playing ----------------------------------------------------------------------
 
-    def entry(self, tag: int, a: int, b: int = 0, c: int = 0, d: int = 0, e: int = 0,
-              f: int = 0) -> None:
+    def entry(self, tag: cython.Py_ssize_t, a: cython.Py_ssize_t, b: cython.Py_ssize_t = 0,
+              c: cython.Py_ssize_t = 0, d: cython.Py_ssize_t = 0, e: cython.Py_ssize_t = 0,
+              f: cython.Py_ssize_t = 0) -> None:
         used: cython.Py_ssize_t = self.used
         if used + 8 > len(self.journal):
             self.journal += bytes(len(self.journal))
@@ -314,7 +326,8 @@ class Board:
         j[used + 6] = f
         self.used = used + 8
 
-    def move_cards(self, src: int, dst: int, n: int, flags: int = 0) -> None:
+    def move_cards(self, src: cython.Py_ssize_t, dst: cython.Py_ssize_t, n: cython.Py_ssize_t,
+                   flags: cython.Py_ssize_t = 0) -> None:
         """``State.move_cards``: the top ``n`` cards of ``src`` onto ``dst``, one at a time
         with ``REVERSE`` (their order flips), laid face down with ``HIDE``."""
         cards: cython.p_uchar = self.cards
@@ -346,18 +359,18 @@ class Board:
         j[used + 6] = old_dd
         self.used = used + 8
 
-    def set_down(self, p: int, value: int) -> None:
+    def set_down(self, p: cython.Py_ssize_t, value: cython.Py_ssize_t) -> None:
         self.entry(DOWN, p, self.down[p])
         self.down[p] = value
 
-    def set_var(self, i: int, value: int) -> None:
+    def set_var(self, i: cython.Py_ssize_t, value: cython.Py_ssize_t) -> None:
         old: cython.Py_ssize_t = self.vars[i]
         self.entry(VAR, i, old & 255, old >> 8)
         self.vars[i] = value
 
-    def play(self, m: int) -> None:
+    def play(self, m: cython.Py_ssize_t) -> None:
         """Play a legal move, as ``State.push`` does."""
-        lay = self.layout
+        lay: Layout = self.layout
         self.marks.append(self.used)
         if m == DEAL:
             self.deal()
@@ -381,7 +394,7 @@ class Board:
 
     def deal(self) -> None:
         """The stock's action (``RuleSet.apply_stock``)."""
-        lay = self.layout
+        lay: Layout = self.layout
         s = lay.stock_pile
         if lay.deals == TO_WASTE:
             if not self.size[s]:
@@ -446,7 +459,7 @@ class Board:
         two positions exactly when theirs are (the same piles sorted, foundations no card
         leaves by size and top card, the endless stock's pass count left out). Written into
         one buffer, so that the compiled build makes it in C."""
-        lay = self.layout
+        lay: Layout = self.layout
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
         down: cython.p_uchar = self.down
@@ -519,7 +532,7 @@ class Board:
                 n += 3
         return bytes(out[:n])
 
-    def sink(self, p: int, n: int) -> int:
+    def sink(self, p: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """A foundation no card leaves as three bytes at ``n`` of the key: face-down count,
         size, top card (``position.sink``); where the key goes on."""
         out: cython.p_uchar = self.keybuf

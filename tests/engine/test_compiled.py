@@ -11,7 +11,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.compiled import MODULES, PURE_ENV, SOURCE_SUFFIX, Finder, built_from, compiled
+from engine.compiled import (
+    MODULES,
+    PURE_ENV,
+    SOURCE_SUFFIX,
+    USES,
+    Finder,
+    built_from,
+    compiled,
+    digest,
+)
 
 from .compiled_probe import probe
 
@@ -50,6 +59,23 @@ def test_a_build_of_another_source_is_not_loaded(tmp_path: Path) -> None:
     assert built_from(build, source)
     source.write_text("X = 2\n")  # edited since the build
     assert not built_from(build, source)
+
+
+def test_a_build_is_of_its_c_types_and_of_the_modules_whose_types_it_uses(
+        tmp_path: Path) -> None:
+    """A module's C types (its ``.pxd``) are part of its source; so are those of a module it
+    is compiled against, so that it never runs compiled beside that one's Python."""
+    source = tmp_path / "board.py"
+    source.write_text("X = 1\n")
+    alone = digest(source)
+    (tmp_path / "board.pxd").write_text("cdef int x\n")
+    assert digest(source) != alone
+    for name, used in USES.items():
+        own = ROOT.joinpath(*name.split(".")).with_suffix(".py")
+        h = hashlib.sha256(own.read_bytes() + own.with_suffix(".pxd").read_bytes())
+        assert digest(own) != h.hexdigest()  # the used module's source is in it
+        for other in used:
+            assert other in MODULES
 
 
 def test_pure_python_is_asked_for_by_the_environment() -> None:

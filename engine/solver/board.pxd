@@ -1,0 +1,36 @@
+# C types for board.py in the compiled build (Cython's augmenting declarations): the board
+# and its layout become C types, and the methods below C functions. The Python source runs
+# without this file, unchanged (docs/solver.md "Compiled").
+
+cdef class Layout:
+    cdef public Py_ssize_t count, stock_pile, deals, draw, passes
+    cdef public bint endless
+    cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
+    cdef public bytes foundations, wastes, tableau, alone, sunk
+    cdef public list targets, groups, sunk_groups
+
+
+cdef class Board:
+    cdef public Layout layout
+    cdef public object rules
+    cdef public bytearray cards, size, down, order, keybuf, journal
+    cdef public bytes has
+    cdef public list vars, marks
+    cdef public Py_ssize_t used
+
+    cpdef tuple legal(self)
+    cpdef list moves(self, bytes sources=*)
+    cpdef bint can_deal(self)
+    cpdef bint useful(self, Py_ssize_t m)
+    cdef void entry(self, Py_ssize_t tag, Py_ssize_t a, Py_ssize_t b=*, Py_ssize_t c=*,
+                    Py_ssize_t d=*, Py_ssize_t e=*, Py_ssize_t f=*)
+    cdef void move_cards(self, Py_ssize_t src, Py_ssize_t dst, Py_ssize_t n,
+                         Py_ssize_t flags=*)
+    cdef void set_down(self, Py_ssize_t p, Py_ssize_t value)
+    cdef void set_var(self, Py_ssize_t i, Py_ssize_t value)
+    cpdef void play(self, Py_ssize_t m)
+    cdef void deal(self)
+    cdef void deal_round(self, bytes piles)
+    cpdef void undo(self)
+    cpdef bytes key(self)
+    cdef Py_ssize_t sink(self, Py_ssize_t p, Py_ssize_t n)
