@@ -16,6 +16,7 @@ docs/solver.md says how it searches and why each shortcut is sound.
 
 from __future__ import annotations
 
+from . import board_search  # noqa: F401  (loaded with the rest: compiled() lists it)
 from .search import Progress, solve
 from .verdict import Budget, Outcome, Verdict
 

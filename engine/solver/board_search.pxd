@@ -1,0 +1,18 @@
+# C types for board_search.py in the compiled build (Cython's augmenting declarations), as
+# board.pxd for board.py: the move choice a C type, its methods C functions.
+
+from engine.solver.board cimport Board
+
+cdef class Choice:
+    cdef public bint safe, narrow, dropped, turns_over, talon
+    cdef public bytes in_talon, group_of, twin_of, open_foundations, side, to_cell
+    cdef public object talon_sources
+    cdef public list laid_on, rows, ranks
+    cdef public object kings
+
+    cpdef list choose(self, Board board, object legal, bint after_deal)
+    cpdef object after_deal(self, Board board)
+    cdef unsigned long long takes(self, Board board, Py_ssize_t f)
+    cpdef list safe_moves(self, Board board, object legal)
+    cdef bint is_safe(self, Board board, Py_ssize_t src, Py_ssize_t dst,
+                      unsigned long long founded)

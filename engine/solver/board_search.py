@@ -1,0 +1,317 @@
+"""The depth-first search on a board (``board.py``), for the rule sets a board plays.
+
+The same search as ``search.Search``, position for position: the same moves tried in the
+same order (``Chooser.moves``, with the safe moves of ``engine/safe.py``), the same table
+(the board's key is equal exactly when the engine's is), so the same verdicts, lines and
+position counts; tests/engine/test_board_search.py holds the two to that. What differs is
+what a position costs: the board lists, plays and keys in C where the state calls Python.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Sequence
+
+with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
+    import cython  # (docs/solver.md "Compiled")
+
+from ..cards import RANK
+from ..core import PLAYING, WON, Move, State
+from ..rules import CELL, FOUNDATION
+from .board import DEAL, FOUNDATION_CODE, VARS, Board, Layout, plain
+from .moves import DEAL as DEAL_RANK
+from .moves import (
+    EMPTIES,
+    FROM_RESERVE,
+    OTHER,
+    REVEALS,
+    SIDE_KINDS,
+    TO_CELL,
+    TO_FOUNDATION,
+    Chooser,
+)
+from .search import REPORT_EVERY, Progress, Search, scored
+from .verdict import Outcome, Verdict
+
+#: All 52 cards, one bit each.
+ALL = (1 << 52) - 1
+
+
+def bits(row: bytes) -> int:
+    return sum(1 << c for c, flag in enumerate(row) if flag)
+
+
+class Choice:
+    """``Chooser.moves`` and ``engine/safe.py`` for a board: which moves a search tries from
+    a position, in what order, as tables made once per search (the compiled build runs them
+    in C). The safe moves judge from bit masks, one bit a card, as ``engine/safe.py`` does."""
+
+    def __init__(self, chooser: Chooser) -> None:
+        rules = chooser.rules
+        count = len(rules.pile_kinds)
+        kinds = rules.pile_kinds
+        self.safe = chooser.safe
+        self.narrow = chooser.narrow
+        self.dropped = False
+        self.turns_over = chooser.turns_over
+        self.talon = bool(chooser.talon)  # a stock dealing to wastes, where deals commute
+        self.in_talon = bytes(p in chooser.talon for p in range(count))
+        self.talon_sources = (bytes(chooser.talon_sources)
+                              if chooser.talon_sources is not None else None)
+        self.group_of = bytes(chooser.group_of.get(p, 255) for p in range(count))
+        self.twin_of = bytes(chooser.twin_of.get(p, 255) for p in range(count))
+        self.open_foundations = bytes(chooser.open_foundations)
+        self.side = bytes(kinds[p] in SIDE_KINDS for p in range(count))
+        self.to_cell = bytes(kinds[p] == CELL for p in range(count))
+        #: Per card: the cards that may lie on it in a pile other than a foundation.
+        laid_on = [0] * 52
+        for g in rules.groups:
+            if g.kind != FOUNDATION and g.build is not None:
+                for c in range(52):
+                    laid_on[c] |= bits(g.build.rows[c])
+        self.laid_on = laid_on
+        #: Per pile with a build, per card: what the pile takes with that card on top.
+        self.rows = [[bits(g.build.rows[c]) for c in range(52)] if g.build is not None else None
+                     for g in rules.pile_group]
+        self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
+        self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
+
+    def choose(self, board: Board, legal: Sequence[int], after_deal: cython.bint) -> list[int]:
+        """``Chooser.moves`` on the board's moves: a safe move alone, else the moves worth
+        trying, best first."""
+        lay: Layout = board.layout
+        size: cython.p_uchar = board.size
+        kind: cython.p_uchar = lay.kind
+        down: cython.p_uchar = board.down
+        twin_of: cython.p_uchar = self.twin_of
+        group_of: cython.p_uchar = self.group_of
+        in_talon: cython.p_uchar = self.in_talon
+        side: cython.p_uchar = self.side
+        to_cell: cython.p_uchar = self.to_cell
+        foundation: cython.Py_ssize_t = FOUNDATION_CODE
+        deal: cython.Py_ssize_t = DEAL
+        i: cython.Py_ssize_t
+        m: cython.Py_ssize_t
+        g: cython.Py_ssize_t
+        src: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        left: cython.Py_ssize_t
+        rank: cython.Py_ssize_t
+        judge: cython.bint
+        if self.safe:
+            judge = False  # a move to a foundation, and no foundation any card may start empty
+            for m in legal:
+                if m != deal and kind[(m >> 8) & 255] == foundation:
+                    judge = True
+                    break
+            for i in self.open_foundations:
+                if not size[i]:
+                    judge = False
+            if judge:
+                safe = self.safe_moves(board, legal)
+                if safe:
+                    return safe[:1]
+        talon: cython.bint = after_deal and self.talon
+        first_empty = bytearray(b"\xff" * 256)
+        empty: cython.p_uchar = first_empty
+        ranked: list[int] = []
+        for i in range(len(legal)):
+            m = legal[i]
+            if m == deal:
+                if self.turns_over and not size[lay.stock_pile] and not (
+                        board.vars[2] if board.has[2] else 1):
+                    continue  # the stock turned over with nothing played since the last turn
+                ranked.append(DEAL_RANK << 16 | i)
+                continue
+            src, dst, n = m & 255, (m >> 8) & 255, m >> 16
+            if talon and not in_talon[src] and not in_talon[dst]:
+                continue  # mid-way through the stock: only the stock and its cards
+            if not size[dst]:
+                g = twin_of[dst]
+                if g != 255 and twin_of[src] == g and n == size[src]:
+                    continue  # only the pile's place changes
+                g = group_of[dst]
+                if g != 255:
+                    if empty[g] == 255:
+                        empty[g] = dst
+                    elif empty[g] != dst:
+                        continue  # another empty pile of the group already takes it
+            left = size[src] - n
+            if kind[dst] == foundation:
+                rank = TO_FOUNDATION
+            elif left and left == down[src]:
+                rank = REVEALS
+            elif to_cell[dst]:
+                rank = TO_CELL
+            elif side[src]:
+                rank = FROM_RESERVE
+            elif not left and size[dst]:
+                rank = EMPTIES
+            else:
+                rank = OTHER
+                if self.narrow:
+                    self.dropped = True
+                    continue
+            ranked.append(rank << 16 | i)
+        ranked.sort()
+        return [legal[r & 0xFFFF] for r in ranked]
+
+    def after_deal(self, board: Board) -> list[int] | None:
+        """``Chooser.legal_after_deal``: the talon's useful moves alone."""
+        if self.talon_sources is None:
+            return None
+        out: list[int] = []
+        m: cython.Py_ssize_t
+        for m in board.moves(self.talon_sources):
+            if board.useful(m):
+                out.append(m)
+        return out
+
+    def takes(self, board: Board, f: cython.Py_ssize_t) -> cython.ulonglong:
+        """The cards foundation ``f`` takes now (``RuleSet._takes``), as bits."""
+        lay: Layout = board.layout
+        n: cython.Py_ssize_t = board.size[f]
+        if lay.capacity[f] and n >= lay.capacity[f]:
+            return 0
+        if n:
+            rows = self.rows[f]
+            return 0 if rows is None else rows[board.cards[f * 52 + n - 1]]
+        fill: cython.Py_ssize_t = lay.fill[f]
+        if fill == 0:  # any
+            return ALL
+        if fill == 2:  # a King
+            return self.kings
+        if fill == 3:  # the base rank
+            base: cython.Py_ssize_t = board.vars[0] if board.has[0] else 1
+            return ALL if base == 0 else self.ranks[base]
+        return 0
+
+    def safe_moves(self, board: Board, legal: Sequence[int]) -> list[int]:
+        """``safe_moves``: the safe foundation moves among ``legal``, one per source pile."""
+        lay: Layout = board.layout
+        founded: cython.ulonglong = 0  # the cards on the foundations, one bit each
+        one: cython.ulonglong = 1  # (so that the shifts are of 64 bits in C)
+        f: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        m: cython.Py_ssize_t
+        for f in lay.foundations:
+            for i in range(board.size[f]):
+                founded |= one << board.cards[f * 52 + i]
+        out: dict[int, int] = {}
+        for m in legal:
+            if m == DEAL:
+                continue
+            src, dst = m & 255, (m >> 8) & 255
+            if m >> 16 == 1 and src not in out and lay.kind[dst] == FOUNDATION_CODE and (
+                    self.is_safe(board, src, dst, founded)):
+                out[src] = m
+        return list(out.values())
+
+    def is_safe(self, board: Board, src: cython.Py_ssize_t, dst: cython.Py_ssize_t,
+                founded: cython.ulonglong) -> cython.bint:
+        lay: Layout = board.layout
+        rows = self.rows[dst]
+        if rows is None:
+            return False
+        card: cython.Py_ssize_t = board.cards[src * 52 + board.size[src] - 1]
+        if not board.size[dst] and ((board.has[0] and board.vars[0] == 0)
+                                    or lay.fill[dst] == 0):
+            return False  # the first card sets the base rank, or any card may start the pile
+        # In 64 bits in C, as Python's numbers are: a shift of a C int is of 32.
+        everything: cython.ulonglong = ALL
+        one: cython.ulonglong = 1
+        out: cython.ulonglong = everything & ~founded
+        laid_on: cython.ulonglong = self.laid_on[card]
+        if laid_on & out:
+            return False  # a card still out could be laid on it
+        before: cython.ulonglong = 0
+        after: cython.ulonglong = 0
+        row: cython.ulonglong
+        own: cython.ulonglong = rows[card]
+        f: cython.Py_ssize_t
+        for f in lay.foundations:
+            row = self.takes(board, f)
+            before |= row
+            after |= own if f == dst else row
+        return not (before & out & ~(one << card) & ~after)
+
+
+class BoardSearch(Search):
+    """``Search`` played on a board: the same search, a position at a time in C."""
+
+    def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
+        super().__init__(st, progress, narrow)
+        self.board = Board(self.st)
+        self.choice = Choice(self.chooser)
+        self.path: list[int] = []  # the moves from the start to the board's position
+
+    def line(self) -> tuple[Move, ...]:
+        return tuple(Board.decode(m) for m in self.path)
+
+    def run(self, cap: int | None = None, deadline: float | None = None,
+            offset: int = 0) -> Verdict:
+        board: Board = self.board
+        choice: Choice = self.choice
+        seen, path = self.seen, self.path
+        talon = choice.talon
+        if self.stack is None:
+            seen.add(board.key())
+            moves, status = board.legal()
+            if status == WON:
+                return self.verdict(Outcome.WON, self.line())
+            self.stack = [(choice.choose(board, moves, False), 0)]  # type: ignore[list-item]
+        stack: list[tuple[list[int], int]] = self.stack  # type: ignore[assignment]
+        while stack:
+            if cap is not None and len(seen) >= cap:
+                return self.out_of_budget()
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                return self.out_of_budget()
+            if self.progress is not None and now >= self.next_report:
+                self.next_report = now + REPORT_EVERY
+                self.progress(len(seen) + offset, now - self.t0)
+            moves, i = stack[-1]
+            if i == len(moves):
+                stack.pop()
+                if stack:
+                    board.undo()
+                    path.pop()
+                continue
+            stack[-1] = (moves, i + 1)
+            move = moves[i]
+            board.play(move)
+            path.append(move)
+            dealt = talon and move == DEAL
+            k: object = (board.key(), True) if dealt else board.key()
+            if k in seen:
+                board.undo()
+                path.pop()
+                continue
+            seen.add(k)
+            quick = choice.after_deal(board) if dealt else None
+            if quick is not None:
+                stack.append((choice.choose(board, quick, True), 0))
+                continue
+            moves, status = board.legal()
+            if status != PLAYING:
+                if status == WON:
+                    return self.verdict(Outcome.WON, self.line())
+                board.undo()
+                path.pop()
+                continue
+            stack.append((choice.choose(board, moves, dealt), 0))
+        self.chooser.dropped = choice.dropped
+        return self.exhausted()
+
+
+def searcher(st: State, progress: Progress | None, narrow: bool = False) -> Search:
+    """The depth-first search for ``st``: on a board where one plays its rule set (a game
+    played to a win), else on the state."""
+    if plain(st.rules) and not scored(st) and set(st.vars) <= set(VARS):
+        return BoardSearch(st, progress, narrow)
+    return Search(st, progress, narrow)
+
+
+__all__ = ["BoardSearch", "Choice", "searcher"]
