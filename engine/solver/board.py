@@ -346,18 +346,7 @@ class Board:
             down[src] = size[src]
         if flags & HIDE:
             down[dst] = size[dst]
-        used: cython.Py_ssize_t = self.used  # the journal's entry, written here: the most
-        if used + 8 > len(self.journal):     # frequent one, and a call costs what it does
-            self.journal += bytes(len(self.journal))
-        j: cython.p_uchar = self.journal
-        j[used] = CARDS
-        j[used + 1] = src
-        j[used + 2] = dst
-        j[used + 3] = n
-        j[used + 4] = flags
-        j[used + 5] = old_sd
-        j[used + 6] = old_dd
-        self.used = used + 8
+        self.entry(CARDS, src, dst, n, flags, old_sd, old_dd)
 
     def set_down(self, p: cython.Py_ssize_t, value: cython.Py_ssize_t) -> None:
         self.entry(DOWN, p, self.down[p])

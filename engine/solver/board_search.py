@@ -10,7 +10,6 @@ what a position costs: the board lists, plays and keys in C where the state call
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Sequence
 
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
@@ -31,7 +30,7 @@ from .moves import (
     TO_FOUNDATION,
     Chooser,
 )
-from .search import REPORT_EVERY, Progress, Search, scored
+from .search import Progress, Search, scored
 from .verdict import Outcome, Verdict
 
 #: All 52 cards, one bit each.
@@ -264,14 +263,8 @@ class BoardSearch(Search):
             self.stack = [(choice.choose(board, moves, False), 0)]  # type: ignore[list-item]
         stack: list[tuple[list[int], int]] = self.stack  # type: ignore[assignment]
         while stack:
-            if cap is not None and len(seen) >= cap:
+            if self.spent(cap, deadline, offset):
                 return self.out_of_budget()
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                return self.out_of_budget()
-            if self.progress is not None and now >= self.next_report:
-                self.next_report = now + REPORT_EVERY
-                self.progress(len(seen) + offset, now - self.t0)
             moves, i = stack[-1]
             if i == len(moves):
                 stack.pop()

@@ -165,14 +165,8 @@ class Search:
         push, pop, legal = st.push, st.pop, st.legal_moves
         while stack:
             # Checked before a move, so a search that stops can go on from here.
-            if cap is not None and len(seen) >= cap:
+            if self.spent(cap, deadline, offset):
                 return self.out_of_budget()
-            now = time.perf_counter()  # a position can cost much (a rule's own search)
-            if deadline is not None and now >= deadline:
-                return self.out_of_budget()
-            if self.progress is not None and now >= self.next_report:
-                self.next_report = now + REPORT_EVERY
-                self.progress(len(seen) + offset, now - self.t0)
             moves, i = stack[-1]
             if i == len(moves):
                 stack.pop()
@@ -202,6 +196,19 @@ class Search:
                 continue
             stack.append((choose(st, moves, dealt), 0))
         return self.exhausted()
+
+    def spent(self, cap: int | None, deadline: float | None, offset: int) -> bool:
+        """Whether the budget is spent (``cap`` positions in the table, or the deadline);
+        reports the progress now and then."""
+        if cap is not None and len(self.seen) >= cap:
+            return True
+        now = time.perf_counter()  # a position can cost much (a rule's own search)
+        if deadline is not None and now >= deadline:
+            return True
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + REPORT_EVERY
+            self.progress(len(self.seen) + offset, now - self.t0)
+        return False
 
     def line(self) -> tuple[Move, ...]:
         return tuple(self.st.history)
