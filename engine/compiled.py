@@ -24,10 +24,10 @@ from pathlib import Path
 from types import ModuleType
 
 #: The modules of the inner loop: the position and its moves, the rules' move generation,
-#: the solver's search, its key, its move choice, its board and the search on it.
+#: the solver's search, its key, its move choice, its board and the searches on it.
 MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.search",
            "engine.solver.moves", "engine.solver.bestfirst", "engine.solver.board",
-           "engine.solver.board_search")
+           "engine.solver.board_search", "engine.solver.board_best")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
 SOURCE_SUFFIX = ".source"
@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Modules compiled against another's C types (a ``cimport`` in their ``.pxd``): built from
 #: that one's source too, so that neither runs compiled beside the other's Python.
-USES = {"engine.solver.board_search": ("engine.solver.board",)}
+USES = {"engine.solver.board_search": ("engine.solver.board",),
+        "engine.solver.board_best": ("engine.solver.board",)}
 
 
 def digest(source: Path) -> str:

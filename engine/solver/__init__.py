@@ -16,7 +16,7 @@ docs/solver.md says how it searches and why each shortcut is sound.
 
 from __future__ import annotations
 
-from . import board_search  # noqa: F401  (loaded with the rest: compiled() lists it)
+from . import board_best, board_search  # noqa: F401  (loaded with the rest: compiled() lists them)
 from .search import Progress, solve
 from .verdict import Budget, Outcome, Verdict
 

@@ -18,6 +18,8 @@ cdef class Board:
     cdef public list vars, marks
     cdef public Py_ssize_t used
 
+    cpdef bytes pack(self)
+    cpdef void unpack(self, bytes packed)
     cpdef tuple legal(self)
     cpdef list moves(self, bytes sources=*)
     cpdef bint can_deal(self)

@@ -70,6 +70,12 @@ def plain(rules: RuleSet) -> bool:
             and not any(getattr(cls, h) is not getattr(RuleSet, h) for h in OWN_HOOKS))
 
 
+def playable(st: State) -> bool:
+    """Whether a board plays ``st``: a plain rule set played to a win, with no var the
+    shared rules do not keep (a resignation)."""
+    return plain(st.rules) and set(st.vars) <= set(VARS)
+
+
 class Layout:
     """What a board needs of a rule set's declarations, as bytes: per pile its kind, unit,
     fill, capacity, build table, targets; the stock's action; the key's pile order."""
@@ -148,6 +154,38 @@ class Board:
 
     def var_dict(self) -> dict[str, int]:
         return {name: self.vars[i] for i, name in enumerate(VARS) if self.has[i]}
+
+    def pack(self) -> bytes:
+        """The position in a few bytes, for a best-first queue: each pile's size and
+        face-down count, the piles' cards, the vars (three bytes each)."""
+        lay: Layout = self.layout
+        out = bytearray(self.size)
+        out += self.down
+        p: cython.Py_ssize_t
+        for p in range(lay.count):
+            out += self.cards[p * STRIDE:p * STRIDE + self.size[p]]
+        for v in self.vars:
+            out += bytes((v & 255, (v >> 8) & 255, v >> 16))
+        return bytes(out)
+
+    def unpack(self, packed: bytes) -> None:
+        """Set the board to the position ``pack`` kept, with nothing to take back."""
+        lay: Layout = self.layout
+        count: cython.Py_ssize_t = lay.count
+        at: cython.Py_ssize_t = 2 * count
+        p: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        self.size[:] = packed[:count]
+        self.down[:] = packed[count:at]
+        for p in range(count):
+            n = packed[p]
+            self.cards[p * STRIDE:p * STRIDE + n] = packed[at:at + n]
+            at += n
+        for q in range(len(VARS)):
+            self.vars[q] = packed[at] | packed[at + 1] << 8 | packed[at + 2] << 16
+            at += 3
+        self.used = 0
+        self.marks.clear()
 
     @staticmethod
     def encode(m: Move) -> int:
@@ -333,8 +371,9 @@ class Board:
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
         down: cython.p_uchar = self.down
-        s: cython.Py_ssize_t = src * STRIDE + size[src] - n
-        d: cython.Py_ssize_t = dst * STRIDE + size[dst]
+        stride: cython.Py_ssize_t = STRIDE  # a C value: a global name is a Python object
+        s: cython.Py_ssize_t = src * stride + size[src] - n
+        d: cython.Py_ssize_t = dst * stride + size[dst]
         i: cython.Py_ssize_t
         old_sd: cython.Py_ssize_t = down[src]
         old_dd: cython.Py_ssize_t = down[dst]
@@ -411,6 +450,7 @@ class Board:
     def undo(self) -> None:
         """Take back the last move played (``State.pop``)."""
         mark: cython.Py_ssize_t = self.marks.pop()
+        stride: cython.Py_ssize_t = STRIDE
         j: cython.p_uchar = self.journal
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
@@ -428,8 +468,8 @@ class Board:
             if tag == CARDS:
                 src, dst, n = j[used + 1], j[used + 2], j[used + 3]
                 size[dst] -= n
-                s = src * STRIDE + size[src]
-                d = dst * STRIDE + size[dst]
+                s = src * stride + size[src]
+                d = dst * stride + size[dst]
                 for i in range(n):
                     cards[s + i] = cards[d + n - 1 - i] if j[used + 4] & REVERSE else cards[d + i]
                 size[src] += n
@@ -525,11 +565,13 @@ class Board:
         """A foundation no card leaves as three bytes at ``n`` of the key: face-down count,
         size, top card (``position.sink``); where the key goes on."""
         out: cython.p_uchar = self.keybuf
+        cards: cython.p_uchar = self.cards
+        stride: cython.Py_ssize_t = STRIDE
         size: cython.Py_ssize_t = self.size[p]
         out[n] = self.down[p]
         out[n + 1] = size
-        out[n + 2] = self.cards[p * STRIDE + size - 1] if size else 0
+        out[n + 2] = cards[p * stride + size - 1] if size else 0
         return n + 3
 
 
-__all__ = ["DEAL", "Board", "Layout", "plain"]
+__all__ = ["DEAL", "Board", "Layout", "plain", "playable"]

@@ -18,7 +18,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
 from ..rules import CELL, FOUNDATION
-from .board import DEAL, FOUNDATION_CODE, VARS, Board, Layout, plain
+from .board import DEAL, FOUNDATION_CODE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
@@ -240,6 +240,10 @@ class Choice:
 class BoardSearch(Search):
     """``Search`` played on a board: the same search, a position at a time in C."""
 
+    #: A look at the clock costs about what a position on a board does, and no position
+    #: costs much more: one look in 16 positions.
+    clock_every = 16
+
     def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
         super().__init__(st, progress, narrow)
         self.board = Board(self.st)
@@ -262,8 +266,12 @@ class BoardSearch(Search):
                 return self.verdict(Outcome.WON, self.line())
             self.stack = [(choice.choose(board, moves, False), 0)]  # type: ignore[list-item]
         stack: list[tuple[list[int], int]] = self.stack  # type: ignore[assignment]
+        ticks = 0
         while stack:
-            if self.spent(cap, deadline, offset):
+            if cap is not None and len(seen) >= cap:
+                return self.out_of_budget()
+            ticks += 1
+            if not ticks % self.clock_every and self.late(deadline, offset):
                 return self.out_of_budget()
             moves, i = stack[-1]
             if i == len(moves):
@@ -302,7 +310,7 @@ class BoardSearch(Search):
 def searcher(st: State, progress: Progress | None, narrow: bool = False) -> Search:
     """The depth-first search for ``st``: on a board where one plays its rule set (a game
     played to a win), else on the state."""
-    if plain(st.rules) and not scored(st) and set(st.vars) <= set(VARS):
+    if playable(st) and not scored(st):
         return BoardSearch(st, progress, narrow)
     return Search(st, progress, narrow)
 

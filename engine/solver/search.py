@@ -22,7 +22,6 @@ from dataclasses import replace
 
 from ..core import FINISHED, PLAYING, STOCK, WON, Move, State
 from ..options import Scoring
-from .bestfirst import best_first
 from .moves import Chooser
 from .position import key_maker
 from .verdict import Budget, Outcome, Verdict
@@ -83,6 +82,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
+    from .board_best import best_first  # on a board where one plays the rule set
     from .board_search import searcher  # a subclass of Search: imported once Search is
 
     t0 = time.perf_counter()
@@ -127,6 +127,10 @@ class Search:
     """The depth-first search: its state, table, stack and counters. ``run`` may be called
     again with a larger budget, to go on from where it stopped."""
 
+    #: Positions between two looks at the clock: every one, as a position can cost much (a
+    #: rule's own search).
+    clock_every = 1
+
     def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
         self.start = st
         self.st = st.copy()
@@ -163,9 +167,13 @@ class Search:
             self.stack = [(choose(st, st.legal_moves()), 0)]
         stack = self.stack
         push, pop, legal = st.push, st.pop, st.legal_moves
+        ticks = 0
         while stack:
             # Checked before a move, so a search that stops can go on from here.
-            if self.spent(cap, deadline, offset):
+            if cap is not None and len(seen) >= cap:
+                return self.out_of_budget()
+            ticks += 1
+            if not ticks % self.clock_every and self.late(deadline, offset):
                 return self.out_of_budget()
             moves, i = stack[-1]
             if i == len(moves):
@@ -197,12 +205,9 @@ class Search:
             stack.append((choose(st, moves, dealt), 0))
         return self.exhausted()
 
-    def spent(self, cap: int | None, deadline: float | None, offset: int) -> bool:
-        """Whether the budget is spent (``cap`` positions in the table, or the deadline);
-        reports the progress now and then."""
-        if cap is not None and len(self.seen) >= cap:
-            return True
-        now = time.perf_counter()  # a position can cost much (a rule's own search)
+    def late(self, deadline: float | None, offset: int) -> bool:
+        """Whether the deadline has passed; reports the progress now and then."""
+        now = time.perf_counter()
         if deadline is not None and now >= deadline:
             return True
         if self.progress is not None and now >= self.next_report:

@@ -122,8 +122,20 @@ class OnePile(RuleSet):
                 Group(STOCK_PILE))
 
 
+class Dozen(RuleSet):
+    """Not a game of ours: columns dealt half face down whose cards leave one at a time."""
+
+    id, name = "dozen", "Dozen"
+
+    def declare(self) -> tuple[Group, ...]:
+        return (Group(TABLEAU, 13, deal=(4,) * 13, down=(2,) * 13, turn_up=True,
+                      build=Build(Direction.DOWN), fill=Fill.NONE, unit=Unit.TOP,
+                      to=(TABLEAU, FOUNDATION)),
+                Group(FOUNDATION, 4, build=UP_SAME, fill=Fill.BASE))
+
+
 OURS = [engine.get(*key.split("/")) for key in PLAIN]
-DECLARED = [cls("easy") for cls in (Cells, Rounds, TwoWastes, OnePile)]
+DECLARED = [cls("easy") for cls in (Cells, Rounds, TwoWastes, OnePile, Dozen)]
 
 
 @pytest.mark.parametrize("rules", OURS + DECLARED, ids=lambda r: r.key)
@@ -132,7 +144,8 @@ def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
     compared (moves, status, piles, vars), and every key pair collected to compare the
     keys' equalities. The rule sets declared here are not games of ours: they reach the
     declarations no game of ours that a board plays has (whole runs, cells, a chosen base,
-    a stock dealing to the columns, to two wastes or to a foundation)."""
+    a stock dealing to the columns, to two wastes or to a foundation, cards dealt face
+    down that leave one at a time)."""
     assert plain(rules)
     key = rules.key
     engine_key = key_maker(rules)

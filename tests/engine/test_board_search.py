@@ -1,4 +1,4 @@
-"""The depth-first search on a board (engine/solver/board_search.py) is the search on the
+"""The searches on a board (engine/solver/board_search.py, board_best.py) are the searches on the
 state, position for position: on every rule set a board plays, the same verdicts, lines and
 positions, narrowed or not, in one run or in several with growing budgets."""
 
@@ -11,11 +11,15 @@ import pytest
 import engine
 from engine.core import PLAYING
 from engine.safe import safe_moves
-from engine.solver import Outcome
+from engine.solver import Outcome, bestfirst
 from engine.solver.board import Board, plain
+from engine.solver.board_best import Promise
+from engine.solver.board_best import best_first as best_first_on_board
 from engine.solver.board_search import BoardSearch, Choice, searcher
 from engine.solver.moves import Chooser
 from engine.solver.search import Search
+
+from .test_board import DECLARED
 
 PLAIN = [r for r in engine.rule_sets() if plain(r)]
 
@@ -48,11 +52,25 @@ def test_the_board_searches_as_the_state_does(rules: engine.RuleSet, narrow: boo
 
 
 @pytest.mark.parametrize("rules", PLAIN, ids=lambda r: r.key)
+@pytest.mark.parametrize("narrow", [False, True])
+def test_best_first_on_a_board_is_best_first_on_the_state(rules: engine.RuleSet,
+                                                          narrow: bool) -> None:
+    for deal in range(6):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        on_state = bestfirst.best_first(st, 2_000, None, narrow=narrow)
+        on_board = best_first_on_board(st, 2_000, None, narrow=narrow)
+        assert (on_board.outcome, on_board.moves, on_board.positions) == (
+            on_state.outcome, on_state.moves, on_state.positions), deal
+
+
+@pytest.mark.parametrize("rules", PLAIN + DECLARED, ids=lambda r: r.key)
 def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> None:
-    """At every position of random games: the same safe moves as engine/safe.py, and the
-    same moves tried, in the same order, as ``Chooser.moves``, narrowed or not, after a
-    deal or not."""
+    """At every position of random games: the same safe moves as engine/safe.py, the same
+    moves tried, in the same order, as ``Chooser.moves``, narrowed or not, after a deal or
+    not, the same promise as best first's, and a packed board unpacked to the same
+    position."""
     rng = random.Random(rules.key)
+    promise = Promise(rules).score
     safe_seen = 0
     for deal in range(12):
         st = rules.deal(deal.to_bytes(4, "big"))
@@ -62,6 +80,12 @@ def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> 
             if status != PLAYING:
                 break
             moves = [Board.decode(m) for m in legal]
+            assert promise(board) == bestfirst.promise(rules)(st)
+            assert board.pack() != b"" and Board(st).key() == board.key()
+            again = Board(st)
+            again.unpack(board.pack())
+            assert (again.piles(), list(again.down), again.var_dict()) == (
+                st.piles, st.down, st.vars)
             safe = choice_of(rules, False).safe_moves(board, legal)
             assert [Board.decode(m) for m in safe] == safe_moves(st, moves)
             safe_seen += len(safe)
