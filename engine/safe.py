@@ -46,7 +46,7 @@ def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
 
 
 @functools.cache
-def _bits(row: bytes) -> int:
+def row_bits(row: bytes) -> int:
     """52 flags as the bits of one int (a build's row, a fill's), so sets are one operation."""
     return sum(1 << c for c, flag in enumerate(row) if flag)
 
@@ -62,14 +62,14 @@ def _safe(st: State, m: Move, founded: int) -> bool:
         return False  # the first card sets the base rank, or any card may start the pile
     out = ~founded
     for g in rules.groups:  # a card still out that could be laid on it
-        if g.kind != FOUNDATION and g.build is not None and _bits(g.build.rows[card]) & out:
+        if g.kind != FOUNDATION and g.build is not None and row_bits(g.build.rows[card]) & out:
             return False
     taken_before = taken_after = 0
     for f in rules.by_kind[FOUNDATION]:
         row = rules._takes(st, f)
         if row is None:
             return False  # a foundation the game's own code fills: not judged here
-        taken_before |= _bits(row)
-        taken_after |= _bits(build.rows[card]) if f == m.dst else _bits(row)
+        taken_before |= row_bits(row)
+        taken_after |= row_bits(build.rows[card]) if f == m.dst else row_bits(row)
     shut_out = taken_before & out & ~(1 << card) & ~taken_after
     return not shut_out

@@ -18,6 +18,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
 from ..rules import CELL, FOUNDATION
+from ..safe import row_bits
 from .board import DEAL, FOUNDATION_CODE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
@@ -35,10 +36,6 @@ from .verdict import Outcome, Verdict
 
 #: All 52 cards, one bit each.
 ALL = (1 << 52) - 1
-
-
-def bits(row: bytes) -> int:
-    return sum(1 << c for c, flag in enumerate(row) if flag)
 
 
 class Choice:
@@ -68,11 +65,11 @@ class Choice:
         for g in rules.groups:
             if g.kind != FOUNDATION and g.build is not None:
                 for c in range(52):
-                    laid_on[c] |= bits(g.build.rows[c])
+                    laid_on[c] |= row_bits(g.build.rows[c])
         self.laid_on = laid_on
         #: Per pile with a build, per card: what the pile takes with that card on top.
-        self.rows = [[bits(g.build.rows[c]) for c in range(52)] if g.build is not None else None
-                     for g in rules.pile_group]
+        self.rows = [[row_bits(g.build.rows[c]) for c in range(52)]
+                     if g.build is not None else None for g in rules.pile_group]
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
