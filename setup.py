@@ -30,7 +30,7 @@ class BuildRecordingSources(build_ext):
 
     def build_extension(self, ext: Extension) -> None:
         super().build_extension(ext)  # an optional module that fails raises here: no record
-        digest = COMPILED["digest"](Path(source(ext.name)))
+        digest = COMPILED["digest"](ext.name, Path(source(ext.name)))
         Path(self.get_ext_fullpath(ext.name) + SUFFIX).write_text(digest + "\n")
 
     def copy_extensions_to_source(self) -> None:

@@ -41,17 +41,16 @@ USES = {"engine.solver.board_search": ("engine.solver.board",),
         "engine.solver.board_best": ("engine.solver.board",)}
 
 
-def digest(source: Path) -> str:
-    """The SHA-256 a build records of what it was compiled from: the Python source, the C
-    types declared for it beside it (a ``.pxd`` of the same name) where there are some,
-    and the same of each module whose C types it uses (``USES``)."""
+def digest(name: str, source: Path) -> str:
+    """The SHA-256 a build records of what module ``name`` was compiled from: its Python
+    source, the C types declared for it beside it (a ``.pxd`` of the same name) where there
+    are some, and the same of each module whose C types it uses (``USES``), found beside it
+    wherever the package is (a checkout, an installed wheel)."""
+    root = source.parents[name.count(".")]
     h = hashlib.sha256()
-    try:
-        name = ".".join(source.resolve().relative_to(ROOT).with_suffix("").parts)
-    except ValueError:  # not one of the engine's
-        name = ""
-    for path in (source, *(ROOT.joinpath(*m.split(".")).with_suffix(".py")
-                           for m in USES.get(name, ()))):
+    for module in (name, *USES.get(name, ())):
+        path = source if module == name else root.joinpath(*module.split(".")).with_suffix(
+            ".py")
         h.update(path.read_bytes())
         types = path.with_suffix(".pxd")
         if types.exists():
@@ -59,11 +58,11 @@ def digest(source: Path) -> str:
     return h.hexdigest()
 
 
-def built_from(compiled: Path, source: Path) -> bool:
-    """Whether ``compiled`` was built from ``source`` as it is now."""
+def built_from(compiled: Path, source: Path, name: str) -> bool:
+    """Whether ``compiled``, module ``name``, was built from ``source`` as it is now."""
     try:
         recorded = Path(str(compiled) + SOURCE_SUFFIX).read_text().strip()
-        return recorded == digest(source)
+        return recorded == digest(name, source)
     except OSError:
         return False
 
@@ -85,7 +84,7 @@ class Finder(importlib.abc.MetaPathFinder):
         if not self.pure:
             for suffix in importlib.machinery.EXTENSION_SUFFIXES:
                 compiled = base.with_name(base.name + suffix)
-                if compiled.exists() and built_from(compiled, source):
+                if compiled.exists() and built_from(compiled, source, name):
                     self.loaded.add(name)
                     return importlib.util.spec_from_file_location(name, compiled)
         return importlib.util.spec_from_file_location(name, source)

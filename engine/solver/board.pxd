@@ -12,7 +12,6 @@ cdef class Layout:
 
 cdef class Board:
     cdef public Layout layout
-    cdef public object rules
     cdef public bytearray cards, size, down, order, keybuf, journal
     cdef public bytes has
     cdef public list vars, marks

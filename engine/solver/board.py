@@ -127,7 +127,6 @@ class Board:
 
     def __init__(self, st: State, layout: Layout | None = None) -> None:
         self.layout = lay = layout or Layout(st.rules)
-        self.rules = st.rules
         unknown = set(st.vars) - set(VARS)
         if unknown:
             raise ValueError(f"a board keeps no var {sorted(unknown)[0]!r}")

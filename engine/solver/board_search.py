@@ -245,16 +245,17 @@ class BoardSearch(Search):
         super().__init__(st, progress, narrow)
         self.board = Board(self.st)
         self.choice = Choice(self.chooser)
-        self.path: list[int] = []  # the moves from the start to the board's position
 
     def line(self) -> tuple[Move, ...]:
-        return tuple(Board.decode(m) for m in self.path)
+        """The moves from the start to the board's position: each frame's move played."""
+        frames: list[tuple[list[int], int]] = self.stack or []  # type: ignore[assignment]
+        return tuple(Board.decode(moves[i - 1]) for moves, i in frames)
 
     def run(self, cap: int | None = None, deadline: float | None = None,
             offset: int = 0) -> Verdict:
         board: Board = self.board
         choice: Choice = self.choice
-        seen, path = self.seen, self.path
+        seen = self.seen
         talon = choice.talon
         if self.stack is None:
             seen.add(board.key())
@@ -275,17 +276,14 @@ class BoardSearch(Search):
                 stack.pop()
                 if stack:
                     board.undo()
-                    path.pop()
                 continue
             stack[-1] = (moves, i + 1)
             move = moves[i]
             board.play(move)
-            path.append(move)
             dealt = talon and move == DEAL
             k: object = (board.key(), True) if dealt else board.key()
             if k in seen:
                 board.undo()
-                path.pop()
                 continue
             seen.add(k)
             quick = choice.after_deal(board) if dealt else None
@@ -297,7 +295,6 @@ class BoardSearch(Search):
                 if status == WON:
                     return self.verdict(Outcome.WON, self.line())
                 board.undo()
-                path.pop()
                 continue
             stack.append((choice.choose(board, moves, dealt), 0))
         self.chooser.dropped = choice.dropped

@@ -33,7 +33,7 @@ import redis
 import yaml
 from kubernetes_validate import utils as k8s
 
-from engine.compiled import MODULES, SOURCE_SUFFIX
+from engine.compiled import MODULES, SOURCE_SUFFIX, built_from
 from server.config import Settings
 from tests.conftest import ROOT, wait_for
 from tests.server.client import Node
@@ -495,10 +495,15 @@ def test_a_wheel_builds_from_exactly_what_the_dockerfile_copies(tmp_path: Path) 
     assert {"engine/cli.py", "server/app.py", "server/cli.py", "clients/web/index.html"} <= names
     # The build stage has a C compiler: the engine's inner loop is in the wheel compiled,
     # with the record of the source each module was built from (engine/compiled.py).
+    # Installed, each loads compiled: its record is of the sources the wheel holds (the
+    # C types' .pxd files among them).
+    installed = tmp_path / "installed"
+    zipfile.ZipFile(wheel).extractall(installed)
     for module in MODULES:
         path = module.replace(".", "/")
         built = [n for n in names if n.startswith(path + ".cpython-") and n.endswith(".so")]
         assert len(built) == 1 and built[0] + SOURCE_SUFFIX in names, (module, built)
+        assert built_from(installed / built[0], installed / (path + ".py"), module), module
     web = {p.relative_to(ROOT).as_posix() for p in (ROOT / "clients" / "web").rglob("*")
            if p.is_file()}
     assert web <= names, web - names

@@ -53,12 +53,12 @@ def test_a_build_of_another_source_is_not_loaded(tmp_path: Path) -> None:
     source.write_text("X = 1\n")
     build = tmp_path / "rules.cpython-311-x86_64-linux-gnu.so"
     build.write_bytes(b"")
-    assert not built_from(build, source)  # no record
+    assert not built_from(build, source, "rules")  # no record
     record = Path(str(build) + SOURCE_SUFFIX)
     record.write_text(hashlib.sha256(b"X = 1\n").hexdigest() + "\n")
-    assert built_from(build, source)
+    assert built_from(build, source, "rules")
     source.write_text("X = 2\n")  # edited since the build
-    assert not built_from(build, source)
+    assert not built_from(build, source, "rules")
 
 
 def test_a_build_is_of_its_c_types_and_of_the_modules_whose_types_it_uses(
@@ -67,13 +67,13 @@ def test_a_build_is_of_its_c_types_and_of_the_modules_whose_types_it_uses(
     is compiled against, so that it never runs compiled beside that one's Python."""
     source = tmp_path / "board.py"
     source.write_text("X = 1\n")
-    alone = digest(source)
+    alone = digest("board", source)
     (tmp_path / "board.pxd").write_text("cdef int x\n")
-    assert digest(source) != alone
+    assert digest("board", source) != alone
     for name, used in USES.items():
         own = ROOT.joinpath(*name.split(".")).with_suffix(".py")
         h = hashlib.sha256(own.read_bytes() + own.with_suffix(".pxd").read_bytes())
-        assert digest(own) != h.hexdigest()  # the used module's source is in it
+        assert digest(name, own) != h.hexdigest()  # the used module's source is in it
         for other in used:
             assert other in MODULES
 
