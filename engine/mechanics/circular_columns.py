@@ -39,9 +39,10 @@ class CircularColumns(RuleSet):
         build = self.pile_group[self.by_kind[TABLEAU][0]].build
         assert build is not None
         self._ranks_fit = _rank_table(build)
-        # The last foundations' tops and what they take: asked at nearly every position of a
-        # search, where the foundations change far less often than the columns.
-        self._accepts: tuple[Any, list[bool]] = (None, [])
+        # The last foundations' tops, what they take, and each card as the column search
+        # sees it (``seen_as``): asked at nearly every position of a search, where the
+        # foundations change far less often than the columns.
+        self._accepts: tuple[Any, list[bool], bytes] = (None, [], b"")
 
     def useful(self, st: State, m: Move) -> bool:
         if not super().useful(st, m):
@@ -55,11 +56,17 @@ class CircularColumns(RuleSet):
     def foundation_accepts(self, st: State) -> list[bool]:
         """Per card: may it go onto some foundation now? The list is kept for the next call
         with the same foundation tops: read it, never change it."""
+        return self._foundations(st)[0]
+
+    def _foundations(self, st: State) -> tuple[list[bool], bytes]:
+        """``foundation_accepts``, and a table that turns each card into what the column
+        search sees of it (its rank, and ``GOAL`` if it could leave the columns), for
+        ``bytes.translate``."""
         base = st.vars.get("base", 1)
         tops = (base, *(st.piles[f][-1] if st.piles[f] else -1 for f in self.by_kind[FOUNDATION]))
         last = self._accepts  # read and replaced whole, so a concurrent caller can't mix tops
         if last[0] == tops:
-            return last[1]
+            return last[1], last[2]
         ok = [False] * 52
         for f in self.by_kind[FOUNDATION]:
             pile = st.piles[f]
@@ -73,14 +80,17 @@ class CircularColumns(RuleSet):
                 for c in range(52):
                     if base == 0 or RANK[c] == base:
                         ok[c] = True
-        self._accepts = (tops, ok)
-        return ok
+        seen_as = bytes(RANK[c] | (GOAL if ok[c] else 0) for c in range(52)) + bytes(204)
+        self._accepts = (tops, ok, seen_as)
+        return ok, seen_as
 
     def progress_reachable(self, st: State) -> bool:
         """Whether column moves alone can reach a move that changes more than the columns.
 
         Columns build in any suit here, so the search sees a card as its rank alone, except
-        the cards that could leave the columns (marked ``GOAL``): far fewer positions.
+        the cards that could leave the columns (marked ``GOAL``): far fewer positions. A
+        column is a ``bytes`` of those, made by one ``translate``: most calls end at the first
+        position, found in the memo, and making it is most of their cost.
         """
         if self.stock_pile >= 0 and st.piles[self.stock_pile]:
             return True
@@ -88,14 +98,14 @@ class CircularColumns(RuleSet):
         group = self.pile_group[cols[0]]
         cap, fill = group.capacity, group.fill
         ranks_fit = self._ranks_fit
-        accept = self.foundation_accepts(st)
+        accept, seen_as = self._foundations(st)
         wastes = tuple(st.piles[w][-1] for w in self.by_kind.get(WASTE, ()) if st.piles[w])
         if any(accept[w] for w in wastes):
             return True
         wranks = tuple(RANK[w] for w in wastes)
-        start = tuple(sorted(tuple(RANK[c] | (GOAL if accept[c] else 0) for c in st.piles[p])
-                             for p in cols))
-        context = (tuple(accept), wranks)
+        piles = st.piles
+        start = tuple(sorted([bytes(piles[p]).translate(seen_as) for p in cols]))
+        context = (seen_as, wranks)
         memos = self._memos
         memo = memos.get(context)
         if memo is None or len(memo[0]) + len(memo[1]) > MEMO:
@@ -146,7 +156,7 @@ class CircularColumns(RuleSet):
                         continue
                     new = list(node)
                     new[i] = pile[:-1]
-                    new[j] = (*other, c)
+                    new[j] = other + bytes((c,))
                     key = tuple(sorted(new))
                     if key not in seen:
                         seen[key] = node
@@ -160,12 +170,12 @@ class CircularColumns(RuleSet):
         return False
 
 
-Node = tuple[tuple[int, ...], ...]
+Node = tuple[bytes, ...]  # the columns, sorted, each card as ``_foundations`` sees it
 MEMO = 200_000  # remembered column positions, all contexts together
 GOAL = 16  # marks, in the search's rank-only cards, a card that could leave the columns
 
 
-def _cover(node: tuple[tuple[int, ...], ...]) -> int:
+def _cover(node: Node) -> int:
     """How many cards lie on the least covered leaving card (99: none is left)."""
     best = 99
     for pile in node:

@@ -4,7 +4,9 @@
 
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes
-    cdef public bint endless
+    cdef public bint endless, asks
+    cdef public object rules
+    cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
     cdef public bytes foundations, wastes, tableau, alone, sunk
     cdef public list targets, groups, sunk_groups
@@ -20,6 +22,7 @@ cdef class Board:
     cpdef bytes pack(self)
     cpdef void unpack(self, bytes packed)
     cpdef tuple legal(self)
+    cdef str asked(self, object moves)
     cpdef list moves(self, bytes sources=*)
     cpdef bint can_deal(self)
     cpdef bint useful(self, Py_ssize_t m)

@@ -7,8 +7,12 @@ a search pays for every object made and every call (docs/solver.md, What is left
 and lists, plays and takes back moves in loops the compiled build runs in C.
 
 It plays only the shared rules of ``engine/rules.py``: a rule set that overrides any hook
-those rules run (``OWN_HOOKS``) is not ``plain`` and has no board. Where a board exists it
-must do exactly what the engine does: tests/engine/test_board.py checks, at every position
+those rules run to list or play moves (``OWN_HOOKS``) is not ``plain`` and has no board.
+One kind of hook of its own is allowed (``ASKED``): the end-of-game rule that judges which
+moves are useful, by a search of its own in some games (``mechanics/reversible.py``,
+``mechanics/circular_columns.py``). A board asks that rule, through a state made of its
+position, whenever it has a move. Where a board exists it must do exactly what the engine
+does: tests/engine/test_board.py checks, at every position
 of random games of every plain rule set, the same legal moves in the same order, the same
 piles, face-down counts and vars after each move and each take-back, the same status, and
 keys that tell positions apart exactly as ``position.key_maker``'s do.
@@ -20,6 +24,7 @@ for the stock's action.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
@@ -36,7 +41,10 @@ OWN_HOOKS = ("legal_moves", "iter_moves", "moves_from", "_takes", "target_refusa
              "fill_refusal", "source_refusal", "unit_refusal", "extra_moves", "unit_sizes",
              "run_length", "stock_refusal", "apply", "apply_move", "apply_stock", "deal_round",
              "apply_extra", "after_move", "turn_tops", "status", "settled", "going_on", "won",
-             "finished", "useful", "searched", "costless", "covered_by")
+             "finished", "costless", "covered_by")
+#: The hooks that judge only whether a position with a move goes on (``RuleSet.going_on``):
+#: a board asks a rule set's own version of them through a ``State``.
+ASKED = ("useful", "searched")
 #: The vars the shared rules keep, in the order ``initial_vars`` makes them.
 VARS = ("base", "pass", "progress")
 
@@ -64,7 +72,8 @@ RANKS = bytes(RANK)
 
 
 def plain(rules: RuleSet) -> bool:
-    """Whether ``rules`` plays by the shared rules alone, so that a board plays it."""
+    """Whether ``rules`` lists and plays its moves by the shared rules alone, so that a board
+    plays it (its end-of-game rule may be its own: ``ASKED``)."""
     cls = type(rules)
     return (rules.scoring != Scoring.POINTS and rules.players == (1, 1)
             and not any(getattr(cls, h) is not getattr(RuleSet, h) for h in OWN_HOOKS))
@@ -120,6 +129,11 @@ class Layout:
         self.sunk = bytes(p for p in sorted(sunk) if p not in flat)
         self.groups = [bytes(g) for g in grouped if not sunk & set(g)]
         self.sunk_groups = [bytes(g) for g in grouped if sunk & set(g)]
+        cls = type(rules)
+        #: The rule set judges whether a game goes on by its own rule (``ASKED``): asked.
+        self.rules = rules
+        self.asks = any(getattr(cls, h) is not getattr(RuleSet, h) for h in ASKED)
+        self.decoded: dict[int, Move] = {}  # each move met, as the engine's ``Move``
 
 
 class Board:
@@ -214,10 +228,29 @@ class Board:
         if home == 52:
             return [], WON
         moves = self.moves()
+        if lay.asks:
+            status = self.asked(moves)
+            return (moves, status) if status == PLAYING else ([], status)
         for m in moves:
             if self.useful(m):
                 return moves, PLAYING
         return [], LOST
+
+    def asked(self, moves: Sequence[int]) -> str:
+        """The status by the rule set's own end-of-game rule (``ASKED``), asked of a state
+        made of this position: its searches run in Python, and cost what they cost the
+        engine (its answers are remembered by position, so the same ones serve both)."""
+        lay: Layout = self.layout
+        rules: RuleSet = lay.rules
+        decoded: dict[int, Move] = lay.decoded
+        listed = []
+        for m in moves:
+            move = decoded.get(m)
+            if move is None:
+                move = decoded[m] = Board.decode(m)
+            listed.append(move)
+        st = State(rules, b"", self.piles(), list(self.down), self.var_dict())
+        return rules.going_on(st, listed)
 
     def status(self) -> str:
         return self.legal()[1]

@@ -30,10 +30,20 @@ from engine.solver.position import key_maker
 PLAIN = sorted(r.key for r in engine.rule_sets() if plain(r))
 
 
-def test_the_plain_rule_sets_are_those_with_no_hook_of_their_own() -> None:
-    assert PLAIN == ["castile/standard", "eliminator/difficult", "eliminator/easy",
+def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -> None:
+    assert PLAIN == ["bakers-dozen/difficult", "bakers-dozen/easy",
+                     "beleaguered-castle/difficult", "beleaguered-castle/easy",
+                     "bristol/difficult", "bristol/easy", "castile/standard",
+                     "eliminator/difficult", "eliminator/easy",
+                     "flower-garden/difficult", "flower-garden/easy",
+                     "fortress/difficult", "fortress/easy",
                      "klondike/difficult", "klondike/easy", "lady-betty/standard",
+                     "shamrocks/difficult", "shamrocks/easy",
                      "yukon/difficult", "yukon/easy"]
+    asking = [key for key in PLAIN if Layout(engine.get(*key.split("/"))).asks]
+    assert asking == [key for key in PLAIN if key.split("/")[0] in (
+        "bakers-dozen", "beleaguered-castle", "bristol", "flower-garden", "fortress",
+        "shamrocks")]
 
 
 def test_no_board_plays_a_rule_set_with_rules_of_its_own() -> None:
