@@ -8,7 +8,8 @@ import pytest
 from bench import solver_board as b
 
 
-@pytest.mark.parametrize("key", ["klondike/easy", "yukon/easy", "castile/standard", "fortress/easy"])
+@pytest.mark.parametrize("key", [
+    "klondike/easy", "yukon/easy", "castile/standard", "fortress/easy"])
 @pytest.mark.parametrize("best", [False, True])
 def test_both_searches_search_the_same_positions(key: str, best: bool) -> None:
     on_state, _ = b.searched(key, 3_000, board=False, best=best)
