@@ -18,6 +18,7 @@ cdef class Board:
     cdef public bytes has
     cdef public list vars, marks
     cdef public Py_ssize_t used
+    cdef public bint ask
 
     cpdef bytes pack(self)
     cpdef void unpack(self, bytes packed)

@@ -139,8 +139,11 @@ class Layout:
 class Board:
     """A position of a plain rule set (``plain``) as bytes: list, play and take back moves."""
 
-    def __init__(self, st: State, layout: Layout | None = None) -> None:
+    def __init__(self, st: State, layout: Layout | None = None, ask: bool = True) -> None:
         self.layout = lay = layout or Layout(st.rules)
+        #: Whether ``legal`` asks the rule set's own end-of-game rule (``asked``); a search
+        #: does without it (``searching``).
+        self.ask = lay.asks and ask
         unknown = set(st.vars) - set(VARS)
         if unknown:
             raise ValueError(f"a board keeps no var {sorted(unknown)[0]!r}")
@@ -218,7 +221,16 @@ class Board:
 
     def legal(self) -> tuple[list[int], str]:
         """The legal moves and the status, from one listing (as ``State.legal_moves``): no
-        moves once the game is over."""
+        moves once the game is over.
+
+        A board made with ``ask=False`` (a search's) judges by the shared rule alone, also
+        where the rule set has its own (``ASKED``). A search needs of the status only
+        whether a position is won and whether it has moves to try, and where the rule set's
+        own rule calls a game lost no win is reachable (no move can change anything that
+        matters any more). So searching on from such a position finds no line the engine
+        would refuse, and a search that runs out of positions has still searched all those
+        the engine's rule lets it reach: its verdicts stand. What it costs is the positions
+        of those dead ends, far less than asking at every position (docs/solver.md)."""
         lay: Layout = self.layout
         f: cython.Py_ssize_t
         m: cython.Py_ssize_t
@@ -228,7 +240,7 @@ class Board:
         if home == 52:
             return [], WON
         moves = self.moves()
-        if lay.asks:
+        if self.ask:
             status = self.asked(moves)
             return (moves, status) if status == PLAYING else ([], status)
         for m in moves:

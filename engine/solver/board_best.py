@@ -109,7 +109,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
     next_report = t0 + 1.0 if next_report is None else next_report
     chooser = Chooser(rules, narrow=narrow)
     choice = Choice(chooser)
-    board = Board(start.copy())
+    board = Board(start.copy(), ask=False)  # (``Board.legal``)
     talon = choice.talon
     score = Promise(rules).score
     parents: dict[object, tuple[object, int] | None] = {}

@@ -243,7 +243,7 @@ class BoardSearch(Search):
 
     def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
         super().__init__(st, progress, narrow)
-        self.board = Board(self.st)
+        self.board = Board(self.st, ask=False)  # (``Board.legal``)
         self.choice = Choice(self.chooser)
 
     def line(self) -> tuple[Move, ...]:

@@ -8,7 +8,7 @@ import engine
 from engine.cards import RANK, TEXT, show
 from engine.core import Move, State
 from engine.mechanics import reversible
-from engine.solver import Budget, solve
+from engine.solver.search import Search
 
 from .positions import play, refused
 
@@ -125,7 +125,8 @@ def test_a_move_that_shows_a_face_down_card_is_useful():
                                  "flower-garden/easy"])
 def test_remembered_answers_are_those_of_a_fresh_search(key, monkeypatch):
     """The to-and-fro rule remembers its answers per state of the foundations and stops a
-    search at a position it knows: under the solver, which comes back to the same
+    search at a position it knows: under a depth-first search on the engine's state (which
+    asks it at every position, as the solver's board does not), which comes back to the same
     foundations again and again, with a small search limit so that many answers are "too
     far to tell", every answer is the one a rule set that remembers nothing gives."""
     monkeypatch.setattr(reversible, "LIMIT", 30)
@@ -143,6 +144,6 @@ def test_remembered_answers_are_those_of_a_fresh_search(key, monkeypatch):
 
     warm.useful = check
     for i in range(2):
-        solve(warm.deal(i.to_bytes(4, "big")), Budget(positions=400))
+        Search(warm.deal(i.to_bytes(4, "big")), None).run(400)
     assert asked > 100
     assert sum(len(m) for m in warm._memos.values()) > 100  # it did remember

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine.core import State
-from engine.solver import Budget, solve
+from engine.solver.search import Search
 
 from .positions import cards as pile
 from .positions import play, refused
@@ -197,10 +197,11 @@ def test_end_verdict_depends_on_the_position_alone(key):
 
 
 def test_remembered_answers_are_those_of_a_fresh_search_also_when_too_far_to_tell():
-    """The solver on a deal whose search goes where many answers are "too far to tell"
-    (difficult, deal 4), with a small search limit so that most are: every answer the rule
-    set gives from what it remembers is the answer a fresh search gives, as the foundations
-    change and change back under the solver."""
+    """A depth-first search on the engine's state (which asks the rule at every position, as
+    the solver's board does not) on a deal whose search goes where many answers are "too far
+    to tell" (difficult, deal 4), with a small search limit so that most are: every answer
+    the rule set gives from what it remembers is the answer a fresh search gives, as the
+    foundations change and change back under the search."""
     warm = type(HARD)("difficult")
     warm.search_limit = 40
     ask = warm.progress_reachable
@@ -215,5 +216,5 @@ def test_remembered_answers_are_those_of_a_fresh_search_also_when_too_far_to_tel
         return answer
 
     warm.progress_reachable = check
-    solve(warm.deal((4).to_bytes(4, "big")), Budget(positions=300))
+    Search(warm.deal((4).to_bytes(4, "big")), None).run(300)
     assert answers[True, False] >= 10, answers  # alive only as too far to tell at 40
