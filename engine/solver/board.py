@@ -11,8 +11,9 @@ those rules run to list or play moves (``OWN_HOOKS``) is not ``plain`` and has n
 One kind of hook of its own is allowed (``ASKED``): the end-of-game rule that judges which
 moves are useful, by a search of its own in some games (``mechanics/reversible.py``,
 ``mechanics/circular_columns.py``). A board asks that rule, through a state made of its
-position, whenever it has a move. Where a board exists it must do exactly what the engine
-does: tests/engine/test_board.py checks, at every position
+position, whenever it has a move (a search's board does not: ``Board.legal``). Where a
+board exists it must do exactly what the engine does: tests/engine/test_board.py checks, at
+every position
 of random games of every plain rule set, the same legal moves in the same order, the same
 piles, face-down counts and vars after each move and each take-back, the same status, and
 keys that tell positions apart exactly as ``position.key_maker``'s do.
@@ -142,7 +143,7 @@ class Board:
     def __init__(self, st: State, layout: Layout | None = None, ask: bool = True) -> None:
         self.layout = lay = layout or Layout(st.rules)
         #: Whether ``legal`` asks the rule set's own end-of-game rule (``asked``); a search
-        #: does without it (``searching``).
+        #: does without it (``legal`` says why).
         self.ask = lay.asks and ask
         unknown = set(st.vars) - set(VARS)
         if unknown:
