@@ -34,7 +34,7 @@ from ..cards import RANK
 from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
 from ..options import Deals, Fill, Kind, Scoring, Unit
 from ..rules import RuleSet
-from .position import interchangeable, sink_piles
+from .position import interchangeable, own_hooks, sink_piles
 
 #: The hooks the shared rules run when listing, playing and judging moves: a rule set with
 #: its own version of any of them plays by rules a board does not know.
@@ -75,9 +75,8 @@ RANKS = bytes(RANK)
 def plain(rules: RuleSet) -> bool:
     """Whether ``rules`` lists and plays its moves by the shared rules alone, so that a board
     plays it (its end-of-game rule may be its own: ``ASKED``)."""
-    cls = type(rules)
     return (rules.scoring != Scoring.POINTS and rules.players == (1, 1)
-            and not any(getattr(cls, h) is not getattr(RuleSet, h) for h in OWN_HOOKS))
+            and not own_hooks(rules, OWN_HOOKS))
 
 
 def playable(st: State) -> bool:
@@ -130,10 +129,9 @@ class Layout:
         self.sunk = bytes(p for p in sorted(sunk) if p not in flat)
         self.groups = [bytes(g) for g in grouped if not sunk & set(g)]
         self.sunk_groups = [bytes(g) for g in grouped if sunk & set(g)]
-        cls = type(rules)
         #: The rule set judges whether a game goes on by its own rule (``ASKED``): asked.
         self.rules = rules
-        self.asks = any(getattr(cls, h) is not getattr(RuleSet, h) for h in ASKED)
+        self.asks = own_hooks(rules, ASKED)
         self.decoded: dict[int, Move] = {}  # each move met, as the engine's ``Move``
 
 

@@ -39,7 +39,7 @@ from ..core import MOVE, STOCK, Move, State
 from ..options import Deals, Fill
 from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
 from ..safe import safe_moves
-from .position import interchangeable
+from .position import interchangeable, own_hooks
 
 #: Rank of a move by the kinds of its piles (lower first).
 TO_FOUNDATION, REVEALS, FROM_RESERVE, EMPTIES, OTHER, DEAL, TO_CELL = range(7)
@@ -200,10 +200,8 @@ def talon_sources(rules: RuleSet, talon: frozenset[int]) -> list[int] | None:
     that only theirs need listing: ``None`` where no pile is such, where a card from
     elsewhere could go onto the stock or a waste, or where the rule set lists its moves,
     or judges a game over, in its own way."""
-    cls = type(rules)
-    if not talon or any(getattr(cls, name) is not getattr(RuleSet, name) for name in (
-            "legal_moves", "iter_moves", "settled", "status", "won", "finished", "going_on",
-            "useful")):
+    if not talon or own_hooks(rules, ("legal_moves", "iter_moves", "settled", "status", "won",
+                                       "finished", "going_on", "useful")):
         return None
     if any(t in talon for src in rules.sources if src not in talon for t in rules.targets[src]):
         return None

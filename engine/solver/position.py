@@ -37,6 +37,13 @@ MOVE_HOOKS = ("iter_moves", "legal_moves", "extra_moves", "refusal", "extra_refu
               "after_move", "deal_round", "unit_sizes", "run_length", "turn_tops")
 
 
+def own_hooks(rules: RuleSet, hooks: tuple[str, ...]) -> bool:
+    """Whether ``rules`` has its own version of any of ``hooks``, rather than the shared
+    rules': what a shortcut of the search that relies on the shared rules asks first."""
+    cls = type(rules)
+    return any(getattr(cls, h) is not getattr(RuleSet, h) for h in hooks)
+
+
 def interchangeable(rules: RuleSet) -> list[list[int]]:
     """Groups of piles that only their place tells apart: a group of a symmetric kind
     (columns, cells, foundations) in a rule set built from the shared declarations alone
@@ -46,8 +53,7 @@ def interchangeable(rules: RuleSet) -> list[list[int]]:
     Judged from declarations only, never from the game's name; a rule set that overrides a
     move hook just loses this saving, never its correctness.
     """
-    cls = type(rules)
-    if any(getattr(cls, h) is not getattr(RuleSet, h) for h in MOVE_HOOKS):
+    if own_hooks(rules, MOVE_HOOKS):
         return []
     if rules.covered_by():
         return []
