@@ -36,7 +36,8 @@ def scored(st: State) -> bool:
     return st.rules.scoring == Scoring.POINTS
 
 
-DEPTH, NARROW_DEPTH, NARROW_BEST, BEST = "depth", "narrow depth", "narrow best", "best"
+DEPTH, NARROW_DEPTH, NARROW_BEST, BEAM, BEST = (
+    "depth", "narrow depth", "narrow best", "beam", "best")
 #: The turns for a game with moves from one pile of the table to another
 #: (``Chooser.can_narrow``): elsewhere (Golf, Pyramid, Nestor, ...) depth first alone
 #: decides more in the same time (Golf lost six of 40 deals to a best-first turn).
@@ -44,7 +45,8 @@ BUILDING = (NARROW_DEPTH, NARROW_BEST, BEST)
 #: How a budget is shared: each turn gets this share of the positions and the seconds, and
 #: what a turn leaves unspent goes to the next. A depth-first turn goes on from where the
 #: last one of its kind stopped (its table kept).
-SCHEDULE = ((DEPTH, 0.03), (NARROW_DEPTH, 0.07), (NARROW_BEST, 0.1), (BEST, 0.2), (DEPTH, 0.6))
+SCHEDULE = ((DEPTH, 0.03), (NARROW_DEPTH, 0.07), (NARROW_BEST, 0.1), (BEAM, 0.15), (BEST, 0.15),
+            (DEPTH, 0.5))
 
 
 def solve(st: State, budget: Budget | None = None, progress: Progress | None = None) -> Verdict:
@@ -55,13 +57,15 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     A game played to a win is searched in turns (``SCHEDULE``): a short depth-first search,
     which wins many deals in a few hundred positions; then narrowed searches (``moves.py``),
     depth first and best first (``bestfirst.py``), which find most other wins in a few
-    thousand positions but can prove nothing; then best first with every move, which wins
-    most open games (nothing face down), where narrowing leaves few moves; then depth
-    first again, on from where it stopped, which is what proves losses: when it runs out
-    of positions, every reachable position was searched. A scored game, or a search with
-    no budget, is depth first alone. ``positions`` counts every search's positions
-    together. Where a board plays the rule set (``board.plain``), the depth-first turns run
-    on one (``board_search.py``): the same search, position for position, faster."""
+    thousand positions but can prove nothing; then a beam (``beam.py``), which wins deals
+    whose line is long, open games above all, going a level deeper at a time with the most
+    promising positions alone; then best first with every move, which wins more open games
+    (nothing face down), where narrowing leaves few moves; then depth first again, on from
+    where it stopped, which is what proves losses: when it runs out of positions, every
+    reachable position was searched. A scored game, or a search with no budget, is depth
+    first alone. ``positions`` counts every search's positions together. Where a board
+    plays the rule set (``board.plain``), the depth-first turns run on one
+    (``board_search.py``): the same search, position for position, faster."""
     with collector_paused():
         return _solve(st, budget or Budget(), progress)
 
@@ -82,6 +86,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
+    from .beam import beam
     from .board_best import best_first  # on a board where one plays the rule set
     from .board_search import searcher  # a subclass of Search: imported once Search is
 
@@ -102,11 +107,14 @@ def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
             continue
         if turn == DEPTH:
             v = depth.run(None if room is None else len(depth.seen) + room, deadline, others)
+        elif turn == NARROW_DEPTH:
+            v = searcher(st, progress, narrow=True).run(room, deadline, spent)
+            others += v.positions
         else:
-            v = (searcher(st, progress, narrow=True).run(room, deadline, spent)
-                 if turn == NARROW_DEPTH else
-                 best_first(st, room, deadline, shifted(progress, spent, t0),
-                            depth.next_report, narrow=turn == NARROW_BEST))
+            report = shifted(progress, spent, t0)
+            v = (beam(st, room, deadline, report, depth.next_report) if turn == BEAM else
+                 best_first(st, room, deadline, report, depth.next_report,
+                            narrow=turn == NARROW_BEST))
             others += v.positions
         if v.outcome is not Outcome.UNKNOWN:
             break

@@ -1,0 +1,108 @@
+"""The beam search (engine/solver/beam.py): its wins replay through the engine to a win, on
+the state and on a board; the two agree position for position where the board plays exactly
+as the state; it proves a loss only when it left no position out; a budget of positions
+gives the same answer every time."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.core import WON, State
+from engine.solver import Outcome, Verdict
+from engine.solver import beam as beam_module
+from engine.solver.beam import BoardPositions, Clock, StatePositions, beam, one_beam
+from engine.solver.board import playable
+
+from .test_board_search import EXACT
+
+
+def replays_to_a_win(st: State, v: Verdict) -> bool:
+    game = st.copy()
+    for m in v.moves:
+        assert m in game.legal_moves(), m
+        game.push(m)
+    return game.status == WON
+
+
+# Deals that depth first and best first leave undecided in 30 s, which a beam 500 wide wins
+# (docs/solver.md, Figures): Baker's Dozen and Fortress on a board, Pyramid and Scorpion
+# (rules of their own for their moves) on the state.
+WINS = [("bakers-dozen", "easy", 4), ("fortress", "easy", 3), ("pyramid", "easy", 6),
+        ("scorpion", "easy", 0)]
+
+
+@pytest.mark.parametrize(("game", "variant", "deal"), WINS)
+def test_a_beam_wins_deep_deals_with_a_line_the_engine_plays_to_a_win(
+        game: str, variant: str, deal: int) -> None:
+    st = engine.get(game, variant).deal(deal.to_bytes(4, "big"))
+    before = st.snapshot()
+    v = beam(st, 400_000, None)
+    assert v.outcome is Outcome.WON and replays_to_a_win(st, v)
+    assert st.snapshot() == before  # the start is left as it was
+    assert v.positions <= 400_000
+    # The same budget, the same answer: nothing depends on the clock or on hashing order.
+    again = beam(st, 400_000, None)
+    assert (again.outcome, again.moves, again.positions) == (v.outcome, v.moves, v.positions)
+
+
+def test_a_wider_beam_starts_again_from_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A beam one wide runs dry at once; the next, 500 wide, wins Baker's Dozen deal 4 on a
+    board from the deal's start, not from where the board was left."""
+    monkeypatch.setattr(beam_module, "FIRST_WIDTH", 1)
+    monkeypatch.setattr(beam_module, "WIDER", 500)
+    widths = []
+    real = beam_module.one_beam
+
+    def one(positions: BoardPositions, width: int, *rest: object) -> tuple[object, bool]:
+        widths.append(width)
+        return real(positions, width, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(beam_module, "one_beam", one)
+    st = engine.get("bakers-dozen", "easy").deal((4).to_bytes(4, "big"))
+    assert playable(st)
+    v = beam(st, 400_000, None)
+    assert widths == [1, 500]
+    assert v.outcome is Outcome.WON and replays_to_a_win(st, v)
+
+
+def test_the_wins_come_on_the_state_and_on_a_board() -> None:
+    kinds = {playable(engine.get(g, v).deal(bytes(4))) for g, v, _ in WINS}
+    assert kinds == {True, False}
+
+
+@pytest.mark.parametrize("rules", EXACT[::3], ids=lambda r: r.key)
+def test_a_beam_on_a_board_is_the_beam_on_the_state(rules: engine.RuleSet) -> None:
+    for deal in range(3):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        answers = []
+        for positions in (StatePositions(st), BoardPositions(st)):
+            parents: beam_module.Parents = {}
+            won, left_out = one_beam(positions, 40, parents, 6_000, Clock(None, None, 0.0), 0)
+            answers.append((won is not None, left_out, len(parents)))
+        assert answers[0] == answers[1], deal
+
+
+def test_a_beam_that_left_nothing_out_proves_a_loss() -> None:
+    # Nestor difficult deal 0 is lost; its few positions all fit in the first beam.
+    st = engine.get("nestor", "difficult").deal(bytes(4))
+    v = beam(st, None, None)
+    assert v.outcome is Outcome.LOST and v.complete and not v.moves
+    from engine.solver.search import Search
+    assert Search(st, None).run().outcome is Outcome.LOST
+
+
+def test_a_beam_that_left_positions_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # So narrow a beam leaves positions out at once: never lost, only won or unknown.
+    monkeypatch.setattr(beam_module, "FIRST_WIDTH", 1)
+    monkeypatch.setattr(beam_module, "WIDER", 1)
+    st = engine.get("nestor", "difficult").deal(bytes(4))
+    v = beam(st, 2_000, None)
+    assert v.outcome is Outcome.UNKNOWN and v.positions == 2_000
+
+
+def test_a_beam_stops_at_its_budget_and_its_deadline() -> None:
+    st = engine.get("klondike", "difficult").deal(bytes(4))
+    assert beam(st, 1_000, None).positions == 1_000
+    v = beam(st, None, 0.0)  # a deadline already passed: one position expanded
+    assert v.outcome is Outcome.UNKNOWN and v.positions < 100
