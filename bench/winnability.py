@@ -61,18 +61,21 @@ class Deal:
 
 def judge(key: str, i: int, positions: int | None, seconds: float | None) -> Deal:
     """Solve deal ``i``; a scored game's best line counts as a win when it ends won (its
-    target reached), as a loss when no line can (the whole search found none)."""
+    target reached), as a loss when no line can (the whole search found none). A win is
+    counted only once its line has replayed through the engine to a win."""
     game, variant = key.split("/")
     st = engine.get(game, variant).deal(seed(i))
     t0 = time.process_time()
     v = solve(st, Budget(positions=positions, seconds=seconds))
     cpu = time.process_time() - t0
-    won = v.outcome is Outcome.WON
-    if v.outcome is Outcome.BEST:
+    won = False
+    if v.outcome in (Outcome.WON, Outcome.BEST):
         end = st.copy()
         for m in v.moves:
-            end.push(m)
+            end.play(m)  # checked as a player's move: a line the engine refuses raises
         won = end.status == WON
+        if v.outcome is Outcome.WON and not won:
+            raise AssertionError(f"{key} deal {i}: the winning line does not win")
     outcome = "W" if won else "L" if v.complete else "U"
     return Deal(outcome, v.positions, cpu, len(v.moves) if won else 0)
 
@@ -321,8 +324,8 @@ WHY = {
     "state space: placed": "every stock card goes on one of four to eight piles, so a loss is "
                            "proved only by trying every way of laying out some forty cards",
     "speed": "this search's, not the game's: the undecided deals neither showed a win nor ran "
-             "out of positions within the time (docs/solver.md, What is left, says what could "
-             "make it faster)",
+             "out of positions within the time (docs/solver.md, What is left, says what more "
+             "time, a faster search and other searches gave)",
 }
 WHY_NOT: dict[str, str] = {
     **{f"{game}/{v}": "state space: scored" for v in ("easy", "difficult")
