@@ -15,7 +15,8 @@ of legal moves. It leaves positions out, so it proves nothing, unless it ran dry
 every position it met: then it was the whole search, breadth first, as sound as best first
 run dry (``bestfirst.py``), and the deal is lost. Otherwise, when a beam runs dry (no new
 position to keep), the next one is ``WIDER`` times as wide, with a new table: a wider beam
-keeps positions a narrower one dropped.
+keeps positions a narrower one dropped. Under a budget of positions the first beam is
+narrower (``PER_WIDTH``), so that a small budget still goes deep.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from .verdict import Outcome, Verdict
 
 #: The first beam's width, and how much wider each next one is.
 FIRST_WIDTH, WIDER = 500, 4
+#: With a budget of positions, the first beam is at most one position wide for each this
+#: many of them (and at least ``LEAST_WIDTH``), so that it goes deep enough to win.
+PER_WIDTH, LEAST_WIDTH = 1000, 4
 #: The table: each position met, with its parent's key and the move from there (``None``
 #: for the start).
 Parents = dict[object, "tuple[object, object] | None"]
@@ -124,7 +128,7 @@ def beam(start: State, cap: int | None, deadline: float | None,
     positions = BoardPositions(start) if playable(start) else StatePositions(start)
     clock = Clock(deadline, progress, t0 + 1.0 if next_report is None else next_report)
     done = 0  # the positions of the beams before this one
-    width = FIRST_WIDTH
+    width = FIRST_WIDTH if cap is None else max(LEAST_WIDTH, min(FIRST_WIDTH, cap // PER_WIDTH))
     while True:
         parents: Parents = {}
         won, left_out = one_beam(positions, width, parents,

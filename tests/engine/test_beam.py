@@ -46,24 +46,41 @@ def test_a_beam_wins_deep_deals_with_a_line_the_engine_plays_to_a_win(
     assert (again.outcome, again.moves, again.positions) == (v.outcome, v.moves, v.positions)
 
 
-def test_a_wider_beam_starts_again_from_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A beam one wide runs dry at once; the next, 500 wide, wins Baker's Dozen deal 4 on a
-    board from the deal's start, not from where the board was left."""
-    monkeypatch.setattr(beam_module, "FIRST_WIDTH", 1)
-    monkeypatch.setattr(beam_module, "WIDER", 500)
-    widths = []
+@pytest.fixture
+def widths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The width of each beam run, in order."""
+    out: list[int] = []
     real = beam_module.one_beam
 
     def one(positions: BoardPositions, width: int, *rest: object) -> tuple[object, bool]:
-        widths.append(width)
+        out.append(width)
         return real(positions, width, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(beam_module, "one_beam", one)
+    return out
+
+
+def test_a_wider_beam_starts_again_from_the_start(monkeypatch: pytest.MonkeyPatch,
+                                                   widths: list[int]) -> None:
+    """A beam one wide runs dry at once; the next, 500 wide, wins Baker's Dozen deal 4 on a
+    board from the deal's start, not from where the board was left."""
+    monkeypatch.setattr(beam_module, "FIRST_WIDTH", 1)
+    monkeypatch.setattr(beam_module, "LEAST_WIDTH", 1)
+    monkeypatch.setattr(beam_module, "WIDER", 500)
     st = engine.get("bakers-dozen", "easy").deal((4).to_bytes(4, "big"))
     assert playable(st)
-    v = beam(st, 400_000, None)
+    v = beam(st, None, None)
     assert widths == [1, 500]
     assert v.outcome is Outcome.WON and replays_to_a_win(st, v)
+
+
+def test_a_budget_of_positions_makes_the_first_beam_narrower(widths: list[int]) -> None:
+    """One position wide for each ``PER_WIDTH`` of the budget, so that a small budget still
+    reaches deep: 500 wide without a budget of positions, 20 wide with 20,000."""
+    st = engine.get("bakers-dozen", "easy").deal((4).to_bytes(4, "big"))
+    beam(st, 20_000, None)
+    beam(st, None, 0.0)
+    assert [widths[0], widths[-1]] == [20_000 // beam_module.PER_WIDTH, beam_module.FIRST_WIDTH]
 
 
 def test_the_wins_come_on_the_state_and_on_a_board() -> None:
@@ -95,6 +112,7 @@ def test_a_beam_that_left_nothing_out_proves_a_loss() -> None:
 def test_a_beam_that_left_positions_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     # So narrow a beam leaves positions out at once: never lost, only won or unknown.
     monkeypatch.setattr(beam_module, "FIRST_WIDTH", 1)
+    monkeypatch.setattr(beam_module, "LEAST_WIDTH", 1)
     monkeypatch.setattr(beam_module, "WIDER", 1)
     st = engine.get("nestor", "difficult").deal(bytes(4))
     v = beam(st, 2_000, None)
