@@ -60,7 +60,7 @@ class Chooser:
                               for src in rules.sources for dst in rules.targets[src])
         self.safe = safe and FOUNDATION in rules.by_kind
         #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
-        self.costless = safe and type(rules).costless is not RuleSet.costless
+        self.costless = safe and own_hooks(rules, ("costless",))
         #: Foundations any card may start: while one is empty, no move is judged safe.
         self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
                                  if rules.pile_group[f].fill == Fill.ANY]
@@ -68,7 +68,7 @@ class Chooser:
         self.talon_sources = talon_sources(rules, self.talon)
         stock = rules.stock
         self.turns_over = (stock is not None and stock.to == Deals.WASTE
-                           and type(rules).apply_stock is RuleSet.apply_stock)
+                           and not own_hooks(rules, ("apply_stock",)))
         self.group_of: dict[int, int] = {}
         for i, g in enumerate(interchangeable(rules)):
             for p in g:
@@ -155,9 +155,8 @@ def twin_groups(rules: RuleSet) -> list[list[int]]:
     its place: every group of those kinds, unless a pile's place can matter later, as when
     the stock deals to them one by one, a pile covers another, or the rule set has moves of
     its own (a redeal gathers the columns in order, a removal names them)."""
-    cls = type(rules)
     dealt = rules.stock.to if rules.stock is not None else None
-    if cls.extra_moves is not RuleSet.extra_moves or cls.apply_extra is not RuleSet.apply_extra:
+    if own_hooks(rules, ("extra_moves", "apply_extra")):
         return []
     if rules.covered_by():
         return []
@@ -186,11 +185,9 @@ def talon_piles(rules: RuleSet) -> frozenset[int]:
 
     Only where the stock deals to wastes by the shared rule and no hook of the rule set's
     own runs after a move (empty: no such saving)."""
-    cls = type(rules)
     stock = rules.stock
-    if (stock is None or stock.to != Deals.WASTE or cls.apply_stock is not RuleSet.apply_stock
-            or cls.after_move is not RuleSet.after_move
-            or cls.apply is not RuleSet.apply or cls.apply_move is not RuleSet.apply_move):
+    if stock is None or stock.to != Deals.WASTE or own_hooks(
+            rules, ("apply_stock", "after_move", "apply", "apply_move")):
         return frozenset()
     return frozenset([rules.stock_pile, *rules.by_kind.get(WASTE, ())])
 
