@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import PLAYING, WON, Move, State
-from .bestfirst import Packed, pack, promise, unpack
+from .bestfirst import Packed, pack, promise, read_line, unpack
 from .board import Board, playable
 from .board_best import Promise
 from .board_search import Choice
@@ -188,17 +188,6 @@ def one_beam(positions: StatePositions | BoardPositions, width: int, parents: Pa
         left_out = left_out or len(out) > width
         level = [(packed, k) for _, _, packed, k in out[:width]]
     return None, left_out
-
-
-def read_line(parents: Parents, k: object, decode: Callable[[object], Move]) -> tuple[Move, ...]:
-    """The moves from the start to the position ``k``, read back through the parents."""
-    out: list[Move] = []
-    step = parents[k]
-    while step is not None:
-        k, m = step
-        out.append(decode(m))
-        step = parents[k]
-    return tuple(reversed(out))
 
 
 __all__ = ["FIRST_WIDTH", "WIDER", "beam"]

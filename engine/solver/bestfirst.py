@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..cards import RANK, SUIT, card
 from ..core import PLAYING, STOCK, WON, Move, State
@@ -112,6 +113,20 @@ def unpack(start: State, packed: Packed) -> State:
                  dict(vars), start.competitive)
 
 
+def read_line(parents: Mapping[object, tuple[object, Any] | None], k: object,
+              decode: Callable[[Any], Move] | None = None) -> tuple[Move, ...]:
+    """The moves from the start to the position keyed ``k``, read back through ``parents``
+    (each position's parent's key and the move from there; ``None`` at the start), each
+    made a ``Move`` by ``decode`` where the search keeps its moves otherwise (a board's)."""
+    out: list[Move] = []
+    step = parents[k]
+    while step is not None:
+        k, m = step
+        out.append(m if decode is None else decode(m))
+        step = parents[k]
+    return tuple(reversed(out))
+
+
 def best_first(start: State, cap: int | None, deadline: float | None,
                progress: Callable[[int], None] | None = None,
                next_report: float | None = None, narrow: bool = False) -> Verdict:
@@ -135,15 +150,6 @@ def best_first(start: State, cap: int | None, deadline: float | None,
     def verdict(outcome: Outcome, moves: tuple[Move, ...] = (), complete: bool = False) -> Verdict:
         return Verdict(outcome, moves, len(parents), time.perf_counter() - t0, None, complete)
 
-    def line(k: object) -> tuple[Move, ...]:
-        out: list[Move] = []
-        step = parents[k]
-        while step is not None:
-            k, m = step
-            out.append(m)
-            step = parents[k]
-        return tuple(reversed(out))
-
     made = 0
     frontier: list[tuple[int, int, Packed, object, bool]] = [(0, 0, pack(st), root, False)]
     while frontier:
@@ -155,7 +161,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
         legal = quick if quick is not None else st.legal_moves()  # with the status
         if quick is None and st.status != PLAYING:
             if st.status == WON:  # judged when expanded: one position's status, not each child's
-                return verdict(Outcome.WON, line(here))
+                return verdict(Outcome.WON, read_line(parents, here))
             continue
         for m in chooser.moves(st, legal, dealt):
             st.push(m)

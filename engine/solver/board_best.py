@@ -119,15 +119,6 @@ def best_first(start: State, cap: int | None, deadline: float | None,
     def verdict(outcome: Outcome, moves: tuple[Move, ...] = (), complete: bool = False) -> Verdict:
         return Verdict(outcome, moves, len(parents), time.perf_counter() - t0, None, complete)
 
-    def line(k: object) -> tuple[Move, ...]:
-        out: list[Move] = []
-        step = parents[k]
-        while step is not None:
-            k, m = step
-            out.append(Board.decode(m))
-            step = parents[k]
-        return tuple(reversed(out))
-
     made = 0
     frontier: list[tuple[int, int, bytes, object, bool]] = [(0, 0, board.pack(), root, False)]
     while frontier:
@@ -140,7 +131,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
             legal, status = board.legal()
             if status != PLAYING:
                 if status == WON:
-                    return verdict(Outcome.WON, line(here))
+                    return verdict(Outcome.WON, bestfirst.read_line(parents, here, Board.decode))
                 continue
         else:
             legal = quick
