@@ -89,6 +89,16 @@ class Deals(StrEnum):
     NONE = "none"
 
 
+class Goal(StrEnum):
+    """What wins a game played to a win: every card on the ``foundations``; the tableau and
+    the reserves ``clear``ed (Golf, Pyramid: the foundation takes what is left); or every
+    card in the columns in ``runs`` of one suit, King down to Ace (Scorpion)."""
+
+    FOUNDATIONS = "foundations"
+    CLEAR = "clear"
+    RUNS = "runs"
+
+
 class Play(StrEnum):
     """How a game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or ``remove``
     (cards leave together, "p22+p28", so a renderer selects cards)."""

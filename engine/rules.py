@@ -30,6 +30,7 @@ from .options import (
     Direction,
     Fan,
     Fill,
+    Goal,
     Kind,
     MatchKind,
     Play,
@@ -303,6 +304,8 @@ class RuleSet(ABC):
     #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
     #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).
     play: ClassVar[Play] = Play.BUILD
+    #: What wins the game (``won``), where it is played to a win.
+    goal: ClassVar[Goal] = Goal.FOUNDATIONS
     #: The match it can be played as (``None``: none).
     match: ClassVar[MatchMode | None] = None
     #: The rule set's own ``target_refusal`` refuses every move the shared one refuses, and
@@ -357,6 +360,8 @@ class RuleSet(ABC):
         self.pile_rows = [g.build.rows if shared and g.build is not None and not g.capacity
                           else None for g in self.pile_group]
         self.searches = cls.searched is not RuleSet.searched  # see ``going_on``
+        #: The piles a ``clear`` goal empties.
+        self.cleared = [i for i, k in enumerate(self.pile_kinds) if k in (TABLEAU, RESERVE)]
 
     def check(self) -> None:
         """The rule set's own options (those of its piles are checked as they are made)."""
@@ -365,6 +370,9 @@ class RuleSet(ABC):
                 raise DeclarationError(f"declare() gave {g!r}, which is not a Group")
         option(Scoring, self.scoring, "scoring")
         option(Play, self.play, "play")
+        goal = option(Goal, self.goal, "goal")
+        if goal != Goal.FOUNDATIONS and not any(g.kind == TABLEAU for g in self.groups):
+            raise DeclarationError(f"goal {goal.value!r} needs a tableau to clear or fill")
         if self.match is not None and not isinstance(self.match, MatchMode):
             raise DeclarationError(f"match is {self.match!r}, which is not a MatchMode")
         if not isinstance(self.base, int) or isinstance(self.base, bool):
@@ -807,9 +815,18 @@ class RuleSet(ABC):
         return None
 
     def won(self, st: State) -> bool:
+        """Whether the declared ``goal`` is reached (a score-only game is never won)."""
         if self.scoring == POINTS:
             return False
-        return sum(len(st.piles[f]) for f in self.by_kind.get(FOUNDATION, ())) == 52
+        piles = st.piles
+        if self.goal == Goal.FOUNDATIONS:
+            return sum(len(piles[f]) for f in self.by_kind.get(FOUNDATION, ())) == 52
+        if self.goal == Goal.CLEAR:
+            return not any(piles[p] for p in self.cleared)
+        columns = self.by_kind[TABLEAU]
+        return (sum(len(piles[p]) for p in columns) == 52
+                and all(not piles[p] or (not st.down[p] and king_run(piles[p]))
+                        for p in columns))
 
     def finished(self, st: State) -> bool:
         """Score-only games end by themselves (a full grid); others end by ``useful``."""
@@ -942,6 +959,12 @@ class RuleSet(ABC):
             "width": width,
             "layout": layout,
         }
+
+
+def king_run(pile: list[int]) -> bool:
+    """Whether ``pile`` is a whole suit in one run, King at the bottom down to the Ace."""
+    return len(pile) == 13 and all(
+        SUIT[c] == SUIT[pile[0]] and RANK[c] == 13 - k for k, c in enumerate(pile))
 
 
 def _pile_view(st: State, p: int) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import State
-from ..options import Deals, Direction, Fill, Scoring, SuitRule, Unit
+from ..options import Deals, Direction, Fill, Goal, Scoring, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -17,6 +17,7 @@ class Golf(RuleSet):
                "no wrap; flip the stock onto it when stuck. Score: cards left in the columns. "
                "Difficult deals six columns of six and nothing goes on a King.")
     stock = Stock(Deals.FOUNDATION)
+    goal = Goal.CLEAR
 
     def declare(self) -> tuple[Group, ...]:
         cols, size = (7, 5) if self.easy else (6, 6)
@@ -27,9 +28,6 @@ class Golf(RuleSet):
                                           closed=() if self.easy else (13,))),
             Group(STOCK_PILE),
         )
-
-    def won(self, st: State) -> bool:
-        return not any(st.piles[t] for t in self.by_kind[TABLEAU])
 
     def score(self, st: State) -> int:
         return sum(len(st.piles[t]) for t in self.by_kind[TABLEAU])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..cards import RANK, show
 from ..core import Refusal, State
 from ..mechanics.matching import Matching
-from ..options import Align, Deals, Fan, Fill
+from ..options import Align, Deals, Fan, Fill, Goal
 from ..registry import register
 from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
 
@@ -33,6 +33,7 @@ class Pyramid(Matching):
     remove_where = "the pyramid, the reserve and the waste piles"
     count_rule = "remove a King alone or two cards that total 13"
     stock = Stock(Deals.WASTE, draw=1, passes=1)
+    goal = Goal.CLEAR
 
     def declare(self) -> tuple[Group, ...]:
         groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.NONE,
@@ -88,8 +89,3 @@ class Pyramid(Matching):
         if st.piles[w1]:
             st.move_cards(w1, w2, 1)
         st.move_cards(self.stock_pile, w1, 1)
-
-    def won(self, st: State) -> bool:
-        piles = st.piles
-        return not any(piles[p] for p in self.by_kind[TABLEAU]) and not any(
-            piles[p] for p in self.by_kind.get(RESERVE, ()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK, SUIT
 from ..core import State
-from ..options import Deals, Direction, Fill, SuitRule, Unit
+from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
 from ..registry import register
 from ..rules import STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
 
@@ -18,6 +18,7 @@ class Scorpion(RuleSet):
                "three columns. Difficult hides three cards in four columns and fills spaces "
                "only with Kings.")
     stock = Stock(Deals.TABLEAU)
+    goal = Goal.RUNS
 
     def declare(self) -> tuple[Group, ...]:
         hidden = 2 if self.easy else 3
@@ -41,6 +42,3 @@ class Scorpion(RuleSet):
                 k += 1
             total += k
         return total
-
-    def won(self, st: State) -> bool:
-        return self.score(st) == 52

@@ -74,6 +74,7 @@ def refused(cls: type[RuleSet], field: str, value: str, allowed: str) -> None:
     ({"base": "delt"}, "base", "delt", "'dealt', 'chosen'"),
     ({"group": {"align": "centre"}}, "Group align", "centre", "'start', 'center'"),
     ({"play": "removal"}, "play", "removal", "'build', 'remove'"),
+    ({"goal": "clean"}, "goal", "clean", "'foundations', 'clear', 'runs'"),
 ])
 def test_a_misspelt_option_fails_at_registration(kwargs, field, value, allowed):
     refused(declare(**kwargs), field, value, allowed)
@@ -96,6 +97,14 @@ def test_a_misspelt_match_kind_fails_where_it_is_declared():
 def test_a_base_that_is_no_rank_fails():
     with pytest.raises(ValueError, match=re.escape("Typo (typo/easy): base is 14")):
         registry.register(declare(base=14))
+
+
+def test_a_goal_with_no_tableau_to_clear_or_fill_fails():
+    with pytest.raises(ValueError, match=re.escape(
+            "Typo (typo/easy): goal 'runs' needs a tableau to clear or fill")):
+        registry.register(declare(goal="runs", group={"kind": "reserve", "build": None,
+                                                      "fill": "none", "unit": "top",
+                                                      "to": (FOUNDATION,)}))
 
 
 def test_words_given_as_strings_become_the_typed_options():
