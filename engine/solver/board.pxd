@@ -3,12 +3,12 @@
 # without this file, unchanged (docs/solver.md "Compiled").
 
 cdef class Layout:
-    cdef public Py_ssize_t count, stock_pile, deals, draw, passes
+    cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal
     cdef public bint endless, asks
     cdef public object rules
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
-    cdef public bytes foundations, wastes, tableau, alone, sunk
+    cdef public bytes foundations, wastes, tableau, cleared, alone, sunk
     cdef public list targets, groups, sunk_groups
 
 
@@ -23,6 +23,7 @@ cdef class Board:
     cpdef bytes pack(self)
     cpdef void unpack(self, bytes packed)
     cpdef tuple legal(self)
+    cdef bint won(self)
     cdef str asked(self, object moves)
     cpdef list moves(self, bytes sources=*)
     cpdef bint can_deal(self)

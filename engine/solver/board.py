@@ -30,9 +30,9 @@ from collections.abc import Sequence
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
 
-from ..cards import RANK
+from ..cards import RANK, SUIT
 from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
-from ..options import Deals, Fill, Kind, Scoring, Unit
+from ..options import Deals, Fill, Goal, Kind, Scoring, Unit
 from ..rules import RuleSet
 from .position import interchangeable, own_hooks, sink_piles
 
@@ -70,6 +70,9 @@ CARDS, DOWN, VAR = 1, 2, 3
 REVERSE, HIDE = 1, 2
 SEP = 255
 RANKS = bytes(RANK)
+SUITS = bytes(SUIT)
+GOALS = (Goal.FOUNDATIONS, Goal.CLEAR, Goal.RUNS)
+FOUNDATIONS_GOAL, CLEAR_GOAL, RUNS_GOAL = 0, 1, 2
 
 
 def plain(rules: RuleSet) -> bool:
@@ -114,6 +117,8 @@ class Layout:
         self.foundations = bytes(rules.by_kind.get(Kind.FOUNDATION, ()))
         self.wastes = bytes(rules.by_kind.get(Kind.WASTE, ()))
         self.tableau = bytes(rules.by_kind.get(Kind.TABLEAU, ()))
+        self.goal = GOALS.index(rules.goal)
+        self.cleared = bytes(rules.cleared)
         stock = rules.stock
         self.stock_pile = rules.stock_pile
         self.deals = DEALS.index(stock.to) if stock is not None else TO_NONE
@@ -230,13 +235,8 @@ class Board:
         would refuse, and a search that runs out of positions has still searched all those
         the engine's rule lets it reach: its verdicts stand. What it costs is the positions
         of those dead ends, far less than asking at every position (docs/solver.md)."""
-        lay: Layout = self.layout
-        f: cython.Py_ssize_t
         m: cython.Py_ssize_t
-        home: cython.Py_ssize_t = 0
-        for f in lay.foundations:
-            home += self.size[f]
-        if home == 52:
+        if self.won():
             return [], WON
         moves = self.moves()
         if self.ask:
@@ -246,6 +246,40 @@ class Board:
             if self.useful(m):
                 return moves, PLAYING
         return [], LOST
+
+    def won(self) -> bool:
+        """Whether the rule set's declared goal is reached (``RuleSet.won``)."""
+        lay: Layout = self.layout
+        size: cython.p_uchar = self.size
+        p: cython.Py_ssize_t
+        held: cython.Py_ssize_t = 0
+        if lay.goal == FOUNDATIONS_GOAL:
+            for p in lay.foundations:
+                held += size[p]
+            return bool(held == 52)
+        if lay.goal == CLEAR_GOAL:
+            for p in lay.cleared:  # noqa: SIM110 (a C loop, compiled)
+                if size[p]:
+                    return False
+            return True
+        cards: cython.p_uchar = self.cards
+        rank_of: bytes = RANKS  # local references: the pointers below stay valid
+        suit_of: bytes = SUITS
+        ranks: cython.p_uchar = rank_of
+        suits: cython.p_uchar = suit_of
+        k: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        for p in lay.tableau:
+            if not size[p]:
+                continue
+            if size[p] != 13 or self.down[p]:
+                return False
+            for k in range(13):
+                c = cards[p * STRIDE + k]
+                if ranks[c] != 13 - k or suits[c] != suits[cards[p * STRIDE]]:
+                    return False
+            held += 13
+        return bool(held == 52)
 
     def asked(self, moves: Sequence[int]) -> str:
         """The status by the rule set's own end-of-game rule (``ASKED``), asked of a state

@@ -36,9 +36,9 @@ def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -
                      "bristol/difficult", "bristol/easy", "castile/standard",
                      "eliminator/difficult", "eliminator/easy",
                      "flower-garden/difficult", "flower-garden/easy",
-                     "fortress/difficult", "fortress/easy",
+                     "fortress/difficult", "fortress/easy", "golf/difficult", "golf/easy",
                      "klondike/difficult", "klondike/easy", "lady-betty/standard",
-                     "shamrocks/difficult", "shamrocks/easy",
+                     "scorpion/difficult", "scorpion/easy", "shamrocks/difficult", "shamrocks/easy",
                      "yukon/difficult", "yukon/easy"]
     asking = [key for key in PLAIN if Layout(engine.get(*key.split("/"))).asks]
     assert asking == [key for key in PLAIN if key.split("/")[0] in (
@@ -209,3 +209,28 @@ def test_a_board_plays_a_game_to_a_win() -> None:
         board.play(Board.encode(m))
     assert board.status() == "won"
     assert sum(board.size[f] for f in board.layout.foundations) == 52
+
+
+def runs(*suits: str) -> dict[str, str]:
+    """Columns t1, t2, ... each holding a whole suit, King down to Ace."""
+    return {f"t{i + 1}": " ".join(r + s for r in "KQJT98765432A") for i, s in enumerate(suits)}
+
+
+@pytest.mark.parametrize(("key", "piles", "down", "won"), [
+    # Golf's goal is the columns cleared, whatever the stock still holds.
+    ("golf/easy", {"f": "8h", "s": "2c 3d"}, {}, True),
+    ("golf/easy", {"t7": "9c", "f": "8h", "s": "2c"}, {}, False),
+    # Scorpion's: every card in a column, in a run of one suit from a face-up King.
+    ("scorpion/easy", runs("c", "d", "h", "s"), {}, True),
+    ("scorpion/easy", runs("c", "d", "h", "s"), {"t2": 1}, False),
+    ("scorpion/easy", {**runs("c", "d", "h"), "t4": "Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s",
+                       "s": "As"}, {}, False),
+    ("scorpion/difficult", {**runs("c", "d"), "t3": "Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h As Ah",
+                            "t4": "Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s 2h"}, {}, False),
+])
+def test_a_board_is_won_by_the_rule_sets_declared_goal(key, piles, down, won) -> None:
+    """A board judges a win by the goal the rule set declares (``Goal``), as the engine does."""
+    rules = engine.get(*key.split("/"))
+    st = rules.setup(piles, down)
+    assert (st.status == "won") is won
+    assert (Board(st).status() == "won") is won
