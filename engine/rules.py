@@ -170,8 +170,11 @@ class Group:
     build: what may be laid on a card here (``None``: nothing). fill: what may start an empty
     pile. capacity: most cards a pile holds (0: no limit). unit: what leaves a pile as one
     move (``None``: nothing leaves). to: the kinds its cards may go to. turn_up: an exposed
-    face-down top card turns face up. Words given as plain strings are checked against the
-    options (``engine/options.py``) here.
+    face-down top card turns face up. fill_from: the kinds whose cards may start an empty
+    pile (none said: any that may move here). refills: the kind of pile whose emptied piles
+    this one (a single pile: a squared reserve) fills at once with its top card, while it
+    lasts; until then such a pile takes no other card. Words given as plain strings are
+    checked against the options (``engine/options.py``) here.
 
     How the group looks, for renderers (``RuleSet.describe``): fan: how a pile is spread
     (``None``: by kind); word/label name one pile and the group in players' words ("" : the
@@ -190,6 +193,8 @@ class Group:
     unit: Unit | None = None
     to: tuple[Kind, ...] = ()
     turn_up: bool = False
+    fill_from: tuple[Kind, ...] = ()
+    refills: Kind | None = None
     prefix: str = ""
     fan: Fan | None = None
     word: str = ""
@@ -209,6 +214,16 @@ class Group:
         if isinstance(self.to, str):
             raise DeclarationError(f"Group to is {self.to!r}, which is not a tuple of kinds")
         object.__setattr__(self, "to", tuple(option(Kind, k, "Group to") for k in self.to))
+        if isinstance(self.fill_from, str):
+            raise DeclarationError(
+                f"Group fill_from is {self.fill_from!r}, which is not a tuple of kinds")
+        object.__setattr__(self, "fill_from", tuple(
+            option(Kind, k, "Group fill_from") for k in self.fill_from))
+        if self.refills is not None:
+            object.__setattr__(self, "refills", option(Kind, self.refills, "Group refills"))
+            if self.count != 1:
+                raise DeclarationError(
+                    f"Group refills from {self.count} piles, but only one pile can refill")
         if self.build is not None and not isinstance(self.build, Build):
             raise DeclarationError(f"Group build is {self.build!r}, which is not a Build")
         for name in ("deal", "down"):
@@ -341,6 +356,11 @@ class RuleSet(ABC):
             for s in self.sources
         }
         self.turning = [i for i, g in enumerate(self.pile_group) if g.turn_up]
+        #: The pile that refills each kind's emptied piles (``Group.refills``), and each
+        #: such pile with its refiller, in order.
+        self.refiller = {g.refills: i for i, g in enumerate(self.pile_group)
+                         if g.refills is not None}
+        self.refilled = [(t, r) for k, r in self.refiller.items() for t in self.by_kind.get(k, ())]
         st = self.by_kind.get(STOCK_PILE)
         self.stock_pile = st[0] if st else -1
         # How a target's answer may be looked up (``moves_from``): by the shared rule's row of
@@ -379,6 +399,10 @@ class RuleSet(ABC):
             self.base = option(Base, self.base, "base")
         elif not 1 <= self.base <= 13:
             raise DeclarationError(f"base is {self.base!r}, which is not a rank 1-13")
+        refilled = [g.refills for g in self.groups if g.refills is not None]
+        for k in set(refilled):
+            if refilled.count(k) > 1:
+                raise DeclarationError(f"two piles refill the {k} piles")
         if self.stock is not None and not isinstance(self.stock, Stock):
             raise DeclarationError(f"stock is {self.stock!r}, which is not a Stock")
         lo, hi = self.players
@@ -526,6 +550,8 @@ class RuleSet(ABC):
             return NOTHING
         if target:
             return NOTHING if dg.build is None else dg.build.rows[target[-1]]
+        if dg.fill_from or dg.kind in self.refiller:
+            return None  # the answer depends on where the card comes from
         fill = dg.fill
         if fill == ANY_FILL:
             return EVERYTHING
@@ -677,6 +703,13 @@ class RuleSet(ABC):
         return None
 
     def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:
+        r = self.refiller.get(g.kind)
+        if r is not None and st.piles[r]:
+            if src != r:
+                return Refusal("fill.reserve", lambda: f"an empty {g.noun} is filled from the "
+                               f"{self.pile_group[r].noun} while it lasts")
+        elif g.fill_from and self.pile_kinds[src] not in g.fill_from:
+            return Refusal("fill.waste", lambda: self.fillers(g, r))
         fill = g.fill
         if fill == ANY_FILL:
             return None
@@ -692,6 +725,14 @@ class RuleSet(ABC):
                 return None
             return Refusal("fill.base", lambda: f"a foundation starts with {a(rank_word(base))}")
         raise AssertionError(f"unknown fill rule {fill!r}")
+
+    def fillers(self, g: Group, refiller: int | None) -> str:
+        """Why a card from elsewhere cannot start an empty pile of ``g`` (``fill_from``)."""
+        nouns = " or ".join(f"the {self.pile_group[self.by_kind[k][0]].noun}'s top card"
+                            for k in g.fill_from if k in self.by_kind)
+        when = ("" if refiller is None
+                else f"once the {self.pile_group[refiller].noun} is empty, ")
+        return f"{when}only {nouns} can fill an empty {g.noun}"
 
     def stock_refusal(self, st: State) -> Refusal | None:
         spec = self.stock
@@ -760,7 +801,14 @@ class RuleSet(ABC):
         raise AssertionError(f"{self.key}: no way to apply {move}")
 
     def after_move(self, st: State) -> None:
+        """Turn up exposed tops; then a reserve that refills (``Group.refills``) fills each
+        emptied pile with its top card, while it lasts."""
         self.turn_tops(st)
+        piles = st.piles
+        for t, r in self.refilled:
+            if piles[r] and not piles[t]:
+                st.move_cards(r, t, 1)
+                self.turn_tops(st)
 
     def turn_tops(self, st: State) -> None:
         piles, down = st.piles, st.down  # after every move: the lookups once

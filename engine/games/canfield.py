@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..core import Move, Refusal, State
 from ..mechanics.idle_swaps import idle_swap
-from ..mechanics.reserve_fill import ReserveFill
 from ..options import Base, Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import (
@@ -15,16 +14,18 @@ from ..rules import (
     WASTE,
     Build,
     Group,
+    RuleSet,
     Stock,
 )
 
 
 @register
-class Canfield(ReserveFill):
+class Canfield(RuleSet):
     id = "canfield"
     name = "Canfield"
     base = Base.DEALT
     stock = Stock(Deals.WASTE, draw=3, passes=0)
+    refuses_more = True  # difficult's whole-run rule adds to the shared refusal
     summary = ("Build the foundations up in suit from the dealt card's rank, wrapping K-A; four "
                "columns build down in alternating colours and refill from a squared reserve. "
                "Draw three, unlimited passes; difficult has a 14-card reserve and moves only "
@@ -35,11 +36,12 @@ class Canfield(ReserveFill):
         return (
             Group(TABLEAU, 4, deal=(1, 1, 1, 1),
                   build=Build(Direction.DOWN, SuitRule.ALTERNATE, wrap=True),
-                  fill=Fill.ANY, unit=Unit.TAIL if self.easy else Unit.WHOLE,
+                  fill=Fill.ANY, fill_from=(WASTE,), unit=Unit.TAIL if self.easy else Unit.WHOLE,
                   to=(TABLEAU, FOUNDATION)),
-            # Squared: all face down but the top card, which turns up when exposed.
+            # Squared: all face down but the top card, which turns up when exposed; it fills
+            # each emptied column at once while it lasts.
             Group(RESERVE, deal=(size,), down=(size - 1,), unit=Unit.TOP,
-                  to=(TABLEAU, FOUNDATION), fill=Fill.NONE, turn_up=True),
+                  to=(TABLEAU, FOUNDATION), fill=Fill.NONE, turn_up=True, refills=TABLEAU),
             Group(FOUNDATION, 4, deal=(1, 0, 0, 0),
                   build=Build(Direction.UP, SuitRule.SAME, wrap=True),
                   fill=Fill.BASE),
