@@ -9,6 +9,7 @@ cdef class Layout:
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
     cdef public bytes foundations, wastes, tableau, cleared, alone, sunk
+    cdef public bytes fill_from, refiller, refilled
     cdef public list targets, groups, sunk_groups
 
 
@@ -35,6 +36,7 @@ cdef class Board:
     cdef void set_down(self, Py_ssize_t p, Py_ssize_t value)
     cdef void set_var(self, Py_ssize_t i, Py_ssize_t value)
     cpdef void play(self, Py_ssize_t m)
+    cdef void turn_tops(self)
     cdef void deal(self)
     cdef void deal_round(self, bytes piles)
     cpdef void undo(self)

@@ -118,6 +118,14 @@ class Layout:
         self.wastes = bytes(rules.by_kind.get(Kind.WASTE, ()))
         self.tableau = bytes(rules.by_kind.get(Kind.TABLEAU, ()))
         self.goal = GOALS.index(rules.goal)
+        # Per pile: the kinds whose cards may start it, one bit per ``KINDS`` code (0: any);
+        # 1 + the pile that refills it (0: none); and the piles refilled, with their refiller.
+        self.fill_from = bytes(sum(1 << KINDS.index(k) for k in g.fill_from) for g in groups)
+        refiller = bytearray(count)
+        for t, r in rules.refilled:
+            refiller[t] = 1 + r
+        self.refiller = bytes(refiller)
+        self.refilled = bytes(p for pair in rules.refilled for p in pair)
         self.cleared = bytes(rules.cleared)
         stock = rules.stock
         self.stock_pile = rules.stock_pile
@@ -313,6 +321,9 @@ class Board:
         limits: cython.p_uchar = lay.limit
         caps: cython.p_uchar = lay.capacity
         fills: cython.p_uchar = lay.fill
+        froms: cython.p_uchar = lay.fill_from
+        refillers: cython.p_uchar = lay.refiller
+        kinds: cython.p_uchar = lay.kind
         builds: cython.p_uchar = lay.build
         tables: cython.p_uchar = lay.tables
         targets: list[bytes] = lay.targets
@@ -346,6 +357,7 @@ class Board:
         limit: cython.Py_ssize_t
         unit: cython.Py_ssize_t
         fill: cython.Py_ssize_t
+        r: cython.Py_ssize_t
         takes: cython.bint
         for src in sources:
             if not size[src]:
@@ -389,6 +401,12 @@ class Board:
                         fill = fills[dst]
                         takes = (fill == any_fill or (fill == king_fill and ranks[card] == 13)
                                  or (fill == base_fill and (base == 0 or ranks[card] == base)))
+                        if takes and (refillers[dst] or froms[dst]):  # ``fill_refusal``
+                            r = refillers[dst] - 1
+                            if r >= 0 and size[r]:
+                                takes = src == r
+                            else:
+                                takes = not froms[dst] or (froms[dst] >> kinds[src]) & 1
                     if takes:
                         out.append(src | dst << 8 | n << 16)
         if self.can_deal():
@@ -490,10 +508,21 @@ class Board:
             if self.has[2] and kind[src] in (STOCK_CODE, WASTE_CODE) and kind[dst] not in (
                     STOCK_CODE, WASTE_CODE):
                 self.set_var(2, self.vars[2] + n)
+        self.turn_tops()
+        refilled: bytes = lay.refilled
+        size: cython.p_uchar = self.size
+        i: cython.Py_ssize_t
+        for i in range(0, len(refilled), 2):  # ``RuleSet.after_move``
+            if size[refilled[i + 1]] and not size[refilled[i]]:
+                self.move_cards(refilled[i + 1], refilled[i], 1)
+                self.turn_tops()
+
+    def turn_tops(self) -> None:
+        """Turn up each exposed face-down top card that turns up by itself."""
         size: cython.p_uchar = self.size
         down: cython.p_uchar = self.down
         p: cython.Py_ssize_t
-        for p in lay.turning:
+        for p in self.layout.turning:
             if size[p] and down[p] >= size[p]:
                 self.set_down(p, max(0, down[p] - 1))
 

@@ -15,6 +15,7 @@ from engine.options import Base, Deals, Direction, Fill, SuitRule, Unit
 from engine.rules import (
     CELL,
     FOUNDATION,
+    RESERVE,
     STOCK_PILE,
     TABLEAU,
     WASTE,
@@ -34,6 +35,7 @@ def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -
     assert PLAIN == ["bakers-dozen/difficult", "bakers-dozen/easy",
                      "beleaguered-castle/difficult", "beleaguered-castle/easy",
                      "bristol/difficult", "bristol/easy", "castile/standard",
+                     "eagle-wing/difficult", "eagle-wing/easy",
                      "eliminator/difficult", "eliminator/easy",
                      "flower-garden/difficult", "flower-garden/easy",
                      "fortress/difficult", "fortress/easy", "golf/difficult", "golf/easy",
@@ -144,8 +146,25 @@ class Dozen(RuleSet):
                 Group(FOUNDATION, 4, build=UP_SAME, fill=Fill.BASE))
 
 
+class Refill(RuleSet):
+    """Not a game of ours: a short reserve refills emptied columns; once it is empty only the
+    waste's card starts a column (Canfield's rule, whose other rule a board does not play)."""
+
+    id, name = "refill", "Refill"
+
+    def declare(self) -> tuple[Group, ...]:
+        self.stock = Stock(Deals.WASTE, passes=2)
+        return (Group(TABLEAU, 4, deal=(3,) * 4, build=DOWN_ALTERNATE, fill_from=(WASTE,),
+                      unit=Unit.TAIL, to=(TABLEAU, FOUNDATION)),
+                Group(RESERVE, deal=(6,), down=(5,), unit=Unit.TOP, to=(TABLEAU, FOUNDATION),
+                      fill=Fill.NONE, turn_up=True, refills=TABLEAU),
+                Group(FOUNDATION, 4, build=UP_SAME, fill=Fill.BASE),
+                Group(STOCK_PILE),
+                Group(WASTE, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)))
+
+
 OURS = [engine.get(*key.split("/")) for key in PLAIN]
-DECLARED = [cls("easy") for cls in (Cells, Rounds, TwoWastes, OnePile, Dozen)]
+DECLARED = [cls("easy") for cls in (Cells, Rounds, TwoWastes, OnePile, Dozen, Refill)]
 
 
 @pytest.mark.parametrize("rules", OURS + DECLARED, ids=lambda r: r.key)
@@ -155,7 +174,8 @@ def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
     keys' equalities. The rule sets declared here are not games of ours: they reach the
     declarations no game of ours that a board plays has (whole runs, cells, a chosen base,
     a stock dealing to the columns, to two wastes or to a foundation, cards dealt face
-    down that leave one at a time)."""
+    down that leave one at a time, a reserve refilling columns that only the waste starts
+    once it is empty)."""
     assert plain(rules)
     key = rules.key
     engine_key = key_maker(rules)
@@ -234,3 +254,30 @@ def test_a_board_is_won_by_the_rule_sets_declared_goal(key, piles, down, won) ->
     st = rules.setup(piles, down)
     assert (st.status == "won") is won
     assert (Board(st).status() == "won") is won
+
+
+@pytest.mark.parametrize(("rules", "piles", "down", "move"), [
+    # The reserve fills the column the move empties, and turns its next card up.
+    (engine.get("eagle-wing", "easy"),
+     {"t1": "6s", "t2": "8d", "t3": "Ts", "t4": "4c", "r": "3h Jd", "f1": "5s"}, {"r": 1},
+     "t1-f1"),
+    # While the reserve lasts an empty column takes only its top card.
+    (engine.get("eagle-wing", "easy"), {"t2": "8d", "t3": "Ts 9s", "r": "3h Jd", "w": "Kc"},
+     {"r": 1}, "r-t1"),
+    # Once it is empty, a column's or the waste's card starts one (Eagle Wing) ...
+    (engine.get("eagle-wing", "easy"), {"t2": "8d", "t3": "Ts 9s", "w": "4h 5h", "s": "2c"},
+     {}, "t3-t1"),
+    # ... or the waste's alone, not a column's (``fill_from``).
+    (Refill("easy"), {"t2": "8d", "t3": "Ts 9s", "w": "4h 5h", "s": "2c"}, {}, "w-t1"),
+], ids=["refilled", "reserve-only", "columns-or-waste", "waste-only"])
+def test_a_board_refills_and_fills_columns_as_the_engine_does(rules, piles, down,
+                                                             move) -> None:
+    """A reserve that refills columns (``Group.refills``) and the columns' ``fill_from``,
+    on a board: the same moves before and after, the same piles."""
+    st = rules.setup(piles, down, base=5)
+    board = Board(st.copy())
+    check_position(board, st, rules)
+    m = engine.parse_move(rules, move)
+    st.play(m)
+    board.play(Board.encode(m))
+    check_position(board, st, rules)
