@@ -301,6 +301,7 @@ class Board:
         suit_of: bytes = SUITS
         ranks: cython.p_uchar = rank_of
         suits: cython.p_uchar = suit_of
+        stride: cython.Py_ssize_t = STRIDE
         k: cython.Py_ssize_t
         c: cython.Py_ssize_t
         for p in lay.tableau:
@@ -309,8 +310,8 @@ class Board:
             if size[p] != 13 or self.down[p]:
                 return False
             for k in range(13):
-                c = cards[p * STRIDE + k]
-                if ranks[c] != 13 - k or suits[c] != suits[cards[p * STRIDE]]:
+                c = cards[p * stride + k]
+                if ranks[c] != 13 - k or suits[c] != suits[cards[p * stride]]:
                     return False
             held += 13
         return bool(held == 52)

@@ -75,6 +75,9 @@ def refused(cls: type[RuleSet], field: str, value: str, allowed: str) -> None:
     ({"group": {"align": "centre"}}, "Group align", "centre", "'start', 'center'"),
     ({"play": "removal"}, "play", "removal", "'build', 'remove'"),
     ({"goal": "clean"}, "goal", "clean", "'foundations', 'clear', 'runs'"),
+    ({"group": {"fill_from": ("wastes",)}}, "Group fill_from", "wastes", "'waste'"),
+    ({"group": {"count": 1, "deal": (7,), "refills": "column"}}, "Group refills", "column",
+     "'tableau'"),
 ])
 def test_a_misspelt_option_fails_at_registration(kwargs, field, value, allowed):
     refused(declare(**kwargs), field, value, allowed)
@@ -97,6 +100,25 @@ def test_a_misspelt_match_kind_fails_where_it_is_declared():
 def test_a_base_that_is_no_rank_fails():
     with pytest.raises(ValueError, match=re.escape("Typo (typo/easy): base is 14")):
         registry.register(declare(base=14))
+
+
+def test_a_group_of_several_piles_cannot_refill():
+    with pytest.raises(ValueError, match=re.escape(
+            "Typo (typo/easy): Group refills from 7 piles, but only one pile can refill")):
+        registry.register(declare(group={"refills": "waste"}))
+
+
+def test_two_piles_cannot_refill_the_same_kind():
+    def declare(self: RuleSet) -> tuple[Group, ...]:
+        return (Group(TABLEAU, 4, deal=(10,) * 4, unit="top", to=(FOUNDATION,)),
+                Group("reserve", deal=(6,), unit="top", refills=TABLEAU),
+                Group("reserve", deal=(6,), unit="top", refills=TABLEAU),
+                Group(FOUNDATION, 4, build=Build("up", "same"), fill="base"))
+
+    cls = type("Typo", (RuleSet,), {"id": "typo", "name": "Typo", "declare": declare})
+    with pytest.raises(ValueError, match=re.escape(
+            "Typo (typo/easy): two piles refill the tableau piles")):
+        registry.register(cls)
 
 
 def test_a_goal_with_no_tableau_to_clear_or_fill_fails():
