@@ -40,16 +40,16 @@ def answer(search: Search, caps: tuple[int, ...]) -> list[tuple[str, tuple[str, 
     return out
 
 
-#: A deal decided within the budgets below, where deals 0-7 are not (Golf difficult's losses
+#: Deals decided within the budgets below, where deals 0-7 are not (Golf difficult's losses
 #: take tens of thousands of positions).
-DECIDED = {"golf/difficult": 20}
+DECIDED = {"golf/difficult": (20,)}
 
 
 @pytest.mark.parametrize("rules", EXACT, ids=lambda r: r.key)
 @pytest.mark.parametrize("narrow", [False, True])
 def test_the_board_searches_as_the_state_does(rules: engine.RuleSet, narrow: bool) -> None:
     outcomes = set()
-    for deal in [*range(8), *([DECIDED[rules.key]] if rules.key in DECIDED else [])]:
+    for deal in [*range(8), *DECIDED.get(rules.key, ())]:
         st = rules.deal(deal.to_bytes(4, "big"))
         caps = (300, 1_500, 4_000)
         on_state = answer(Search(st, None, narrow), caps)
