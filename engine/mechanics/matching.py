@@ -39,6 +39,7 @@ class Matching(RuleSet):
         self.removable = [p for p, k in enumerate(self.pile_kinds) if k in self.remove_kinds]
         self.can_remove = [k in self.remove_kinds for k in self.pile_kinds]
         self.foundation = self.by_kind[FOUNDATION][0]
+        self.partners: dict[int, tuple[int, ...]] = {}  # see ``costless``
 
     # ----- hooks for each game ----------------------------------------------------------
 
@@ -51,7 +52,8 @@ class Matching(RuleSet):
 
     @abstractmethod
     def set_refusal(self, st: State, cards: list[int]) -> Refusal | None:
-        """Whether these top cards (in the move's pile order) form a set that leaves."""
+        """Whether these top cards (in the move's pile order) form a set that leaves, judged
+        by the cards alone: the position only words a refusal (``costless`` remembers)."""
 
     # ----- generic removal --------------------------------------------------------------
 
@@ -106,12 +108,17 @@ class Matching(RuleSet):
         blocks one. A game of this kind where a removal could cost something overrides it."""
         if m.kind != REMOVE or len(m.piles) != 1 or any(k > 2 for k in self.sizes):
             return False
+        if 2 not in self.sizes:
+            return True
         card = st.piles[m.piles[0]][-1]
-        home = set(st.piles[self.foundation])
-        refusal = self.set_refusal
-        return 2 not in self.sizes or all(
-            refusal(st, [card, c]) is not None and refusal(st, [c, card]) is not None
-            for c in range(52) if c != card and c not in home)
+        partners = self.partners.get(card)
+        if partners is None:  # the cards it pairs with, found once
+            refusal = self.set_refusal
+            partners = self.partners[card] = tuple(
+                c for c in range(52) if c != card
+                and (refusal(st, [card, c]) is None or refusal(st, [c, card]) is None))
+        home = st.piles[self.foundation]
+        return all(c in home for c in partners)
 
     def apply_extra(self, st: State, move: Move) -> None:
         f = self.foundation
@@ -119,14 +126,15 @@ class Matching(RuleSet):
             st.move_cards(p, f, 1)
 
 
-def pairs_by_rank(st: State, free: list[int]) -> Iterator[Move]:
-    """Removals of two equal ranks among the free piles, in layout order; cheap bucketing."""
+def pairs_by_rank(st: State, free: list[int], total: int = 0) -> Iterator[Move]:
+    """Removals of two cards among the free piles, in layout order, found by bucketing the
+    ranks: two of one rank, or with ``total`` two ranks adding up to it (Pyramid's 13)."""
     seen: dict[int, list[int]] = {}
     piles = st.piles
     out: list[tuple[int, int]] = []
     for p in free:
-        r = piles[p][-1] % 13
-        for q in seen.get(r, ()):
+        r = RANK[piles[p][-1]]
+        for q in seen.get(total - r if total else r, ()):
             out.append((q, p))
         seen.setdefault(r, []).append(p)
     for pair in sorted(out):

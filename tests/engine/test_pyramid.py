@@ -139,3 +139,24 @@ def test_competitive_flip_cannot_be_undone():
     st = HARD.deal(SEED, competitive=True)
     st.play(engine.parse_move(HARD, "s"))
     assert st.can_undo().code == "undo.revealed"
+
+
+@pytest.mark.parametrize("rules", [EASY, HARD], ids=["easy", "difficult"])
+def test_the_quick_listing_is_the_generic_one(rules):
+    """Pyramid lists its removals by rank and its free piles with ``available`` written out
+    (a solver asks at every position): the same lists, in the same order, as the generic
+    search over every set of free piles, at every position of random games."""
+    import random
+
+    from engine.mechanics.matching import Matching
+
+    met = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        st = rules.deal(seed.to_bytes(4, "big"))
+        while st.status == engine.PLAYING:
+            assert rules.free_piles(st) == Matching.free_piles(rules, st)
+            assert list(rules.extra_moves(st)) == list(Matching.extra_moves(rules, st))
+            met += 1
+            st.play(rng.choice(st.legal_moves()))
+    assert met > 1000
