@@ -327,6 +327,10 @@ class RuleSet(ABC):
     #: others besides (Eight Off: a run longer than the free cells allow), so listing moves
     #: may rule targets out by the shared rule's table and ask the rule set of the rest.
     refuses_more: ClassVar[bool] = False
+    #: The one foundation is a discard pile: no rule reads the order of its cards, its top
+    #: one included, only which cards it holds, the ones no other pile holds (Pyramid's, Aces
+    #: Up's). A solver's key then keeps its size alone (docs/solver.md, The key).
+    discard: ClassVar[bool] = False
 
     def __init__(self, variant: str) -> None:
         if variant not in self.variants:
@@ -403,6 +407,13 @@ class RuleSet(ABC):
         for k in set(refilled):
             if refilled.count(k) > 1:
                 raise DeclarationError(f"two piles refill the {k} piles")
+        if self.discard not in (False, True):
+            raise DeclarationError(f"discard is {self.discard!r}, which is not True or False")
+        foundations = [g for g in self.groups if g.kind == FOUNDATION]
+        if self.discard and not (len(foundations) == 1 and foundations[0].count == 1
+                                 and foundations[0].build is None and foundations[0].unit is None):
+            raise DeclarationError("a discard pile is the one foundation, with no build and "
+                                   "no card leaving it")
         if self.stock is not None and not isinstance(self.stock, Stock):
             raise DeclarationError(f"stock is {self.stock!r}, which is not a Stock")
         lo, hi = self.players

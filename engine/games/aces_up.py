@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..cards import RANK, SUIT, SUIT_NAMES, show
-from ..core import Refusal, State
+from ..core import MOVE, Move, Refusal, State
 from ..options import Deals, Direction, Fan, Fill, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
@@ -21,6 +21,7 @@ class AcesUp(RuleSet):
                "higher card of its suit (Aces high) tops another column. Win with only the four "
                "Aces left. Easy adds a one-way waste for up to five cards.")
     stock = Stock(Deals.TABLEAU)
+    discard = True  # a discard reads the other columns' top cards, never the foundation's
 
     def declare(self) -> tuple[Group, ...]:
         to = (FOUNDATION, TABLEAU, WASTE) if self.easy else (FOUNDATION, TABLEAU)
@@ -54,6 +55,19 @@ class AcesUp(RuleSet):
             return Refusal("target.closed",
                            "a card moves to another column only when that column is empty")
         return super().target_refusal(st, src, dst, card, n)
+
+    def costless(self, st: State, m: Move) -> bool:
+        """A discard of a card with no lower card of its suit left in the columns or the
+        stock can never cost a win: a card's one use is to beat lower cards of its suit
+        (those in the waste stay there for good and need none), and anywhere but the
+        foundation it only covers a column."""
+        if m.kind != MOVE or self.pile_kinds[m.dst] != FOUNDATION:
+            return False
+        card = st.piles[m.src][-1]
+        suit, high = SUIT[card], HIGH[card]
+        piles = st.piles
+        return not any(SUIT[c] == suit and HIGH[c] < high
+                       for p in (*self.by_kind[TABLEAU], self.stock_pile) for c in piles[p])
 
     def won(self, st: State) -> bool:
         if st.piles[self.stock_pile]:

@@ -33,6 +33,7 @@ class Matching(RuleSet):
     remove_where: ClassVar[str] = ""  # those piles in words, for refusals
     count_rule: ClassVar[str] = "a pair is two cards"
     play = Play.REMOVE
+    discard = True  # removals read the top cards of the other piles, never the foundation's
 
     def __init__(self, variant: str) -> None:
         super().__init__(variant)

@@ -95,6 +95,8 @@ class Layout:
     def __init__(self, rules: RuleSet) -> None:
         if not plain(rules):
             raise ValueError(f"{rules.key} has rules of its own: no board plays it")
+        if rules.discard:  # no plain rule set has one yet
+            raise ValueError(f"{rules.key} has a discard pile: a board keys a foundation's top")
         groups = rules.pile_group
         self.count = count = len(groups)
         self.kind = bytes(KINDS.index(g.kind) for g in groups)

@@ -10,7 +10,8 @@ cards) and the state's vars, which is everything a rule set reads, except:
 - interchangeable piles (``interchangeable``): a group's piles sorted, so positions that
   differ by which of two equivalent columns holds a run are one node;
 - foundations no card leaves (``sink_piles``), in a game played to a win: only their size
-  and top card, so two orders of play to the same foundations are one node.
+  and top card, so two orders of play to the same foundations are one node; a discard pile
+  (``RuleSet.discard``) its size alone, since no rule reads its top card.
 """
 
 from __future__ import annotations
@@ -91,6 +92,12 @@ def sink(pile: list[int], down: int) -> int:
     return (down << 16) | (len(pile) << 8) | pile[-1] if pile else down << 16
 
 
+def discarded(pile: list[int], down: int) -> int:
+    """A discard pile (``RuleSet.discard``) as ``sink`` writes a foundation, without the top
+    card: its cards are the ones no other pile holds, and their order counts for nothing."""
+    return (down << 16) | (len(pile) << 8)
+
+
 def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
     """The key function for positions of ``rules``, built once per search; ``sinks``: keep
     only the top and size of foundations no card leaves (``sink_piles``)."""
@@ -103,6 +110,7 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
     alone_sunk = [p for p in sorted(sunk) if p not in grouped]
     plain_groups = [g for g in groups if not sunk & set(g)]
     sunk_groups = [g for g in groups if sunk & set(g)]
+    code = discarded if rules.discard else sink  # a discard pile is a group of one, alone
     assert all(set(g) <= sunk for g in sunk_groups)  # a group is of one kind and unit
 
     def norm_vars(vars: dict[str, int]) -> tuple[tuple[str, int], ...]:
@@ -150,7 +158,7 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
                 n += 1
             out[n] = SEP
             n += 1
-        codes = [sink(piles[p], down[p]) for p in alone_sunk]
+        codes = [code(piles[p], down[p]) for p in alone_sunk]
         for g in sunk_groups:
             codes += sorted([sink(piles[p], down[p]) for p in g])
         for c in codes:

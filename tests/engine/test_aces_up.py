@@ -166,3 +166,31 @@ def test_easy_waste_keeps_the_game_alive():
     assert st.status == "playing"
     st.play(parse_move(EASY, "t1-w"))  # frees a space
     assert st.status == "playing"
+
+
+def test_a_discard_that_can_cost_nothing_is_the_only_move_a_solver_tries():
+    """A card's one use is to beat lower cards of its suit: with none of them left in the
+    columns or the stock, its discard can never cost a win (``costless``), so the search
+    tries it alone. A lower card in the one-way waste needs no beating."""
+    from engine.solver.moves import Chooser
+
+    def discard(st, rules):
+        return next(m for m in st.legal_moves() if engine.move_text(rules, m) == "t1-f")
+
+    # The 3♥ beaten by the 9♥; the 2♥ already discarded, the stock holds no heart.
+    st = EASY.setup({"t1": "3h", "t2": "9h", "t3": "5c", "f": "2h", "s": "Kd 7s"})
+    assert EASY.costless(st, discard(st, EASY))
+    assert Chooser(EASY).moves(st, st.legal_moves()) == [discard(st, EASY)]
+    # The 2♥ still to come from the stock: the 3♥ might beat it, so its discard is a choice.
+    st = EASY.setup({"t1": "3h", "t2": "9h", "t3": "5c", "s": "Kd 2h 7s"})
+    assert not EASY.costless(st, discard(st, EASY))
+    assert len(Chooser(EASY).moves(st, st.legal_moves())) > 1
+    # The 2♥ under the 3♥ in its own column: moved to a space, the 3♥ could beat it.
+    st = HARD.setup({"t1": "2h 3h", "t2": "9h", "t3": "5c", "s": "Kd 7s"})
+    assert not HARD.costless(st, discard(st, HARD))
+    # The 2♥ in the waste stays there for good.
+    st = EASY.setup({"t1": "3h", "t2": "9h", "t3": "5c", "w": "2h", "s": "Kd 7s"})
+    assert EASY.costless(st, discard(st, EASY))
+    # Moves to a space or the waste are never costless.
+    assert not any(EASY.costless(st, m) for m in st.legal_moves()
+                   if engine.move_text(EASY, m) != "t1-f")

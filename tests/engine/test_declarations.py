@@ -129,6 +129,16 @@ def test_a_goal_with_no_tableau_to_clear_or_fill_fails():
                                                       "to": (FOUNDATION,)}))
 
 
+def test_a_discard_pile_is_the_one_foundation_and_builds_nothing():
+    """Only then are its cards the ones no other pile holds and its order read by no rule
+    (the solver's key keeps its size alone)."""
+    with pytest.raises(ValueError, match=re.escape(
+            "Typo (typo/easy): a discard pile is the one foundation, with no build")):
+        registry.register(declare(discard=True))  # four foundations, built in suit
+    with pytest.raises(ValueError, match=re.escape("Typo (typo/easy): discard is 'yes'")):
+        registry.register(declare(discard="yes"))
+
+
 def test_words_given_as_strings_become_the_typed_options():
     """A declaration in plain words registers and plays like the typed one."""
     registry.register(declare(stock={"draw": 3, "passes": 0}))  # Klondike easy's stock

@@ -16,6 +16,7 @@ import engine
 from engine.cards import RANK
 from engine.core import PLAYING, REMOVE, WON
 from engine.games.pyramid import Pyramid
+from engine.rules import FOUNDATION
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.bestfirst import best_first, pack, promise, unpack
 from engine.solver.moves import Chooser, talon_piles, twin_groups
@@ -221,6 +222,36 @@ def test_a_foundation_no_card_leaves_is_keyed_by_its_size_and_top() -> None:
     assert key_maker(rules, sinks=False)(a) != key_maker(rules, sinks=False)(b)
 
 
+DISCARDING = [r for r in RULE_SETS if r.discard]
+
+
+@pytest.mark.parametrize("rules", DISCARDING, ids=lambda r: r.key)
+def test_no_rule_reads_the_order_of_a_discard_pile_and_the_key_forgets_it(
+        rules: engine.RuleSet) -> None:
+    """A rule set that declares its foundation a discard pile (``RuleSet.discard``) plays
+    the same whatever the order of that pile's cards: at each position of random games, the
+    same position with the pile's cards reversed, or its top card swapped with the one under
+    it, has the same legal moves, status and key (which keeps the pile's size alone)."""
+    rng = random.Random(rules.key)
+    key = key_maker(rules)
+    (f,) = rules.by_kind[FOUNDATION]
+    met = 0
+    for seed in range(6):
+        st = rules.deal(bytes([seed]))
+        while st.status == PLAYING and len(st.history) < 150:
+            if len(st.piles[f]) >= 2:
+                for turned in (st.piles[f][::-1], st.piles[f][:-2] + st.piles[f][:-3:-1]):
+                    other = st.copy()
+                    other.piles[f][:] = turned
+                    assert other.piles[f] != st.piles[f]
+                    assert other.legal_moves() == st.legal_moves()
+                    assert other.status == st.status and key(other) == key(st)
+                    met += 1
+            st.play(rng.choice(st.legal_moves()))
+    assert met >= 20
+    assert DISCARDING and {r.id for r in DISCARDING} >= {"pyramid", "aces-up", "nestor"}
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.key)
 def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
         rules: engine.RuleSet) -> None:
@@ -239,6 +270,8 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
     def plainly(st: engine.State) -> object:
         def part(p: int) -> object:
             pile = st.piles[p]
+            if p in sunk and rules.discard:
+                return (st.down[p], len(pile))
             return (st.down[p], len(pile), tuple(pile[-1:])) if p in sunk else (
                 st.down[p], tuple(pile))
         return ([part(p) for p in range(len(st.piles)) if p not in grouped],
