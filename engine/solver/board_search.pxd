@@ -5,12 +5,14 @@ from engine.solver.board cimport Board
 
 cdef class Choice:
     cdef public bint safe, narrow, dropped, turns_over, talon
-    cdef public bytes in_talon, group_of, twin_of, open_foundations, side, to_cell
+    cdef public bytes in_talon, group_of, twin_of, open_foundations, side, to_cell, columns
+    cdef public object succ
     cdef public object talon_sources
     cdef public list laid_on, rows, ranks
     cdef public object kings
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
+    cpdef bint stuck(self, Board board)
     cpdef object after_deal(self, Board board)
     cdef unsigned long long takes(self, Board board, Py_ssize_t f)
     cpdef list safe_moves(self, Board board, object legal)

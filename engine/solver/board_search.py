@@ -19,7 +19,7 @@ from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
 from ..rules import CELL, FOUNDATION
 from ..safe import row_bits
-from .board import DEAL, FOUNDATION_CODE, Board, Layout, playable
+from .board import DEAL, FOUNDATION_CODE, STRIDE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
@@ -30,6 +30,7 @@ from .moves import (
     TO_CELL,
     TO_FOUNDATION,
     Chooser,
+    circled,
 )
 from .search import Progress, Search, scored
 from .verdict import Outcome, Verdict
@@ -58,6 +59,8 @@ class Choice:
         self.group_of = bytes(chooser.group_of.get(p, 255) for p in range(count))
         self.twin_of = bytes(chooser.twin_of.get(p, 255) for p in range(count))
         self.open_foundations = bytes(chooser.open_foundations)
+        self.succ = chooser.succ
+        self.columns = bytes(chooser.columns)
         self.side = bytes(kinds[p] in SIDE_KINDS for p in range(count))
         self.to_cell = bytes(kinds[p] == CELL for p in range(count))
         #: Per card: the cards that may lie on it in a pile other than a foundation.
@@ -96,6 +99,8 @@ class Choice:
         left: cython.Py_ssize_t
         rank: cython.Py_ssize_t
         judge: cython.bint
+        if self.succ is not None and self.stuck(board):
+            return []
         if self.safe:
             judge = False  # a move to a foundation, and no foundation any card may start empty
             for m in legal:
@@ -153,6 +158,26 @@ class Choice:
             ranked.append(rank << 16 | i)
         ranked.sort()
         return [legal[r & 0xFFFF] for r in ranked]
+
+    def stuck(self, board: Board) -> cython.bint:
+        """``moves.stuck`` on the board's columns."""
+        succ = self.succ
+        if succ is None:
+            return False
+        on = bytearray(b"\xff" * 52)
+        under = bytearray(b"\xff" * 52)
+        above: cython.p_uchar = on
+        below: cython.p_uchar = under
+        cards: cython.p_uchar = board.cards
+        size: cython.p_uchar = board.size
+        stride: cython.Py_ssize_t = STRIDE
+        p: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        for p in self.columns:
+            for i in range(p * stride + 1, p * stride + size[p]):
+                above[cards[i - 1]] = cards[i]
+                below[cards[i]] = cards[i - 1]
+        return bool(circled(on, under, succ))
 
     def after_deal(self, board: Board) -> list[int] | None:
         """``Chooser.legal_after_deal``: the talon's useful moves alone."""

@@ -18,7 +18,9 @@ the key's symmetry, see ``position.py``):
 - the stock turned over to the waste again when no card has left the stock or waste since
   the last turn: the waste comes back as it was then, and every other move made since
   could have been made before that turn (it neither reads nor changes the stock), to the
-  same cards with no fewer passes left.
+  same cards with no fewer passes left;
+- a position where cards wait on each other in a circle (``successors``) has none: it can
+  never be won.
 
 Narrowing (``Chooser(narrow=True)``, not sound, so a narrowed search only ever finds wins):
 moves between piles of the table that neither turn a card up, empty a pile, nor take a
@@ -35,11 +37,18 @@ lost).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
+
+with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
+    import cython  # (docs/solver.md "Compiled")
+
+from ..cards import RANK
 from ..core import MOVE, STOCK, Move, State
-from ..options import Deals, Fill
+from ..options import Deals, Fill, Goal
 from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
 from ..safe import safe_moves
-from .position import interchangeable, own_hooks
+from .position import MOVE_HOOKS, interchangeable, own_hooks
 
 #: Rank of a move by the kinds of its piles (lower first).
 TO_FOUNDATION, REVEALS, FROM_RESERVE, EMPTIES, OTHER, DEAL, TO_CELL = range(7)
@@ -66,6 +75,9 @@ class Chooser:
                                  if rules.pile_group[f].fill == Fill.ANY]
         self.talon = talon_piles(rules)
         self.talon_sources = talon_sources(rules, self.talon)
+        #: Per card the one card it ends on, where cards can wait in a circle (else None).
+        self.succ = successors(rules) if safe else None
+        self.columns = rules.by_kind.get(TABLEAU, [])
         stock = rules.stock
         self.turns_over = (stock is not None and stock.to == Deals.WASTE
                            and not own_hooks(rules, ("apply_stock",)))
@@ -112,6 +124,8 @@ class Chooser:
         """``legal``'s moves worth trying, best first (``legal``: the position's moves;
         ``after_deal``: the search came here by a deal from the stock, and tried every
         other move from the position before it)."""
+        if self.succ is not None and stuck(st.piles, self.columns, self.succ):
+            return []
         if self.costless:
             for m in legal:
                 if self.rules.costless(st, m):
@@ -206,3 +220,86 @@ def talon_sources(rules: RuleSet, talon: frozenset[int]) -> list[int] | None:
 
 
 __all__ = ["Chooser", "talon_piles", "talon_sources", "twin_groups"]
+
+
+#: No card (``successors``, ``circled``).
+NONE = 255
+
+
+def successors(rules: RuleSet) -> bytes | None:
+    """Per card, the one card it may ever be laid on (``NONE`` for a King), where every card
+    must end on that card and can get there only by moving itself: the goal is runs of a
+    suit from a King in the columns (``Goal.RUNS``), each card but a King may be laid on
+    exactly one card, an empty column takes a King or nothing, the columns are the only
+    piles but the stock, which deals onto them, and the shared rules play the rule set
+    (Scorpion difficult). ``None`` elsewhere.
+
+    Then the card a card lies directly on changes only when that card moves (carrying the
+    cards on it), and it moves only onto its successor, once nothing lies on that: a card
+    not on its successor waits for the card lying directly on its successor to move first,
+    unless that one is a King (which may go to an empty column). Cards waiting on each
+    other in a circle (``circled``: the 5 of spades on the 8 of hearts, the 7 of hearts on
+    the 6 of spades) can never move, so the game is lost."""
+    if rules.goal != Goal.RUNS or own_hooks(rules, MOVE_HOOKS):
+        return None
+    if not set(rules.pile_kinds) <= {TABLEAU, STOCK_PILE} or (
+            rules.stock is not None and rules.stock.to != Deals.TABLEAU):
+        return None
+    groups = [g for g in rules.groups if g.kind == TABLEAU]
+    build = groups[0].build if len(groups) == 1 else None
+    if build is None or groups[0].fill not in (Fill.KING, Fill.NONE):
+        return None
+    rows = build.rows
+    out = bytearray(52)
+    for c in range(52):
+        on = [t for t in range(52) if rows[t][c]]
+        if RANK[c] == 13 and not on:
+            out[c] = NONE
+        elif RANK[c] != 13 and len(on) == 1:
+            out[c] = on[0]
+        else:
+            return None
+    return bytes(out)
+
+
+def stuck(piles: list[list[int]], columns: Sequence[int], succ: bytes) -> bool:
+    """Whether cards of these columns wait on each other in a circle (``successors``)."""
+    on = bytearray(b"\xff" * 52)
+    under = bytearray(b"\xff" * 52)
+    for p in columns:
+        pile = piles[p]
+        for i in range(1, len(pile)):
+            on[pile[i - 1]] = pile[i]
+            under[pile[i]] = pile[i - 1]
+    return circled(on, under, succ)
+
+
+def circled(on: bytearray, under: bytearray, succ: bytes) -> bool:
+    """``stuck`` from ``on`` (per card, the card lying directly on it) and ``under`` (the
+    card it lies directly on), ``NONE`` for none: each card waits for at most one other, so
+    following the waits from each card finds every circle."""
+    above: cython.p_uchar = on
+    below: cython.p_uchar = under
+    ends: cython.p_uchar = succ
+    marks = bytearray(52)
+    mark: cython.p_uchar = marks
+    waits = bytearray(b"\xff" * 52)
+    wait: cython.p_uchar = waits
+    none: cython.Py_ssize_t = NONE
+    c: cython.Py_ssize_t
+    s: cython.Py_ssize_t
+    w: cython.Py_ssize_t
+    for c in range(52):
+        s = ends[c]
+        if s != none and below[c] != s:
+            w = above[s]
+            if w != none and ends[w] != none:
+                wait[c] = w
+    for c in range(52):
+        w = c
+        while w != none and not mark[w]:
+            mark[w] = c + 1
+            w = wait[w]
+        if w != none and mark[w] == c + 1:
+            return True
+    return False

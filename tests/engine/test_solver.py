@@ -19,7 +19,7 @@ from engine.games.pyramid import Pyramid
 from engine.rules import FOUNDATION
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.bestfirst import best_first, pack, promise, unpack
-from engine.solver.moves import Chooser, talon_piles, twin_groups
+from engine.solver.moves import Chooser, stuck, successors, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker, sink_piles
 from engine.solver.search import Search
 
@@ -468,3 +468,53 @@ def test_the_collector_is_off_while_searching_and_as_it_was_after(enabled: bool)
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+def test_cards_waiting_on_each_other_in_a_circle_are_a_lost_position() -> None:
+    """Scorpion difficult: the 5♠ lies on the 8♥ and the 7♥ on the 6♠, and each can only
+    ever go onto its successor in suit, so neither can move until the other has
+    (``moves.successors``): the search tries nothing from there, though moves are legal. A
+    King lying on a successor may go to an empty column, and a card whose successor is
+    covered by a card that can leave waits for that one only."""
+    rules = engine.get("scorpion", "difficult")
+    succ = successors(rules)
+    assert succ is not None
+    columns = rules.by_kind["tableau"]
+    st = rules.setup({"t1": "6s 7h", "t2": "8h 5s", "t3": "5c", "t4": "4c"})
+    assert stuck(st.piles, columns, succ)
+    assert st.legal_moves() and Chooser(rules).moves(st, st.legal_moves()) == []
+    for piles in ({"t1": "6s Kh", "t2": "8h 5s"},  # the King may leave
+                  {"t1": "6s 9d 5s", "t2": "Td"},  # the 9♦ carries the 5♠ off the 6♠
+                  {"t1": "6s 7h", "t2": "8h 5s 4s"}):  # the 5♠'s move carries the 4♠ too
+        assert stuck(rules.setup(piles).piles, columns, succ) == (piles["t2"] == "8h 5s 4s")
+    # Only where every card must end on the one card it can be laid on.
+    assert [r.key for r in RULE_SETS if successors(r) is not None] == ["scorpion/difficult"]
+
+
+def test_a_position_judged_stuck_is_lost_and_the_board_judges_alike() -> None:
+    """Positions of random games of Scorpion difficult judged stuck: the plain exhaustive
+    search finds no win from those it finishes, and the board's check agrees with the
+    state's at every position."""
+    from engine.solver.board import Board
+    from engine.solver.board_search import Choice
+    from tests.engine.solver_plain import plain_search
+
+    rules = engine.get("scorpion", "difficult")
+    succ = successors(rules)
+    assert succ is not None
+    columns = rules.by_kind["tableau"]
+    choice = Choice(Chooser(rules))
+    judged = proved = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        st = rules.deal(seed.to_bytes(4, "big"))
+        while st.status == PLAYING and len(st.history) < 200:
+            here = stuck(st.piles, columns, succ)
+            assert choice.stuck(Board(st)) == here
+            if here and proved < 20:
+                judged += 1
+                truth = plain_search(st, 3000, seconds=0.2)
+                assert truth is not True
+                proved += truth is False
+            st.play(rng.choice(st.legal_moves()))
+    assert proved >= 20
