@@ -219,9 +219,6 @@ def talon_sources(rules: RuleSet, talon: frozenset[int]) -> list[int] | None:
     return [src for src in rules.sources if src in talon]
 
 
-__all__ = ["Chooser", "talon_piles", "talon_sources", "twin_groups"]
-
-
 #: No card (``successors``, ``circled``).
 NONE = 255
 
@@ -303,3 +300,7 @@ def circled(on: bytearray, under: bytearray, succ: bytes) -> bool:
         if w != none and mark[w] == c + 1:
             return True
     return False
+
+
+__all__ = ["Chooser", "circled", "stuck", "successors", "talon_piles", "talon_sources",
+           "twin_groups"]
