@@ -212,23 +212,31 @@ class Choice:
     def safe_moves(self, board: Board, legal: Sequence[int]) -> list[int]:
         """``safe_moves``: the safe foundation moves among ``legal``, one per source pile."""
         lay: Layout = board.layout
+        kind: cython.p_uchar = lay.kind
         founded: cython.ulonglong = 0  # the cards on the foundations, one bit each
         one: cython.ulonglong = 1  # (so that the shifts are of 64 bits in C)
+        foundation: cython.Py_ssize_t = FOUNDATION_CODE
+        deal: cython.Py_ssize_t = DEAL
         f: cython.Py_ssize_t
         i: cython.Py_ssize_t
         m: cython.Py_ssize_t
+        src: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
         for f in lay.foundations:
             for i in range(board.size[f]):
                 founded |= one << board.cards[f * 52 + i]
-        out: dict[int, int] = {}
+        sources = bytearray(256)  # the piles a safe move was found from
+        found: cython.p_uchar = sources
+        out: list[int] = []
         for m in legal:
-            if m == DEAL:
+            if m == deal:
                 continue
             src, dst = m & 255, (m >> 8) & 255
-            if m >> 16 == 1 and src not in out and lay.kind[dst] == FOUNDATION_CODE and (
+            if m >> 16 == 1 and kind[dst] == foundation and not found[src] and (
                     self.is_safe(board, src, dst, founded)):
-                out[src] = m
-        return list(out.values())
+                found[src] = 1
+                out.append(m)
+        return out
 
     def is_safe(self, board: Board, src: cython.Py_ssize_t, dst: cython.Py_ssize_t,
                 founded: cython.ulonglong) -> cython.bint:
