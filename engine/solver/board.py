@@ -77,9 +77,10 @@ FOUNDATIONS_GOAL, CLEAR_GOAL, RUNS_GOAL = 0, 1, 2
 
 def plain(rules: RuleSet) -> bool:
     """Whether ``rules`` lists and plays its moves by the shared rules alone, so that a board
-    plays it (its end-of-game rule may be its own: ``ASKED``)."""
+    plays it (its end-of-game rule may be its own: ``ASKED``). Not with a discard pile
+    (``RuleSet.discard``): a board keys every foundation by its top card."""
     return (rules.scoring != Scoring.POINTS and rules.players == (1, 1)
-            and not own_hooks(rules, OWN_HOOKS))
+            and not rules.discard and not own_hooks(rules, OWN_HOOKS))
 
 
 def playable(st: State) -> bool:
@@ -95,8 +96,6 @@ class Layout:
     def __init__(self, rules: RuleSet) -> None:
         if not plain(rules):
             raise ValueError(f"{rules.key} has rules of its own: no board plays it")
-        if rules.discard:  # no plain rule set has one yet
-            raise ValueError(f"{rules.key} has a discard pile: a board keys a foundation's top")
         groups = rules.pile_group
         self.count = count = len(groups)
         self.kind = bytes(KINDS.index(g.kind) for g in groups)

@@ -281,3 +281,29 @@ def test_a_board_refills_and_fills_columns_as_the_engine_does(rules, piles, down
     st.play(m)
     board.play(Board.encode(m))
     check_position(board, st, rules)
+
+
+def test_a_rule_set_with_a_discard_pile_is_searched_on_the_state() -> None:
+    """A board keys every foundation by its top card, which a discard pile's key leaves out
+    (``RuleSet.discard``): a rule set with one is not plain, even built from the shared
+    rules alone, and a search plays it on the state."""
+    from engine.solver import Budget, solve
+
+    class Discarding(RuleSet):
+        id, name, variants = "discarding", "Discarding", ("easy",)
+        discard = True
+
+        def declare(self) -> tuple[Group, ...]:
+            return (Group(TABLEAU, 4, deal=(13,) * 4, build=Build(Direction.DOWN),
+                          unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
+                    Group(FOUNDATION))
+
+    class Plain(Discarding):
+        discard = False
+
+    rules = Discarding("easy")
+    assert plain(Plain("easy")) and not plain(rules)
+    with pytest.raises(ValueError):
+        Layout(rules)
+    v = solve(rules.deal(bytes(4)), Budget(positions=3000))
+    assert v.positions > 0
