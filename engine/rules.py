@@ -955,8 +955,8 @@ class RuleSet(ABC):
         return out
 
     def covered_by(self) -> dict[int, tuple[int, ...]]:
-        """Piles blocked until other piles are empty (a pyramid's lower cards), for renderers
-        and bots; the rules themselves say so in ``available``."""
+        """Piles blocked until other piles are empty (a pyramid's lower cards): for renderers
+        and bots, and for the rules of the games that remove cards (``Matching.available``)."""
         return {}
 
     def shown(self, g: Group) -> int:

@@ -50,19 +50,8 @@ class Pyramid(Matching):
         ]
         return tuple(groups)
 
-    def __init__(self, variant: str) -> None:
-        super().__init__(variant)
-        #: Each removable pile with the pyramid places lying over it (none for the others).
-        self.exposure = [(p, COVER[p] if p < 28 else ()) for p in self.removable]
-
     def covered_by(self) -> dict[int, tuple[int, ...]]:
         return {p: over for p, over in enumerate(COVER) if over}
-
-    def available(self, st: State, p: int) -> bool:
-        if p >= 28:
-            return True
-        over = COVER[p]
-        return not over or not (st.piles[over[0]] or st.piles[over[1]])
 
     def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
         if 0 <= src < 28 and src != dst and dst >= 0:
@@ -90,12 +79,6 @@ class Pyramid(Matching):
             return None
         return Refusal("pyramid.not-thirteen", lambda: (
             f"{show(a)} and {show(b)} total {total}, not 13 (Ace 1, Jack 11, Queen 12)"))
-
-    def free_piles(self, st: State) -> list[int]:
-        # ``available`` written out: a solver asks this at every position.
-        piles = st.piles
-        return [p for p, over in self.exposure
-                if piles[p] and not (over and (piles[over[0]] or piles[over[1]]))]
 
     def extra_moves(self, st: State) -> Iterator[Move]:
         # The generic search over every set of free piles, by rank: Kings, then pairs.

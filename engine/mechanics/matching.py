@@ -41,12 +41,19 @@ class Matching(RuleSet):
         self.can_remove = [k in self.remove_kinds for k in self.pile_kinds]
         self.foundation = self.by_kind[FOUNDATION][0]
         self.partners: dict[int, tuple[int, ...]] = {}  # see ``costless``
+        #: Each removable pile with the piles lying over it (``covered_by``), which must be
+        #: empty before its top card may leave.
+        covers = self.covered_by()
+        self.exposure = [(p, covers.get(p, ())) for p in self.removable]
+        self.over = dict(self.exposure)
 
     # ----- hooks for each game ----------------------------------------------------------
 
     def available(self, st: State, p: int) -> bool:
-        """Whether the top card of removable pile ``p`` may leave (exposure rules)."""
-        return True
+        """Whether the top card of removable pile ``p`` may leave: every pile lying over it
+        (``covered_by``) is empty."""
+        piles = st.piles
+        return not any(piles[q] for q in self.over.get(p, ()))
 
     def exposure_refusal(self, st: State, p: int) -> Refusal | None:
         return None
@@ -59,10 +66,19 @@ class Matching(RuleSet):
     # ----- generic removal --------------------------------------------------------------
 
     def free_piles(self, st: State) -> list[int]:
-        """The removable piles whose top card may leave now, in layout order."""
+        """The removable piles whose top card may leave now, in layout order (``available``
+        written out: a solver asks this at every position)."""
         piles, down = st.piles, st.down
-        return [p for p in self.removable
-                if piles[p] and down[p] < len(piles[p]) and self.available(st, p)]
+        out = []
+        for p, over in self.exposure:
+            pile = piles[p]
+            if pile and down[p] < len(pile):
+                for q in over:
+                    if piles[q]:
+                        break
+                else:
+                    out.append(p)
+        return out
 
     def extra_moves(self, st: State) -> Iterable[Move]:
         free = self.free_piles(st)
