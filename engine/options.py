@@ -55,12 +55,14 @@ class Fill(StrEnum):
 
 class Unit(StrEnum):
     """What leaves a pile as one move: the ``top`` card, any packed ``tail``, the top card or
-    the ``whole`` packed run, or any ``faceup`` card with all that lies on it."""
+    the ``whole`` packed run, any ``faceup`` card with all that lies on it, or the ``packed``
+    run whole (its top card alone only to a foundation, Canfield difficult's columns)."""
 
     TOP = "top"
     TAIL = "tail"
     WHOLE = "whole"
     FACEUP = "faceup"
+    PACKED = "packed"
 
 
 class Fan(StrEnum):

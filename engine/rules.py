@@ -61,7 +61,7 @@ TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
 #: Options compared on the hot paths, as plain names: a member looked up on its enum class
 #: costs several times a global name's lookup.
 ANY_FILL, NO_FILL, KING_FILL, BASE_FILL = Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE
-TOP_UNIT, WHOLE_UNIT, FACEUP_UNIT = Unit.TOP, Unit.WHOLE, Unit.FACEUP
+TOP_UNIT, WHOLE_UNIT, FACEUP_UNIT, PACKED_UNIT = Unit.TOP, Unit.WHOLE, Unit.FACEUP, Unit.PACKED
 POINTS, TO_WASTE = Scoring.POINTS, Deals.WASTE
 
 
@@ -359,6 +359,13 @@ class RuleSet(ABC):
             s: [d for d, k in enumerate(self.pile_kinds) if k in self.pile_group[s].to and d != s]
             for s in self.sources
         }
+        #: Per source whose unit is ``packed``, where its top card may go alone while more
+        #: cards lie packed under it: only to a foundation (every other unit's top card goes
+        #: wherever its run may).
+        self.lone_targets = {
+            s: [d for d in self.targets[s] if self.pile_kinds[d] == FOUNDATION]
+            for s in self.sources if self.pile_group[s].unit == PACKED_UNIT
+        }
         self.turning = [i for i, g in enumerate(self.pile_group) if g.turn_up]
         #: The pile that refills each kind's emptied piles (``Group.refills``), and each
         #: such pile with its refiller, in order.
@@ -518,6 +525,7 @@ class RuleSet(ABC):
         # the row rules targets out and the rule set is asked of the rest alone.
         plain: cython.bint = self.plain_targets
         limits: list[int] = self.pile_limit
+        lone = self.lone_targets  # (empty but where a unit is ``packed``)
         rows_of: list[tuple[bytes, ...] | None] = self.pile_rows
         takes: list[bytes | None] = [UNASKED if self.screened_targets else None] * len(piles)
         row: bytes | None
@@ -531,9 +539,11 @@ class RuleSet(ABC):
             if not pile:
                 continue
             targets = self.targets[src]
-            for n in self.unit_sizes(st, src):
+            sizes = self.unit_sizes(st, src)
+            alone = lone[src] if lone and src in lone and len(sizes) > 1 else targets
+            for n in sizes:
                 card = pile[-n]
-                for dst in targets:
+                for dst in alone if n == 1 else targets:
                     row = takes[dst]
                     if row is UNASKED:
                         target = piles[dst]
@@ -597,7 +607,7 @@ class RuleSet(ABC):
         if unit == FACEUP_UNIT:
             return range(1, len(st.piles[src]) - st.down[src] + 1)
         run = self.run_length(st, src)
-        if unit == WHOLE_UNIT:
+        if unit in (WHOLE_UNIT, PACKED_UNIT):
             return (1,) if run == 1 else (1, run)
         return range(1, run + 1)
 
@@ -671,7 +681,12 @@ class RuleSet(ABC):
                     "target.kind", f"cards never move from one {sg.noun} to another")
             return Refusal(
                 "target.kind", f"cards from the {sg.noun} can't go to the {dg.noun}")
-        return self.unit_refusal(st, src, n) if n > 1 else None
+        if n > 1:
+            return self.unit_refusal(st, src, n)
+        if sg.unit == PACKED_UNIT and dg.kind != FOUNDATION and self.run_length(st, src) > 1:
+            return Refusal("unit.whole", "only the whole packed run can move to "
+                           + ("another " if dg.kind == sg.kind else "a ") + dg.noun)
+        return None
 
     def target_refusal(self, st: State, src: int, dst: int, card: int,
                        n: int) -> Refusal | None:
@@ -711,6 +726,9 @@ class RuleSet(ABC):
                            + ("card is" if run == 1 else "cards are") + " packed here")
         if unit == WHOLE_UNIT and n != run:
             return Refusal("unit.whole", "only the top card or the whole packed run can move")
+        if unit == PACKED_UNIT and n != run:
+            return Refusal("unit.whole", "only the whole packed run can move, or its top card "
+                           "alone to a foundation")
         return None
 
     def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import Move, Refusal, State
+from ..core import Move, State
 from ..mechanics.idle_swaps import idle_swap
 from ..options import Base, Deals, Direction, Fan, Fill, SuitRule, Unit
 from ..registry import register
@@ -25,7 +25,6 @@ class Canfield(RuleSet):
     name = "Canfield"
     base = Base.DEALT
     stock = Stock(Deals.WASTE, draw=3, passes=0)
-    refuses_more = True  # difficult's whole-run rule adds to the shared refusal
     summary = ("Build the foundations up in suit from the dealt card's rank, wrapping K-A; four "
                "columns build down in alternating colours and refill from a squared reserve. "
                "Draw three, unlimited passes; difficult has a 14-card reserve and moves only "
@@ -36,7 +35,10 @@ class Canfield(RuleSet):
         return (
             Group(TABLEAU, 4, deal=(1, 1, 1, 1),
                   build=Build(Direction.DOWN, SuitRule.ALTERNATE, wrap=True),
-                  fill=Fill.ANY, fill_from=(WASTE,), unit=Unit.TAIL if self.easy else Unit.WHOLE,
+                  fill=Fill.ANY, fill_from=(WASTE,),
+                  # Difficult: between columns only the whole packed run moves; its top card
+                  # alone may still go to a foundation (else no column card could reach one).
+                  unit=Unit.TAIL if self.easy else Unit.PACKED,
                   to=(TABLEAU, FOUNDATION)),
             # Squared: all face down but the top card, which turns up when exposed; it fills
             # each emptied column at once while it lasts.
@@ -48,16 +50,6 @@ class Canfield(RuleSet):
             Group(STOCK_PILE),
             Group(WASTE, unit=Unit.TOP, to=(TABLEAU, FOUNDATION), fan=Fan.RIGHT),
         )
-
-    def target_refusal(self, st: State, src: int, dst: int, card: int,
-                       n: int) -> Refusal | None:
-        # Difficult: between columns only the whole packed run moves; the top card alone may
-        # still go to a foundation (else no column card could ever reach one).
-        kinds = self.pile_kinds
-        if (not self.easy and kinds[src] == TABLEAU and kinds[dst] == TABLEAU
-                and n != self.run_length(st, src)):
-            return Refusal("unit.whole", "only the whole packed run can move to another column")
-        return super().target_refusal(st, src, dst, card, n)
 
     def useful(self, st: State, m: Move) -> bool:
         """An idle tail shuttle (``idle_swap``) is not useful either, unless some waste card

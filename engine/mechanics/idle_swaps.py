@@ -42,10 +42,11 @@ def idle_swap(rules: RuleSet, st: State, m: Move) -> bool:
         i -= 1
     run = top - i + 1
     unit = rules.pile_group[src].unit
-    sizes = (1,) if unit == Unit.TOP else (1, run) if unit == Unit.WHOLE else range(1, run + 1)
+    whole = unit in (Unit.WHOLE, Unit.PACKED)
+    sizes = (1,) if unit == Unit.TOP else (1, run) if whole else range(1, run + 1)
     for k in sizes:
         card = pile[top - k + 1]
-        for q in rules.targets[src]:
+        for q in rules.lone_targets.get(src, rules.targets[src]) if k < run else rules.targets[src]:
             if q == dst:
                 if fits[pile[-1] * 52 + card]:  # the moved tail's top now lies on Y
                     return False

@@ -10,7 +10,7 @@ cdef class Layout:
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
     cdef public bytes foundations, wastes, tableau, cleared, alone, sunk
     cdef public bytes fill_from, refiller, refilled
-    cdef public list targets, groups, sunk_groups
+    cdef public list targets, lone, groups, sunk_groups
 
 
 cdef class Board:

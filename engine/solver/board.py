@@ -58,8 +58,8 @@ TABLE = 52 * 52
 KINDS = (Kind.TABLEAU, Kind.FOUNDATION, Kind.STOCK, Kind.WASTE, Kind.RESERVE, Kind.CELL,
          Kind.GRID)
 FOUNDATION_CODE, STOCK_CODE, WASTE_CODE = 1, 2, 3
-UNITS = (None, Unit.TOP, Unit.TAIL, Unit.WHOLE, Unit.FACEUP)
-TOP_CODE, TAIL_CODE, WHOLE_CODE, FACEUP_CODE = 1, 2, 3, 4
+UNITS = (None, Unit.TOP, Unit.TAIL, Unit.WHOLE, Unit.FACEUP, Unit.PACKED)
+TOP_CODE, TAIL_CODE, WHOLE_CODE, FACEUP_CODE, PACKED_CODE = 1, 2, 3, 4, 5
 FILLS = (Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE)
 ANY_CODE, NONE_CODE, KING_CODE, BASE_CODE = 0, 1, 2, 3
 DEALS = (Deals.NONE, Deals.WASTE, Deals.TABLEAU, Deals.FOUNDATION)
@@ -115,6 +115,8 @@ class Layout:
         self.tables = b"".join(tables)
         self.sources = bytes(rules.sources)
         self.targets = [bytes(rules.targets.get(p, ())) for p in range(count)]
+        self.lone = [bytes(rules.lone_targets.get(p, rules.targets.get(p, ())))
+                     for p in range(count)]
         self.foundations = bytes(rules.by_kind.get(Kind.FOUNDATION, ()))
         self.wastes = bytes(rules.by_kind.get(Kind.WASTE, ()))
         self.tableau = bytes(rules.by_kind.get(Kind.TABLEAU, ()))
@@ -355,6 +357,7 @@ class Board:
         builds: cython.p_uchar = lay.build
         tables: cython.p_uchar = lay.tables
         targets: list[bytes] = lay.targets
+        lone: list[bytes] = lay.lone  # (``RuleSet.lone_targets``)
         if sources is None:
             sources = lay.sources
         rank_of: bytes = RANKS  # a local reference: the pointer below stays valid
@@ -366,6 +369,7 @@ class Board:
         top_unit: cython.Py_ssize_t = TOP_CODE
         faceup_unit: cython.Py_ssize_t = FACEUP_CODE
         whole_unit: cython.Py_ssize_t = WHOLE_CODE
+        packed_unit: cython.Py_ssize_t = PACKED_CODE
         any_fill: cython.Py_ssize_t = ANY_CODE
         king_fill: cython.Py_ssize_t = KING_CODE
         base_fill: cython.Py_ssize_t = BASE_CODE
@@ -409,11 +413,11 @@ class Board:
                         top = under
                         i -= 1
                     hi = size[src] - i
-                lo = hi if unit == whole_unit else 1
-            tg = targets[src]
+                lo = hi if unit == whole_unit or unit == packed_unit else 1  # noqa: SIM109 (C ints)
             for n in range(1, hi + 1):
                 if 1 < n < lo:
                     continue  # a whole run moves alone, or its top card
+                tg = targets[src] if n > 1 or hi == 1 else lone[src]
                 card = cards[src * stride + size[src] - n]
                 for dst in tg:
                     limit = limits[dst]

@@ -34,7 +34,8 @@ PLAIN = sorted(r.key for r in engine.rule_sets() if plain(r))
 def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -> None:
     assert PLAIN == ["bakers-dozen/difficult", "bakers-dozen/easy",
                      "beleaguered-castle/difficult", "beleaguered-castle/easy",
-                     "bristol/difficult", "bristol/easy", "castile/standard",
+                     "bristol/difficult", "bristol/easy", "canfield/difficult", "canfield/easy",
+                     "castile/standard",
                      "eagle-wing/difficult", "eagle-wing/easy",
                      "eliminator/difficult", "eliminator/easy",
                      "flower-garden/difficult", "flower-garden/easy",
@@ -44,13 +45,13 @@ def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -
                      "yukon/difficult", "yukon/easy"]
     asking = [key for key in PLAIN if Layout(engine.get(*key.split("/"))).asks]
     assert asking == [key for key in PLAIN if key.split("/")[0] in (
-        "bakers-dozen", "beleaguered-castle", "bristol", "flower-garden", "fortress",
+        "bakers-dozen", "beleaguered-castle", "bristol", "canfield", "flower-garden", "fortress",
         "shamrocks")]
 
 
 def test_no_board_plays_a_rule_set_with_rules_of_its_own() -> None:
     with pytest.raises(ValueError, match="rules of its own"):
-        Layout(engine.get("canfield", "easy"))
+        Layout(engine.get("pyramid", "easy"))
     st = engine.get("klondike", "easy").deal(b"\x01")
     st.vars["resigned"] = 1
     with pytest.raises(ValueError, match="no var 'resigned'"):

@@ -65,7 +65,10 @@ def test_easy_moves_any_packed_part_of_a_column():
 def test_difficult_moves_only_the_whole_packed_run_between_columns():
     st = HARD.setup({"t1": "Th 9s 8h 7c", "t2": "9c", "t3": "Js", "t4": "8s",
                      "f1": "5c 6c", "r": "2c"}, base=5)
-    assert refused(st, "t1:2-t2").code == "unit.whole"
+    e = refused(st, "t1:2-t2")
+    assert e.code == "unit.whole"
+    assert e.message == ("only the whole packed run can move, or its top card alone to a "
+                         "foundation")
     e = refused(st, "t1-t4")
     assert e.code == "unit.whole"
     assert e.message == "only the whole packed run can move to another column"

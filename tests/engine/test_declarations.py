@@ -65,7 +65,7 @@ def refused(cls: type[RuleSet], field: str, value: str, allowed: str) -> None:
     ({"group": {"kind": "tablaeu"}}, "Group kind", "tablaeu",
      "'tableau', 'foundation', 'stock', 'waste', 'reserve', 'cell', 'grid'"),
     ({"group": {"fill": "kings"}}, "Group fill", "kings", "'any', 'none', 'king', 'base'"),
-    ({"group": {"unit": "run"}}, "Group unit", "run", "'top', 'tail', 'whole', 'faceup'"),
+    ({"group": {"unit": "run"}}, "Group unit", "run", "'top', 'tail', 'whole', 'faceup', 'packed'"),
     ({"group": {"fan": "rigth"}}, "Group fan", "rigth", "'down', 'right', 'none'"),
     ({"group": {"to": (TABLEAU, "foundations")}}, "Group to", "foundations", "'foundation'"),
     ({"stock": {"to": "wastes"}}, "Stock to", "wastes",
