@@ -210,9 +210,12 @@ def talon_sources(rules: RuleSet, talon: frozenset[int]) -> list[int] | None:
     """The piles whose moves are all a search tries after a deal (``talon_piles``), so
     that only theirs need listing: ``None`` where no pile is such, where a card from
     elsewhere could go onto the stock or a waste, or where the rule set lists its moves,
-    or judges a game over, in its own way."""
+    or judges a game over, in its own way. A rule of its own for which moves are useful
+    (Canfield's idle shuttle) is no such way: ``legal_after_deal`` asks it of each move it
+    lists, and a game is over by it only when none of the whole list is useful, of which
+    the talon's moves are all a search tries after a deal."""
     if not talon or own_hooks(rules, ("legal_moves", "iter_moves", "settled", "status", "won",
-                                       "finished", "going_on", "useful")):
+                                       "finished", "going_on")):
         return None
     if any(t in talon for src in rules.sources if src not in talon for t in rules.targets[src]):
         return None
