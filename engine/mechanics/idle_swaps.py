@@ -44,9 +44,11 @@ def idle_swap(rules: RuleSet, st: State, m: Move) -> bool:
     unit = rules.pile_group[src].unit
     whole = unit in (Unit.WHOLE, Unit.PACKED)
     sizes = (1,) if unit == Unit.TOP else (1, run) if whole else range(1, run + 1)
+    targets = rules.targets[src]
+    alone = rules.lone_targets.get(src, targets)  # (a ``packed`` unit's lone top card)
     for k in sizes:
         card = pile[top - k + 1]
-        for q in rules.lone_targets.get(src, rules.targets[src]) if k < run else rules.targets[src]:
+        for q in alone if k < run else targets:
             if q == dst:
                 if fits[pile[-1] * 52 + card]:  # the moved tail's top now lies on Y
                     return False
