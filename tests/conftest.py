@@ -139,6 +139,17 @@ def clocked_redis_url(redis_url: str) -> str:
     return redis_url.rsplit("/", 1)[0] + "/2"
 
 
+#: How long a node may take to stop: its drain waits up to 10 s for each socket to finish its
+#: close handshake (server/drain.py; a browser on a busy machine can be that slow to answer),
+#: then its lifespan ends what runs in the background.
+NODE_STOP_SECONDS = 30
+
+
+def stop_node(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(NODE_STOP_SECONDS)
+
+
 def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.Popen[bytes]]:
     port = free_port()
     args = [sys.executable, "-m", "engine.cli", "serve", "--port", str(port),
@@ -167,8 +178,7 @@ def nodes(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     started = [start_node(store_url, logs / f"node{i}.log", **FAST) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 @pytest.fixture(scope="session")

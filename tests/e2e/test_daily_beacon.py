@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 from redis import Redis
 
 from tests.beacon_server import LocalBeacon
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 from tests.e2e.conftest import lobby_page, open_context
 from tests.server.client import Node
 
@@ -29,8 +29,7 @@ def beacon_node(redis_url: str, local_beacon: LocalBeacon,
     local_beacon.hold = True  # from the start: the node's sweep fetches the round at once
     node, proc = start_node(url, tmp_path / "beacon-node.log", **FAST, **local_beacon.env())
     yield node, local_beacon
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def test_the_day_waits_for_the_beacon_then_opens(browser: Browser,

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from redis import Redis
 
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 from tests.e2e.conftest import ARTIFACTS, TIMEOUT_MS, wait_online
 from tests.server.client import Node
 
@@ -154,8 +154,7 @@ def own_node(redis_url: str, tmp_path: Path) -> Iterator[Node]:
     Redis.from_url(url).flushdb()
     node, proc = start_node(url, tmp_path / "front-door-node.log", **FAST)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def test_race_someone_opens_a_race_then_the_next_newcomer_joins_it(newcomer,

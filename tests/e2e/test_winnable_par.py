@@ -18,7 +18,7 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
 from server.boards import Boards
-from tests.conftest import FAST, clear_of_midnight, start_node, wait_for
+from tests.conftest import FAST, clear_of_midnight, start_node, stop_node, wait_for
 from tests.e2e.conftest import lobby_page, open_context
 from tests.server.client import Node
 
@@ -38,8 +38,7 @@ def winnable_node(redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, str, d
     node, proc = start_node(url, tmp_path / "winnable-node.log", **ENV,
                             SAMEDEAL_DAILY_WINNABLE_FROM=str(today - timedelta(3)))
     yield node, url, today - timedelta(1)
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def put_entry(url: str, board: str, moves: int) -> None:
