@@ -683,7 +683,8 @@ class RuleSet(ABC):
                 "target.kind", f"cards from the {sg.noun} can't go to the {dg.noun}")
         if n > 1:
             return self.unit_refusal(st, src, n)
-        if sg.unit == PACKED_UNIT and dg.kind != FOUNDATION and self.run_length(st, src) > 1:
+        alone = self.lone_targets.get(src)  # (a ``packed`` unit's top card, off its run)
+        if alone is not None and dst not in alone and self.run_length(st, src) > 1:
             return Refusal("unit.whole", "only the whole packed run can move to "
                            + ("another " if dg.kind == sg.kind else "a ") + dg.noun)
         return None
