@@ -171,7 +171,10 @@ class Board:
         #: The vars, present or not, and their values: base, pass, progress.
         self.has = bytes(name in st.vars for name in VARS)
         self.vars = [st.vars.get(name, 0) for name in VARS]
-        self.order = bytearray(lay.count)  # the key's pile order
+        #: The key's pile order: the piles alone, then each group's piles as the last key
+        #: sorted them (``key`` sorts them again from there, so a move costs it a few steps).
+        self.order = bytearray(lay.alone + b"".join(lay.groups))
+        self.order.extend(bytes(lay.count - len(self.order)))
         self.keybuf = bytearray(5 * lay.count + 52 + 3 * len(VARS))
         self.journal = bytearray(1024)
         self.used = 0  # bytes of the journal in use
@@ -635,8 +638,9 @@ class Board:
         stride: cython.Py_ssize_t = STRIDE
         sep: cython.Py_ssize_t = SEP
         g: bytes
-        k: cython.Py_ssize_t = 0
+        k: cython.Py_ssize_t
         n: cython.Py_ssize_t = 0
+        m: cython.Py_ssize_t
         p: cython.Py_ssize_t
         q: cython.Py_ssize_t
         i: cython.Py_ssize_t
@@ -644,13 +648,13 @@ class Board:
         start: cython.Py_ssize_t
         v: cython.Py_ssize_t
         c: cython.Py_ssize_t
-        for p in lay.alone:
-            order[k] = p
-            k += 1
+        k = len(lay.alone)
         for g in lay.groups:  # each group's piles in the order of their cards
             start = k
-            for p in g:
-                i = k
+            k += len(g)
+            for m in range(start + 1, k):  # insertion: the order is the last key's
+                p = order[m]
+                i = m
                 while i > start:
                     q = order[i - 1]
                     j = 0  # p before q: at the first card they differ, or shorter
@@ -663,7 +667,6 @@ class Board:
                     order[i] = q
                     i -= 1
                 order[i] = p
-                k += 1
         for i in range(k):
             out[n] = down[order[i]]
             n += 1

@@ -211,6 +211,7 @@ def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
             st.pop()
             board.undo()
         same(board, st)
+        assert board.key() == Board(st).key()  # whatever was keyed before
     assert positions >= 900
     assert len(pairs) > 100  # positions met twice by a take-back are one pair
 
