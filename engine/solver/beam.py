@@ -82,31 +82,38 @@ class StatePositions:
 
 
 class BoardPositions:
-    """A beam's positions on a board (``board.py``), where one plays the rule set."""
+    """A beam's positions on a board (``board.py``), where one plays the rule set. A new
+    position is kept as its parent's pack and the move from there, played again if the
+    position is expanded: most new positions are not (a level keeps ``width`` of them), and
+    one pack a parent costs less than one a child."""
 
     def __init__(self, start: State) -> None:
         self.board = Board(start.copy(), ask=False)  # (``Board.legal``)
         self.choice = Choice(Chooser(start.rules))
         self.score = Promise(start.rules).score
-        # Kept: each expansion leaves the board where it was unpacked.
-        self.start = self.board.pack(), self.board.key()
+        self.start = (self.board.pack(), -1), self.board.key()
 
-    def root(self) -> tuple[bytes, object]:
+    def root(self) -> tuple[tuple[bytes, int], object]:
         return self.start
 
-    def expand(self, packed: bytes, here: object, parents: Parents, out: list[Child]) -> str:
+    def expand(self, at: tuple[bytes, int], here: object, parents: Parents,
+               out: list[Child]) -> str:
         board = self.board
-        board.unpack(packed)
+        parent, move = at
+        board.unpack(parent)
+        if move >= 0:
+            board.play(move)
         legal, status = board.legal()
         if status != PLAYING:
             return status
         score = self.score
+        packed = board.pack()
         for m in self.choice.choose(board, legal, False):
             board.play(m)
             k = board.key()
             if k not in parents:
                 parents[k] = (here, m)
-                out.append((-score(board), len(out), board.pack(), k))
+                out.append((-score(board), len(out), (packed, m), k))
             board.undo()
         return PLAYING
 
