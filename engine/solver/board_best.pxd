@@ -5,6 +5,6 @@ from engine.solver.board cimport Board
 
 cdef class Promise:
     cdef public bytes founds, blocking
-    cdef public bint needs
+    cdef public bint needs, wraps
 
     cpdef Py_ssize_t score(self, Board board)

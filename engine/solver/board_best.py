@@ -17,7 +17,7 @@ from collections.abc import Callable
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
 
-from ..cards import RANK, SUIT, card
+from ..cards import RANK, SUIT
 from ..core import PLAYING, WON, Move, State
 from ..options import Direction, SuitRule, Unit
 from ..rules import FOUNDATION, RuleSet
@@ -29,8 +29,6 @@ from .verdict import Outcome, Verdict
 
 #: Per card: its rank and suit, as bytes a C loop reads.
 RANKS, SUITS = bytes(RANK), bytes(SUIT)
-#: The card after each card in its suit (255: none, after a King).
-NEXT = bytes(card(RANK[c] + 1, SUIT[c]) if RANK[c] < 13 else 255 for c in range(52))
 
 
 class Promise:
@@ -48,7 +46,8 @@ class Promise:
         build = rules.pile_group[founds[0]].build if founds else None
         self.needs = (dealt_down and bool(self.blocking) and build is not None
                       and build.direction == Direction.UP and build.suit == SuitRule.SAME
-                      and not build.wrap and rules.base == 1)
+                      and (build.wrap or rules.base == 1))
+        self.wraps = build is not None and build.wrap
 
     def score(self, board: Board) -> cython.Py_ssize_t:
         cards: cython.p_uchar = board.cards
@@ -58,8 +57,6 @@ class Promise:
         ranks: cython.p_uchar = rank_of
         suit_of: bytes = SUITS
         suits: cython.p_uchar = suit_of
-        after: bytes = NEXT
-        nexts: cython.p_uchar = after
         stride: cython.Py_ssize_t = STRIDE
         needed = bytearray(b"\xff" * 4)  # by suit: the card its foundation needs next
         need: cython.p_uchar = needed
@@ -73,18 +70,22 @@ class Promise:
         hidden: cython.Py_ssize_t = 0
         blocked: cython.Py_ssize_t = 0
         buried: cython.Py_ssize_t = 0
-        if self.needs:
+        base: cython.Py_ssize_t = board.vars[0] if self.wraps else 1
+        shift: cython.Py_ssize_t = 0  # ranks from the foundations' base (``promise``)
+        if self.wraps and base:
+            shift = 14 - base
+        if self.needs and base:
             for i in range(4):
-                need[i] = i * 13  # the Ace
+                need[i] = i * 13 + base - 1  # the base card
             for f in self.founds:
                 if size[f]:
                     c = cards[f * stride + size[f] - 1]
-                    need[suits[c]] = nexts[c]
+                    need[suits[c]] = 255 if size[f] == 13 else suits[c] * 13 + ranks[c] % 13
         for p in self.blocking:
             low = 14
             for i in range(size[p]):
                 c = cards[p * stride + i]
-                r = ranks[c]
+                r = (ranks[c] + shift - 1) % 13 + 1
                 if r > low:
                     blocked += 1
                 elif r < low:

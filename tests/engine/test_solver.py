@@ -18,6 +18,7 @@ from engine.core import PLAYING, REMOVE, WON
 from engine.games.pyramid import Pyramid
 from engine.rules import FOUNDATION
 from engine.solver import Budget, Outcome, Verdict, solve
+from engine.solver.beam import beam
 from engine.solver.bestfirst import best_first, pack, promise, unpack
 from engine.solver.moves import Chooser, stuck, successors, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker, sink_piles
@@ -388,6 +389,41 @@ def test_where_cards_leave_one_at_a_time_blocked_cards_count_face_down_or_not() 
     assert promise(rules)(st) == 3 * 1 - 1 - 2 - 2 * 1
     for deal in (3, 8, 15, 17):
         assert_won_best_first(rules, deal, 1_100)
+
+
+def test_where_the_foundations_start_at_any_rank_blocked_cards_count_from_there() -> None:
+    """Shamrocks easy: the first foundation card sets the base rank, and the foundations
+    wrap from King to Ace. A card is blocked when it goes home after a card under it, so
+    ranks count from the base: with the 9h home, a 4 is the ninth card a foundation takes
+    and a King the fifth. With that, the first beam (500 wide) wins deals 3 and 10, which
+    a beam ordered by the ranks from the Ace won only at 2,000 wide (900,000 positions)."""
+    rules = engine.get("shamrocks", "easy")
+    layout = {"t1": "2c Kd", "t2": "9s 4h", "t3": "Jc 3s"}
+    st = rules.setup({**layout, "f1": "9h"}, base=9)
+    # blocked: the 4h and the 3s (home after the 9s and the Jc under them); not the Kd,
+    # home before the 2c
+    assert promise(rules)(st) == 3 * 1 - 2
+    unset = rules.setup(layout)
+    assert unset.vars["base"] == 0  # no base yet: ranks from the Ace, the Kd blocked
+    assert promise(rules)(unset) == -1
+    for deal in (3, 10):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        v = beam(st, 500_000, None)
+        assert v.outcome is Outcome.WON, deal
+        for m in v.moves:
+            st.play(m)
+        assert st.status == WON
+
+
+def test_the_card_a_suit_needs_next_counts_from_the_foundations_base() -> None:
+    """Canfield easy deals its reserve face down, a card leaving it at a time, and its
+    foundations start at the dealt rank and wrap: the card each suit needs next is known
+    once the base is, so the cards lying on it in the reserve count against a position."""
+    rules = engine.get("canfield", "easy")
+    st = rules.setup({"f1": "Jh Qh", "r": "Kh 4c 7s"}, down={"r": 1}, base=11)
+    # Hearts need the Kh next, under two cards; from the Jack, the 4c and the 7s both go
+    # home after the Kh under them: blocked.
+    assert promise(rules)(st) == 3 * 2 - 1 - 2 - 2 * 2
 
 
 def test_a_narrowed_search_leaves_out_shuffles_and_proves_nothing() -> None:
