@@ -137,4 +137,6 @@ class LocalGame:
             "move": engine.move_text(self.rules, h.move) if h.move is not None else None}
         if h.line:
             out["line_left"] = h.line_left
+        if h.lost:
+            out["lost"] = True
         return out

@@ -231,6 +231,8 @@ def hint_text(h: Payload) -> str:
     if h["source"] == "solver":
         return (f"Hint: {h['move']} (the next move of a winning line: "
                 f"{h['line_left']} moves to go)")
+    if h.get("lost"):
+        return f"Hint: {h['move']} (no winning line is left from here: a likely move)"
     return f"Hint: {h['move']} (no winning line found: a likely move)"
 
 

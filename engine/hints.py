@@ -33,12 +33,15 @@ class Hint:
     (the first move of ``line``, a winning line the search found, or for a game played for
     points the line to the best score it found), ``heuristic`` (no such line within the
     budget: a likely move, see ``likely_move``) or ``none``. ``score``: for a scored game's
-    line, the score at its end."""
+    line, the score at its end. ``lost``: the search proved that no line from here wins, so
+    the heuristic's move is the best a player has in a game that cannot be won; a player
+    would rather know that than keep looking for a win."""
 
     move: Move | None
     source: str
     line: tuple[Move, ...] = ()
     score: int | None = None
+    lost: bool = False
 
     @property
     def line_left(self) -> int:
@@ -67,7 +70,8 @@ def hint(state: State, budget: Budget | None = None, last: Move | None = None) -
         return Hint(verdict.moves[0], SOLVER, verdict.moves, verdict.score)
     if last is None and state.history:
         last = state.history[-1]
-    return Hint(likely_move(state, legal, last), HEURISTIC)
+    return Hint(likely_move(state, legal, last), HEURISTIC,
+                lost=verdict.outcome is Outcome.LOST)
 
 
 def likely_move(state: State, legal: list[Move] | None = None,

@@ -57,14 +57,14 @@ def ready() -> bool:
 
 
 def search(snapshot: bytes, last: str, positions: int, seconds: float
-           ) -> tuple[str, list[str], int | None]:
+           ) -> tuple[str, list[str], int | None, bool]:
     """The hint from the position ``snapshot`` (``State.snapshot``) reached by the move
     ``last`` ("" for none): its source, and the moves in notation (the solver's whole line
-    from here, or the one likely move; none when no legal move is left), and a scored game's
-    score at the end of the line."""
+    from here, or the one likely move; none when no legal move is left), a scored game's
+    score at the end of the line, and whether the search proved the position lost."""
     st = engine.restore(snapshot)
     rules = st.rules
     h = hint(st, Budget(positions=positions, seconds=seconds),
              engine.parse_move(rules, last) if last else None)
     line = h.line or ((h.move,) if h.move is not None else ())
-    return h.source, [engine.move_text(rules, m) for m in line], h.score
+    return h.source, [engine.move_text(rules, m) for m in line], h.score, h.lost

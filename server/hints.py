@@ -121,11 +121,11 @@ class Hints:
         rev, rules = s.rev, s.rules
         moves = [engine.move_text(rules, m) for m in s.state.history[:here.ply]]
         line = rest_of_line(await self.redis.get(line_key(sid)), moves)
-        record, searched, score = "", False, None
+        record, searched, score, lost = "", False, None, False
         if line:
             source = SOLVER
         else:
-            source, line, score, searched = await self._search(here, moves)
+            source, line, score, lost, searched = await self._search(here, moves)
             if source == SOLVER:
                 record = msgpack.packb({"ply": len(moves), "base": fingerprint(moves),
                                         "line": line})
@@ -138,6 +138,8 @@ class Hints:
             out["line_left"] = len(line)
             if score is not None:
                 out["score"] = score
+        if lost:
+            out["lost"] = True
         return out
 
     async def _practice(self, player: Player, sid: str) -> Session:
@@ -167,19 +169,20 @@ class Hints:
                            f"{math.ceil(wait)} s", retry_after=wait)
 
     async def _search(self, here: engine.State, moves: list[str]
-                      ) -> tuple[str, list[str], int | None, bool]:
-        """(source, moves, score, whether a search ran) from ``here``, reached by ``moves``:
-        the pool's answer, or a likely move found at once when the pool is full or failed."""
+                      ) -> tuple[str, list[str], int | None, bool, bool]:
+        """(source, moves, score, whether the search proved the position lost, whether a
+        search ran) from ``here``, reached by ``moves``: the pool's answer, or a likely move
+        found at once when the pool is full or failed."""
         last = moves[-1] if moves else ""
         if self.running < QUEUE_PER_WORKER * max(1, self.settings.hint_workers):
             snapshot = here.snapshot()
             self.running += 1
             try:
                 loop = asyncio.get_running_loop()
-                source, line, score = await loop.run_in_executor(
+                source, line, score, lost = await loop.run_in_executor(
                     self.pool, hint_worker.search, snapshot, last,
                     self.settings.hint_positions, self.settings.hint_seconds)
-                return source, line, score, True
+                return source, line, score, lost, True
             except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool
                 log.warning("the hint pool broke: starting a new one")
                 self.pool = hint_worker.pool(self.settings.hint_workers)
@@ -189,5 +192,5 @@ class Hints:
                 self.running -= 1
         m = likely_move(here, None, engine.parse_move(here.rules, last) if last else None)
         if m is None:
-            return NONE, [], None, False
-        return HEURISTIC, [engine.move_text(here.rules, m)], None, False
+            return NONE, [], None, False, False
+        return HEURISTIC, [engine.move_text(here.rules, m)], None, False, False

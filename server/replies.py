@@ -224,7 +224,10 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                                                "included"},
                   "score": {"type": "integer",
                             "description": "solver, a game played for points: the score at "
-                                           "the end of its line"}},
+                                           "the end of its line"},
+                  "lost": {"const": True,
+                           "description": "heuristic: the search proved that no line from "
+                                          "here wins"}},
                  doc="a hint (docs/protocol.md#hints)")),
     "league": ("reply to league.create/join/remove/code/get", LEAGUE),
     "league.left": ("reply to league.leave; closed: you owned it, and it is no more",

@@ -14,8 +14,9 @@ from .messages import _build
 class Hint:
     """A ``suggestion``: ``move`` in notation, as in ``Session.legal`` (``None`` when no legal
     move is left); ``source`` ``solver`` (the next move of a winning line the server's solver
-    found; ``line_left`` moves left in it, this one included), ``heuristic`` (a likely move)
-    or ``none``; ``rev`` the session revision it is for; ``hints`` the session's count."""
+    found; ``line_left`` moves left in it, this one included), ``heuristic`` (a likely move;
+    ``lost`` when the search proved that no line from here wins) or ``none``; ``rev`` the
+    session revision it is for; ``hints`` the session's count."""
 
     session: str
     rev: int
@@ -24,6 +25,7 @@ class Hint:
     hints: int = 0
     line_left: int | None = None
     score: int | None = None
+    lost: bool = False
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

@@ -1,7 +1,8 @@
 // Hints in practice (docs/protocol.md "Hints"): the Hint button and the H key ask the server
 // for the next move, and the board shows it, not played: the cards that would move and where
 // they would go are outlined until the board changes. A hint from the solver's winning line
-// says so; otherwise the server's heuristic gave "a likely move".
+// says so; otherwise the server's heuristic gave "a likely move", and where the search proved
+// that no line from here wins, the note says that too.
 
 import { h } from "./dom.js";
 import { parseMove } from "./moves.js";
@@ -68,7 +69,9 @@ export function hintControl(net, current, boardEl) {
         note.dataset.source = s.source;
         note.textContent = s.source === "solver"
           ? `Hint: ${s.move} (a winning line: ${s.line_left} moves to go)`
-          : `Hint: ${s.move} (no winning line found: a likely move)`;
+          : s.lost
+            ? `Hint: ${s.move} (no winning line is left from here: a likely move)`
+            : `Hint: ${s.move} (no winning line found: a likely move)`;
       }
       note.hidden = false;
     } catch (e) {

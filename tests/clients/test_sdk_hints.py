@@ -23,9 +23,13 @@ async def test_hint_in_practice_and_refused_elsewhere(nodes: list[Node], encodin
     _, rival = await Client.register(nodes[1].url, "Rival", "bot", encoding=encoding)
     async with Client(nodes[0].url, token, encoding=encoding) as c, \
             Client(nodes[1].url, rival, encoding=encoding) as r:
+        hopeless = await c.solo("scorpion", "difficult", seed="01")  # lost as dealt
+        h = await c.hint(hopeless.id)
+        assert h.source == "heuristic" and h.lost and h.move in hopeless.legal
         s = await c.solo("klondike", "easy", seed=SEED)
         h = await c.hint(s.id)
         assert isinstance(h, Hint) and h.source == "solver" and h.move in s.legal
+        assert not h.lost
         assert h.rev == 0 and h.hints == 1 and h.line_left is not None
         s = await c.move(s.id, h.move, rev=h.rev)
         nxt = await c.hint(s.id)

@@ -8,6 +8,7 @@ import uuid
 
 import engine
 from clients.local import LocalGame, MoveRefused
+from clients.terminal import hint_text
 from engine.solver import Budget, solve
 from tests.server.client import Node
 
@@ -45,6 +46,16 @@ def test_a_local_game_over_has_no_hint_and_a_hopeless_one_a_likely_move() -> Non
         assert e.code == "game.over"
     else:
         raise AssertionError("a hint after the end")
+
+
+def test_a_position_proved_lost_is_told_so() -> None:
+    """Scorpion difficult deal 01 is lost as dealt: the hint is a likely move, and says that
+    no winning line is left."""
+    g = LocalGame("scorpion", "difficult", "01")
+    h = g.hint()
+    assert h["source"] == "heuristic" and h["lost"] is True and h["move"] in g.payload["legal"]
+    assert hint_text(h) == f"Hint: {h['move']} (no winning line is left from here: a likely move)"
+    assert "lost" not in LocalGame("klondike", "easy", "00").hint()
 
 
 def test_remote_hints_from_the_server(node: Node) -> None:

@@ -65,3 +65,16 @@ def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[...
     # The end of the game says how many hints it had.
     page.get_by_role("button", name="Resign").click()
     expect(page.locator(".game-over .hints-used")).to_have_text("2 hints used.")
+
+
+def test_a_hint_in_a_position_proved_lost_says_so(page_for: Callable[..., Page]) -> None:
+    """Scorpion difficult deal 01 is lost as dealt (its cards wait in a circle): the hint is
+    the heuristic's move, and its sentence says that no winning line is left."""
+    page = page_for("Hopeless")
+    page.goto(page.url.split("#")[0] + "#/play/scorpion/difficult?seed=01")
+    page.wait_for_selector(".session[data-rev='0'] .board[data-game='scorpion']")
+    page.locator("body").press("h")
+    note = page.locator(".session .hint-note")
+    expect(note).to_have_text(re.compile(
+        r"^Hint: \S+ \(no winning line is left from here: a likely move\)$"))
+    expect(note).to_have_attribute("data-source", "heuristic")

@@ -115,3 +115,21 @@ def test_a_deal_the_solver_wins_gets_solver_hints_to_the_win() -> None:
         st.play(h.move)
         h, steps = h.after(), steps - 1
     assert st.status == WON and steps == 0
+
+
+#: Scorpion difficult deal 01: lost as dealt, its cards waiting in a circle, which the search
+#: proves in one position (docs/solver.md, "Cards waiting in a circle").
+LOST_AT_DEAL = ("scorpion", "difficult", b"\x01")
+
+
+def test_a_position_proved_lost_says_so_with_its_likely_move() -> None:
+    game, variant, seed = LOST_AT_DEAL
+    st = engine.get(game, variant).deal(seed)
+    h = hint(st, SMALL)
+    assert h.source == HEURISTIC and h.lost and h.move in st.legal_moves()
+    assert h.move == likely_move(st) and h.line == ()
+    # Won, or only undecided within the budget: not lost.
+    assert not hint(engine.get("klondike", "easy").deal(b"\x00"), BUDGET).lost
+    undecided = hint(engine.get("klondike", "difficult").deal(bytes.fromhex("4000")),
+                     Budget(positions=50))
+    assert undecided.source == HEURISTIC and not undecided.lost

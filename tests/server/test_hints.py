@@ -1,7 +1,8 @@
 """Hints (server/hints.py) on two real nodes over a real redis-server: given in practice, the
 next move of the solver's line after the hinted move is played (from the other node too: the
-line is kept in Redis), refused in races, ranked daily attempts and matches, rate limited per
-player, answered on a game over with ``game.over``, and searched off the event loop."""
+line is kept in Redis), a position proved lost said to be so, refused in races, ranked daily
+attempts and matches, rate limited per player, answered on a game over with ``game.over``, and
+searched off the event loop."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import engine
 from engine.solver import Budget, Outcome, solve
+from server import replies
 
 from ..conftest import SUITE_ACCOUNTS, start_node
 from .client import JSON, MSGPACK, V2_JSON, Node, Rest, Ws, player
@@ -120,6 +123,35 @@ async def test_a_move_off_the_line_gets_a_fresh_hint(steady_node: Node) -> None:
     v = solve(st, STEADY)
     assert v.outcome == Outcome.WON and h2["source"] == "solver", (v, h2)
     assert h2["line_left"] == len(v.moves) and h2["move"] == engine.move_text(KLONDIKE, v.moves[0])
+    await ws.close()
+
+
+@pytest.mark.parametrize("protocol", [JSON, MSGPACK, V2_JSON])
+async def test_a_position_proved_lost_gets_a_likely_move_and_says_so(
+        steady_node: Node, protocol: str) -> None:
+    """Scorpion difficult deal 01 is lost as dealt (its cards wait in a circle): the search
+    proves it at once, so the hint is the heuristic's move and ``lost`` says why no line
+    comes with it; a hint with a winning line carries no ``lost``."""
+    _, token = await player(steady_node, "Hopeless", "human")
+    ws = await Ws.open(steady_node, token, protocol)
+    s = await ws.request({"type": "solo.start", "game": "scorpion", "variant": "difficult",
+                          "seed": "01"})
+    h = await ws.request({"type": "hint", "session": s["session"]})
+    st = engine.get("scorpion", "difficult").deal(b"\x01")
+    assert solve(st, STEADY).outcome == Outcome.LOST
+    assert h["source"] == "heuristic" and h["lost"] is True and h["move"] in s["legal"], h
+    assert "line_left" not in h
+    schema = replies.REPLIES["suggestion"][1]
+    jsonschema.validate(h, schema)  # as docs/protocol.md declares it
+    won = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
+                            "seed": WON_AT_ONCE})
+    h = await ws.request({"type": "hint", "session": won["session"]})
+    assert h["source"] == "solver" and "lost" not in h, h
+    jsonschema.validate(h, schema)
+    rest = Rest(steady_node, token)
+    status, r = await rest.call("POST", f"/sessions/{s['session']}/hint")
+    assert status == 200 and r["lost"] is True and r["source"] == "heuristic", r
+    await rest.aclose()
     await ws.close()
 
 
