@@ -33,9 +33,9 @@ class Hint:
     (the first move of ``line``, a winning line the search found, or for a game played for
     points the line to the best score it found), ``heuristic`` (no such line within the
     budget: a likely move, see ``likely_move``) or ``none``. ``score``: for a scored game's
-    line, the score at its end. ``lost``: the search proved that no line from here wins, so
-    the heuristic's move is the best a player has in a game that cannot be won; a player
-    would rather know that than keep looking for a win."""
+    line, the score at its end. ``lost``: the search proved that no line from here wins (the
+    heuristic's move is then all a hint can give); a player would rather know that than look
+    on for a win."""
 
     move: Move | None
     source: str
