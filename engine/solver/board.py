@@ -174,7 +174,6 @@ class Board:
         #: The key's pile order: the piles alone, then each group's piles as the last key
         #: sorted them (``key`` sorts them again from there, so a move costs it a few steps).
         self.order = bytearray(lay.alone + b"".join(lay.groups))
-        self.order.extend(bytes(lay.count - len(self.order)))
         self.keybuf = bytearray(5 * lay.count + 52 + 3 * len(VARS))
         self.journal = bytearray(1024)
         self.used = 0  # bytes of the journal in use
