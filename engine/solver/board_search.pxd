@@ -13,6 +13,7 @@ cdef class Choice:
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
     cpdef bint stuck(self, Board board)
+    cpdef Py_ssize_t back(self, Board board, Py_ssize_t m)
     cpdef object after_deal(self, Board board)
     cdef unsigned long long takes(self, Board board, Py_ssize_t f)
     cpdef list safe_moves(self, Board board, object legal)

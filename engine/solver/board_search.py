@@ -19,7 +19,7 @@ from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
 from ..rules import CELL, FOUNDATION
 from ..safe import row_bits
-from .board import DEAL, FOUNDATION_CODE, STRIDE, Board, Layout, playable
+from .board import DEAL, FOUNDATION_CODE, STOCK_CODE, STRIDE, WASTE_CODE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
@@ -179,6 +179,29 @@ class Choice:
                 below[cards[i]] = cards[i - 1]
         return bool(circled(on, under, succ))
 
+    def back(self, board: Board, m: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """Just after ``m`` was played: the move straight back to the position before, where
+        it leads to that very position, which a search has in its table; else -1.
+
+        So it does when ``m`` only moved its cards (one journal entry: nothing turned up or
+        refilled, no var changed) and the way back only moves them again: it turns nothing
+        up (the pile it leaves had its top card face up before ``m``) and refills nothing (a
+        pile a reserve refills is never empty while the reserve has cards). Not where ``m``
+        touched the stock or a waste: the way back would count cards played from the talon,
+        and a position a deal led to, whose moves all touch the talon, is keyed apart from
+        the same position reached otherwise."""
+        if m == DEAL or board.used - board.marks[-1] != 8:
+            return -1
+        lay: Layout = board.layout
+        kind: cython.p_uchar = lay.kind
+        src: cython.Py_ssize_t = m & 255
+        dst: cython.Py_ssize_t = (m >> 8) & 255
+        stock: cython.Py_ssize_t = STOCK_CODE
+        waste: cython.Py_ssize_t = WASTE_CODE
+        if kind[src] in (stock, waste) or kind[dst] in (stock, waste):
+            return -1
+        return dst | src << 8 | (m >> 16) << 16
+
     def after_deal(self, board: Board) -> list[int] | None:
         """``Chooser.legal_after_deal``: the talon's useful moves alone."""
         if self.talon_sources is None:
@@ -278,6 +301,7 @@ class BoardSearch(Search):
         super().__init__(st, progress, narrow)
         self.board = Board(self.st, ask=False)  # (``Board.legal``)
         self.choice = Choice(self.chooser)
+        self.backs: list[int] = []
 
     def line(self) -> tuple[Move, ...]:
         """The moves from the start to the board's position: each frame's move played."""
@@ -296,7 +320,11 @@ class BoardSearch(Search):
             if status == WON:
                 return self.verdict(Outcome.WON, self.line())
             self.stack = [(choice.choose(board, moves, False), 0)]  # type: ignore[list-item]
+            self.backs = [-1]
         stack: list[tuple[list[int], int]] = self.stack  # type: ignore[assignment]
+        # Per frame, the move straight back to the position before (``Choice.back``): that
+        # position is in the table, so the move is not tried.
+        backs: list[int] = self.backs
         ticks = 0
         while stack:
             if cap is not None and len(seen) >= cap:
@@ -307,11 +335,14 @@ class BoardSearch(Search):
             moves, i = stack[-1]
             if i == len(moves):
                 stack.pop()
+                backs.pop()
                 if stack:
                     board.undo()
                 continue
             stack[-1] = (moves, i + 1)
             move = moves[i]
+            if move == backs[-1]:
+                continue
             board.play(move)
             dealt = talon and move == DEAL
             k: object = (board.key(), True) if dealt else board.key()
@@ -319,9 +350,11 @@ class BoardSearch(Search):
                 board.undo()
                 continue
             seen.add(k)
+            back = choice.back(board, move)
             quick = choice.after_deal(board) if dealt else None
             if quick is not None:
                 stack.append((choice.choose(board, quick, True), 0))
+                backs.append(back)
                 continue
             moves, status = board.legal()
             if status != PLAYING:
@@ -330,6 +363,7 @@ class BoardSearch(Search):
                 board.undo()
                 continue
             stack.append((choice.choose(board, moves, dealt), 0))
+            backs.append(back)
         self.chooser.dropped = choice.dropped
         return self.exhausted()
 

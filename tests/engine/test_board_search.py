@@ -162,3 +162,40 @@ def test_the_solver_searches_a_plain_rule_set_on_a_board() -> None:
     assert isinstance(searcher(engine.get("klondike", "easy").deal(b"\x01"), None), BoardSearch)
     pyramid = engine.get("pyramid", "easy").deal(b"\x01")
     assert type(searcher(pyramid, None)) is Search
+
+
+@pytest.mark.parametrize("rules", PLAIN, ids=lambda r: r.key)
+def test_the_way_back_leads_to_the_position_before(rules: engine.RuleSet) -> None:
+    """``Choice.back``, which depth first does not try (its position is in the table): at
+    every position of random games, where that move is legal it brings back the very
+    position before the move (piles, face-down counts, vars, key); a move that turned a card
+    up has none."""
+    rng = random.Random(rules.key)
+    choice = choice_of(rules, False)
+    checked = 0
+    for deal in range(8):
+        board = Board(rules.deal(deal.to_bytes(4, "big")), ask=False)
+        for _ in range(120):
+            legal, status = board.legal()
+            if status != PLAYING:
+                break
+            before = (board.piles(), list(board.down), board.var_dict(), board.key())
+            m = rng.choice(legal)
+            board.play(m)
+            back = choice.back(board, m)
+            if list(board.down) != before[1]:
+                assert back == -1
+            if back >= 0 and back in board.legal()[0]:
+                board.play(back)
+                assert (board.piles(), list(board.down), board.var_dict(), board.key()) == before
+                board.undo()
+                checked += 1
+    assert checked or rules.key in NO_WAY_BACK
+
+
+#: Where no move can be taken straight back: cards go only to a foundation (Golf,
+#: Eliminator) or from the stock to a pile (Lady Betty), or only a whole packed run moves
+#: between columns, and on its way back it would take the card it now lies on along
+#: (Canfield difficult).
+NO_WAY_BACK = {"golf/easy", "golf/difficult", "eliminator/easy", "eliminator/difficult",
+               "lady-betty/standard", "canfield/difficult"}
