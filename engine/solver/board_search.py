@@ -4,7 +4,9 @@ The same search as ``search.Search``, position for position: the same moves trie
 same order (``Chooser.moves``, with the safe moves of ``engine/safe.py``), the same table
 (the board's key is equal exactly when the engine's is), so the same verdicts, lines and
 position counts; tests/engine/test_board_search.py holds the two to that. What differs is
-what a position costs: the board lists, plays and keys in C where the state calls Python.
+what a position costs: the board lists, plays and keys in C where the state calls Python,
+and it does not make the move straight back to the position before (``Choice.back``), which
+the state's search makes only to find that position in its table.
 """
 
 from __future__ import annotations
