@@ -108,3 +108,21 @@ def test_the_deeper_census_keeps_its_own_records_and_budget(tmp_path, monkeypatc
     assert "## Against the published figures" in text and "5,000 positions a deal" in text
     deep_part = text.split("## Against the published figures")[1]
     assert "| `eliminator/easy` | 2 |" in deep_part
+
+
+def test_the_table_within_the_time_says_which_sample_each_rule_set_has():
+    """One sample for all: one command. The rule sets held to the target on more deals than
+    those out of reach for their state space: both counts, and a command for each."""
+    def sets(held: int, others: int) -> dict:
+        return {"budget": {"seconds": 10, "solver": 12}, "sets": {
+            "klondike/easy": {"outcomes": "W" * held, "cpu": [0.1] * held},
+            "bowling/easy": {"outcomes": "U" * others, "cpu": [10.0] * others}}}
+    same = "\n".join(w.render_within(sets(20, 20)))
+    assert "20 deals each are a small sample (one deal is 5 points)" in same
+    assert "--held" not in same and "--within 10 --deals 20 --jobs 2" in same
+    mixed = "\n".join(w.render_within(sets(50, 20)))
+    assert "each rule set held to it has 50 deals (one deal is 2 points), each of the others 20" \
+        in mixed
+    assert "--within 10 --deals 50 --held --jobs 2" in mixed
+    assert "--within 10 --deals 20 --jobs 2" in mixed
+    assert "| `bowling/easy` | 20 | 0 | 0 | 0% | - | state space: scored |" in mixed
