@@ -352,11 +352,10 @@ class BoardSearch(Search):
                 board.undo()
                 continue
             seen.add(k)
-            back = choice.back(board, move)
             quick = choice.after_deal(board) if dealt else None
             if quick is not None:
                 stack.append((choice.choose(board, quick, True), 0))
-                backs.append(back)
+                backs.append(-1)  # a deal has no way back
                 continue
             moves, status = board.legal()
             if status != PLAYING:
@@ -365,7 +364,7 @@ class BoardSearch(Search):
                 board.undo()
                 continue
             stack.append((choice.choose(board, moves, dealt), 0))
-            backs.append(back)
+            backs.append(choice.back(board, move))  # (the journal still ends with ``move``)
         self.chooser.dropped = choice.dropped
         return self.exhausted()
 
