@@ -26,6 +26,7 @@ from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
     FROM_RESERVE,
+    MOVE_RANKS,
     OTHER,
     REVEALS,
     SIDE_KINDS,
@@ -59,6 +60,10 @@ class Choice:
         self.talon_sources = (bytes(chooser.talon_sources)
                               if chooser.talon_sources is not None else None)
         self.group_of = bytes(chooser.group_of.get(p, 255) for p in range(count))
+        #: Per group of interchangeable piles, the empty pile that takes cards (``choose``),
+        #: 255 between two calls; kept, so that a call makes none.
+        self.empty = bytearray(b"\xff" * (max(chooser.group_of.values(), default=-1) + 1))
+        self.ranked = bytearray(64)  # (``choose``: per move its rank; grown as needed)
         self.twin_of = bytes(chooser.twin_of.get(p, 255) for p in range(count))
         self.open_foundations = bytes(chooser.open_foundations)
         self.succ = chooser.succ
@@ -117,16 +122,21 @@ class Choice:
                 if safe:
                     return safe[:1]
         talon: cython.bint = after_deal and self.talon
-        first_empty = bytearray(b"\xff" * 256)
-        empty: cython.p_uchar = first_empty
-        ranked: list[int] = []
-        for i in range(len(legal)):
+        empty: cython.p_uchar = self.empty
+        count: cython.Py_ssize_t = len(legal)
+        if len(self.ranked) < count:
+            self.ranked = bytearray(2 * count)
+        ranked: cython.p_uchar = self.ranked  # per move its rank, 255 if left out
+        present: cython.Py_ssize_t = 0  # the ranks met, a bit each
+        for i in range(count):
             m = legal[i]
+            ranked[i] = 255
             if m == deal:
                 if self.turns_over and not size[lay.stock_pile] and not (
                         board.vars[2] if board.has[2] else 1):
                     continue  # the stock turned over with nothing played since the last turn
-                ranked.append(DEAL_RANK << 16 | i)
+                ranked[i] = DEAL_RANK
+                present |= 1 << DEAL_RANK
                 continue
             src, dst, n = m & 255, (m >> 8) & 255, m >> 16
             if talon and not in_talon[src] and not in_talon[dst]:
@@ -157,9 +167,17 @@ class Choice:
                 if self.narrow:
                     self.dropped = True
                     continue
-            ranked.append(rank << 16 | i)
-        ranked.sort()
-        return [legal[r & 0xFFFF] for r in ranked]
+            ranked[i] = rank
+            present |= 1 << rank
+        for g in range(len(self.empty)):
+            empty[g] = 255
+        out: list[int] = []  # by rank, and in the listing's order within a rank
+        for rank in range(MOVE_RANKS):
+            if present >> rank & 1:
+                for i in range(count):
+                    if ranked[i] == rank:
+                        out.append(legal[i])
+        return out
 
     def stuck(self, board: Board) -> cython.bint:
         """``moves.stuck`` on the board's columns."""
@@ -303,58 +321,80 @@ class BoardSearch(Search):
         super().__init__(st, progress, narrow)
         self.board = Board(self.st, ask=False)  # (``Board.legal``)
         self.choice = Choice(self.chooser)
+        # The stack, a frame a position on the line: its moves to try, how many of them
+        # were tried, and the move straight back to the position before (``Choice.back``),
+        # which is in the table and so not tried. Three lists rather than a tuple a frame:
+        # a frame changes with each move tried, and a new tuple each time cost more.
+        self.frames: list[list[int]] | None = None
+        self.tried: list[int] = []
         self.backs: list[int] = []
 
     def line(self) -> tuple[Move, ...]:
         """The moves from the start to the board's position: each frame's move played."""
-        frames: list[tuple[list[int], int]] = self.stack or []  # type: ignore[assignment]
-        return tuple(Board.decode(moves[i - 1]) for moves, i in frames)
+        return tuple(Board.decode(moves[i - 1])
+                     for moves, i in zip(self.frames or [], self.tried, strict=True))
 
     def run(self, cap: int | None = None, deadline: float | None = None,
             offset: int = 0) -> Verdict:
         board: Board = self.board
         choice: Choice = self.choice
-        seen = self.seen
-        talon = choice.talon
-        if self.stack is None:
+        seen: set[object] = self.seen
+        talon: cython.bint = choice.talon
+        deal: cython.Py_ssize_t = DEAL
+        if self.frames is None:
             seen.add(board.key())
             moves, status = board.legal()
             if status == WON:
                 return self.verdict(Outcome.WON, self.line())
-            self.stack = [(choice.choose(board, moves, False), 0)]  # type: ignore[list-item]
+            self.frames = [choice.choose(board, moves, False)]
+            self.tried = [0]
             self.backs = [-1]
-        stack: list[tuple[list[int], int]] = self.stack  # type: ignore[assignment]
-        # Per frame, the move straight back to the position before (``Choice.back``): that
-        # position is in the table, so the move is not tried.
+        frames: list[list[int]] = self.frames
+        tried: list[int] = self.tried
         backs: list[int] = self.backs
-        ticks = 0
-        while stack:
-            if cap is not None and len(seen) >= cap:
+        limit: cython.Py_ssize_t = -1 if cap is None else cap
+        every: cython.Py_ssize_t = self.clock_every
+        ticks: cython.Py_ssize_t = 0
+        i: cython.Py_ssize_t
+        move: cython.Py_ssize_t
+        back: cython.Py_ssize_t
+        known: cython.Py_ssize_t
+        dealt: cython.bint
+        mine: list[int]
+        while frames:
+            if limit >= 0 and len(seen) >= limit:
                 return self.out_of_budget()
             ticks += 1
-            if not ticks % self.clock_every and self.late(deadline, offset):
-                return self.out_of_budget()
-            moves, i = stack[-1]
-            if i == len(moves):
-                stack.pop()
+            if ticks == every:
+                ticks = 0
+                if self.late(deadline, offset):
+                    return self.out_of_budget()
+            mine = frames[-1]
+            i = tried[-1]
+            if i == len(mine):
+                frames.pop()
+                tried.pop()
                 backs.pop()
-                if stack:
+                if frames:
                     board.undo()
                 continue
-            stack[-1] = (moves, i + 1)
-            move = moves[i]
-            if move == backs[-1]:
+            tried[-1] = i + 1
+            move = mine[i]
+            back = backs[-1]
+            if move == back:
                 continue
             board.play(move)
-            dealt = talon and move == DEAL
+            dealt = talon and move == deal
             k: object = (board.key(), True) if dealt else board.key()
-            if k in seen:
+            known = len(seen)
+            seen.add(k)  # one look in the table: a position met before leaves it as it was
+            if len(seen) == known:
                 board.undo()
                 continue
-            seen.add(k)
             quick = choice.after_deal(board) if dealt else None
             if quick is not None:
-                stack.append((choice.choose(board, quick, True), 0))
+                frames.append(choice.choose(board, quick, True))
+                tried.append(0)
                 backs.append(-1)  # a deal has no way back
                 continue
             moves, status = board.legal()
@@ -363,7 +403,8 @@ class BoardSearch(Search):
                     return self.verdict(Outcome.WON, self.line())
                 board.undo()
                 continue
-            stack.append((choice.choose(board, moves, dealt), 0))
+            frames.append(choice.choose(board, moves, dealt))
+            tried.append(0)
             backs.append(choice.back(board, move))  # (the journal still ends with ``move``)
         self.chooser.dropped = choice.dropped
         return self.exhausted()

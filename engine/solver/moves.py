@@ -50,8 +50,9 @@ from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleS
 from ..safe import safe_moves
 from .position import MOVE_HOOKS, interchangeable, own_hooks
 
-#: Rank of a move by the kinds of its piles (lower first).
+#: Rank of a move by the kinds of its piles (lower first), and how many ranks there are.
 TO_FOUNDATION, REVEALS, FROM_RESERVE, EMPTIES, OTHER, DEAL, TO_CELL = range(7)
+MOVE_RANKS = TO_CELL + 1
 #: Kinds whose cards a move brings into play (out of a side pile, onto the table).
 SIDE_KINDS = frozenset({RESERVE, CELL, WASTE, STOCK_PILE})
 
