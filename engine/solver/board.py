@@ -694,7 +694,9 @@ class Board:
                     i -= 3
         for q in range(3):  # the vars, by their place in ``VARS``
             if self.has[q] and not (lay.endless and q == 1):
-                v = min(self.vars[q], 1) if lay.endless and q == 2 else self.vars[q]
+                v = self.vars[q]
+                if lay.endless and q == 2 and v > 1:
+                    v = 1  # played from the stock since the last turn: none or some
                 out[n] = q
                 out[n + 1] = v & 255
                 out[n + 2] = v >> 8
