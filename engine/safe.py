@@ -14,6 +14,13 @@ foundations, which cards lie on top), never from a face-down card:
   playing one card shuts out the others);
 - it does not choose the foundations' base rank (the first card of a "chosen base" game),
   nor start a foundation any card may start (Eliminator's: which card starts it is a choice).
+
+The solver may ask for more (``follow``): a card still out that could be laid on it is no
+reason to wait if it can follow the card home whenever a line would lay it there. That
+holds of a card a foundation takes now (it stays takeable until it goes, where foundations
+build up in suit and keep their cards) when every card still out that could be laid on it
+can follow in turn: docs/solver.md (Safe moves) gives the argument, and the rule sets it
+holds for (``Chooser``).
 """
 
 from __future__ import annotations
@@ -22,12 +29,14 @@ import functools
 from collections.abc import Iterable
 
 from .core import MOVE, Move, State
-from .rules import ANY_FILL, FOUNDATION
+from .rules import ANY_FILL, FOUNDATION, RuleSet
 
 
-def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
+def safe_moves(st: State, legal: Iterable[Move] | None = None,
+               follow: bool = False) -> list[Move]:
     """The safe foundation moves among ``legal`` (default: the position's legal moves), one
-    per card: where several foundations would take it, the first of them."""
+    per card: where several foundations would take it, the first of them. ``follow``: the
+    solver's stronger rule (above), only where the caller knows it holds."""
     rules = st.rules
     foundations = rules.by_kind.get(FOUNDATION, [])
     if not foundations:
@@ -40,7 +49,7 @@ def safe_moves(st: State, legal: Iterable[Move] | None = None) -> list[Move]:
     out: dict[int, Move] = {}
     for m in moves:
         if (m.kind == MOVE and m.n == 1 and m.src not in out
-                and rules.pile_kinds[m.dst] == FOUNDATION and _safe(st, m, founded)):
+                and rules.pile_kinds[m.dst] == FOUNDATION and _safe(st, m, founded, follow)):
             out[m.src] = m
     return list(out.values())
 
@@ -51,7 +60,7 @@ def row_bits(row: bytes) -> int:
     return sum(1 << c for c, flag in enumerate(row) if flag)
 
 
-def _safe(st: State, m: Move, founded: int) -> bool:
+def _safe(st: State, m: Move, founded: int, follow: bool) -> bool:
     rules = st.rules
     build = rules.pile_group[m.dst].build
     if build is None:
@@ -60,10 +69,10 @@ def _safe(st: State, m: Move, founded: int) -> bool:
     if not st.piles[m.dst] and (st.vars.get("base") == 0
                                 or rules.pile_group[m.dst].fill == ANY_FILL):
         return False  # the first card sets the base rank, or any card may start the pile
+    waiting = laid_on(rules, card) & ~founded  # cards still out that could be laid on it
+    if waiting and not follow:
+        return False
     out = ~founded
-    for g in rules.groups:  # a card still out that could be laid on it
-        if g.kind != FOUNDATION and g.build is not None and row_bits(g.build.rows[card]) & out:
-            return False
     taken_before = taken_after = 0
     for f in rules.by_kind[FOUNDATION]:
         row = rules._takes(st, f)
@@ -72,4 +81,32 @@ def _safe(st: State, m: Move, founded: int) -> bool:
         taken_before |= row_bits(row)
         taken_after |= row_bits(build.rows[card]) if f == m.dst else row_bits(row)
     shut_out = taken_before & out & ~(1 << card) & ~taken_after
-    return not shut_out
+    if shut_out:
+        return False
+    if waiting and st.vars.get("base") == 0:
+        return False  # an empty foundation takes any card until the base is chosen
+    return not waiting & ~followers(rules, founded | 1 << card, taken_after)
+
+
+def laid_on(rules: RuleSet, card: int) -> int:
+    """The cards that may be laid on ``card`` in a pile other than a foundation, as bits."""
+    bits = 0
+    for g in rules.groups:
+        if g.kind != FOUNDATION and g.build is not None:
+            bits |= row_bits(g.build.rows[card])
+    return bits
+
+
+def followers(rules: RuleSet, home: int, takes: int) -> int:
+    """The cards that can follow a card home (``follow``): of those the foundations take
+    (``takes``) and that are not ``home``, the largest set each of whose cards has only
+    cards of the set, or home, to lie on it."""
+    spare = takes & ~home
+    while True:
+        keep = spare
+        for c in range(52):
+            if keep >> c & 1 and laid_on(rules, c) & ~home & ~keep:
+                keep &= ~(1 << c)
+        if keep == spare:
+            return spare
+        spare = keep

@@ -4,7 +4,7 @@
 from engine.solver.board cimport Board
 
 cdef class Choice:
-    cdef public bint safe, narrow, dropped, turns_over, talon
+    cdef public bint safe, follow, narrow, dropped, turns_over, talon
     cdef public bytes in_talon, group_of, twin_of, open_foundations, side, to_cell, columns
     cdef public bytearray empty, ranked
     cdef public object succ
@@ -20,3 +20,5 @@ cdef class Choice:
     cpdef list safe_moves(self, Board board, object legal)
     cdef bint is_safe(self, Board board, Py_ssize_t src, Py_ssize_t dst,
                       unsigned long long founded)
+    cdef unsigned long long followers(self, unsigned long long home,
+                                      unsigned long long takes)

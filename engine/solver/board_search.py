@@ -52,6 +52,7 @@ class Choice:
         count = len(rules.pile_kinds)
         kinds = rules.pile_kinds
         self.safe = chooser.safe
+        self.follow = chooser.follow
         self.narrow = chooser.narrow
         self.dropped = False
         self.turns_over = chooser.turns_over
@@ -295,9 +296,10 @@ class Choice:
         everything: cython.ulonglong = ALL
         one: cython.ulonglong = 1
         out: cython.ulonglong = everything & ~founded
-        laid_on: cython.ulonglong = self.laid_on[card]
-        if laid_on & out:
-            return False  # a card still out could be laid on it
+        waiting: cython.ulonglong = self.laid_on[card]
+        waiting &= out  # the cards still out that could be laid on it
+        if waiting and not self.follow:
+            return False
         before: cython.ulonglong = 0
         after: cython.ulonglong = 0
         row: cython.ulonglong
@@ -307,7 +309,32 @@ class Choice:
             row = self.takes(board, f)
             before |= row
             after |= own if f == dst else row
-        return not (before & out & ~(one << card) & ~after)
+        if before & out & ~(one << card) & ~after:
+            return False  # a card the foundations take now would be shut out
+        if not waiting:
+            return True
+        if board.has[0] and board.vars[0] == 0:
+            return False  # an empty foundation takes any card until the base is chosen
+        return not (waiting & ~self.followers(founded | (one << card), after))
+
+    def followers(self, home: cython.ulonglong, takes: cython.ulonglong) -> cython.ulonglong:
+        """``engine/safe.py`` ``followers``: of the cards the foundations take, the largest set
+        each of whose cards has only cards of the set, or home, to lie on it."""
+        one: cython.ulonglong = 1
+        spare: cython.ulonglong = takes & ~home
+        keep: cython.ulonglong
+        on: cython.ulonglong
+        c: cython.Py_ssize_t
+        while True:
+            keep = spare
+            for c in range(52):
+                if keep >> c & 1:
+                    on = self.laid_on[c]
+                    if on & ~home & ~keep:
+                        keep &= ~(one << c)
+            if keep == spare:
+                return spare
+            spare = keep
 
 
 class BoardSearch(Search):

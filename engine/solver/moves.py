@@ -7,7 +7,9 @@ the key's symmetry, see ``position.py``):
   never cost a win, so there is nothing to branch on. Not while a foundation that any card
   may start lies empty: ``safe_moves`` counts such a pile as taking every card, but it can
   take only one of them, so spending a card on a foundation there is a choice (the plain
-  exhaustive search of the tests found this);
+  exhaustive search of the tests found this); where ``followed`` holds, a card is safe also
+  when the cards still out that could be laid on it can follow it home (``safe_moves``'s
+  ``follow``);
 - so is a move the rule set itself calls costless (``RuleSet.costless``: Pyramid's lone
   King, which can join no set and only uncovers cards when it leaves);
 - moves into an empty pile of an interchangeable group go to its first empty pile only
@@ -45,7 +47,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..cards import RANK
 from ..core import MOVE, STOCK, Move, State
-from ..options import Deals, Fill, Goal
+from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
 from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
 from ..safe import safe_moves
 from .position import MOVE_HOOKS, interchangeable, own_hooks
@@ -69,6 +71,8 @@ class Chooser:
         self.can_narrow = any(kinds[src] not in SIDE_KINDS and kinds[dst] not in (FOUNDATION, CELL)
                               for src in rules.sources for dst in rules.targets[src])
         self.safe = safe and FOUNDATION in rules.by_kind
+        #: The stronger safe rule holds here (``followed``).
+        self.follow = self.safe and followed(rules)
         #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
         self.costless = safe and own_hooks(rules, ("costless",))
         #: Foundations any card may start: while one is empty, no move is judged safe.
@@ -135,7 +139,7 @@ class Chooser:
             kinds = self.kinds
             if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(
                     not st.piles[f] for f in self.open_foundations):
-                safe = safe_moves(st, legal)
+                safe = safe_moves(st, legal, self.follow)
                 if safe:
                     return safe[:1]
         rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of
@@ -163,6 +167,33 @@ class Chooser:
             out.append((rank, i, m))
         out.sort()
         return [m for _, _, m in out]
+
+
+def followed(rules: RuleSet) -> bool:
+    """Whether a card may go home once every card still out that could be laid on it can
+    follow it there (``safe_moves``'s ``follow``). A line that would lay such a card on it
+    can send that card home instead (with the cards of its run, top first), and the same
+    for the cards laid on those: what is left of each later move is still legal. That needs
+    every foundation to build up in suit from a base and to keep its cards (a card it takes
+    stays takeable until it goes); every pile that lays a card on another to be able to send
+    it home too; runs that move only as built (not Yukon's face-up cards, which carry any
+    cards on them); no pile that fills itself when emptied (Eagle Wing's and Canfield's
+    columns from the reserve, which a card gone home early would fill early); a stock that
+    deals to wastes or not at all; and the shared rules for every move (docs/solver.md, Safe
+    moves)."""
+    foundations = [g for g in rules.groups if g.kind == FOUNDATION]
+    if not foundations or own_hooks(rules, (*MOVE_HOOKS, "_takes", "covered_by")):
+        return False
+    if rules.stock is not None and rules.stock.to != Deals.WASTE:
+        return False
+    for g in foundations:
+        build = g.build
+        if (build is None or build.direction != Direction.UP or build.suit != SuitRule.SAME
+                or g.fill != Fill.BASE or g.to):
+            return False
+    return all(g.unit != Unit.FACEUP and g.refills is None
+               and (not g.to or FOUNDATION in g.to)
+               for g in rules.groups if g.kind != FOUNDATION)
 
 
 def twin_groups(rules: RuleSet) -> list[list[int]]:

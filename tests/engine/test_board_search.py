@@ -116,13 +116,14 @@ def test_best_first_on_a_board_is_best_first_on_the_state(rules: engine.RuleSet,
 
 @pytest.mark.parametrize("rules", PLAIN + DECLARED, ids=lambda r: r.key)
 def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> None:
-    """At every position of random games: the same safe moves as engine/safe.py, the same
+    """At every position of random games: the same safe moves as engine/safe.py (with its
+    ``follow`` where the chooser has it, and without), the same
     moves tried, in the same order, as ``Chooser.moves``, narrowed or not, after a deal or
     not, the same promise as best first's, and a packed board unpacked to the same
     position."""
     rng = random.Random(rules.key)
     promise = Promise(rules).score
-    safe_seen = 0
+    safe_seen = followed_seen = 0
     for deal in range(12):
         st = rules.deal(deal.to_bytes(4, "big"))
         board = Board(st)
@@ -137,9 +138,15 @@ def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> 
             again.unpack(board.pack())
             assert (again.piles(), list(again.down), again.var_dict()) == (
                 st.piles, st.down, st.vars)
-            safe = choice_of(rules, False).safe_moves(board, legal)
-            assert [Board.decode(m) for m in safe] == safe_moves(st, moves)
+            choice = choice_of(rules, False)
+            safe = choice.safe_moves(board, legal)
+            assert [Board.decode(m) for m in safe] == safe_moves(st, moves, choice.follow)
             safe_seen += len(safe)
+            if choice.follow:
+                choice.follow = False
+                plain = choice.safe_moves(board, legal)
+                assert [Board.decode(m) for m in plain] == safe_moves(st, moves)
+                followed_seen += len(safe) - len(plain)
             for narrow in (False, True):
                 for after_deal in (False, True):
                     chooser, choice = Chooser(rules, narrow=narrow), choice_of(rules, narrow)
@@ -152,6 +159,8 @@ def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> 
             board.play(m)
     if rules.id in ("klondike", "yukon", "eliminator"):  # random games reach safe moves
         assert safe_seen > 0
+    if rules.key in ("klondike/easy", "beleaguered-castle/difficult"):  # and ``follow``'s
+        assert followed_seen > 0
 
 
 def choice_of(rules: engine.RuleSet, narrow: bool) -> Choice:

@@ -39,6 +39,29 @@ def test_a_red_two_waits_for_the_black_aces():
     assert safe(st) == ["t2-f2"]  # the 2♥ could still hold the A♠ in a column
 
 
+def followed(st: engine.State) -> list[str]:
+    return sorted(engine.move_text(st.rules, m) for m in safe_moves(st, follow=True))
+
+
+def test_follow_a_card_whose_waiting_cards_can_go_home_whenever_laid_on_it():
+    """The solver's stronger rule: the 2♥ may hold only the black Aces, and the A♠ can go
+    home at any time; the 6♥ may hold the black 5s, which can follow it (the black 4s are
+    up), and on them only the red 4s, of which the 4♥ is up and the 4♦ can follow."""
+    st = KLONDIKE.setup({"t1": "2h", "f1": "Ah", "t2": "As"})
+    assert followed(st) == ["t1-f1", "t2-f2"]
+    up = {"f1": "As 2s 3s 4s", "f2": "Ac 2c 3c 4c", "f3": "Ad 2d 3d", "f4": "Ah 2h 3h 4h 5h"}
+    st = KLONDIKE.setup({**up, "t1": "6h", "t2": "5s", "t3": "4d"})
+    assert safe(st) == ["t3-f3"] and followed(st) == ["t1-f4", "t2-f1", "t3-f3"]
+
+
+def test_follow_not_while_a_card_that_may_wait_cannot_go_home():
+    """The 4♦ can't go home while the 3♦ is out, so the 5♠ may have to hold it, and the 6♥
+    the 5♠."""
+    up = {"f1": "As 2s 3s 4s", "f2": "Ac 2c 3c 4c", "f3": "Ad 2d", "f4": "Ah 2h 3h 4h 5h"}
+    st = KLONDIKE.setup({**up, "t1": "6h", "t2": "5s", "t3": "4d", "t4": "3d"})
+    assert followed(st) == ["t4-f3"]
+
+
 def test_same_suit_columns_need_only_the_one_card_below():
     lucie = engine.get("la-belle-lucie", "easy")
     st = lucie.setup({"t1": "3h", "t2": "2h", "f1": "Ah", "f2": "As 2s"})

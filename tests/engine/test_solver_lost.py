@@ -15,15 +15,20 @@ from collections.abc import Iterator
 import pytest
 
 import engine
+import engine.safe
 from engine.core import PLAYING, WON
 from engine.rules import Scoring
+from engine.safe import safe_moves
 from engine.solver import Budget, Outcome, solve
 from engine.solver import moves as solver_moves
 from engine.solver.bestfirst import best_first
+from engine.solver.search import Search
 from tests.engine.solver_plain import plain_search
 
 WIN_GAMES = [r for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
 PLAIN_CAP = 2000
+FOLLOW_CAP = 3000
+ALL = (1 << 52) - 1
 
 
 def small_positions(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
@@ -119,6 +124,78 @@ def test_the_comparison_catches_a_solver_that_drops_moves(
         except AssertionError:
             caught += 1
     assert caught >= 1
+
+
+FOLLOWED = [r for r in WIN_GAMES if solver_moves.followed(r)]
+
+
+def with_follow(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
+    """Positions where ``follow`` calls more moves safe (engine/safe.py): on a winning line
+    (far into a game, where such moves are and a search ends), and one other move off it."""
+    rng = random.Random(seed)
+    st = rules.deal(seed.to_bytes(2, "big"))
+    v = solve(st, Budget(positions=100_000, seconds=1))
+    if v.outcome != Outcome.WON:
+        return
+    for m in v.moves:
+        legal = st.legal_moves()
+        if len(safe_moves(st, legal, follow=True)) > len(safe_moves(st, legal)):
+            yield st.copy()
+            off = st.copy()
+            off.play(rng.choice(legal))
+            if off.status == PLAYING:
+                yield off
+        st.play(m)
+
+
+def follow_checks(rules: engine.RuleSet, seeds: range) -> int:
+    """At positions where ``follow`` calls more moves safe, depth first with it and without
+    it (which the comparison above holds to the plain search) agree wherever both decide,
+    and so does the plain search wherever it finishes. How many answers were compared."""
+    compared = 0
+    for seed in seeds:
+        for st in with_follow(rules, seed):
+            truth = plain_search(st, PLAIN_CAP, seconds=0.2)
+            verdicts = []
+            for follow in (True, False):
+                chooser = solver_moves.Chooser(rules)
+                chooser.follow = follow
+                search = Search(st, None)
+                search.chooser = chooser
+                verdicts.append(search.run(FOLLOW_CAP).outcome)
+            if Outcome.UNKNOWN in verdicts:
+                continue
+            assert verdicts[0] == verdicts[1], (rules.key, seed, st)
+            assert truth is None or truth == (verdicts[0] == Outcome.WON), (rules.key, seed, st)
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("rules", FOLLOWED, ids=lambda r: r.key)
+def test_a_card_the_waiting_cards_can_follow_home_keeps_every_win(
+        rules: engine.RuleSet) -> None:
+    compared = follow_checks(rules, range(6))
+    if rules.id in ("klondike", "bakers-dozen", "bristol", "castile") or (
+            rules.key == "flower-garden/easy"):
+        assert compared >= 10  # the check is only as good as the positions it meets
+
+
+def test_a_rule_that_lets_any_card_go_home_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 5♥ must hold the 4♣ while the 3♣ goes home: sent home first, it loses the
+    game. ``follow`` keeps it back (the 4♣ can't go home yet); a rule that let every card
+    follow would not."""
+    rules = engine.get("klondike", "easy")
+    st = rules.setup({"f1": "As 2s 3s 4s", "f2": "Ac 2c", "f3": "Ad 2d 3d 4d 5d",
+                      "f4": "Ah 2h 3h 4h", "t1": "3c 4c", "t2": "5h",
+                      "t3": "Ks Qs Js Ts 9s 8s 7s 6s 5s", "t4": "Kc Qc Jc Tc 9c 8c 7c 6c 5c",
+                      "t5": "Kd Qd Jd Td 9d 8d 7d 6d", "t6": "Kh Qh Jh Th 9h 8h 7h 6h"})
+    assert plain_search(st, 10_000) is True
+    assert Search(st, None).run(20_000).outcome == Outcome.WON
+    after = st.copy()
+    after.play(engine.parse_move(rules, "t2-f4"))
+    assert Search(after, None).run(20_000).outcome == Outcome.LOST
+    monkeypatch.setattr(engine.safe, "followers", lambda rules, home, takes: ALL)
+    assert Search(st, None).run(20_000).outcome == Outcome.LOST
 
 
 def test_an_empty_foundation_any_card_may_start_is_a_choice_not_a_safe_move() -> None:
