@@ -19,8 +19,13 @@ The solver may ask for more (``follow``): a card still out that could be laid on
 reason to wait if it can follow the card home whenever a line would lay it there. That
 holds of a card a foundation takes now (it stays takeable until it goes, where foundations
 build up in suit and keep their cards) when every card still out that could be laid on it
-can follow in turn: docs/solver.md (Safe moves) gives the argument, and the rule sets it
-holds for (``Chooser``).
+can follow in turn. docs/solver.md (Safe moves) gives the argument, and the rule sets it
+holds for (``moves.followed``).
+
+One thing no rule here weighs: where the stock deals three at a time and is gone through
+again, a card leaving the waste early regroups every later pass (``regroups``). For a
+player, who does not know the stock's order, that changes nothing foreseeable; for the
+solver, which knows it, it can cost a win, so the solver never plays such a move unasked.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import functools
 from collections.abc import Iterable
 
 from .core import MOVE, Move, State
-from .rules import ANY_FILL, FOUNDATION, RuleSet
+from .rules import ANY_FILL, FOUNDATION, STOCK_PILE, WASTE, RuleSet
 
 
 def safe_moves(st: State, legal: Iterable[Move] | None = None,
@@ -86,6 +91,17 @@ def _safe(st: State, m: Move, founded: int, follow: bool) -> bool:
     if waiting and st.vars.get("base") == 0:
         return False  # an empty foundation takes any card until the base is chosen
     return not waiting & ~followers(rules, founded | 1 << card, taken_after)
+
+
+def regroups(rules: RuleSet, pile: int) -> bool:
+    """Whether a card leaving ``pile`` early changes which cards later deals bring up: the
+    stock or a waste, where the stock deals several cards at a time and is gone through
+    again (Klondike easy, Canfield: without the card, each later pass of three groups the
+    cards otherwise, and a card a line needs may no longer come up). The solver, which
+    knows the stock, plays no such move unasked (docs/solver.md, Safe moves)."""
+    stock = rules.stock
+    return (stock is not None and stock.draw > 1 and stock.passes != 1
+            and rules.pile_kinds[pile] in (STOCK_PILE, WASTE))
 
 
 def laid_on(rules: RuleSet, card: int) -> int:

@@ -20,7 +20,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
 from ..rules import CELL, FOUNDATION
-from ..safe import row_bits
+from ..safe import regroups, row_bits
 from .board import DEAL, FOUNDATION_CODE, STOCK_CODE, STRIDE, WASTE_CODE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
@@ -53,6 +53,7 @@ class Choice:
         kinds = rules.pile_kinds
         self.safe = chooser.safe
         self.follow = chooser.follow
+        self.regroups = bytes(regroups(rules, p) for p in range(count))
         self.narrow = chooser.narrow
         self.dropped = False
         self.turns_over = chooser.turns_over
@@ -288,6 +289,8 @@ class Choice:
         rows = self.rows[dst]
         if rows is None:
             return False
+        if self.regroups[src]:
+            return False  # leaving early, the card would regroup the stock's later deals
         card: cython.Py_ssize_t = board.cards[src * 52 + board.size[src] - 1]
         if not board.size[dst] and ((board.has[0] and board.vars[0] == 0)
                                     or lay.fill[dst] == 0):

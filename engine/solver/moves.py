@@ -9,7 +9,7 @@ the key's symmetry, see ``position.py``):
   take only one of them, so spending a card on a foundation there is a choice (the plain
   exhaustive search of the tests found this); where ``followed`` holds, a card is safe also
   when the cards still out that could be laid on it can follow it home (``safe_moves``'s
-  ``follow``);
+  ``follow``); and never a card that would regroup the stock's later deals (``regroups``);
 - so is a move the rule set itself calls costless (``RuleSet.costless``: Pyramid's lone
   King, which can join no set and only uncovers cards when it leaves);
 - moves into an empty pile of an interchangeable group go to its first empty pile only
@@ -49,7 +49,7 @@ from ..cards import RANK
 from ..core import MOVE, STOCK, Move, State
 from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
 from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
-from ..safe import safe_moves
+from ..safe import regroups, safe_moves
 from .position import MOVE_HOOKS, interchangeable, own_hooks
 
 #: Rank of a move by the kinds of its piles (lower first), and how many ranks there are.
@@ -73,6 +73,8 @@ class Chooser:
         self.safe = safe and FOUNDATION in rules.by_kind
         #: The stronger safe rule holds here (``followed``).
         self.follow = self.safe and followed(rules)
+        #: Piles whose cards no safe move takes (``regroups``).
+        self.regrouping = frozenset(p for p in range(len(kinds)) if regroups(rules, p))
         #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
         self.costless = safe and own_hooks(rules, ("costless",))
         #: Foundations any card may start: while one is empty, no move is judged safe.
@@ -114,6 +116,13 @@ class Chooser:
             return EMPTIES
         return OTHER
 
+    def safe_ones(self, st: State, legal: list[Move]) -> list[Move]:
+        """The safe moves (``safe_moves``, with ``follow`` where it holds) the search plays
+        alone: none that ``regroups`` the stock's later deals, which a win may need as
+        they are (Klondike easy deal 697, docs/solver.md)."""
+        regrouping = self.regrouping
+        return [m for m in safe_moves(st, legal, self.follow) if m.src not in regrouping]
+
     def legal_after_deal(self, st: State) -> list[Move] | None:
         """At a position reached by a deal, the legal moves the search may try from it
         (``talon_sources``), found without listing the others; ``None`` where the rule set
@@ -139,7 +148,7 @@ class Chooser:
             kinds = self.kinds
             if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(
                     not st.piles[f] for f in self.open_foundations):
-                safe = safe_moves(st, legal, self.follow)
+                safe = self.safe_ones(st, legal)
                 if safe:
                     return safe[:1]
         rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of

@@ -12,7 +12,6 @@ import pytest
 
 import engine
 from engine.core import PLAYING
-from engine.safe import safe_moves
 from engine.solver import Outcome, bestfirst
 from engine.solver.board import Board, Layout, plain
 from engine.solver.board_best import Promise
@@ -116,8 +115,8 @@ def test_best_first_on_a_board_is_best_first_on_the_state(rules: engine.RuleSet,
 
 @pytest.mark.parametrize("rules", PLAIN + DECLARED, ids=lambda r: r.key)
 def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> None:
-    """At every position of random games: the same safe moves as engine/safe.py (with its
-    ``follow`` where the chooser has it, and without), the same
+    """At every position of random games: the same safe moves as ``Chooser.safe_ones``
+    (with ``follow`` where the chooser has it, and without), the same
     moves tried, in the same order, as ``Chooser.moves``, narrowed or not, after a deal or
     not, the same promise as best first's, and a packed board unpacked to the same
     position."""
@@ -138,14 +137,14 @@ def test_the_board_chooses_the_moves_the_chooser_does(rules: engine.RuleSet) -> 
             again.unpack(board.pack())
             assert (again.piles(), list(again.down), again.var_dict()) == (
                 st.piles, st.down, st.vars)
-            choice = choice_of(rules, False)
+            chooser, choice = Chooser(rules), choice_of(rules, False)
             safe = choice.safe_moves(board, legal)
-            assert [Board.decode(m) for m in safe] == safe_moves(st, moves, choice.follow)
+            assert [Board.decode(m) for m in safe] == chooser.safe_ones(st, moves)
             safe_seen += len(safe)
             if choice.follow:
-                choice.follow = False
+                choice.follow = chooser.follow = False
                 plain = choice.safe_moves(board, legal)
-                assert [Board.decode(m) for m in plain] == safe_moves(st, moves)
+                assert [Board.decode(m) for m in plain] == chooser.safe_ones(st, moves)
                 followed_seen += len(safe) - len(plain)
             for narrow in (False, True):
                 for after_deal in (False, True):

@@ -16,6 +16,7 @@ import pytest
 
 import engine
 import engine.safe
+from engine.cards import parse_card
 from engine.core import PLAYING, WON
 from engine.rules import Scoring
 from engine.safe import safe_moves
@@ -196,6 +197,41 @@ def test_a_rule_that_lets_any_card_go_home_is_caught(monkeypatch: pytest.MonkeyP
     assert Search(after, None).run(20_000).outcome == Outcome.LOST
     monkeypatch.setattr(engine.safe, "followers", lambda rules, home, takes: ALL)
     assert Search(st, None).run(20_000).outcome == Outcome.LOST
+
+
+def test_a_card_that_regroups_the_stock_is_never_played_unasked() -> None:
+    """Found by the deeper census: in Klondike easy deal 697, with the A♠ and A♣ home, the
+    2♠ on the waste could be laid only on the red Aces, which can go home at any time. But
+    sent home, it leaves the talon a card short, each later pass of three groups the cards
+    otherwise, and no card the columns need comes up again: lost, where leaving it won."""
+    rules = engine.get("klondike", "easy")
+    st = rules.deal((697).to_bytes(4, "big"))
+    for text in "s w-f1 s s w-f2 s".split():
+        st.play(engine.parse_move(rules, text))
+    home = engine.parse_move(rules, "w-f1")
+    assert st.piles[rules.pile_index["w"]][-1] == parse_card("2s")
+    after = st.copy()
+    after.play(home)
+    assert Search(st, None).run(20_000).outcome == Outcome.WON
+    assert Search(after, None).run(20_000).outcome == Outcome.LOST
+    assert home in safe_moves(st, follow=True)  # as far as the cards that could follow go
+    assert home not in solver_moves.Chooser(rules).safe_ones(st, st.legal_moves())
+    assert solve(rules.deal((697).to_bytes(4, "big")), Budget(positions=20_000)).outcome == (
+        Outcome.WON)
+
+
+@pytest.mark.parametrize("deal", [502, 441, 88])
+def test_deals_an_early_card_from_the_waste_had_lost_are_won(deal: int) -> None:
+    """Deals of Klondike easy the search had proved lost while it sent home any safe card
+    from the waste (an Ace, or a card nothing still out could be laid on): a win needs the
+    card kept in the talon for the later passes' grouping. Each is won now, and the line
+    replays."""
+    st = engine.get("klondike", "easy").deal(deal.to_bytes(4, "big"))
+    v = solve(st, Budget(positions=200_000))
+    assert v.outcome == Outcome.WON
+    for m in v.moves:
+        st.play(m)
+    assert st.status == WON
 
 
 def test_an_empty_foundation_any_card_may_start_is_a_choice_not_a_safe_move() -> None:
