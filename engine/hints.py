@@ -79,7 +79,7 @@ def likely_move(state: State, legal: list[Move] | None = None,
     """A move a careful player would likely make, by what the piles' kinds and the position's
     face-down counts say, first of these that is not a plain undo of ``last``:
 
-    1. a safe move to a foundation (``engine/safe.py``: it can never cost anything);
+    1. a safe move to a foundation (``engine/safe.py``: nothing a player can foresee costs);
     2. a move that turns a face-down card up (the cards left in its pile are all face down);
     3. any other move to a foundation;
     4. a move that empties a pile onto a pile that has cards (room made);

@@ -1,8 +1,9 @@
 """Safe moves to the foundations: the ones a client may play for the player (auto-move).
 
 A legal move of one card to a foundation is safe when playing it can never cost the player
-anything, judged from the piles' declarations and what is public (which cards are on the
-foundations, which cards lie on top), never from a face-down card:
+anything they can foresee (one effect it does not weigh: below), judged from the piles'
+declarations and what is public (which cards are on the foundations, which cards lie on
+top), never from a face-down card:
 
 - the foundation builds by a declared rule (a discard pile, or a foundation whose rule is the
   game's own code, has no safe move: what to throw away is a choice);
