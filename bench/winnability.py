@@ -8,7 +8,8 @@ deals have used its allowance of CPU seconds (the table says how many deals it h
 resumes where the file stops, so a long run can be done in parts. ``--deep`` runs the same
 census with a larger budget on the rule sets that have a published figure (``PUBLISHED``),
 so that their rows can be held against it. ``--within SECONDS`` measures instead how many
-deals each rule set decides within that time. ``make bench``'s small sample is
+deals each rule set decides within that time. ``--again RULE_SET ...`` searches those
+rows of the table again with this solver. ``make bench``'s small sample is
 bench/solver.py.
 """
 
@@ -182,6 +183,30 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
     return data
 
 
+def again(keys: list[str], jobs: int) -> dict[str, Any]:
+    """Search the table's rows of ``keys`` again, the same deals with the same budget, with
+    this solver, whose version then marks each row: for when a later version changes what
+    the search proves on those rule sets (docs/solver.md: its safe moves from a draw-three
+    waste), where running the whole table again would take hours."""
+    data = load()
+    b = data["budget"]
+    with ProcessPoolExecutor(jobs) as pool:
+        for key in keys:
+            n = len(data["sets"][key]["outcomes"])
+            rec: dict[str, Any] = {"outcomes": "", "positions": [], "cpu": [], "moves": [],
+                                   "solver": VERSION}
+            for d in pool.map(judge, [key] * n, range(n), [b["positions"]] * n,
+                              [b["seconds"]] * n):
+                rec["outcomes"] += d.outcome
+                rec["positions"].append(d.positions)
+                rec["cpu"].append(round(d.cpu, 3))
+                rec["moves"].append(d.moves)
+            data["sets"][key] = rec
+            DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+            print(f"{key}: {row(key, rec)[1:5]}", flush=True)
+    return data
+
+
 def within(keys: list[str], deals: int, seconds: float, jobs: int) -> dict[str, Any]:
     """The issue's other measure: each rule set's deals 0..deals-1, each with ``seconds`` of
     search (a time budget, so machine-dependent, unlike the table's), decided or not;
@@ -213,7 +238,8 @@ def row(key: str, rec: dict[str, Any]) -> list[str]:
     n = len(out)
     cpu = rec["cpu"]
     rate = sum(rec["positions"]) / sum(cpu) if sum(cpu) else 0.0
-    return [f"`{key}`", f"{n:,}", share(out.count("W"), n), share(out.count("L"), n),
+    name = f"`{key}`" + (f" (version {rec['solver']})" if "solver" in rec else "")
+    return [name, f"{n:,}", share(out.count("W"), n), share(out.count("L"), n),
             f"{100 * out.count('U') / n:.1f}%" if n else "-",
             fmt(statistics.median(cpu)) if cpu else "-", f"{rate:,.0f}",
             PUBLISHED.get(key, "")]
@@ -258,6 +284,10 @@ def render(data: dict[str, Any]) -> str:
         "target, as lost when its whole search found none that does. Shares with their 95%",
         "interval (Wilson's). A rule set whose deals cost much stops short of 1,000 deals once",
         "its deals have used its allowance of CPU seconds: its row says how many it has.",
+        "A row marked with a version was searched again with that one, the same deals with",
+        "the same budget (`--again`), as a later version changed what the search proves there",
+        "([solver.md](solver.md): safe moves from a draw-three waste had made some wins look",
+        "lost).",
         "",
         *so_far,
         "",
@@ -413,6 +443,9 @@ def main() -> None:
                    f"named), {DEEP_POSITIONS:,} positions a deal unless --positions says")
     p.add_argument("--within", type=float, metavar="SECONDS",
                    help="instead: how many of --deals deals each are decided within SECONDS")
+    p.add_argument("--again", action="store_true",
+                   help="search the named rule sets' rows of the table again with this "
+                   "solver, the same deals and budget, its version marking each row")
     p.add_argument("--held", action="store_true",
                    help="only the rule sets held to the 90%% target (not out of reach for "
                    "their state space)")
@@ -422,6 +455,8 @@ def main() -> None:
         keys = [k for k in keys if k not in WHY_NOT]
     if args.render:
         data = load()
+    elif args.again:
+        data = again(args.keys, args.jobs)
     elif args.within:
         data = within(keys, args.deals, args.within, args.jobs)
     else:

@@ -94,6 +94,26 @@ def test_a_rule_set_stops_at_the_deal_that_spends_its_allowance(tmp_path, monkey
 
 
 
+def test_a_row_searched_again_keeps_its_deals_and_budget_and_names_its_version(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(w, "DATA", tmp_path / "winnability.json")
+    monkeypatch.setattr(w, "ROUND", 2)
+    keys = ["eliminator/easy", "nestor/difficult"]
+    w.census(keys, 2, 2_000, 10.0, 60.0, 1)
+    before = w.load()
+    before["sets"]["eliminator/easy"]["outcomes"] = "LL"  # as an older search had it
+    w.DATA.write_text(w.json.dumps(before))
+    data = w.again(["eliminator/easy"], 1)
+    rec = data["sets"]["eliminator/easy"]
+    assert rec["outcomes"] == "".join(w.judge("eliminator/easy", i, 2_000, 10.0).outcome
+                                      for i in range(2)) != "LL"
+    assert rec["solver"] == w.VERSION and data["budget"] == before["budget"]
+    assert data["sets"]["nestor/difficult"] == before["sets"]["nestor/difficult"]
+    text = w.render(data)
+    assert f"| `eliminator/easy` (version {w.VERSION}) | 2 |" in text
+    assert "| `nestor/difficult` | 2 |" in text
+
+
 def test_the_deeper_census_keeps_its_own_records_and_budget(tmp_path, monkeypatch):
     """``--deep`` goes under the file's ``deep`` key with its own budget, beside the table's
     records (another budget there is no clash), and renders as a table of its own."""
