@@ -19,8 +19,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
-from ..rules import CELL, FOUNDATION
-from ..safe import regroups, row_bits
+from ..rules import CELL
+from ..safe import laid_on, row_bits
 from .board import DEAL, FOUNDATION_CODE, STOCK_CODE, STRIDE, WASTE_CODE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
@@ -53,7 +53,7 @@ class Choice:
         kinds = rules.pile_kinds
         self.safe = chooser.safe
         self.follow = chooser.follow
-        self.regroups = bytes(regroups(rules, p) for p in range(count))
+        self.regroups = bytes(p in chooser.regrouping for p in range(count))
         self.narrow = chooser.narrow
         self.dropped = False
         self.turns_over = chooser.turns_over
@@ -73,12 +73,7 @@ class Choice:
         self.side = bytes(kinds[p] in SIDE_KINDS for p in range(count))
         self.to_cell = bytes(kinds[p] == CELL for p in range(count))
         #: Per card: the cards that may lie on it in a pile other than a foundation.
-        laid_on = [0] * 52
-        for g in rules.groups:
-            if g.kind != FOUNDATION and g.build is not None:
-                for c in range(52):
-                    laid_on[c] |= row_bits(g.build.rows[c])
-        self.laid_on = laid_on
+        self.laid_on = [laid_on(rules, c) for c in range(52)]
         #: Per pile with a build, per card: what the pile takes with that card on top.
         self.rows = [[row_bits(g.build.rows[c]) for c in range(52)]
                      if g.build is not None else None for g in rules.pile_group]
