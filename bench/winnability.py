@@ -150,6 +150,14 @@ def records(holder: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
     return sets
 
 
+def add(rec: dict[str, Any], d: Deal) -> None:
+    """One more deal's verdict at the end of a rule set's record of the table."""
+    rec["outcomes"] += d.outcome
+    rec["positions"].append(d.positions)
+    rec["cpu"].append(round(d.cpu, 3))
+    rec["moves"].append(d.moves)
+
+
 def census(keys: list[str], deals: int, positions: int, seconds: float, allowance: float,
            jobs: int, deep: bool = False) -> dict[str, Any]:
     """Solve deals 0..deals-1 of each rule set (resuming from the file), in rounds of
@@ -174,10 +182,7 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
                 rec = recs[key]
                 for _, d in done:
                     if sum(rec["cpu"]) < allowance:  # in order: the deals after it are dropped
-                        rec["outcomes"] += d.outcome
-                        rec["positions"].append(d.positions)
-                        rec["cpu"].append(round(d.cpu, 3))
-                        rec["moves"].append(d.moves)
+                        add(rec, d)
                 DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
                 print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
@@ -197,10 +202,7 @@ def again(keys: list[str], jobs: int) -> dict[str, Any]:
                                    "solver": VERSION}
             for d in pool.map(judge, [key] * n, range(n), [b["positions"]] * n,
                               [b["seconds"]] * n):
-                rec["outcomes"] += d.outcome
-                rec["positions"].append(d.positions)
-                rec["cpu"].append(round(d.cpu, 3))
-                rec["moves"].append(d.moves)
+                add(rec, d)
             data["sets"][key] = rec
             DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
             print(f"{key}: {row(key, rec)[1:5]}", flush=True)
