@@ -916,6 +916,13 @@ class RuleSet(ABC):
         know of none; a game whose own moves have such a case says so (``Matching``)."""
         return False
 
+    def redeal_ahead(self, st: State) -> bool:
+        """Whether a redeal is still to come that gathers cards and deals them again
+        shuffled (La Belle Lucie's, Gaps difficult's): which cards are left then decides the
+        new deal, so a move that looks free now (a safe card sent home) can change it, and
+        a solver plays nothing unasked before it. The shared rules have no such redeal."""
+        return False
+
     def useful(self, st: State, m: Move) -> bool:
         """Moves that cannot change the game: a whole pile into an equivalent empty pile,
         a stock turned over when nothing has left the stock or waste since the last turn."""

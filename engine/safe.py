@@ -6,15 +6,16 @@ declarations and what is public (which cards are on the foundations, which cards
 top), never from a face-down card:
 
 - the foundation builds by a declared rule (a discard pile, or a foundation whose rule is the
-  game's own code, has no safe move: what to throw away is a choice);
+  game's own code, has no safe move: what to throw away is a choice), one way only (not
+  Golf's or Eliminator's, which go up or down: which way a pile goes next is a choice, so a
+  card laid there can cost a line that needed the other way);
 - no card that could ever be built on it in another pile (by that pile's build) is still off
   the foundations: the card is needed as no one's base (an Ace always; in alternating
   colours a red 5 once both black 4s are up);
 - no other card off the foundations loses its place: each card the foundation takes now is
-  taken after the move by it or by another foundation (so not Golf's single pile, where
-  playing one card shuts out the others);
+  taken after the move by it or by another foundation;
 - it does not choose the foundations' base rank (the first card of a "chosen base" game),
-  nor start a foundation any card may start (Eliminator's: which card starts it is a choice).
+  nor start a foundation any card may start.
 
 The solver may ask for more (``follow``): a card still out that could be laid on it is no
 reason to wait if it can follow the card home whenever a line would lay it there. That
@@ -23,10 +24,12 @@ build up in suit and keep their cards) when every card still out that could be l
 can follow in turn. docs/solver.md (Safe moves) gives the argument, and the rule sets it
 holds for (``moves.followed``).
 
-One thing no rule here weighs: where the stock deals three at a time and is gone through
-again, a card leaving the waste early regroups every later pass (``regroups``). For a
-player, who does not know the stock's order, that changes nothing foreseeable; for the
-solver, which knows it, it can cost a win, so the solver never plays such a move unasked.
+Two things no rule here weighs: where the stock deals three at a time and is gone through
+again, a card leaving the waste early regroups every later pass (``regroups``); and before a
+redeal that shuffles the cards left (``RuleSet.redeal_ahead``), a card gone home changes
+what it deals. For a player, who knows neither the stock's order nor the shuffle, that
+changes nothing foreseeable; for the solver, which knows both, it can cost a win, so the
+solver plays no such move unasked.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import functools
 from collections.abc import Iterable
 
 from .core import MOVE, Move, State
+from .options import Direction
 from .rules import ANY_FILL, FOUNDATION, STOCK_PILE, WASTE, RuleSet
 
 
@@ -69,7 +73,7 @@ def row_bits(row: bytes) -> int:
 def _safe(st: State, m: Move, founded: int, follow: bool) -> bool:
     rules = st.rules
     build = rules.pile_group[m.dst].build
-    if build is None:
+    if build is None or build.direction == Direction.EITHER:
         return False
     card = st.piles[m.src][-1]
     if not st.piles[m.dst] and (st.vars.get("base") == 0

@@ -171,6 +171,9 @@ class Gaps(RuleSet):
             return Refusal("redeal.limit", f"the cards can be redealt only {REDEALS} times")
         return None
 
+    def redeal_ahead(self, st: State) -> bool:
+        return not self.easy and st.vars.get("redeals", 0) < REDEALS
+
     def apply_extra(self, st: State, move: Move) -> None:
         """Gather the cards outside the runs and the Aces, shuffle them with the seed's
         sub-stream for this redeal, deal them back into the free cells, then set the Aces

@@ -72,6 +72,9 @@ class LaBelleLucie(RuleSet):
             return Refusal("redeal.empty", "there are no column cards to redeal")
         return None
 
+    def redeal_ahead(self, st: State) -> bool:
+        return st.vars["redeal"] < self.redeals
+
     def apply_extra(self, st: State, move: Move) -> None:
         """Gather the columns (t1 to t16, each bottom up), shuffle with the redeal's own
         stream of the seed, deal back three to a column from t1."""

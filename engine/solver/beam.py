@@ -51,7 +51,7 @@ class StatePositions:
 
     def __init__(self, start: State) -> None:
         self.start = start
-        self.chooser = Chooser(start.rules)
+        self.chooser = Chooser(start.rules, start=start)
         self.key = key_maker(start.rules)
         self.score = promise(start.rules)
 
@@ -89,7 +89,7 @@ class BoardPositions:
 
     def __init__(self, start: State) -> None:
         self.board = Board(start.copy(), ask=False)  # (``Board.legal``)
-        self.choice = Choice(Chooser(start.rules))
+        self.choice = Choice(Chooser(start.rules, start=start))
         self.score = Promise(start.rules).score
         self.start = (self.board.pack(), -1), self.board.key()
 

@@ -147,7 +147,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
     t0 = time.perf_counter()
     next_report = t0 + 1.0 if next_report is None else next_report
     rules = start.rules
-    chooser = Chooser(rules, narrow=narrow)
+    chooser = Chooser(rules, narrow=narrow, start=start)
     key = key_maker(rules)
     talon = bool(chooser.talon)
     score = promise(rules)

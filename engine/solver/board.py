@@ -42,7 +42,7 @@ OWN_HOOKS = ("legal_moves", "iter_moves", "moves_from", "_takes", "target_refusa
              "fill_refusal", "source_refusal", "unit_refusal", "extra_moves", "unit_sizes",
              "run_length", "stock_refusal", "apply", "apply_move", "apply_stock", "deal_round",
              "apply_extra", "after_move", "turn_tops", "status", "settled", "going_on", "won",
-             "finished", "costless", "covered_by")
+             "finished", "costless", "covered_by", "redeal_ahead")
 #: The hooks that judge only whether a position with a move goes on (``RuleSet.going_on``):
 #: a board asks a rule set's own version of them through a ``State``.
 ASKED = ("useful", "searched")

@@ -108,7 +108,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
         return bestfirst.best_first(start, cap, deadline, progress, next_report, narrow)
     t0 = time.perf_counter()
     next_report = t0 + 1.0 if next_report is None else next_report
-    chooser = Chooser(rules, narrow=narrow)
+    chooser = Chooser(rules, narrow=narrow, start=start)
     choice = Choice(chooser)
     board = Board(start.copy(), ask=False)  # (``Board.legal``)
     talon = choice.talon

@@ -5,7 +5,8 @@ from engine.solver.board cimport Board
 
 cdef class Choice:
     cdef public bint safe, follow, narrow, dropped, turns_over, talon
-    cdef public bytes regroups, in_talon, group_of, twin_of, open_foundations, side, to_cell
+    cdef public Py_ssize_t open_pass
+    cdef public bytes regroups, one_way, in_talon, group_of, twin_of, open_foundations, side, to_cell
     cdef public bytes columns
     cdef public bytearray empty, ranked
     cdef public object succ

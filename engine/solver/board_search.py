@@ -19,6 +19,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
+from ..options import Direction
 from ..rules import CELL
 from ..safe import laid_on, row_bits
 from .board import DEAL, FOUNDATION_CODE, STOCK_CODE, STRIDE, WASTE_CODE, Board, Layout, playable
@@ -57,6 +58,7 @@ class Choice:
         self.narrow = chooser.narrow
         self.dropped = False
         self.turns_over = chooser.turns_over
+        self.open_pass = chooser.open_pass
         self.talon = bool(chooser.talon)  # a stock dealing to wastes, where deals commute
         self.in_talon = bytes(p in chooser.talon for p in range(count))
         self.talon_sources = (bytes(chooser.talon_sources)
@@ -77,6 +79,9 @@ class Choice:
         #: Per pile with a build, per card: what the pile takes with that card on top.
         self.rows = [[row_bits(g.build.rows[c]) for c in range(52)]
                      if g.build is not None else None for g in rules.pile_group]
+        #: Per pile: whether it builds one way only, as a foundation with safe moves must.
+        self.one_way = bytes(g.build is not None and g.build.direction != Direction.EITHER
+                             for g in rules.pile_group)
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
@@ -130,7 +135,7 @@ class Choice:
             ranked[i] = 255
             if m == deal:
                 if self.turns_over and not size[lay.stock_pile] and not (
-                        board.vars[2] if board.has[2] else 1):
+                        board.vars[2] if board.has[2] else 1) and board.vars[1] > self.open_pass:
                     continue  # the stock turned over with nothing played since the last turn
                 ranked[i] = DEAL_RANK
                 present |= 1 << DEAL_RANK
@@ -221,8 +226,8 @@ class Choice:
 
     def after_deal(self, board: Board) -> list[int] | None:
         """``Chooser.legal_after_deal``: the talon's useful moves alone."""
-        if self.talon_sources is None:
-            return None
+        if self.talon_sources is None or board.vars[1] <= self.open_pass:
+            return None  # (the turn with nothing played is tried there: ``open_pass``)
         out: list[int] = []
         m: cython.Py_ssize_t
         for m in board.moves(self.talon_sources):
@@ -282,8 +287,8 @@ class Choice:
                 founded: cython.ulonglong) -> cython.bint:
         lay: Layout = board.layout
         rows = self.rows[dst]
-        if rows is None:
-            return False
+        if rows is None or not self.one_way[dst]:
+            return False  # no build, or one that goes either way: which way is a choice
         if self.regroups[src]:
             return False  # leaving early, the card would regroup the stock's later deals
         card: cython.Py_ssize_t = board.cards[src * 52 + board.size[src] - 1]

@@ -12,6 +12,8 @@ the key's symmetry, see ``position.py``):
   ``follow``); and never a card that would regroup the stock's later deals (``regroups``);
 - so is a move the rule set itself calls costless (``RuleSet.costless``: Pyramid's lone
   King, which can join no set and only uncovers cards when it leaves);
+- neither of those while a redeal that shuffles the cards left is still to come
+  (``RuleSet.redeal_ahead``, La Belle Lucie): a card gone home changes what it deals;
 - moves into an empty pile of an interchangeable group go to its first empty pile only
   (the others give the same key);
 - a whole pile never moves into an empty pile of its own group of columns or cells
@@ -20,7 +22,8 @@ the key's symmetry, see ``position.py``):
 - the stock turned over to the waste again when no card has left the stock or waste since
   the last turn: the waste comes back as it was then, and every other move made since
   could have been made before that turn (it neither reads nor changes the stock), to the
-  same cards with no fewer passes left;
+  same cards with no fewer passes left; not in the pass a search starts in, mid-way, where
+  that turn came before the search (``open_pass``);
 - a position where cards wait on each other in a circle (``successors``) has none: it can
   never be won.
 
@@ -62,7 +65,9 @@ SIDE_KINDS = frozenset({RESERVE, CELL, WASTE, STOCK_PILE})
 class Chooser:
     """The moves to try from a position of one rule set, ordered and pruned."""
 
-    def __init__(self, rules: RuleSet, safe: bool = True, narrow: bool = False) -> None:
+    def __init__(self, rules: RuleSet, safe: bool = True, narrow: bool = False,
+                 start: State | None = None) -> None:
+        """``start``: the position a search starts from (``open_pass``)."""
         self.rules = rules
         self.kinds = kinds = rules.pile_kinds
         self.narrow = narrow
@@ -77,6 +82,8 @@ class Chooser:
         self.regrouping = frozenset(p for p in range(len(kinds)) if regroups(rules, p))
         #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
         self.costless = safe and own_hooks(rules, ("costless",))
+        #: A shuffled redeal may be to come (``RuleSet.redeal_ahead``).
+        self.reshuffles = own_hooks(rules, ("redeal_ahead",))
         #: Foundations any card may start: while one is empty, no move is judged safe.
         self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
                                  if rules.pile_group[f].fill == Fill.ANY]
@@ -88,6 +95,9 @@ class Chooser:
         stock = rules.stock
         self.turns_over = (stock is not None and stock.to == Deals.WASTE
                            and not own_hooks(rules, ("apply_stock",)))
+        #: Up to this pass, the stock is turned over even with nothing played since the
+        #: last turn (``open_pass``).
+        self.open_pass = open_pass(start) if start is not None and self.turns_over else 0
         self.group_of: dict[int, int] = {}
         for i, g in enumerate(interchangeable(rules)):
             for p in g:
@@ -129,8 +139,8 @@ class Chooser:
         needs the whole list. The useless ones are left out: a position with none left is
         lost, as the engine would judge it, and a deal never wins."""
         sources = self.talon_sources
-        if sources is None:
-            return None
+        if sources is None or st.vars["pass"] <= self.open_pass:
+            return None  # (the turn with nothing played is tried there: ``open_pass``)
         rules = self.rules
         return [m for m in rules.moves_from(st, sources) if rules.useful(st, m)]
 
@@ -140,6 +150,8 @@ class Chooser:
         other move from the position before it)."""
         if self.succ is not None and stuck(st.piles, self.columns, self.succ):
             return []
+        if self.reshuffles and self.rules.redeal_ahead(st):
+            return self.ordered(st, legal, after_deal)
         if self.costless:
             for m in legal:
                 if self.rules.costless(st, m):
@@ -151,6 +163,10 @@ class Chooser:
                 safe = self.safe_ones(st, legal)
                 if safe:
                     return safe[:1]
+        return self.ordered(st, legal, after_deal)
+
+    def ordered(self, st: State, legal: list[Move], after_deal: bool) -> list[Move]:
+        """``moves`` past the moves played alone: every move worth trying, best first."""
         rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of
         talon = self.talon
         if talon and after_deal:
@@ -167,7 +183,7 @@ class Chooser:
                 if g is not None and first_empty.setdefault(g, m.dst) != m.dst:
                     continue  # another empty pile of the group already takes it
             if m.kind == STOCK and self.turns_over and not piles[rules.stock_pile] and not (
-                    st.vars.get("progress", 1)):
+                    st.vars.get("progress", 1)) and st.vars["pass"] > self.open_pass:
                 continue
             rank = self.rank(st, m)
             if self.narrow and rank == OTHER and m.kind == MOVE:
@@ -176,6 +192,23 @@ class Chooser:
             out.append((rank, i, m))
         out.sort()
         return [m for _, _, m in out]
+
+
+def open_pass(start: State) -> int:
+    """The last pass in which a search from ``start`` must turn the stock over even with
+    nothing played from the talon since the last turn: ``start``'s own, where it lies
+    mid-way through a pass with nothing played since that pass began (cards dealt, none
+    taken: a non-empty waste and no progress), else 0. Leaving such a turn out is sound
+    because every move made since the last turn could have been made before it; that
+    needs the last turn inside the search. Here it came before ``start``, with the deals
+    since, which no line from ``start`` can take back: only the turn brings those cards
+    round again (found where a search from such a position proved lost a won Canfield
+    game, tests/engine/test_solver_lost.py)."""
+    rules = start.rules
+    if start.vars.get("progress", 1) == 0 and any(
+            start.piles[w] for w in rules.by_kind.get(WASTE, ())):
+        return start.vars["pass"]
+    return 0
 
 
 def followed(rules: RuleSet) -> bool:

@@ -144,7 +144,7 @@ class Search:
         self.st = st.copy()
         self.progress = progress
         self.scored = scored(st)
-        self.chooser = Chooser(st.rules, safe=not self.scored, narrow=narrow)
+        self.chooser = Chooser(st.rules, safe=not self.scored, narrow=narrow, start=st)
         self.key = key_maker(st.rules, sinks=not self.scored)
         self.seen: set[object] = set()
         self.stack: list[tuple[list[Move], int]] | None = None

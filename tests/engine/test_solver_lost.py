@@ -10,19 +10,20 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 import engine
 import engine.safe
-from engine.cards import parse_card
-from engine.core import PLAYING, WON
+from engine.cards import TEXT, parse_card
+from engine.core import PLAYING, REDEAL, WON
 from engine.rules import Scoring
 from engine.safe import safe_moves
 from engine.solver import Budget, Outcome, solve
 from engine.solver import moves as solver_moves
 from engine.solver.bestfirst import best_first
+from engine.solver.board_search import BoardSearch
 from engine.solver.search import Search
 from tests.engine.solver_plain import plain_search
 
@@ -228,6 +229,143 @@ def test_deals_an_early_card_from_the_waste_had_lost_are_won(deal: int) -> None:
     replays."""
     st = engine.get("klondike", "easy").deal(deal.to_bytes(4, "big"))
     v = solve(st, Budget(positions=200_000))
+    assert v.outcome == Outcome.WON
+    for m in v.moves:
+        st.play(m)
+    assert st.status == WON
+
+
+#: La Belle Lucie difficult, played at random to a dozen cards with a redeal left.
+BEFORE_A_REDEAL = {
+    720: "t8-t7 t10-t3 t15-t1 t11-t10 t15-f2 t4-f1 t2-t7 t5-f2 t4-t5 t11-t9 t16-t11 t4-f1 "
+         "t15-t10 t11-f1 t14-t6 t14-t2 t11-f1 t6-f1 t14-t8 t6-f1 t6-t2 redeal t10-t2 t13-f3 "
+         "t7-f1 t14-f2 t7-t10 t9-t13 t1-t8 t1-t9 t12-f4 t12-t7 t5-t4 t5-t2 t5-t8 t8-f1 t8-f1 "
+         "t8-t4 t8-t13 t2-f3 t8-f2 t4-f1 t4-f1 t2-f3 t2-f3 t7-f2 t2-f3 t7-f2 t13-f2 t1-f3 "
+         "t13-f2 t4-f1 t13-f2 t13-f4 t11-t4 t4-f4 t4-t12 t12-f4 t12-t4 t11-t9 t4-f4 t3-t11 "
+         "t4-t9 t3-t6 t9-f4 t9-f4 t9-f4 t9-f4",
+    1002: "t4-t3 t13-t3 t8-t16 t2-t1 t15-t14 t15-t11 t2-t6 t3-f2 t2-t8 t13-t10 t3-f2 t3-f2 "
+          "t11-f2 t11-t6 t3-t16 t6-f2 t9-t11 t9-t12 t5-t12 t6-f2 t9-f1 t12-f1 t12-f1 redeal "
+          "t1-t4 t12-f3 t7-t11 t5-t11 t2-t4 t4-f3 t4-f3 t8-f2 t3-t9 t3-t1 t3-t12 t7-t8 t4-f3 "
+          "t13-f1 t1-f4 t7-t9 t12-f2 t2-t9 t12-f2 t5-t9 t12-t8 t10-t8 t10-f2 t1-f4 t10-f4 "
+          "t6-t5 t6-f1 t2-t5 t6-f1 t8-f1 t8-f1 t8-f1 t8-f1 t4-f1 t8-t11 t4-t13 t13-f2 t13-f2 "
+          "t13-f4 t5-f4 t5-f4 t5-t11 t11-f4 t11-f4 t11-f4",
+}
+
+
+@pytest.mark.parametrize("deal", sorted(BEFORE_A_REDEAL))
+def test_nothing_is_played_unasked_before_a_shuffled_redeal(
+        deal: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """La Belle Lucie's redeal shuffles the cards left in the columns, so a card sent home
+    before it changes what it deals. These positions are won, by a line that leaves a safe
+    card where it is until the redeal; playing the safe cards unasked proved them lost."""
+    st = engine.replay("la-belle-lucie", "difficult", deal.to_bytes(4, "big"),
+                       BEFORE_A_REDEAL[deal].split())
+    assert st.rules.redeal_ahead(st) and safe_moves(st)
+    assert plain_search(st, 400_000, seconds=60) is True
+    v = Search(st, None).run(20_000)
+    assert v.outcome == Outcome.WON
+    final = st.copy()
+    for m in v.moves:
+        final.play(m)
+    assert final.status == WON
+    monkeypatch.setattr(type(st.rules), "redeal_ahead", lambda self, st: False)
+    assert Search(st, None).run(20_000).outcome == Outcome.LOST
+
+
+def test_every_rule_set_with_a_redeal_says_one_is_ahead() -> None:
+    """Every redeal the engine has shuffles the cards it gathers: a rule set that offers one
+    at the deal must say so to the solver (``RuleSet.redeal_ahead``)."""
+    with_redeal = 0
+    for rules in engine.rule_sets():
+        st = rules.deal(bytes(4))
+        offered = any(m.kind == REDEAL for m in st.legal_moves())
+        assert rules.redeal_ahead(st) == offered, rules.key
+        with_redeal += offered
+    assert with_redeal == 3
+
+
+@pytest.mark.parametrize("variant", ["easy", "difficult"])
+def test_safe_moves_are_played_alone_after_the_last_redeal(variant: str) -> None:
+    rules = engine.get("la-belle-lucie", variant)
+    chooser = solver_moves.Chooser(rules)
+    for deal in range(100):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        if safe_moves(st):
+            break
+    legal = st.legal_moves()
+    assert len(chooser.moves(st, legal)) > 1
+    st.vars["redeal"] = rules.redeals
+    assert not rules.redeal_ahead(st)
+    assert chooser.moves(st, st.legal_moves()) == safe_moves(st)[:1]
+
+
+def mid_pass() -> engine.State:
+    """Canfield easy with the stock dealt out since its last turn and nothing taken from
+    the talon since (no progress), t2 empty: won by turning the stock over, dealing three
+    and laying the K♦ in t2; the 4♣ there instead loses."""
+    rules = engine.get("canfield", "easy")
+    return rules.setup({"t1": "As Kh Qc Jd Tc 9d 8c 7d 6c", "t3": "Ad Kc Qd Jc Td 9c 8d 7c",
+                        "t4": "5c", "f1": "2c", "f2": "2d 3d 4d 5d 6d",
+                        "f3": "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks",
+                        "f4": "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh", "w": "Ah 3c Kd Ac 4c"},
+                       base=2, **{"pass": 5, "progress": 0})
+
+
+def test_a_search_from_mid_pass_turns_the_stock_with_nothing_played(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by play to a few cards with a pass under way: a search leaves out turning the
+    stock over with nothing played since the last turn, as every move since could have
+    been made before that turn, to the same position. That needs the last turn inside the
+    search; from a position mid-way through a pass, it came before, and this turn is the
+    only way to bring the waste's cards round again (``moves.open_pass``)."""
+    st = mid_pass()
+    assert plain_search(st, 20_000, seconds=20) is True
+    for search in (Search(st, None), BoardSearch(st, None)):
+        v = search.run(20_000)
+        assert v.outcome == Outcome.WON
+        final = st.copy()
+        for m in v.moves:
+            final.play(m)
+        assert final.status == WON
+    assert solver_moves.Chooser(st.rules, start=st).open_pass == 5
+    deal = st.rules.deal(bytes(4))  # from a deal, whose first pass a search makes whole
+    assert solver_moves.Chooser(deal.rules, start=deal).open_pass == 0
+    monkeypatch.setattr(solver_moves, "open_pass", lambda start: 0)
+    assert Search(st, None).run(20_000).outcome == Outcome.LOST
+    assert BoardSearch(st, None).run(20_000).outcome == Outcome.LOST
+
+
+def golf_four_left() -> engine.State:
+    """Golf easy with the 4♣ on the foundation and every card not named there: the 3♣
+    laid on it now shuts out no card (every other 3 and every 5 is home), but the win
+    deals first and needs the pile to go the other way."""
+    piles = {"t4": "2h", "t5": "3c", "t6": "4d Ad 9c 8c", "s": "7c Js 2d 9h Jd"}
+    named = {parse_card(c) for cards in piles.values() for c in cards.split()}
+    named.add(parse_card("4c"))
+    piles["f"] = " ".join(TEXT[c] for c in range(52) if c not in named) + " 4c"
+    return engine.get("golf", "easy").setup(piles)
+
+
+def eliminator_twenty_left() -> engine.State:
+    """Eliminator easy with every foundation started: the Q♠ on the K♣ shuts out no card
+    (the K♦ still takes the Queens and Aces), but the win needs the K♣ to take them."""
+    return engine.get("eliminator", "easy").setup({
+        "t1": "Js As 6s 7c 6d Qs", "t2": "6c Jd 4c", "t3": "5h Jh Td",
+        "t4": "Ac Kh 9h 9c 8s 5d Qc", "f1": "6h 7d 8c 7s", "f2": "Qh Kc",
+        "f3": "5c 4h 5s 4s 3h 4d 3c 2d", "f4": "8d 7h", "f5": "Th 9s Tc 9d Ts Jc",
+        "f6": "Qd Ks Ah Kd", "f7": "8h", "f8": "Ad 2s 3s 2c 3d 2h"})
+
+
+@pytest.mark.parametrize("position", [golf_four_left, eliminator_twenty_left])
+def test_a_foundation_that_builds_either_way_has_no_safe_move(
+        position: Callable[[], engine.State]) -> None:
+    """Found by play to a few cards: a card laid on a foundation that builds up or down
+    chooses which way it goes next. Sent there unasked because it shut out no card now,
+    it lost these won positions."""
+    st = position()
+    assert safe_moves(st) == []
+    assert plain_search(st, 100_000, seconds=20) is True
+    v = solve(st, Budget(positions=100_000, seconds=20))
     assert v.outcome == Outcome.WON
     for m in v.moves:
         st.play(m)
