@@ -6,8 +6,8 @@ from engine.solver.board cimport Board
 cdef class Choice:
     cdef public bint safe, follow, narrow, dropped, turns_over, talon
     cdef public Py_ssize_t open_pass
-    cdef public bytes regroups, one_way, in_talon, group_of, twin_of, open_foundations, side, to_cell
-    cdef public bytes columns
+    cdef public bytes regroups, one_way, in_talon, group_of, twin_of, open_foundations, side
+    cdef public bytes to_cell, columns
     cdef public bytearray empty, ranked
     cdef public object succ
     cdef public object talon_sources

@@ -17,8 +17,9 @@ import pytest
 import engine
 import engine.safe
 from engine.cards import TEXT, parse_card
-from engine.core import PLAYING, REDEAL, WON
-from engine.rules import Scoring
+from engine.core import MOVE, PLAYING, REDEAL, WON
+from engine.hints import SOLVER, hint
+from engine.rules import FOUNDATION, Scoring
 from engine.safe import safe_moves
 from engine.solver import Budget, Outcome, solve
 from engine.solver import moves as solver_moves
@@ -42,6 +43,32 @@ def small_positions(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
         st.play(rng.choice(st.legal_moves()))
     for back in (1, 2, 4, 8):  # 1, 3, 7 and 15 moves before the end
         for _ in range(min(back, len(st.history))):
+            st.pop()
+        if st.status == PLAYING:
+            yield st.copy()
+
+
+def few_left(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
+    """Positions with few cards off the foundations but the stock or a redeal still to come,
+    which play to the end seldom leaves: play that sends cards home when it can and mostly
+    holds back the stock and the redeals, stopped with 6 to 16 cards out, then taken back
+    a few moves."""
+    rng = random.Random(seed)
+    st = rules.deal((50_000 + seed).to_bytes(4, "big"))
+    foundations = rules.by_kind.get(FOUNDATION, [])
+    for left in (16, 11, 6):
+        while st.status == PLAYING and len(st.history) < 600:
+            if foundations and 52 - sum(len(st.piles[f]) for f in foundations) <= left:
+                break
+            legal = st.legal_moves()
+            home = [m for m in legal if m.kind == MOVE and m.dst in foundations]
+            held = [m for m in legal if m.kind == MOVE]
+            r = rng.random()
+            st.play(rng.choice(home if home and r < 0.85 else
+                               held if held and r < 0.93 else legal))
+        while st.history and st.status != PLAYING:
+            st.pop()
+        for _ in range(min(rng.choice((0, 1, 3)), len(st.history))):
             st.pop()
         if st.status == PLAYING:
             yield st.copy()
@@ -74,7 +101,8 @@ def compare(rules: engine.RuleSet, seeds: range) -> tuple[int, int]:
     depth-first share is spent, so rarely on positions this small)."""
     lost = won = 0
     for seed in seeds:
-        for st in itertools.chain(small_positions(rules, seed), near_wins(rules, seed)):
+        for st in itertools.chain(small_positions(rules, seed), few_left(rules, seed),
+                                  near_wins(rules, seed)):
             truth = plain_search(st, PLAIN_CAP, seconds=0.5)
             if truth is None:
                 continue
@@ -328,10 +356,13 @@ def test_a_search_from_mid_pass_turns_the_stock_with_nothing_played(
             final.play(m)
         assert final.status == WON
     assert solver_moves.Chooser(st.rules, start=st).open_pass == 5
+    h = hint(st, Budget(positions=20_000))  # a player asking here was told "lost"
+    assert h.source == SOLVER and not h.lost and h.move == engine.parse_move(st.rules, "s")
     deal = st.rules.deal(bytes(4))  # from a deal, whose first pass a search makes whole
     assert solver_moves.Chooser(deal.rules, start=deal).open_pass == 0
     monkeypatch.setattr(solver_moves, "open_pass", lambda start: 0)
     assert Search(st, None).run(20_000).outcome == Outcome.LOST
+    assert hint(st, Budget(positions=20_000)).lost
     assert BoardSearch(st, None).run(20_000).outcome == Outcome.LOST
 
 
@@ -396,3 +427,19 @@ def test_whole_deals_proved_lost_are_lost(key: str, seed: int) -> None:
     v = solve(st, Budget(positions=50_000, seconds=20))
     assert v.outcome == Outcome.LOST and v.complete
     assert plain_search(st, 200_000, seconds=60) is False
+
+
+def test_the_wide_check_runs_and_reports_a_wrong_loss(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/engine/wide_check.py, the comparison on many more positions, as its command."""
+    from tests.engine import wide_check
+
+    assert wide_check.main(["--seeds", "4", "--seconds", "0.5", "spiderette/easy"]) == 0
+    out = capsys.readouterr().out
+    assert "spiderette/easy: " in out and " 0 disagree" in out
+    real = solver_moves.Chooser.moves
+    monkeypatch.setattr(solver_moves.Chooser, "moves",
+                        lambda self, st, legal, after_deal=False: real(
+                            self, st, legal, after_deal)[:1])
+    assert wide_check.main(["--seeds", "4", "--seconds", "0.5", "spiderette/easy"]) == 1
+    assert "the plain search won after" in capsys.readouterr().out
