@@ -39,7 +39,7 @@ from collections.abc import Iterable
 
 from .core import MOVE, Move, State
 from .options import Direction
-from .rules import ANY_FILL, FOUNDATION, STOCK_PILE, WASTE, RuleSet
+from .rules import ANY_FILL, FOUNDATION, STOCK_PILE, WASTE, Group, RuleSet
 
 
 def safe_moves(st: State, legal: Iterable[Move] | None = None,
@@ -70,14 +70,20 @@ def row_bits(row: bytes) -> int:
     return sum(1 << c for c, flag in enumerate(row) if flag)
 
 
+def one_way(group: Group) -> bool:
+    """Whether a safe move may go to a pile of ``group``: it builds by a declared rule, one
+    way only (above)."""
+    return group.build is not None and group.build.direction != Direction.EITHER
+
+
 def _safe(st: State, m: Move, founded: int, follow: bool) -> bool:
     rules = st.rules
-    build = rules.pile_group[m.dst].build
-    if build is None or build.direction == Direction.EITHER:
+    group = rules.pile_group[m.dst]
+    build = group.build
+    if build is None or not one_way(group):
         return False
     card = st.piles[m.src][-1]
-    if not st.piles[m.dst] and (st.vars.get("base") == 0
-                                or rules.pile_group[m.dst].fill == ANY_FILL):
+    if not st.piles[m.dst] and (st.vars.get("base") == 0 or group.fill == ANY_FILL):
         return False  # the first card sets the base rank, or any card may start the pile
     waiting = laid_on(rules, card) & ~founded  # cards still out that could be laid on it
     if waiting and not follow:

@@ -19,9 +19,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..cards import RANK
 from ..core import PLAYING, WON, Move, State
-from ..options import Direction
 from ..rules import CELL
-from ..safe import laid_on, row_bits
+from ..safe import laid_on, one_way, row_bits
 from .board import DEAL, FOUNDATION_CODE, STOCK_CODE, STRIDE, WASTE_CODE, Board, Layout, playable
 from .moves import DEAL as DEAL_RANK
 from .moves import (
@@ -80,8 +79,7 @@ class Choice:
         self.rows = [[row_bits(g.build.rows[c]) for c in range(52)]
                      if g.build is not None else None for g in rules.pile_group]
         #: Per pile: whether it builds one way only, as a foundation with safe moves must.
-        self.one_way = bytes(g.build is not None and g.build.direction != Direction.EITHER
-                             for g in rules.pile_group)
+        self.one_way = bytes(one_way(g) for g in rules.pile_group)
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
@@ -286,9 +284,9 @@ class Choice:
     def is_safe(self, board: Board, src: cython.Py_ssize_t, dst: cython.Py_ssize_t,
                 founded: cython.ulonglong) -> cython.bint:
         lay: Layout = board.layout
-        rows = self.rows[dst]
-        if rows is None or not self.one_way[dst]:
+        if not self.one_way[dst]:
             return False  # no build, or one that goes either way: which way is a choice
+        rows = self.rows[dst]
         if self.regroups[src]:
             return False  # leaving early, the card would regroup the stock's later deals
         card: cython.Py_ssize_t = board.cards[src * 52 + board.size[src] - 1]
