@@ -27,6 +27,7 @@ from engine.solver.bestfirst import best_first
 from engine.solver.board_search import BoardSearch
 from engine.solver.search import Search
 from tests.engine.solver_plain import plain_search
+from tests.engine.test_beam import replays_to_a_win
 
 WIN_GAMES = [r for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
 PLAIN_CAP = 2000
@@ -257,10 +258,7 @@ def test_deals_an_early_card_from_the_waste_had_lost_are_won(deal: int) -> None:
     replays."""
     st = engine.get("klondike", "easy").deal(deal.to_bytes(4, "big"))
     v = solve(st, Budget(positions=200_000))
-    assert v.outcome == Outcome.WON
-    for m in v.moves:
-        st.play(m)
-    assert st.status == WON
+    assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
 
 
 #: La Belle Lucie difficult, played at random to a dozen cards with a redeal left.
@@ -291,11 +289,7 @@ def test_nothing_is_played_unasked_before_a_shuffled_redeal(
     assert st.rules.redeal_ahead(st) and safe_moves(st)
     assert plain_search(st, 400_000, seconds=60) is True
     v = Search(st, None).run(20_000)
-    assert v.outcome == Outcome.WON
-    final = st.copy()
-    for m in v.moves:
-        final.play(m)
-    assert final.status == WON
+    assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
     monkeypatch.setattr(type(st.rules), "redeal_ahead", lambda self, st: False)
     assert Search(st, None).run(20_000).outcome == Outcome.LOST
 
@@ -350,11 +344,7 @@ def test_a_search_from_mid_pass_turns_the_stock_with_nothing_played(
     assert plain_search(st, 20_000, seconds=20) is True
     for search in (Search(st, None), BoardSearch(st, None)):
         v = search.run(20_000)
-        assert v.outcome == Outcome.WON
-        final = st.copy()
-        for m in v.moves:
-            final.play(m)
-        assert final.status == WON
+        assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
     assert solver_moves.Chooser(st.rules, start=st).open_pass == 5
     h = hint(st, Budget(positions=20_000))  # a player asking here was told "lost"
     assert h.source == SOLVER and not h.lost and h.move == engine.parse_move(st.rules, "s")
@@ -397,10 +387,7 @@ def test_a_foundation_that_builds_either_way_has_no_safe_move(
     assert safe_moves(st) == []
     assert plain_search(st, 100_000, seconds=20) is True
     v = solve(st, Budget(positions=100_000, seconds=20))
-    assert v.outcome == Outcome.WON
-    for m in v.moves:
-        st.play(m)
-    assert st.status == WON
+    assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
 
 
 def test_an_empty_foundation_any_card_may_start_is_a_choice_not_a_safe_move() -> None:
@@ -432,7 +419,7 @@ def test_whole_deals_proved_lost_are_lost(key: str, seed: int) -> None:
 def test_the_wide_check_runs_and_reports_a_wrong_loss(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """tests/engine/wide_check.py, the comparison on many more positions, as its command."""
-    from tests.engine import wide_check
+    from tests.engine import wide_check  # (here: it imports this module)
 
     assert wide_check.main(["--seeds", "4", "--seconds", "0.5", "spiderette/easy"]) == 0
     out = capsys.readouterr().out
