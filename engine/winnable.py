@@ -21,7 +21,7 @@ from datetime import date
 from typing import Any
 
 from . import registry
-from .core import WON, Move, State
+from .core import WON
 from .fairness import daily_label
 from .notation import move_text, parse_move
 from .options import Scoring
@@ -72,48 +72,14 @@ class Judged:
 def judge(game: str, variant: str, seed: bytes, positions: int) -> Judged:
     """Solve one candidate within ``positions`` (a worker process runs this: CPU-bound)."""
     from .solver import Budget, Outcome, solve  # only where a search is run
+    from .solver.par import par_line
 
     rules = registry.get(game, variant)
     v = solve(rules.deal(seed), Budget(positions=positions))
     if v.outcome != Outcome.WON:
         return Judged(str(v.outcome), v.positions)
-    moves = shorten(rules, seed, v.moves)
+    moves = par_line(rules, seed, v.moves)
     return Judged("won", v.positions, " ".join(move_text(rules, m) for m in moves), len(moves))
-
-
-def exact(st: State) -> tuple[bytes, tuple[tuple[str, int], ...]]:
-    """A position exactly (no symmetry): two equal ones replay the same moves alike."""
-    return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), tuple(sorted(st.vars.items())))
-
-
-def shorten(rules: RuleSet, seed: bytes, moves: tuple[Move, ...]) -> tuple[Move, ...]:
-    """The line without its detours: wherever it comes back to a position it was at before,
-    the moves between are dropped (one replay, so cheap). The result is checked to win;
-    otherwise the line is kept as it was."""
-    st = rules.deal(seed)
-    at: dict[object, int] = {exact(st): 0}
-    out: list[Move] = []
-    for m in moves:
-        st.play(m)
-        out.append(m)
-        k = exact(st)
-        if k in at:  # back where the line was after at[k] moves: drop the loop
-            del out[at[k]:]
-            at = {key: i for key, i in at.items() if i <= len(out)}
-        else:
-            at[k] = len(out)
-    return tuple(out) if wins(rules, seed, out) else moves
-
-
-def wins(rules: RuleSet, seed: bytes, moves: list[Move] | tuple[Move, ...]) -> bool:
-    """Do ``moves`` replay from the seed's deal to a win? (Illegal moves: no.)"""
-    st = rules.deal(seed)
-    try:
-        for m in moves:
-            st.play(m)
-    except ValueError:  # IllegalMove
-        return False
-    return st.status == WON
 
 
 def line_wins(game: str, variant: str, seed: bytes, line: str) -> tuple[bool, str]:
@@ -134,4 +100,4 @@ def line_wins(game: str, variant: str, seed: bytes, line: str) -> tuple[bool, st
 
 
 __all__ = ["CAP", "POSITIONS", "Judged", "applies", "candidate_label", "candidate_seed",
-           "judge", "line_wins", "shorten", "wins"]
+           "judge", "line_wins"]

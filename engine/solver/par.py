@@ -1,0 +1,152 @@
+"""Par: a winning line made short, for the daily deal's par (docs/daily.md, Par).
+
+A search returns the first winning line it finds, and depth first finds long ones: it wanders
+(a run moved and moved again, the stock gone round for a card it could have taken sooner)
+before the line that wins. Par is that line made short, in two passes, repeated while the
+line gets shorter:
+
+- ``detours``: where the line comes back to a position it was at, the moves between go;
+- ``shortcuts``: from each position of the line (but one that a later position is already
+  reached as soon as), every line of up to ``DEPTH`` moves is tried; where one reaches a
+  later position of the line in fewer moves than the line takes there, or wins, the
+  shortest way through the line's positions and those shortcuts is taken.
+
+Positions are compared exactly (every pile in its place: the moves after a shortcut name
+piles), but for the pass count of a stock gone through without limit, which only counts.
+Every line is replayed to a win before it is kept. The work is bounded by a count of
+positions, never by seconds, so par is the same on every machine (docs/fairness.md).
+"""
+
+from __future__ import annotations
+
+from ..core import PLAYING, WON, Move, State
+from ..options import Deals
+from ..rules import RuleSet
+
+#: Moves a shortcut may have.
+DEPTH = 2
+#: Positions the shortcuts may try in all, for one line.
+POSITIONS = 200_000
+
+Exact = tuple[bytes, tuple[tuple[str, int], ...]]
+
+
+def exact(st: State, endless: bool) -> Exact:
+    """A position exactly; without the pass count where passes are unlimited (``endless``)."""
+    vars = sorted(st.vars.items())
+    if endless:
+        vars = [(k, v) for k, v in vars if k != "pass"]
+    return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), tuple(vars))
+
+
+def endless(rules: RuleSet) -> bool:
+    """Whether the rule set's stock is gone through without limit (its pass count only
+    counts)."""
+    stock = rules.stock
+    return stock is not None and stock.to == Deals.WASTE and stock.passes == 0
+
+
+def wins(rules: RuleSet, seed: bytes, moves: list[Move] | tuple[Move, ...]) -> bool:
+    """Do ``moves`` replay from the seed's deal to a win? (Illegal moves: no.)"""
+    st = rules.deal(seed)
+    try:
+        for m in moves:
+            st.play(m)
+    except ValueError:  # IllegalMove
+        return False
+    return st.status == WON
+
+
+def detours(rules: RuleSet, seed: bytes, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """The line without its detours: wherever it comes back to a position it was at before,
+    the moves between are dropped (one replay)."""
+    loose = endless(rules)
+    st = rules.deal(seed)
+    at: dict[Exact, int] = {exact(st, loose): 0}
+    out: list[Move] = []
+    for m in moves:
+        st.push(m)
+        out.append(m)
+        k = exact(st, loose)
+        if k in at:  # back where the line was after at[k] moves: drop the loop
+            del out[at[k]:]
+            at = {key: i for key, i in at.items() if i <= len(out)}
+        else:
+            at[k] = len(out)
+    return tuple(out)
+
+
+def shortcuts(rules: RuleSet, seed: bytes, moves: tuple[Move, ...],
+              positions: int) -> tuple[tuple[Move, ...], int]:
+    """The shortest way through the line's positions and the shortcuts found from them
+    (module docstring), and the positions left of ``positions``. Starts are taken in the
+    line's order until the positions run out; what was found by then still counts."""
+    loose = endless(rules)
+    st = rules.deal(seed)
+    keys = [exact(st, loose)]
+    for m in moves:
+        st.push(m)
+        keys.append(exact(st, loose))
+    where = {k: j for j, k in enumerate(keys)}
+    n = len(moves)
+    # best[j]: the fewest moves known to position j of the line; way[j]: from where, how.
+    best = list(range(n + 1))
+    way: list[tuple[int, tuple[Move, ...]]] = [(j - 1, moves[j - 1:j]) for j in range(n + 1)]
+    st = rules.deal(seed)
+    for i in range(n):
+        if best[i] + 1 < best[i + 1]:
+            best[i + 1], way[i + 1] = best[i] + 1, (i, (moves[i],))
+        found: dict[Exact, int] = {keys[i]: 0}  # each position reached from i, fewest moves
+        # Not from a position that a later one is already reached as soon as: its shortcuts
+        # would seldom beat that one's, and the positions go further elsewhere (a Scorpion
+        # line of 1,108 moves: par 922 trying every position, 74 so).
+        ahead = positions > 0 and min(best[i + 1:]) > best[i]
+        stack: list[tuple[Move, ...]] = [()] if ahead else []
+        while stack and positions > 0:  # every line of up to DEPTH moves from position i
+            path = stack.pop()
+            for m in path:
+                st.push(m)
+            if st.status == PLAYING:
+                for m in st.legal_moves():
+                    st.push(m)
+                    positions -= 1
+                    k = exact(st, loose)
+                    d = len(path) + 1
+                    if found.get(k, DEPTH + 1) > d:
+                        found[k] = d
+                        j = n if st.status == WON else where.get(k, -1)
+                        if j > i and best[i] + d < best[j]:
+                            best[j], way[j] = best[i] + d, (i, (*path, m))
+                        if d < DEPTH:
+                            stack.append((*path, m))
+                    st.pop()
+            for _ in path:
+                st.pop()
+        st.push(moves[i])
+    out: list[Move] = []
+    j = n
+    while j > 0:
+        i, step = way[j]
+        out[:0] = step
+        j = i
+    return tuple(out), positions
+
+
+def par_line(rules: RuleSet, seed: bytes, moves: tuple[Move, ...],
+             positions: int = POSITIONS) -> tuple[Move, ...]:
+    """``moves``, a line that wins the seed's deal, made short (module docstring): never
+    longer, and replayed to a win."""
+    line = moves
+    while True:
+        cut = detours(rules, seed, line)
+        if len(cut) < len(line) and wins(rules, seed, cut):
+            line = cut
+        if positions <= 0:
+            return line
+        short, positions = shortcuts(rules, seed, line, positions)
+        if len(short) >= len(line) or not wins(rules, seed, short):
+            return line
+        line = short
+
+
+__all__ = ["DEPTH", "POSITIONS", "detours", "par_line", "shortcuts", "wins"]

@@ -1,0 +1,64 @@
+"""Par (engine/solver/par.py): a winning line made short, each line replayed to a win."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.core import STOCK, Move
+from engine.solver import Budget, Outcome, par, solve
+from engine.solver.par import detours, par_line, shortcuts, wins
+
+
+def won_line(key: str, deal: int) -> tuple[engine.RuleSet, bytes, tuple[Move, ...]]:
+    rules = engine.get(*key.split("/"))
+    seed = deal.to_bytes(4, "big")
+    v = solve(rules.deal(seed), Budget(positions=100_000))
+    assert v.outcome == Outcome.WON
+    return rules, seed, v.moves
+
+
+@pytest.mark.parametrize(("key", "deal", "at_most"), [
+    ("klondike/easy", 1, 140),  # the search's line: 165 moves, none of them a detour
+    ("spiderette/easy", 0, 90),  # 134
+    ("yukon/easy", 1, 140),  # 176
+])
+def test_shortcuts_make_the_search_s_line_shorter_and_it_still_wins(
+        key: str, deal: int, at_most: int) -> None:
+    rules, seed, moves = won_line(key, deal)
+    cut = detours(rules, seed, moves)
+    assert len(cut) > at_most  # the detours alone leave it long
+    par = par_line(rules, seed, moves)
+    assert len(par) <= at_most and wins(rules, seed, par)
+    assert par_line(rules, seed, moves) == par  # the same par every time
+
+
+def test_the_positions_bound_the_work_and_none_keeps_the_line() -> None:
+    rules, seed, moves = won_line("klondike/easy", 1)
+    assert par_line(rules, seed, moves, positions=0) == detours(rules, seed, moves)
+    few, left = shortcuts(rules, seed, moves, 500)
+    assert left <= 0 and wins(rules, seed, few)
+    assert len(par_line(rules, seed, moves)) <= len(few) < len(moves)
+
+
+def test_a_round_of_the_stock_with_nothing_played_is_a_detour() -> None:
+    """Where the stock goes round without limit, a pass with nothing taken comes back to the
+    same cards with a higher pass count, which counts for nothing: it is cut."""
+    rules, seed, moves = won_line("klondike/easy", 1)
+    st = rules.deal(seed)
+    rounds: list[Move] = []
+    while not rounds or any(st.piles[w] for w in rules.by_kind["waste"]):
+        m = next(m for m in st.legal_moves() if m.kind == STOCK)
+        st.play(m)
+        rounds.append(m)
+    assert len(rounds) == 9 and st.vars["pass"] == 2  # eight deals of three, one turn
+    longer = (*rounds, *moves)
+    assert wins(rules, seed, longer)
+    assert detours(rules, seed, longer) == detours(rules, seed, moves)
+
+
+def test_a_shortened_line_is_kept_only_if_it_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules, seed, moves = won_line("klondike/easy", 1)
+    assert not wins(rules, seed, moves[:-1])
+    monkeypatch.setattr(par, "shortcuts", lambda rules, seed, line, positions: (line[:-1], 0))
+    assert par_line(rules, seed, moves) == detours(rules, seed, moves)
