@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 
@@ -428,5 +429,9 @@ def test_the_wide_check_runs_and_reports_a_wrong_loss(
     monkeypatch.setattr(solver_moves.Chooser, "moves",
                         lambda self, st, legal, after_deal=False: real(
                             self, st, legal, after_deal)[:1])
-    assert wide_check.main(["--seeds", "4", "--seconds", "0.5", "spiderette/easy"]) == 1
-    assert "the plain search won after" in capsys.readouterr().out
+    assert wide_check.main(["--first", "2", "--seeds", "2", "--seconds", "0.5",
+                            "spiderette/easy"]) == 1
+    out = capsys.readouterr().out
+    assert "the plain search won after" in out
+    # Seeds 2 and 3 alone: their deals are 50,002 and 50,003 (``few_left``).
+    assert set(re.findall(r"seed ([0-9a-f]+)", out)) <= {f"{50_002:08x}", f"{50_003:08x}"}

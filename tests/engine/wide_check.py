@@ -4,6 +4,8 @@ checked). Too slow for ``make test``: about 11 minutes on two cores with 20 seed
 
     python -m tests.engine.wide_check --seeds 20 --seconds 3 --jobs 2 [RULE_SET ...]
 
+``--first K`` starts at seed K, so that a run after another checks positions it did not.
+
 Prints each rule set's count of positions compared and every disagreement with the moves
 that reach its position from the deal (``engine.replay`` takes them back there); exits 1
 if there was one.
@@ -25,14 +27,14 @@ from tests.engine.test_solver_lost import few_left
 CAP = 300_000
 
 
-def check(key: str, seeds: int, seconds: float) -> tuple[str, int, list[str], float]:
+def check(key: str, seeds: range, seconds: float) -> tuple[str, int, list[str], float]:
     """(``key``, positions compared, disagreements, seconds taken) on the positions of
-    ``few_left`` (three a seed) of ``key``'s rule set."""
+    ``few_left`` (three a seed) of ``key``'s rule set, for each of ``seeds``."""
     t0 = time.perf_counter()
     rules = engine.get(*key.split("/"))
     compared = 0
     wrong: list[str] = []
-    for seed in range(seeds):
+    for seed in seeds:
         for st in few_left(rules, seed):
             truth = plain_search(st, CAP, seconds)
             if truth is None:
@@ -52,15 +54,17 @@ def check(key: str, seeds: int, seconds: float) -> tuple[str, int, list[str], fl
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.engine.wide_check")
     parser.add_argument("keys", nargs="*", metavar="RULE_SET", help="game/variant (all)")
-    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--seeds", type=int, default=20, help="how many seeds")
+    parser.add_argument("--first", type=int, default=0, help="the first seed")
     parser.add_argument("--seconds", type=float, default=3.0, help="per search")
     parser.add_argument("--jobs", type=int, default=1, help="rule sets checked at once")
     args = parser.parse_args(argv)
     keys = args.keys or [r.key for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
     n = len(keys)
+    seeds = range(args.first, args.first + args.seeds)
     bad = 0
     with ProcessPoolExecutor(args.jobs) as pool:
-        for key, compared, wrong, secs in pool.map(check, keys, [args.seeds] * n,
+        for key, compared, wrong, secs in pool.map(check, keys, [seeds] * n,
                                                    [args.seconds] * n):
             for line in wrong:
                 print(line, flush=True)
