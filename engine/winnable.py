@@ -78,7 +78,7 @@ def judge(game: str, variant: str, seed: bytes, positions: int) -> Judged:
     v = solve(rules.deal(seed), Budget(positions=positions))
     if v.outcome != Outcome.WON:
         return Judged(str(v.outcome), v.positions)
-    moves = par_line(rules, seed, v.moves)
+    moves = par_line(rules.deal(seed), v.moves)
     return Judged("won", v.positions, " ".join(move_text(rules, m) for m in moves), len(moves))
 
 

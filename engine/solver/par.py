@@ -31,10 +31,11 @@ POSITIONS = 200_000
 Exact = tuple[bytes, tuple[tuple[str, int], ...]]
 
 
-def exact(st: State, endless: bool) -> Exact:
-    """A position exactly; without the pass count where passes are unlimited (``endless``)."""
+def exact(st: State, uncounted: bool) -> Exact:
+    """A position exactly; without the pass count where passes are unlimited (``uncounted``,
+    ``endless``)."""
     vars = sorted(st.vars.items())
-    if endless:
+    if uncounted:
         vars = [(k, v) for k, v in vars if k != "pass"]
     return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), tuple(vars))
 
@@ -46,9 +47,9 @@ def endless(rules: RuleSet) -> bool:
     return stock is not None and stock.to == Deals.WASTE and stock.passes == 0
 
 
-def wins(rules: RuleSet, seed: bytes, moves: list[Move] | tuple[Move, ...]) -> bool:
-    """Do ``moves`` replay from the seed's deal to a win? (Illegal moves: no.)"""
-    st = rules.deal(seed)
+def wins(start: State, moves: list[Move] | tuple[Move, ...]) -> bool:
+    """Do ``moves`` replay from ``start`` to a win? (Illegal moves: no.)"""
+    st = start.copy()
     try:
         for m in moves:
             st.play(m)
@@ -57,17 +58,17 @@ def wins(rules: RuleSet, seed: bytes, moves: list[Move] | tuple[Move, ...]) -> b
     return st.status == WON
 
 
-def detours(rules: RuleSet, seed: bytes, moves: tuple[Move, ...]) -> tuple[Move, ...]:
-    """The line without its detours: wherever it comes back to a position it was at before,
-    the moves between are dropped (one replay)."""
-    loose = endless(rules)
-    st = rules.deal(seed)
-    at: dict[Exact, int] = {exact(st, loose): 0}
+def detours(start: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """The line from ``start`` without its detours: wherever it comes back to a position it
+    was at before, the moves between are dropped (one replay)."""
+    uncounted = endless(start.rules)
+    st = start.copy()
+    at: dict[Exact, int] = {exact(st, uncounted): 0}
     out: list[Move] = []
     for m in moves:
         st.push(m)
         out.append(m)
-        k = exact(st, loose)
+        k = exact(st, uncounted)
         if k in at:  # back where the line was after at[k] moves: drop the loop
             del out[at[k]:]
             at = {key: i for key, i in at.items() if i <= len(out)}
@@ -76,23 +77,23 @@ def detours(rules: RuleSet, seed: bytes, moves: tuple[Move, ...]) -> tuple[Move,
     return tuple(out)
 
 
-def shortcuts(rules: RuleSet, seed: bytes, moves: tuple[Move, ...],
+def shortcuts(start: State, moves: tuple[Move, ...],
               positions: int) -> tuple[tuple[Move, ...], int]:
     """The shortest way through the line's positions and the shortcuts found from them
     (module docstring), and the positions left of ``positions``. Starts are taken in the
     line's order until the positions run out; what was found by then still counts."""
-    loose = endless(rules)
-    st = rules.deal(seed)
-    keys = [exact(st, loose)]
+    uncounted = endless(start.rules)
+    st = start.copy()
+    keys = [exact(st, uncounted)]
     for m in moves:
         st.push(m)
-        keys.append(exact(st, loose))
+        keys.append(exact(st, uncounted))
     where = {k: j for j, k in enumerate(keys)}
     n = len(moves)
     # best[j]: the fewest moves known to position j of the line; way[j]: from where, how.
     best = list(range(n + 1))
     way: list[tuple[int, tuple[Move, ...]]] = [(j - 1, moves[j - 1:j]) for j in range(n + 1)]
-    st = rules.deal(seed)
+    st = start.copy()
     for i in range(n):
         if best[i] + 1 < best[i + 1]:
             best[i + 1], way[i + 1] = best[i] + 1, (i, (moves[i],))
@@ -110,7 +111,7 @@ def shortcuts(rules: RuleSet, seed: bytes, moves: tuple[Move, ...],
                 for m in st.legal_moves():
                     st.push(m)
                     positions -= 1
-                    k = exact(st, loose)
+                    k = exact(st, uncounted)
                     d = len(path) + 1
                     if found.get(k, DEPTH + 1) > d:
                         found[k] = d
@@ -132,19 +133,19 @@ def shortcuts(rules: RuleSet, seed: bytes, moves: tuple[Move, ...],
     return tuple(out), positions
 
 
-def par_line(rules: RuleSet, seed: bytes, moves: tuple[Move, ...],
+def par_line(start: State, moves: tuple[Move, ...],
              positions: int = POSITIONS) -> tuple[Move, ...]:
-    """``moves``, a line that wins the seed's deal, made short (module docstring): never
+    """``moves``, a line that wins from ``start``, made short (module docstring): never
     longer, and replayed to a win."""
     line = moves
     while True:
-        cut = detours(rules, seed, line)
-        if len(cut) < len(line) and wins(rules, seed, cut):
+        cut = detours(start, line)
+        if len(cut) < len(line) and wins(start, cut):
             line = cut
         if positions <= 0:
             return line
-        short, positions = shortcuts(rules, seed, line, positions)
-        if len(short) >= len(line) or not wins(rules, seed, short):
+        short, positions = shortcuts(start, line, positions)
+        if len(short) >= len(line) or not wins(start, short):
             return line
         line = short
 

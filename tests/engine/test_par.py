@@ -10,12 +10,12 @@ from engine.solver import Budget, Outcome, par, solve
 from engine.solver.par import detours, par_line, shortcuts, wins
 
 
-def won_line(key: str, deal: int) -> tuple[engine.RuleSet, bytes, tuple[Move, ...]]:
+def won_line(key: str, deal: int) -> tuple[engine.RuleSet, engine.State, tuple[Move, ...]]:
     rules = engine.get(*key.split("/"))
-    seed = deal.to_bytes(4, "big")
-    v = solve(rules.deal(seed), Budget(positions=100_000))
+    start = rules.deal(deal.to_bytes(4, "big"))
+    v = solve(start, Budget(positions=100_000))
     assert v.outcome == Outcome.WON
-    return rules, seed, v.moves
+    return rules, start, v.moves
 
 
 @pytest.mark.parametrize(("key", "deal", "at_most"), [
@@ -25,27 +25,27 @@ def won_line(key: str, deal: int) -> tuple[engine.RuleSet, bytes, tuple[Move, ..
 ])
 def test_shortcuts_make_the_search_s_line_shorter_and_it_still_wins(
         key: str, deal: int, at_most: int) -> None:
-    rules, seed, moves = won_line(key, deal)
-    cut = detours(rules, seed, moves)
+    _, start, moves = won_line(key, deal)
+    cut = detours(start, moves)
     assert len(cut) > at_most  # the detours alone leave it long
-    par = par_line(rules, seed, moves)
-    assert len(par) <= at_most and wins(rules, seed, par)
-    assert par_line(rules, seed, moves) == par  # the same par every time
+    par = par_line(start, moves)
+    assert len(par) <= at_most and wins(start, par)
+    assert par_line(start, moves) == par  # the same par every time
 
 
 def test_the_positions_bound_the_work_and_none_keeps_the_line() -> None:
-    rules, seed, moves = won_line("klondike/easy", 1)
-    assert par_line(rules, seed, moves, positions=0) == detours(rules, seed, moves)
-    few, left = shortcuts(rules, seed, moves, 500)
-    assert left <= 0 and wins(rules, seed, few)
-    assert len(par_line(rules, seed, moves)) <= len(few) < len(moves)
+    _, start, moves = won_line("klondike/easy", 1)
+    assert par_line(start, moves, positions=0) == detours(start, moves)
+    few, left = shortcuts(start, moves, 500)
+    assert left <= 0 and wins(start, few)
+    assert len(par_line(start, moves)) <= len(few) < len(moves)
 
 
 def test_a_round_of_the_stock_with_nothing_played_is_a_detour() -> None:
     """Where the stock goes round without limit, a pass with nothing taken comes back to the
     same cards with a higher pass count, which counts for nothing: it is cut."""
-    rules, seed, moves = won_line("klondike/easy", 1)
-    st = rules.deal(seed)
+    rules, start, moves = won_line("klondike/easy", 1)
+    st = start.copy()
     rounds: list[Move] = []
     while not rounds or any(st.piles[w] for w in rules.by_kind["waste"]):
         m = next(m for m in st.legal_moves() if m.kind == STOCK)
@@ -53,12 +53,12 @@ def test_a_round_of_the_stock_with_nothing_played_is_a_detour() -> None:
         rounds.append(m)
     assert len(rounds) == 9 and st.vars["pass"] == 2  # eight deals of three, one turn
     longer = (*rounds, *moves)
-    assert wins(rules, seed, longer)
-    assert detours(rules, seed, longer) == detours(rules, seed, moves)
+    assert wins(start, longer)
+    assert detours(start, longer) == detours(start, moves)
 
 
 def test_a_shortened_line_is_kept_only_if_it_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    rules, seed, moves = won_line("klondike/easy", 1)
-    assert not wins(rules, seed, moves[:-1])
-    monkeypatch.setattr(par, "shortcuts", lambda rules, seed, line, positions: (line[:-1], 0))
-    assert par_line(rules, seed, moves) == detours(rules, seed, moves)
+    _, start, moves = won_line("klondike/easy", 1)
+    assert not wins(start, moves[:-1])
+    monkeypatch.setattr(par, "shortcuts", lambda start, line, positions: (line[:-1], 0))
+    assert par_line(start, moves) == detours(start, moves)

@@ -1,0 +1,25 @@
+"""bench/par.py, the measurement of par against the search's line, run small."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import par
+
+
+def test_it_prints_a_row_a_rule_set_and_par_is_never_longer(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    par.main(["--deals", "2", "spiderette/easy", "nestor/difficult"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("| rule set | won |") and len(out) == 5
+    spiderette = out[2].split(" | ")
+    assert spiderette[0] == "| `spiderette/easy`" and spiderette[1] == "1"  # deal 0 won
+    assert int(spiderette[3]) < int(spiderette[2])  # par 67 against 134 moves
+    assert out[3] == "| `nestor/difficult` | 0 | - | - | - | - | - |"  # neither deal won
+    assert out[4].startswith("| `all` | 1 |")
+
+
+def test_a_par_that_does_not_win_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(par, "par_line", lambda start, moves: moves[:-1])
+    with pytest.raises(AssertionError, match="does not win"):
+        par.lines("spiderette/easy", 1)
