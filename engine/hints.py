@@ -23,6 +23,7 @@ from .core import MOVE, STOCK, Move, State
 from .rules import FOUNDATION
 from .safe import safe_moves
 from .solver import Budget, Outcome, solve
+from .solver.par import POSITIONS, par_line
 
 SOLVER, HEURISTIC, NONE = "solver", "heuristic", "none"
 
@@ -30,8 +31,9 @@ SOLVER, HEURISTIC, NONE = "solver", "heuristic", "none"
 @dataclass(frozen=True)
 class Hint:
     """``move``: the move to play (``None``: no legal move is left). ``source``: ``solver``
-    (the first move of ``line``, a winning line the search found, or for a game played for
-    points the line to the best score it found), ``heuristic`` (no such line within the
+    (the first move of ``line``, a winning line the search found, made short as par is
+    (``engine/solver/par.py``), or for a game played for points the line to the best score
+    it found), ``heuristic`` (no such line within the
     budget: a likely move, see ``likely_move``) or ``none``. ``score``: for a scored game's
     line, the score at its end. ``lost``: the search proved that no line from here wins (the
     heuristic's move is then all a hint can give); a player would rather know that than look
@@ -67,7 +69,15 @@ def hint(state: State, budget: Budget | None = None, last: Move | None = None) -
         return Hint(None, NONE)
     verdict = solve(state, budget)
     if verdict.outcome in (Outcome.WON, Outcome.BEST) and verdict.moves:
-        return Hint(verdict.moves[0], SOLVER, verdict.moves, verdict.score)
+        line = verdict.moves
+        if verdict.outcome is Outcome.WON and verdict.score is None:
+            # Made short as par is, within as many positions as the search's budget (never
+            # seconds: the same line on every node): a search's first line can wander for
+            # thousands of moves, and a player follows it a move at a time (docs/solver.md,
+            # Hints).
+            spend = min(POSITIONS, budget.positions or POSITIONS) if budget else POSITIONS
+            line = par_line(state, line, spend)
+        return Hint(line[0], SOLVER, line, verdict.score)
     if last is None and state.history:
         last = state.history[-1]
     return Hint(likely_move(state, legal, last), HEURISTIC,

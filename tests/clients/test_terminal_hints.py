@@ -9,14 +9,16 @@ import uuid
 import engine
 from clients.local import LocalGame, MoveRefused
 from clients.terminal import hint_text
-from engine.solver import Budget, solve
+from engine.hints import hint
+from engine.solver import Budget
 from tests.server.client import Node
 
 from .test_terminal import play
 
 KLONDIKE = engine.get("klondike", "easy")
+#: The engine's hint line with the terminal's budget (the search wins deal 00 in 132 positions).
 LINE = [engine.move_text(KLONDIKE, m)
-        for m in solve(KLONDIKE.deal(b"\x00"), Budget(positions=20_000)).moves]
+        for m in hint(KLONDIKE.deal(b"\x00"), Budget(positions=20_000)).line]
 HINT = re.compile(r"Hint: (\S+) \(the next move of a winning line: (\d+) moves to go\)")
 
 

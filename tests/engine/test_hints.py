@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.core import MOVE, WON
 from engine.hints import HEURISTIC, NONE, SOLVER, Hint, hint, likely_move, undoes
-from engine.solver import Budget
+from engine.solver import Budget, solve
 
 RULE_SETS = engine.rule_sets()
 BUDGET = Budget(positions=2000, seconds=0.25)
@@ -115,6 +115,23 @@ def test_a_deal_the_solver_wins_gets_solver_hints_to_the_win() -> None:
         st.play(h.move)
         h, steps = h.after(), steps - 1
     assert st.status == WON and steps == 0
+
+
+def test_a_solver_hint_s_line_is_made_short_as_par_is() -> None:
+    """Spiderette easy, a few random moves into deal 901: the search's first line wanders
+    for 3,011 moves; the hint's is that line made short, and still wins."""
+    rules = engine.get("spiderette", "easy")
+    rng = random.Random(1)
+    st = rules.deal((901).to_bytes(4, "big"))
+    for _ in range(rng.randint(5, 30)):
+        st.play(rng.choice(st.legal_moves()))
+    budget = Budget(positions=20_000)
+    assert len(solve(st, budget).moves) > 3000
+    h = hint(st, budget)
+    assert h.source == SOLVER and len(h.line) < 150
+    for m in h.line:
+        st.play(m)
+    assert st.status == WON
 
 
 #: Scorpion difficult deal 01: lost as dealt, its cards waiting in a circle, which the search
