@@ -1,21 +1,30 @@
 """Par against the search's line (docs/daily.md, Par): ``python -m bench.par [--deals N]
-[--jobs J] [RULE_SET ...]``.
+[--jobs J] [--hints] [RULE_SET ...]``.
 
 For deals 0 .. N-1 of each rule set played to a win, the line the daily job's budget finds
 (``engine.winnable.POSITIONS``), its length with the detours cut alone, and its par
 (``engine.solver.par.par_line``), each replayed to a win; prints a row a rule set: the
-lines won, the median lengths, the median and least ratio of par to the detours alone, and
-the CPU seconds par took (median, most). A measurement, not a timed assertion.
+lines won, the median and the longest lengths, the median and least ratio of par to the
+detours alone, and the CPU seconds par took (median, most).
+
+``--hints``: the same for hints (docs/solver.md, Hints). Deals 900 .. 900+N-1, each played
+5 to 30 random moves in, are given a hint with the server's default positions (not its
+seconds, so that the line is the same on any machine); for each solver hint, the search's
+own line against the hint's, and the hint's CPU seconds.
+A measurement, not a timed assertion.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 import engine
+from engine.core import PLAYING
+from engine.hints import SOLVER, hint
 from engine.rules import Scoring
 from engine.solver import Budget, Outcome, solve
 from engine.solver.par import detours, par_line, wins
@@ -43,14 +52,44 @@ def lines(key: str, deals: int) -> tuple[str, list[Row]]:
     return key, out
 
 
+#: The server's default hint positions (server/config.py ``hint_positions``), without its
+#: seconds, so that the search's line is the hint's own before it is made short.
+HINT_BUDGET = Budget(positions=20_000)
+
+
+def hint_lines(key: str, deals: int) -> tuple[str, list[Row]]:
+    """Per solver hint: the search's line, the hint's, and the hint's CPU seconds."""
+    rules = engine.get(*key.split("/"))
+    out: list[Row] = []
+    for i in range(deals):
+        rng = random.Random(i)
+        st = rules.deal((900 + i).to_bytes(4, "big"))
+        for _ in range(rng.randint(5, 30)):
+            if st.status != PLAYING:
+                break
+            st.play(rng.choice(st.legal_moves()))
+        if st.status != PLAYING:
+            continue
+        t0 = time.process_time()
+        h = hint(st, HINT_BUDGET)
+        took = time.process_time() - t0
+        if h.source == SOLVER and h.score is None:
+            raw = solve(st, HINT_BUDGET).moves
+            if not wins(st, h.line):
+                raise AssertionError(f"{key} deal {900 + i}: the hint's line does not win")
+            out.append((len(raw), len(h.line), took))
+    return key, out
+
+
 def row(key: str, rows: list[Row]) -> str:
     if not rows:
-        return f"| `{key}` | 0 | - | - | - | - | - |"
+        return f"| `{key}` | 0 | - | - | - | - | - | - |"
     ratios = [p / c for c, p, _ in rows]
     return (f"| `{key}` | {len(rows)} | {statistics.median(c for c, _, _ in rows):g} | "
-            f"{statistics.median(p for _, p, _ in rows):g} | {statistics.median(ratios):.2f} | "
-            f"{min(ratios):.2f} | {statistics.median(t for *_, t in rows):.2f} / "
-            f"{max(t for *_, t in rows):.2f} |")
+            f"{statistics.median(p for _, p, _ in rows):g} | "
+            f"{max(c for c, _, _ in rows)} → {max(p for _, p, _ in rows)} | "
+            f"{statistics.median(ratios):.2f} | {min(ratios):.2f} | "
+            f"{statistics.median(t for *_, t in rows):.2f} / {max(t for *_, t in rows):.2f} |")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -58,13 +97,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("keys", nargs="*", metavar="RULE_SET", help="game/variant (all)")
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--hints", action="store_true", help="hints rather than par")
     args = parser.parse_args(argv)
     keys = args.keys or [r.key for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
-    print("| rule set | won | detours cut | par | par / detours cut | least | CPU s |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    if args.hints:
+        print("| rule set | solver hints | search's line | hint's line | longest | "
+              "hint / search | least | hint CPU s |")
+    else:
+        print("| rule set | won | detours cut | par | longest | par / detours cut | least "
+              "| CPU s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     every: list[Row] = []
+    measure = hint_lines if args.hints else lines
     with ProcessPoolExecutor(args.jobs) as pool:
-        for key, rows in pool.map(lines, keys, [args.deals] * len(keys)):
+        for key, rows in pool.map(measure, keys, [args.deals] * len(keys)):
             print(row(key, rows), flush=True)
             every += rows
     print(row("all", every))
