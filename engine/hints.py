@@ -33,11 +33,10 @@ class Hint:
     """``move``: the move to play (``None``: no legal move is left). ``source``: ``solver``
     (the first move of ``line``, a winning line the search found, made short as par is
     (``engine/solver/par.py``), or for a game played for points the line to the best score
-    it found), ``heuristic`` (no such line within the
-    budget: a likely move, see ``likely_move``) or ``none``. ``score``: for a scored game's
-    line, the score at its end. ``lost``: the search proved that no line from here wins (the
-    heuristic's move is then all a hint can give); a player would rather know that than look
-    on for a win."""
+    it found), ``heuristic`` (no such line within the budget: a likely move, see
+    ``likely_move``) or ``none``. ``score``: for a scored game's line, the score at its end.
+    ``lost``: the search proved that no line from here wins (the heuristic's move is then all
+    a hint can give); a player would rather know that than look on for a win."""
 
     move: Move | None
     source: str
