@@ -429,7 +429,7 @@ def test_the_wide_check_runs_and_reports_a_wrong_loss(
     monkeypatch.setattr(solver_moves.Chooser, "moves",
                         lambda self, st, legal, after_deal=False: real(
                             self, st, legal, after_deal)[:1])
-    assert wide_check.main(["--first", "2", "--seeds", "2", "--seconds", "0.5",
+    assert wide_check.main(["--first", "2", "--seeds", "2", "--seconds", "3",
                             "spiderette/easy"]) == 1
     out = capsys.readouterr().out
     assert "the plain search won after" in out
