@@ -30,7 +30,8 @@ from engine.solver import Budget, Outcome, solve
 from engine.solver.par import detours, par_line, wins
 from engine.winnable import POSITIONS
 
-#: Per won deal: the detours-cut length, par, and par's CPU seconds.
+#: Per line: the length it is measured against (detours cut, or the search's own line for a
+#: hint), the shorter one (par, the hint's), and the CPU seconds that took.
 Row = tuple[int, int, float]
 
 

@@ -34,7 +34,7 @@ from ..cards import RANK, SUIT
 from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
 from ..options import Deals, Fill, Goal, Kind, Scoring, Unit
 from ..rules import RuleSet
-from .position import interchangeable, own_hooks, sink_piles
+from .position import endless, interchangeable, own_hooks, sink_piles
 
 #: The hooks the shared rules run when listing, playing and judging moves: a rule set with
 #: its own version of any of them plays by rules a board does not know.
@@ -135,7 +135,7 @@ class Layout:
         self.deals = DEALS.index(stock.to) if stock is not None else TO_NONE
         self.draw = stock.draw if stock is not None else 0
         self.passes = stock.passes if stock is not None else 0
-        self.endless = stock is not None and stock.to == Deals.WASTE and stock.passes == 0
+        self.endless = endless(rules)
         # The key: piles alone, then each group of interchangeable piles, then the
         # foundations no card leaves (three bytes each), as ``position.key_maker`` orders them.
         sunk = set(sink_piles(rules))

@@ -20,8 +20,7 @@ positions, never by seconds, so par is the same on every machine (docs/fairness.
 from __future__ import annotations
 
 from ..core import PLAYING, WON, Move, State
-from ..options import Deals
-from ..rules import RuleSet
+from .position import endless
 
 #: Moves a shortcut may have.
 DEPTH = 2
@@ -38,13 +37,6 @@ def exact(st: State, uncounted: bool) -> Exact:
     if uncounted:
         vars = [(k, v) for k, v in vars if k != "pass"]
     return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), tuple(vars))
-
-
-def endless(rules: RuleSet) -> bool:
-    """Whether the rule set's stock is gone through without limit (its pass count only
-    counts)."""
-    stock = rules.stock
-    return stock is not None and stock.to == Deals.WASTE and stock.passes == 0
 
 
 def wins(start: State, moves: list[Move] | tuple[Move, ...]) -> bool:

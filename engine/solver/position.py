@@ -98,11 +98,17 @@ def discarded(pile: list[int], down: int) -> int:
     return (down << 16) | (len(pile) << 8)
 
 
+def endless(rules: RuleSet) -> bool:
+    """Whether the rule set's stock is gone through without limit: its pass count only
+    counts, so no rule reads it."""
+    stock = rules.stock
+    return stock is not None and stock.to == Deals.WASTE and stock.passes == 0
+
+
 def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
     """The key function for positions of ``rules``, built once per search; ``sinks``: keep
     only the top and size of foundations no card leaves (``sink_piles``)."""
-    stock = rules.stock
-    endless = stock is not None and stock.to == Deals.WASTE and stock.passes == 0
+    uncounted = endless(rules)
     groups = interchangeable(rules)
     sunk = set(sink_piles(rules)) if sinks else set()
     grouped = {p for g in groups for p in g}
@@ -116,7 +122,7 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
     def norm_vars(vars: dict[str, int]) -> tuple[tuple[str, int], ...]:
         # In insertion order: two orders of the same vars are two keys, a missed transposition
         # at worst (rare: only undoing a var's first setting reorders them), never a wrong one.
-        if endless:
+        if uncounted:
             vars = dict(vars)
             vars.pop("pass", None)
             vars["progress"] = min(vars.get("progress", 0), 1)
