@@ -9,7 +9,9 @@ line gets shorter:
 - ``shortcuts``: from each position of the line (but one that a later position is already
   reached as soon as), every line of up to ``DEPTH`` moves is tried; where one reaches a
   later position of the line in fewer moves than the line takes there, or wins, the
-  shortest way through the line's positions and those shortcuts is taken.
+  shortest way through the line's positions and those shortcuts is taken. A line too long
+  for that within the positions left (``SPREAD``) is first cut by shortcuts of one move,
+  which cost a position per move rather than per move squared.
 
 Positions are compared exactly (every pile in its place: the moves after a shortcut name
 piles), but for the pass count of a stock gone through without limit, which only counts.
@@ -26,6 +28,12 @@ from .position import endless
 DEPTH = 2
 #: Positions the shortcuts may try in all, for one line.
 POSITIONS = 200_000
+#: One-move shortcuts go first where a pass of two-move ones would try more than ``SPREAD``
+#: times the positions left (``reach``): it would spend them all on the line's first few dozen
+#: positions (a hint's Scorpion line of 4,195 moves, 20,000 positions: 4,193 moves with
+#: two-move passes alone, 159 so). Below that a two-move pass skips enough of them to reach
+#: the line's end, and its shortcuts make the shorter line.
+SPREAD = 50
 
 Exact = tuple[bytes, tuple[tuple[str, int], ...]]
 
@@ -69,11 +77,12 @@ def detours(start: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     return tuple(out)
 
 
-def shortcuts(start: State, moves: tuple[Move, ...],
-              positions: int) -> tuple[tuple[Move, ...], int]:
-    """The shortest way through the line's positions and the shortcuts found from them
-    (module docstring), and the positions left of ``positions``. Starts are taken in the
-    line's order until the positions run out; what was found by then still counts."""
+def shortcuts(start: State, moves: tuple[Move, ...], positions: int,
+              depth: int = DEPTH) -> tuple[tuple[Move, ...], int]:
+    """The shortest way through the line's positions and the shortcuts of up to ``depth``
+    moves found from them (module docstring), and the positions left of ``positions``.
+    Starts are taken in the line's order until the positions run out; what was found by then
+    still counts."""
     uncounted = endless(start.rules)
     st = start.copy()
     keys = [exact(st, uncounted)]
@@ -95,7 +104,7 @@ def shortcuts(start: State, moves: tuple[Move, ...],
         # line of 1,108 moves: par 922 trying every position, 74 so).
         ahead = positions > 0 and min(best[i + 1:]) > best[i]
         stack: list[tuple[Move, ...]] = [()] if ahead else []
-        while stack and positions > 0:  # every line of up to DEPTH moves from position i
+        while stack and positions > 0:  # every line of up to `depth` moves from position i
             path = stack.pop()
             for m in path:
                 st.push(m)
@@ -105,12 +114,12 @@ def shortcuts(start: State, moves: tuple[Move, ...],
                     positions -= 1
                     k = exact(st, uncounted)
                     d = len(path) + 1
-                    if found.get(k, DEPTH + 1) > d:
+                    if found.get(k, depth + 1) > d:
                         found[k] = d
                         j = n if st.status == WON else where.get(k, -1)
                         if j > i and best[i] + d < best[j]:
                             best[j], way[j] = best[i] + d, (i, (*path, m))
-                        if d < DEPTH:
+                        if d < depth:
                             stack.append((*path, m))
                     st.pop()
             for _ in path:
@@ -125,6 +134,17 @@ def shortcuts(start: State, moves: tuple[Move, ...],
     return tuple(out), positions
 
 
+def reach(start: State, moves: tuple[Move, ...]) -> int:
+    """The positions a pass of two-move shortcuts would try from every position of the line:
+    the square of each one's count of moves."""
+    st = start.copy()
+    tries = 0
+    for m in moves:
+        tries += len(st.legal_moves()) ** 2
+        st.push(m)
+    return tries
+
+
 def par_line(start: State, moves: tuple[Move, ...],
              positions: int = POSITIONS) -> tuple[Move, ...]:
     """``moves``, a line that wins from ``start``, made short (module docstring): never
@@ -134,12 +154,16 @@ def par_line(start: State, moves: tuple[Move, ...],
         cut = detours(start, line)
         if len(cut) < len(line) and wins(start, cut):
             line = cut
-        if positions <= 0:
+        long = positions > 0 and reach(start, line) > SPREAD * positions
+        for depth in (1, DEPTH) if long else (DEPTH,):
+            if positions <= 0:
+                return line
+            short, positions = shortcuts(start, line, positions, depth)
+            if len(short) < len(line) and wins(start, short):
+                line = short
+                break
+        else:
             return line
-        short, positions = shortcuts(start, line, positions)
-        if len(short) >= len(line) or not wins(start, short):
-            return line
-        line = short
 
 
-__all__ = ["DEPTH", "POSITIONS", "detours", "par_line", "shortcuts", "wins"]
+__all__ = ["DEPTH", "POSITIONS", "SPREAD", "detours", "par_line", "reach", "shortcuts", "wins"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engine
@@ -60,5 +62,23 @@ def test_a_round_of_the_stock_with_nothing_played_is_a_detour() -> None:
 def test_a_shortened_line_is_kept_only_if_it_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     _, start, moves = won_line("klondike/easy", 1)
     assert not wins(start, moves[:-1])
-    monkeypatch.setattr(par, "shortcuts", lambda start, line, positions: (line[:-1], 0))
+    monkeypatch.setattr(par, "shortcuts", lambda start, line, positions, depth: (line[:-1], 0))
     assert par_line(start, moves) == detours(start, moves)
+
+
+def test_a_line_too_long_for_two_move_shortcuts_is_first_cut_by_one_move_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scorpion easy, a few random moves into deal 902, as a hint sees it: the search's line
+    wanders for 4,195 moves. Two-move passes would spend a hint's 20,000 positions on its
+    first few dozen positions; one-move passes first make it short."""
+    rules = engine.get("scorpion", "easy")
+    rng = random.Random(2)
+    st = rules.deal((902).to_bytes(4, "big"))
+    for _ in range(rng.randint(5, 30)):
+        st.play(rng.choice(st.legal_moves()))
+    moves = solve(st, Budget(positions=20_000)).moves
+    assert len(moves) > 4000 and par.reach(st, moves) > par.SPREAD * 20_000
+    short = par_line(st, moves, 20_000)
+    assert len(short) < 200 and wins(st, short)
+    monkeypatch.setattr(par, "SPREAD", 10**9)  # two-move passes alone
+    assert len(par_line(st, moves, 20_000)) > 4000
