@@ -185,6 +185,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 def _solve(args: argparse.Namespace) -> int:
     from .solver import Budget, Outcome, solve  # the solver is only loaded when asked for
+    from .solver.par import par_line
 
     rules = registry.get(args.game, args.variant)
     st = rules.deal(args.seed)
@@ -200,11 +201,15 @@ def _solve(args: argparse.Namespace) -> int:
     if shown[0]:
         print(file=sys.stderr)
     line = " ".join(move_text(rules, m) for m in v.moves)
+    # The line made short as a daily deal's par is (docs/daily.md, Par): a won line only.
+    par = [move_text(rules, m) for m in par_line(st, v.moves)] if (
+        args.par and v.outcome == Outcome.WON) else None
     if args.json:
         print(json.dumps({"game": rules.id, "variant": rules.variant, "seed": args.seed.hex(),
                           "outcome": v.outcome.value, "complete": v.complete, "score": v.score,
                           "moves": [move_text(rules, m) for m in v.moves],
-                          "positions": v.positions, "seconds": round(v.seconds, 3)}))
+                          "positions": v.positions, "seconds": round(v.seconds, 3),
+                          **({"par": par} if par is not None else {})}))
         return OK
     said = {
         Outcome.WON: f"won in {len(v.moves)} moves",
@@ -217,6 +222,8 @@ def _solve(args: argparse.Namespace) -> int:
     print(f"{rules.name} ({rules.variant}), seed {args.seed.hex()}: {said}")
     if line:
         print(f"moves: {line}")
+    if par is not None:
+        print(f"par {len(par)}: {' '.join(par)}")
     print(f"searched {v.positions:,} positions in {v.seconds:.2f} s")
     return OK
 
@@ -399,6 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after this many seconds (default 60)")
     o.add_argument("--progress", action="store_true",
                    help="a progress line on standard error even when it is not a terminal")
+    o.add_argument("--par", action="store_true",
+                   help="a won line made short as a daily deal's par is, and its length")
     o.add_argument("--json", action="store_true", help="print JSON (default: text)")
     o.set_defaults(run=_solve)
     r = _sub(sub, "replay", "re-check a game's transcript, or a line, against the engine",

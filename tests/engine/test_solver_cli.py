@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import engine
 from engine.core import WON
+from engine.solver.par import par_line
+from tests.conftest import ROOT
 from tests.engine.test_cli import run
 
 
@@ -18,6 +21,40 @@ def test_solve_prints_a_winning_line_that_replays() -> None:
     assert int(head.split("won in ")[1].split()[0]) == len(line)
     assert engine.replay("klondike", "easy", b"\x00", line).status == WON
     assert searched.startswith("searched ") and searched.endswith(" s")
+
+
+def test_solve_par_prints_the_line_made_short_as_a_daily_par_is() -> None:
+    out = run("solve", "klondike", "easy", "--seed", "00", "--positions", "5000", "--par")
+    assert out.returncode == 0, out.stderr
+    _, moves, par, _ = out.stdout.splitlines()
+    line = moves.removeprefix("moves: ").split()
+    count, short = par.removeprefix("par ").split(": ")
+    rules = engine.get("klondike", "easy")
+    start = rules.deal(b"\x00")
+    made = par_line(start, tuple(engine.parse_move(rules, m) for m in line))
+    assert short.split() == [engine.move_text(rules, m) for m in made]
+    assert int(count) == len(made) < len(line)
+    assert engine.replay("klondike", "easy", b"\x00", short.split()).status == WON
+    data = json.loads(run("solve", "klondike", "easy", "--seed", "00", "--positions", "5000",
+                          "--par", "--json").stdout)
+    assert data["moves"] == line and data["par"] == short.split()
+    out = run("solve", "klondike", "easy", "--seed", "01", "--positions", "20", "--par")
+    assert "\npar " not in out.stdout  # no win, no par
+    data = json.loads(run("solve", "klondike", "easy", "--seed", "01", "--positions", "20",
+                          "--par", "--json").stdout)
+    assert "par" not in data
+
+
+def test_the_docs_example_is_what_solve_prints() -> None:
+    """docs/solver.md's example of ``samedeal solve``, and the par its text names."""
+    page = (ROOT / "docs" / "solver.md").read_text()
+    block = page.split("$ samedeal solve klondike easy --seed 00\n", 1)[1].split("```", 1)[0]
+    head, moves, _ = block.splitlines()
+    out = run("solve", "klondike", "easy", "--seed", "00", "--par")
+    got_head, got_moves, got_par, _ = out.stdout.splitlines()
+    assert got_head == head and got_moves.startswith(moves.removesuffix(" ..."))
+    said = re.search(r"`(par \d+: [^`]*) \.\.\.`", page)
+    assert said and got_par.startswith(said.group(1))
 
 
 def test_solve_says_unknown_when_the_budget_runs_out_and_lost_when_proved() -> None:
