@@ -75,10 +75,11 @@ def judge(game: str, variant: str, seed: bytes, positions: int) -> Judged:
     from .solver.par import par_line
 
     rules = registry.get(game, variant)
-    v = solve(rules.deal(seed), Budget(positions=positions))
+    start = rules.deal(seed)
+    v = solve(start, Budget(positions=positions))  # leaves ``start`` as dealt
     if v.outcome != Outcome.WON:
         return Judged(str(v.outcome), v.positions)
-    moves = par_line(rules.deal(seed), v.moves)
+    moves = par_line(start, v.moves)
     return Judged("won", v.positions, " ".join(move_text(rules, m) for m in moves), len(moves))
 
 
