@@ -29,6 +29,7 @@ from engine.rules import Scoring
 from engine.solver import Budget, Outcome, solve
 from engine.solver.par import detours, par_line, wins
 from engine.winnable import POSITIONS
+from server.config import Settings
 
 #: Per line: the length it is measured against (detours cut, or the search's own line for a
 #: hint), the shorter one (par, the hint's), and the CPU seconds that took.
@@ -53,9 +54,21 @@ def lines(key: str, deals: int) -> tuple[str, list[Row]]:
     return key, out
 
 
-#: The server's default hint positions (server/config.py ``hint_positions``), without its
-#: seconds, so that the search's line is the hint's own before it is made short.
-HINT_BUDGET = Budget(positions=20_000)
+#: The server's default hint positions, without its seconds, so that the search's line is
+#: the hint's own before it is made short.
+HINT_BUDGET = Budget(positions=Settings.hint_positions)
+
+
+def hint_position(rules: engine.RuleSet, i: int) -> engine.State:
+    """The ``i``-th position hints are measured at: deal 900 + ``i`` played 5 to 30 random
+    moves in (fewer where the game ends first: then it is over)."""
+    rng = random.Random(i)
+    st = rules.deal((900 + i).to_bytes(4, "big"))
+    for _ in range(rng.randint(5, 30)):
+        if st.status != PLAYING:
+            break
+        st.play(rng.choice(st.legal_moves()))
+    return st
 
 
 def hint_lines(key: str, deals: int) -> tuple[str, list[Row]]:
@@ -63,12 +76,7 @@ def hint_lines(key: str, deals: int) -> tuple[str, list[Row]]:
     rules = engine.get(*key.split("/"))
     out: list[Row] = []
     for i in range(deals):
-        rng = random.Random(i)
-        st = rules.deal((900 + i).to_bytes(4, "big"))
-        for _ in range(rng.randint(5, 30)):
-            if st.status != PLAYING:
-                break
-            st.play(rng.choice(st.legal_moves()))
+        st = hint_position(rules, i)
         if st.status != PLAYING:
             continue
         t0 = time.process_time()

@@ -9,6 +9,7 @@ import random
 import pytest
 
 import engine
+from bench.par import hint_position
 from engine.core import MOVE, WON
 from engine.hints import HEURISTIC, NONE, SOLVER, Hint, hint, likely_move, undoes
 from engine.solver import Budget, solve
@@ -120,11 +121,7 @@ def test_a_deal_the_solver_wins_gets_solver_hints_to_the_win() -> None:
 def test_a_solver_hint_s_line_is_made_short_as_par_is() -> None:
     """Spiderette easy, a few random moves into deal 901: the search's first line wanders
     for 3,011 moves; the hint's is that line made short, and still wins."""
-    rules = engine.get("spiderette", "easy")
-    rng = random.Random(1)
-    st = rules.deal((901).to_bytes(4, "big"))
-    for _ in range(rng.randint(5, 30)):
-        st.play(rng.choice(st.legal_moves()))
+    st = hint_position(engine.get("spiderette", "easy"), 1)
     budget = Budget(positions=20_000)
     assert len(solve(st, budget).moves) > 3000
     h = hint(st, budget)

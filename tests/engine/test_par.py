@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine
+from bench.par import hint_position
 from engine.core import STOCK, Move
 from engine.solver import Budget, Outcome, par, solve
 from engine.solver.par import detours, par_line, shortcuts, wins
@@ -71,11 +70,7 @@ def test_a_line_too_long_for_two_move_shortcuts_is_first_cut_by_one_move_ones(
     """Scorpion easy, a few random moves into deal 902, as a hint sees it: the search's line
     wanders for 4,195 moves. Two-move passes would spend a hint's 20,000 positions on its
     first few dozen positions; one-move passes first make it short."""
-    rules = engine.get("scorpion", "easy")
-    rng = random.Random(2)
-    st = rules.deal((902).to_bytes(4, "big"))
-    for _ in range(rng.randint(5, 30)):
-        st.play(rng.choice(st.legal_moves()))
+    st = hint_position(engine.get("scorpion", "easy"), 2)
     moves = solve(st, Budget(positions=20_000)).moves
     assert len(moves) > 4000 and par.reach(st, moves) > par.SPREAD * 20_000
     short = par_line(st, moves, 20_000)
