@@ -8,8 +8,9 @@ deals have used its allowance of CPU seconds (the table says how many deals it h
 resumes where the file stops, so a long run can be done in parts. ``--deep`` runs the same
 census with a larger budget on the rule sets that have a published figure (``PUBLISHED``),
 so that their rows can be held against it. ``--within SECONDS`` measures instead how many
-deals each rule set decides within that time. ``--again RULE_SET ...`` searches those
-rows of the table again with this solver. ``make bench``'s small sample is
+deals each rule set decides within that time, and ``--longer SECONDS`` what more time
+gives the deals it left undecided (bench/longer.py). ``--again RULE_SET ...`` searches
+those rows of the table again with this solver. ``make bench``'s small sample is
 bench/solver.py.
 """
 
@@ -314,6 +315,10 @@ def render(data: dict[str, Any]) -> str:
         lines += render_deep(data["deep"])
     if "within" in data:
         lines += render_within(data["within"])
+    if "longer" in data:
+        from bench.longer import render_longer  # (it imports this module)
+
+        lines += render_longer(data["longer"])
     return "\n".join(lines) + "\n"
 
 
@@ -356,8 +361,9 @@ WHY = {
     "state space: placed": "every stock card goes on one of four to eight piles, so a loss is "
                            "proved only by trying every way of laying out some forty cards",
     "speed": "this search's, not the game's: the undecided deals neither showed a win nor ran "
-             "out of positions within the time (docs/solver.md, What is left, says what more "
-             "time, a faster search and other searches gave)",
+             "out of positions within the time (below: what more time gives some of them; "
+             "docs/solver.md, What is left, what more time, a faster search and other searches "
+             "gave)",
 }
 WHY_NOT: dict[str, str] = {
     **{f"{game}/{v}": "state space: scored" for v in ("easy", "difficult")
@@ -445,6 +451,11 @@ def main() -> None:
                    f"named), {DEEP_POSITIONS:,} positions a deal unless --positions says")
     p.add_argument("--within", type=float, metavar="SECONDS",
                    help="instead: how many of --deals deals each are decided within SECONDS")
+    p.add_argument("--longer", type=float, metavar="SECONDS",
+                   help="instead: the deals --within left undecided, searched again with "
+                   "SECONDS (bench/longer.py)")
+    p.add_argument("--per", type=int, default=2,
+                   help="with --longer: how many deals of each rule set")
     p.add_argument("--again", action="store_true",
                    help="search the named rule sets' rows of the table again with this "
                    "solver, the same deals and budget, its version marking each row")
@@ -459,6 +470,10 @@ def main() -> None:
         data = load()
     elif args.again:
         data = again(args.keys, args.jobs)
+    elif args.longer:
+        from bench.longer import longer
+
+        data = longer(args.keys, args.longer, args.per, args.jobs)
     elif args.within:
         data = within(keys, args.deals, args.within, args.jobs)
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from bench import longer
 from bench import winnability as w
 from engine.solver import Budget, solve
 
@@ -146,3 +147,30 @@ def test_the_table_within_the_time_says_which_sample_each_rule_set_has():
     assert "--within 10 --deals 50 --held --jobs 2" in mixed
     assert "--within 10 --deals 20 --jobs 2" in mixed
     assert "| `bowling/easy` | 20 | 0 | 0 | 0% | - | state space: scored |" in mixed
+
+
+def test_more_time_searches_again_the_first_deals_left_undecided(tmp_path, monkeypatch):
+    """``--longer``: of each rule set named, the first deals the census within the time left
+    undecided, in order, each with the new budget; a second run with more goes on."""
+    monkeypatch.setattr(w, "DATA", tmp_path / "winnability.json")
+    w.DATA.write_text(w.json.dumps({"within": {"budget": {"seconds": 10.0}, "sets": {
+        "eliminator/easy": {"outcomes": "WUWUU", "cpu": [0.1] * 5}}}}))
+    data = longer.longer(["eliminator/easy"], 5.0, 2, 1)
+    rec = data["longer"]["sets"]["eliminator/easy"]
+    assert rec["deals"] == [1, 3]
+    assert rec["outcomes"] == "".join(w.judge("eliminator/easy", i, None, 5.0).outcome
+                                      for i in (1, 3))
+    assert data["longer"]["budget"]["after"] == 10.0 and w.load() == data
+    rec = longer.longer(["eliminator/easy"], 5.0, 3, 1)["longer"]["sets"]["eliminator/easy"]
+    assert rec["deals"] == [1, 3, 4] and len(rec["cpu"]) == len(rec["outcomes"]) == 3
+    text = "\n".join(longer.render_longer(w.load()["longer"]))
+    assert "--longer 5 --per 3 --jobs 2" in text and "| `eliminator/easy` | 1, 3, 4 | 3 |" in text
+
+
+def test_more_time_goes_by_default_to_the_rule_sets_short_for_speed_and_klondike_easy():
+    within = {"sets": {
+        "yukon/difficult": {"outcomes": "WWU"},  # under 90% for this search's speed
+        "yukon/easy": {"outcomes": "W" * 10},  # at 90%
+        "bowling/easy": {"outcomes": "UUU"},  # out of reach for its state space
+        "klondike/easy": {"outcomes": "W" * 9 + "U"}}}  # 90%, but its target is 98%
+    assert longer.short(within) == ["klondike/easy", "yukon/difficult"]
