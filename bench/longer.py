@@ -32,6 +32,8 @@ def short(within: dict[str, Any]) -> list[str]:
 
 
 def longer(keys: list[str], seconds: float, per: int, jobs: int) -> dict[str, Any]:
+    """Search again, with ``seconds`` each, the first ``per`` deals of each rule set of
+    ``keys`` (default: ``short``) that the census within the time left undecided."""
     data = w.load()
     within = data["within"]
     sets = w.records(data.setdefault("longer", {}), {

@@ -49,6 +49,10 @@ def test_the_committed_table_is_the_committed_data_rendered():
         n = len(rec["outcomes"])
         assert n == len(rec["positions"]) == len(rec["cpu"]) == len(rec["moves"]) > 0
         assert set(rec["outcomes"]) <= set("WLU")
+    within = data["within"]["sets"]
+    for key, rec in data.get("longer", {}).get("sets", {}).items():  # deals left undecided
+        assert all(within[key]["outcomes"][i] == "U" for i in rec["deals"])
+        assert len(rec["deals"]) == len(rec["outcomes"]) == len(rec["cpu"]) > 0
 
 
 def test_records_made_with_another_budget_or_solver_are_not_added_to():
