@@ -11,7 +11,6 @@ resumed like ``--within``.
 
 from __future__ import annotations
 
-import json
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -51,7 +50,7 @@ def longer(keys: list[str], seconds: float, per: int, jobs: int) -> dict[str, An
                 rec["outcomes"] += d.outcome
                 rec["positions"].append(d.positions)
                 rec["cpu"].append(round(d.cpu, 3))
-                w.DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+                w.save(data)
             print(f"{key}: {rec['deals']} {rec['outcomes']}", flush=True)
     return data
 

@@ -140,6 +140,11 @@ def load() -> dict[str, Any]:
     return json.loads(DATA.read_text()) if DATA.exists() else {}
 
 
+def save(data: dict[str, Any]) -> None:
+    """The file as it stands, written after each deal or row: a stopped run keeps it."""
+    DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+
+
 def records(holder: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
     """``holder``'s records by rule set, made with ``budget`` (set on a new holder): a run
     with another budget or solver version must not add to them."""
@@ -184,7 +189,7 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
                 for _, d in done:
                     if sum(rec["cpu"]) < allowance:  # in order: the deals after it are dropped
                         add(rec, d)
-                DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+                save(data)
                 print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
 
@@ -205,7 +210,7 @@ def again(keys: list[str], jobs: int) -> dict[str, Any]:
                               [b["seconds"]] * n):
                 add(rec, d)
             data["sets"][key] = rec
-            DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+            save(data)
             print(f"{key}: {row(key, rec)[1:5]}", flush=True)
     return data
 
@@ -225,7 +230,7 @@ def within(keys: list[str], deals: int, seconds: float, jobs: int) -> dict[str, 
                               [None] * (deals - start), [seconds] * (deals - start)):
                 rec["outcomes"] += d.outcome
                 rec["cpu"].append(round(d.cpu, 3))
-                DATA.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+                save(data)
             print(f"{key}: {rec['outcomes']}", flush=True)
     return data
 
