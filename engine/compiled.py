@@ -27,7 +27,7 @@ from types import ModuleType
 #: the solver's search, its key, its move choice, its board and the searches on it.
 MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.search",
            "engine.solver.moves", "engine.solver.bestfirst", "engine.solver.board",
-           "engine.solver.board_search", "engine.solver.board_best")
+           "engine.solver.board_search", "engine.solver.board_best", "engine.solver.steps")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
 SOURCE_SUFFIX = ".source"

@@ -23,6 +23,6 @@ from .verdict import Budget, Outcome, Verdict
 #: The search's version. It changes with any change that could alter a verdict, a line or the
 #: positions a search counts, so that a published verdict (the winnable daily deals' in
 #: docs/fairness.md) names the search that made it, and a check with another one says so.
-VERSION = 14
+VERSION = 15
 
 __all__ = ["VERSION", "Budget", "Outcome", "Progress", "Verdict", "solve"]

@@ -86,10 +86,13 @@ def collector_paused() -> Iterator[None]:
 
 
 def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
+    from . import step_rules
     from .beam import beam
     from .board_best import best_first  # on a board where one plays the rule set
     from .board_search import searcher  # a subclass of Search: imported once Search is
 
+    if not scored(st) and step_rules.applies(st):
+        return step_rules.solve(st, budget, progress)
     t0 = time.perf_counter()
     cap, secs = budget.positions, budget.seconds
     depth = searcher(st, progress)

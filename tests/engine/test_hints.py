@@ -108,7 +108,7 @@ def test_a_deal_the_solver_wins_gets_solver_hints_to_the_win() -> None:
     played and the next taken from the same line (``Hint.after``), leads to a win."""
     rules = engine.get("klondike", "easy")
     st = rules.deal(b"\x00")
-    h: Hint | None = hint(st, BUDGET)
+    h: Hint | None = hint(st, Budget(positions=20_000, seconds=5))
     assert h is not None and h.source == SOLVER
     steps = h.line_left
     while h is not None:

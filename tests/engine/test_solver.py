@@ -89,7 +89,7 @@ def test_a_search_from_the_middle_of_a_game_answers_from_there(rules: engine.Rul
 def test_known_deals_answer_as_measured() -> None:
     """Fixed answers: a change in them is a change in the solver to look at."""
     klondike = engine.get("klondike", "easy")
-    v = solve(klondike.deal(b"\x00"), Budget(positions=5000))
+    v = solve(klondike.deal(b"\x00"), Budget(positions=10000))
     assert v.outcome == Outcome.WON and v.moves[0] == engine.parse_move(klondike, "t3-f1")
     v = solve(engine.get("klondike", "difficult").deal(b"\x01"), Budget(positions=20000))
     assert v.outcome == Outcome.LOST and v.complete
@@ -313,9 +313,9 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
 
 
 def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> None:
-    """Klondike easy, deal 9: depth first spends 60,000 positions under its first choices
-    and finds nothing; the best-first search that takes over after its share wins."""
-    st = engine.get("klondike", "easy").deal((9).to_bytes(4, "big"))
+    """Yukon easy, deal 0: depth first spends 20,000 positions under its first choices and
+    finds nothing; the searches that take over after its share win."""
+    st = engine.get("yukon", "easy").deal((0).to_bytes(4, "big"))
     assert Search(st, None).run(20_000).outcome == Outcome.UNKNOWN
     v = solve(st, Budget(positions=20_000))
     assert v.outcome == Outcome.WON and v.positions < 20_000
@@ -492,7 +492,7 @@ def test_the_collector_is_off_while_searching_and_as_it_was_after(enabled: bool)
     """The cyclic collector pauses for a search (its table is millions of objects in no
     cycle) and comes back as the caller had it, also when the search raises."""
     seen: list[bool] = []
-    st = engine.get("klondike", "easy").deal((4).to_bytes(4, "big"))  # undecided for minutes
+    st = engine.get("klondike", "easy").deal((20).to_bytes(4, "big"))  # undecided in 10 s
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()
