@@ -12,11 +12,13 @@ heuristic declared per pile kind and move kind (never per game).
 The solver is *thoughtful* (it sees face-down cards), so a solver hint says something about
 cards the player cannot see: the server gives hints only where that harms no one (practice;
 docs/solver.md, "Hints"). The heuristic reads what the position's legal moves and face-down
-counts say, no hidden card.
+counts say, no hidden card; it never offers a move the engine's end-of-game rule calls of
+no use (``RuleSet.useful``), nor one back to a position the game has already been in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from .core import MOVE, STOCK, Move, State
@@ -24,8 +26,13 @@ from .rules import FOUNDATION
 from .safe import safe_moves
 from .solver import Budget, Outcome, solve
 from .solver.par import POSITIONS, par_line
+from .solver.position import key_maker
 
 SOLVER, HEURISTIC, NONE = "solver", "heuristic", "none"
+#: Positions of the engine's play a hint's won line is made short within (``par_line``), at
+#: most: whatever the search's own budget, a line of thousands of moves takes up to about
+#: three quarters of a second.
+SHORTEN = 20_000
 
 
 @dataclass(frozen=True)
@@ -59,10 +66,13 @@ class Hint:
         return Hint(self.line[1], SOLVER, self.line[1:], self.score)
 
 
-def hint(state: State, budget: Budget | None = None, last: Move | None = None) -> Hint:
+def hint(state: State, budget: Budget | None = None, last: Move | None = None,
+         seen: Collection[object] | None = None) -> Hint:
     """The next move from ``state`` (left unchanged). ``budget``: the solver's (none: until it
     decides). ``last``: the move that led here, for a state without its history (a restored
-    snapshot); by default the state's own last move. A heuristic hint never plainly undoes it."""
+    snapshot); by default the state's own last move. A heuristic hint never plainly undoes it.
+    ``seen``: the keys of the positions the game has been in (``visited``), none of which a
+    heuristic hint leads back to; by default those of the state's own history."""
     legal = state.legal_moves() if not state.over else []
     if not legal:
         return Hint(None, NONE)
@@ -70,23 +80,46 @@ def hint(state: State, budget: Budget | None = None, last: Move | None = None) -
     if verdict.outcome in (Outcome.WON, Outcome.BEST) and verdict.moves:
         line = verdict.moves
         if verdict.outcome is Outcome.WON and verdict.score is None:
-            # Made short as par is, within as many positions as the search's budget (never
-            # seconds: the same line on every node): a search's first line can wander for
-            # thousands of moves, and a player follows it a move at a time (docs/solver.md,
-            # Hints).
-            spend = min(POSITIONS, budget.positions or POSITIONS) if budget else POSITIONS
+            # Made short as par is, within ``SHORTEN`` positions (never seconds: the same
+            # line on every node): a search's first line can wander for thousands of moves,
+            # and a player follows it a move at a time (docs/solver.md, Hints).
+            spend = min(SHORTEN, budget.positions or SHORTEN) if budget else POSITIONS
             line = par_line(state, line, spend)
         return Hint(line[0], SOLVER, line, verdict.score)
     if last is None and state.history:
         last = state.history[-1]
-    return Hint(likely_move(state, legal, last), HEURISTIC,
+    if seen is None:
+        seen = visited(state.rules.deal(state.seed), state.history, state)
+    move = likely_move(state, legal, last, seen)
+    return Hint(move, HEURISTIC if move is not None else NONE,
                 lost=verdict.outcome is Outcome.LOST)
 
 
-def likely_move(state: State, legal: list[Move] | None = None,
-                last: Move | None = None) -> Move | None:
+def visited(start: State, moves: Iterable[Move], end: State | None = None) -> set[object]:
+    """The keys (the solver's: ``position.key_maker``) of the positions a game went through
+    from ``start`` by ``moves``, both ends included. Where ``end`` is given and the moves do
+    not lead there (a game that did not start from ``start``), only ``end``'s."""
+    key = key_maker(start.rules)
+    st = start.copy()
+    out = {key(st)}
+    try:
+        for m in moves:
+            st.push(m)
+            out.add(key(st))
+    except Exception:  # noqa: BLE001 (moves of another game: its positions are unknown)
+        return {key(end)} if end is not None else out
+    if end is not None and key(st) != key(end):
+        return {key(end)}
+    return out
+
+
+def likely_move(state: State, legal: list[Move] | None = None, last: Move | None = None,
+                seen: Collection[object] = ()) -> Move | None:
     """A move a careful player would likely make, by what the piles' kinds and the position's
-    face-down counts say, first of these that is not a plain undo of ``last``:
+    face-down counts say, among the legal moves the engine calls useful (``RuleSet.useful``:
+    not the stock turned over with nothing played since the last turn, not a whole pile into
+    an empty one of its kind) that lead to none of the positions keyed in ``seen``, first of
+    these that is not a plain undo of ``last``:
 
     1. a safe move to a foundation (``engine/safe.py``: nothing a player can foresee costs);
     2. a move that turns a face-down card up (the cards left in its pile are all face down);
@@ -95,8 +128,9 @@ def likely_move(state: State, legal: list[Move] | None = None,
     5. the stock (deal or turn it: new cards to play);
     6. any other legal move, in the engine's order.
 
-    Only when every legal move undoes ``last`` is one of them given (the first)."""
-    moves = state.legal_moves() if legal is None else legal
+    Only when every such move undoes ``last`` is one of them given (the first); none when no
+    move is left (every useful move leads back to where the game has been)."""
+    moves = fresh_moves(state, state.legal_moves() if legal is None else legal, seen)
     if not moves:
         return None
     fresh = [m for m in moves if not undoes(m, last)] or moves
@@ -104,6 +138,23 @@ def likely_move(state: State, legal: list[Move] | None = None,
     if safe:
         return safe[0]
     return min(fresh, key=lambda m: _rank(state, m))  # min keeps the first of equals
+
+
+def fresh_moves(st: State, legal: list[Move], seen: Collection[object]) -> list[Move]:
+    """Of ``legal``, the useful moves to positions not keyed in ``seen``."""
+    rules = st.rules
+    moves = [m for m in legal if rules.useful(st, m)]
+    if not seen:
+        return moves
+    key = key_maker(rules)
+    st = st.copy()
+    out = []
+    for m in moves:
+        st.push(m)
+        if key(st) not in seen:
+            out.append(m)
+        st.pop()
+    return out
 
 
 def _rank(st: State, m: Move) -> int:

@@ -156,7 +156,7 @@ class Settings:
     #: positions (whichever runs out first); past that the hint is a likely move instead.
     hint_workers: int = 1
     hint_seconds: float = 0.3
-    hint_positions: int = 20000
+    hint_positions: int = 500000
     #: Hints one player may ask for at once, and how many they earn back a minute (a token
     #: bucket in Redis shared by every node; a burst of 0 turns the limit off).
     hint_burst: int = 10

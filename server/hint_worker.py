@@ -17,7 +17,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 import engine
-from engine.hints import hint
+from engine.hints import hint, visited
 from engine.solver import Budget
 
 PR_SET_PDEATHSIG = 1
@@ -56,15 +56,16 @@ def ready() -> bool:
     return True
 
 
-def search(snapshot: bytes, last: str, positions: int, seconds: float
+def search(snapshot: bytes, moves: list[str], positions: int, seconds: float
            ) -> tuple[str, list[str], int | None, bool]:
-    """The hint from the position ``snapshot`` (``State.snapshot``) reached by the move
-    ``last`` ("" for none): its source, and the moves in notation (the solver's whole line
-    from here, or the one likely move; none when no legal move is left), a scored game's
-    score at the end of the line, and whether the search proved the position lost."""
+    """The hint from the position ``snapshot`` (``State.snapshot``) reached by ``moves`` (the
+    game's, in notation, from its deal): its source, and the moves in notation (the solver's
+    whole line from here, or the one likely move; none when no useful move is left), a scored
+    game's score at the end of the line, and whether the search proved the position lost."""
     st = engine.restore(snapshot)
     rules = st.rules
-    h = hint(st, Budget(positions=positions, seconds=seconds),
-             engine.parse_move(rules, last) if last else None)
+    played = [engine.parse_move(rules, m) for m in moves]
+    h = hint(st, Budget(positions=positions, seconds=seconds), played[-1] if played else None,
+             visited(rules.deal(st.seed), played, st))
     line = h.line or ((h.move,) if h.move is not None else ())
     return h.source, [engine.move_text(rules, m) for m in line], h.score, h.lost

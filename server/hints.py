@@ -29,7 +29,7 @@ import msgpack
 from redis.asyncio import Redis
 
 import engine
-from engine.hints import HEURISTIC, NONE, SOLVER, likely_move
+from engine.hints import HEURISTIC, NONE, SOLVER, likely_move, visited
 
 from . import hint_worker, store
 from .accounts import Player
@@ -173,14 +173,13 @@ class Hints:
         """(source, moves, score, whether the search proved the position lost, whether a
         search ran) from ``here``, reached by ``moves``: the pool's answer, or a likely move
         found at once when the pool is full or failed."""
-        last = moves[-1] if moves else ""
         if self.running < QUEUE_PER_WORKER * max(1, self.settings.hint_workers):
             snapshot = here.snapshot()
             self.running += 1
             try:
                 loop = asyncio.get_running_loop()
                 source, line, score, lost = await loop.run_in_executor(
-                    self.pool, hint_worker.search, snapshot, last,
+                    self.pool, hint_worker.search, snapshot, moves,
                     self.settings.hint_positions, self.settings.hint_seconds)
                 return source, line, score, lost, True
             except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool
@@ -190,7 +189,10 @@ class Hints:
                 log.exception("a hint search failed")
             finally:
                 self.running -= 1
-        m = likely_move(here, None, engine.parse_move(here.rules, last) if last else None)
+        rules = here.rules
+        played = [engine.parse_move(rules, m) for m in moves]
+        m = likely_move(here, None, played[-1] if played else None,
+                        visited(rules.deal(here.seed), played, here))
         if m is None:
             return NONE, [], None, False, False
         return HEURISTIC, [engine.move_text(here.rules, m)], None, False, False

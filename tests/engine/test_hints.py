@@ -11,8 +11,9 @@ import pytest
 import engine
 from bench.par import hint_position
 from engine.core import MOVE, WON
-from engine.hints import HEURISTIC, NONE, SOLVER, Hint, hint, likely_move, undoes
+from engine.hints import HEURISTIC, NONE, SOLVER, Hint, hint, likely_move, undoes, visited
 from engine.solver import Budget, solve
+from engine.solver.position import key_maker
 
 RULE_SETS = engine.rule_sets()
 BUDGET = Budget(positions=2000, seconds=0.25)
@@ -147,3 +148,46 @@ def test_a_position_proved_lost_says_so_with_its_likely_move() -> None:
     undecided = hint(engine.get("klondike", "difficult").deal(bytes.fromhex("4000")),
                      Budget(positions=50))
     assert undecided.source == HEURISTIC and not undecided.lost
+
+
+@pytest.mark.parametrize("key", ["klondike/easy", "canfield/easy", "yukon/easy", "golf/easy"])
+def test_heuristic_hints_never_loop_nor_offer_a_useless_move(key: str) -> None:
+    """Hint after hint from the heuristic alone (a budget too small for the solver), each
+    played: no position of the game comes back (Klondike easy deal 8 once went round the
+    stock for ever), no move is one the engine calls of no use, and the game ends, or the
+    hints stop when every useful move leads back."""
+    rules = engine.get(*key.split("/"))
+    st = rules.deal((8).to_bytes(4, "big"))
+    key_of = key_maker(rules)
+    been = {key_of(st)}
+    for _ in range(400):
+        h = hint(st, Budget(positions=1))
+        if h.move is None:
+            assert h.source == NONE and not st.over
+            break
+        assert h.source == HEURISTIC and rules.useful(st, h.move)
+        st.play(h.move)
+        assert key_of(st) not in been
+        been.add(key_of(st))
+        if st.over:
+            break
+    else:
+        raise AssertionError("400 hints and the game goes on")
+
+
+def test_a_restored_position_avoids_the_positions_its_game_went_through() -> None:
+    """A snapshot has no history: given the game's moves (``visited``), the heuristic still
+    avoids where the game has been; the first hint after turning the stock over with
+    nothing played since is not that turn again."""
+    rules = engine.get("klondike", "easy")
+    st = rules.deal((8).to_bytes(4, "big"))
+    while st.piles[rules.stock_pile]:
+        st.play(engine.Move(engine.core.STOCK))
+    restored = engine.restore(st.snapshot())
+    seen = visited(rules.deal(st.seed), st.history, restored)
+    assert len(seen) == len(st.history) + 1
+    h = hint(restored, Budget(positions=1), st.history[-1], seen)
+    assert h.move is not None
+    after = restored.copy()
+    after.play(h.move)
+    assert key_maker(rules)(after) not in seen

@@ -25,7 +25,7 @@ from ..conftest import SUITE_ACCOUNTS, start_node
 from .client import JSON, MSGPACK, V2_JSON, Node, Rest, Ws, player
 
 KLONDIKE = engine.get("klondike", "easy")
-#: A deal the solver wins at once (docs/solver.md: 132 positions).
+#: A deal the solver wins at once (docs/solver.md: 5,625 positions).
 WON_AT_ONCE = "00"
 STEADY = Budget(positions=20000)
 
