@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from .core import MOVE, STOCK, Move, State
+from .core import MOVE, STOCK, IllegalMove, Move, State
 from .rules import FOUNDATION
 from .safe import safe_moves
 from .solver import Budget, Outcome, solve
@@ -101,13 +101,13 @@ def visited(start: State, moves: Iterable[Move], end: State | None = None) -> se
     not lead there (a game that did not start from ``start``), only ``end``'s."""
     key = key_maker(start.rules)
     st = start.copy()
-    out = {key(st)}
+    out: set[object] = {key(st)}
     try:
         for m in moves:
-            st.push(m)
+            st.play(m)
             out.add(key(st))
-    except Exception:  # noqa: BLE001 (moves of another game: its positions are unknown)
-        return {key(end)} if end is not None else out
+    except IllegalMove:  # moves of another game: its positions are unknown
+        return set() if end is None else {key(end)}
     if end is not None and key(st) != key(end):
         return {key(end)}
     return out
