@@ -1,16 +1,14 @@
-"""``make bench``'s solver section: a small sample in the same run as its baseline.
+"""``make bench``'s solver section: the solver's targets, each beside a baseline measured in
+the same run.
 
-Klondike easy's deals against the issue's target (decided within 10 s of one core), and for
-every rule set the solver's positions per second beside the engine's own random play, moves
-per second, on the same core: the solver's inner loop is the engine's moves, so the ratio
-says what the search costs on top of them; and beside the same search in pure Python (the
-compiled engine's baseline). The whole winnability table is bench/winnability.py.
-
-The search's own cost is measured against the engine's alone: the depth-first search's
-calls to the engine (play a move, take it back, list the legal moves, list the talon's after
-a deal) are recorded and made again with nothing else, on the same positions, so the ratio
-is what the search adds (its key, its table, its choice of moves) to the engine it runs on:
-how much faster it could be made without making the engine faster.
+Klondike, both variants (the step search, docs/solver.md): deals 0-999 each searched with 10
+s (one deal a core), against the issue's targets (99% decided, median at most 10 ms, a
+million positions a second). Beside them, in the same run: the search over the engine's
+moves (``depth.py`` and its turns, on a board: the search that played Klondike before the
+step search) on the first 100 deals with 1 s each, and the engine's own random play, moves
+a second. Then for every rule set the solver's positions a second, compiled and in pure
+Python (the same source), beside the engine's own random play on the same core. The whole
+winnability table is bench/winnability.py.
 
 ``python -m bench.solver --rates POSITIONS [RULE_SET ...]`` prints the positions per second
 alone (JSON): the pure-Python figures are measured so, in a process of their own.
@@ -26,28 +24,22 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import engine
-from bench.common import ROOT, Section, Target, fmt, median
-from bench.winnability import judge, seed
+from bench.common import CORES, ROOT, Section, Target, fmt, median
+from bench.winnability import Deal, judge, seed
 from engine.compiled import PURE_ENV
-from engine.core import Move, State
 from engine.rules import RuleSet
-from engine.solver.moves import Chooser
-from engine.solver.search import Search, collector_paused
+from engine.solver import state_board
+from engine.solver.search import SCHEDULE, by_moves
 
 TARGET_SECONDS = 10.0  # the issue's per-deal budget for "decided"
+DEALS = 1_000
+BASELINE_DEALS, BASELINE_SECONDS = 100, 1.0
 RATE_POSITIONS = 20_000  # the search each rule set's positions a second are measured over
 RATE_DEALS = 50
-FLOOR_ROUNDS = 3
-
-#: The engine's calls a depth-first search makes, as recorded: play, take back, list the
-#: legal moves, list the talon's moves after a deal.
-PUSH, POP, LEGAL, AFTER_DEAL = range(4)
-Call = tuple[int, Move | None]  # (what, the move played)
 
 
 def play_rate(key: str, moves: int) -> float:
@@ -74,9 +66,7 @@ def solver_rates(keys: list[str], positions: int) -> dict[str, float]:
     """The solver's distinct positions per CPU second on each rule set: deals 0, 1, ...
     each searched with a budget of the positions still wanted, until ``positions`` in all
     (at most ``RATE_DEALS`` deals). A budget of positions, not seconds, so that the figure
-    is the same search whichever engine runs it and however busy the machine is (a search
-    bounded by time takes its turns at other points: one 2-second search per rule set
-    varied by a factor of 1.5 between two runs)."""
+    is the same search whichever engine runs it and however busy the machine is."""
     out = {}
     for key in keys:
         done, cpu = 0, 0.0
@@ -100,38 +90,6 @@ def pure_rates(keys: list[str], positions: int) -> dict[str, float]:
     return rates
 
 
-@contextmanager
-def recording(calls: list[Call]) -> Iterator[None]:
-    """``State.push``, ``pop``, ``legal_moves`` and ``Chooser.legal_after_deal`` wrapped,
-    while it lasts, to add each call to ``calls`` (the classes' own attributes, so compiled
-    callers see the wrappers too)."""
-    push, pop, legal, after = State.push, State.pop, State.legal_moves, Chooser.legal_after_deal
-
-    def push_(st: State, m: Move) -> None:
-        calls.append((PUSH, m))
-        push(st, m)
-
-    def pop_(st: State) -> Move:
-        calls.append((POP, None))
-        return pop(st)
-
-    def legal_(st: State) -> list[Move]:
-        calls.append((LEGAL, None))
-        return legal(st)
-
-    def after_(ch: Chooser, st: State) -> list[Move] | None:
-        calls.append((AFTER_DEAL, None))
-        return after(ch, st)
-
-    State.push, State.pop, State.legal_moves = push_, pop_, legal_  # type: ignore[method-assign]
-    Chooser.legal_after_deal = after_  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        State.push, State.pop, State.legal_moves = push, pop, legal  # type: ignore[method-assign]
-        Chooser.legal_after_deal = after  # type: ignore[method-assign]
-
-
 def fresh(key: str) -> RuleSet:
     """The rule set as a new object, so that no answer its hooks keep (the circular-column
     end rule's, engine/mechanics) carries over from one measurement to the next."""
@@ -139,126 +97,112 @@ def fresh(key: str) -> RuleSet:
     return type(engine.get(game, variant))(variant)
 
 
-def depth_first(key: str, positions: int, calls: list[list[Call]] | None = None,
-                ) -> list[tuple[int, int, float]]:
-    """The depth-first search alone (no turns) on deals 0, 1, ..., each with the positions
-    still wanted, until ``positions`` in all: (deal, positions, CPU seconds) for each; with
-    ``calls``, each deal's calls to the engine are recorded there too."""
-    out: list[tuple[int, int, float]] = []
-    done = 0
-    for i in range(RATE_DEALS):
-        if done >= positions:
-            break
-        st = fresh(key).deal(seed(i))
-        log: list[Call] = []
-        with recording(log) if calls is not None else nullcontext(), collector_paused():
-            t0 = time.process_time()
-            v = Search(st, None).run(positions - done)
-            cpu = time.process_time() - t0
-        if calls is not None:
-            calls.append(log)
-        out.append((i, v.positions, cpu))
-        done += v.positions
-    return out
+def over_the_moves(key: str, i: int, seconds: float) -> Deal:
+    """Deal ``i`` solved by the search over the engine's moves (its turns, on a board), as
+    Klondike was before the step search."""
+    return judge(key, i, None, seconds, by_moves)
 
 
-def replay(key: str, i: int, calls: list[Call]) -> tuple[float, State]:
-    """CPU seconds of the engine alone making ``calls`` again from deal ``i``, and the
-    state it leaves."""
-    st = fresh(key).deal(seed(i)).copy()  # as the search plays on a copy
-    push, pop, legal = st.push, st.pop, st.legal_moves
-    after = Chooser(st.rules).legal_after_deal
-    with collector_paused():
-        t0 = time.process_time()
-        for what, m in calls:
-            if what == PUSH:
-                push(m)  # type: ignore[arg-type]
-            elif what == POP:
-                pop()
-            elif what == LEGAL:
-                legal()
-            else:
-                after(st)
-        return time.process_time() - t0, st
+def with_steps(key: str, i: int, seconds: float) -> Deal:
+    return judge(key, i, None, seconds)
 
 
-def floor(keys: list[str], positions: int) -> dict[str, tuple[int, float, float]]:
-    """Each rule set's depth-first search against the engine alone on the same positions,
-    the two measured by turns, ``FLOOR_ROUNDS`` times: (positions, the search's positions
-    per CPU second, the engine's), medians."""
-    out = {}
-    for key in keys:
-        calls: list[list[Call]] = []
-        recorded = depth_first(key, positions, calls)  # the same searches every round
-        deals, n = [i for i, _, _ in recorded], sum(p for _, p, _ in recorded)
-        searched, alone = [], []
-        for _ in range(FLOOR_ROUNDS):
-            runs = depth_first(key, positions)
-            searched.append(sum(cpu for _, _, cpu in runs))
-            alone.append(sum(replay(key, i, log)[0] for i, log in zip(deals, calls, strict=True)))
-        out[key] = (n, n / median(searched), n / median(alone))
-    return out
+def deals(key: str, count: int, seconds: float, baseline: bool = False) -> list[Deal]:
+    """Deals 0 .. count-1 of ``key``, each with ``seconds``, one a core."""
+    with ProcessPoolExecutor(CORES) as pool:
+        return list(pool.map(over_the_moves if baseline else with_steps, [key] * count,
+                             range(count), [seconds] * count, chunksize=4))
 
 
-def run(quick: bool = False) -> Section:
+def summary(got: list[Deal]) -> tuple[float, float, float]:
+    """The share decided, the median CPU seconds (an undecided deal slower than any) and
+    the positions per CPU second over all of them."""
+    times = sorted(d.cpu if d.outcome != "U" else math.inf for d in got)
+    decided = sum(d.outcome != "U" for d in got) / len(got)
+    cpu = sum(d.cpu for d in got)
+    return decided, times[len(times) // 2], sum(d.positions for d in got) / cpu if cpu else 0.0
+
+
+def klondike(quick: bool) -> tuple[list[Target], list[list[Any]], dict[str, Any]]:
+    count = 60 if quick else DEALS
+    base_count = 20 if quick else BASELINE_DEALS
+    targets, rows, raw = [], [], {}
+    for variant in ("easy", "difficult"):
+        key = f"klondike/{variant}"
+        got = deals(key, count, TARGET_SECONDS)
+        base = deals(key, base_count, BASELINE_SECONDS, baseline=True)
+        decided, med, rate = summary(got)
+        b_decided, b_med, b_rate = summary(base)
+        play = play_rate(key, 20_000)
+        first = summary(got[:base_count])
+        med_text = f"{med * 1000:.1f} ms" if math.isfinite(med) else "over 10 s"
+        targets += [
+            Target(f"Klondike {variant}: at least 99% of {count:,} deals decided within 10 s "
+                   "of one core", f"{decided:.1%}", decided >= 0.99),
+            Target(f"Klondike {variant}: median at most 10 ms", med_text, med <= 0.010),
+            Target(f"Klondike {variant}: at least 1,000,000 positions a second",
+                   f"{rate:,.0f} ({fmt(rate / play)}x the engine's own moves a second)",
+                   rate >= 1_000_000),
+        ]
+        rows.append([f"`{key}`", f"{count:,}", f"{decided:.1%}", med_text, f"{rate:,.0f}",
+                     f"{first[0]:.0%}", f"{b_decided:.0%}",
+                     f"{b_med * 1000:.0f} ms" if math.isfinite(b_med) else "over 1 s",
+                     f"{b_rate:,.0f}", f"{play:,.0f}"])
+        raw[key] = {"deals": [d.__dict__ for d in got], "baseline": [d.__dict__ for d in base],
+                    "play": play}
+    return targets, rows, raw
+
+
+def run(quick: bool = False) -> list[Section]:
+    targets, krows, kraw = klondike(quick)
+    kmethod = (
+        f"Klondike deals 0-{(60 if quick else DEALS) - 1} (seed i as four big-endian bytes), "
+        f"each solved with {TARGET_SECONDS:g} s of wall time, one deal a core ({CORES} cores); "
+        "decided: won or proved lost; times are CPU seconds; the median counts an undecided "
+        "deal as slower than any; positions a second: all the deals' positions over all their "
+        "CPU time. Each win's line replayed through the engine. The baselines, in the same "
+        f"run: the first {BASELINE_DEALS if not quick else 20} deals solved by the search over "
+        f"the engine's moves (its turns, `{len(SCHEDULE)}` of them, on a board: the search "
+        f"that played Klondike before the step search) with {BASELINE_SECONDS:g} s each, and "
+        "the engine's own random play (validated moves a CPU second, its legal moves listed "
+        "before each).")
+    krows_section = Section(
+        "Solver: Klondike", kmethod,
+        ["rule set", "deals", "decided within 10 s", "median", "positions/s",
+         "the same, first deals", "baseline: decided within 1 s", "baseline median",
+         "baseline positions/s", "engine play moves/s"], krows, targets, raw=kraw)
     keys = [r.key for r in engine.rule_sets()]
-    klondike = [judge("klondike/easy", i, None, TARGET_SECONDS)
-                for i in range(10 if quick else 100)]
-    decided = [d for d in klondike if d.outcome != "U"]
-    times = sorted(d.cpu if d.outcome != "U" else math.inf for d in klondike)
-    med = times[len(times) // 2]
     positions = 2_000 if quick else RATE_POSITIONS
     pure = pure_rates(keys, positions)
     solver = solver_rates(keys, positions)
-    alone = floor(keys, positions)
     rows: list[list[Any]] = []
     rates: dict[str, tuple[float, ...]] = {}
     for key in keys:
         engine_rate = play_rate(key, 500 if quick else 3000)
-        _, searched, bare = alone[key]
-        rates[key] = (solver[key], engine_rate, pure[key], searched, bare)
+        rates[key] = (solver[key], engine_rate, pure[key])
         rows.append([f"`{key}`", f"{solver[key]:,.0f}", f"{pure[key]:,.0f}",
                      fmt(solver[key] / pure[key]) if pure[key] else "-",
                      f"{engine_rate:,.0f}",
                      fmt(solver[key] / engine_rate) if engine_rate else "-",
-                     f"{searched:,.0f}", f"{bare:,.0f}", f"{searched / bare:.0%}"])
-    share_decided = len(decided) / len(klondike)
-    median_text = f"{med:.2f} s" if math.isfinite(med) else "over 10 s"
+                     "board" if state_board.board_for(engine.get(*key.split("/")).deal(
+                         seed(0))).layout.plain else "state"])
     speedups = sorted(solver[k] / pure[k] for k in keys if pure[k])
-    shares = [alone[k][1] / alone[k][2] for k in keys]
-    targets = [
-        Target("Klondike easy: at least 98% of deals decided within 10 s of one core",
-               f"{share_decided:.0%} of {len(klondike)} deals", share_decided >= 0.98),
-        Target("Klondike easy: median under 0.5 s", median_text, med < 0.5),
-    ]
     method = (
-        f"Klondike easy deals 0-{len(klondike) - 1} (seed i as four big-endian bytes), each "
-        f"solved with {TARGET_SECONDS:g} s; decided: won or proved lost; the median counts an "
-        "undecided deal as slower than any. Then for every rule set: the solver's distinct "
-        f"positions per CPU second over {positions:,} positions of deals 0, 1, ... (each "
-        f"searched with the positions still wanted, at most {RATE_DEALS} deals: the same "
-        "search for both engines, however busy the machine), with the engine's compiled "
-        "inner loop (engine/compiled.py; the Klondike deals too) and in pure Python (the "
-        "baseline: the same source, in a process of its own, in the same run), beside the "
-        "engine's own random play (validated moves per CPU second, legal moves listed before "
-        "each, compiled) on the same core in the same run: the search is the engine's moves "
-        "plus its table and its key, so that ratio is what searching costs over playing. "
-        f"Compiled over pure Python: median {fmt(median(speedups) if speedups else 0)}x. "
-        "Last, the depth-first search alone (no turns) over the same positions, against the "
-        "engine alone on them: its calls to the engine (play, take back, list the legal "
-        "moves, list the talon's after a deal), recorded, then made again with nothing else; "
-        f"the two by turns, {FLOOR_ROUNDS} rounds, "
-        "medians. The engine's share of the search's time bounds what savings in the search "
-        "alone can give: a search that cost nothing beyond its engine would be faster by at "
-        f"most its inverse (median share {median(shares):.0%}). The whole winnability table "
-        "is docs/winnability.md (`python -m bench.winnability`).")
-    return Section("Solver", method,
-                   ["rule set", "solver positions/s", "pure Python positions/s",
-                    "compiled / pure", "engine play moves/s", "solver / play",
-                    "depth first positions/s", "engine alone, same positions/s",
-                    "engine's share"], rows,
-                   targets, raw={"klondike": [d.__dict__ for d in klondike],
-                                 "rates": rates, "median": median(times[:len(decided)] or [0])})
+        "For every rule set: the solver's distinct positions per CPU second over "
+        f"{positions:,} positions of deals 0, 1, ... (each searched with the positions still "
+        f"wanted, at most {RATE_DEALS} deals: the same search for both engines, however busy "
+        "the machine), with the engine's compiled inner loop (engine/compiled.py) and in pure "
+        "Python (the baseline: the same source, in a process of its own, in the same run), "
+        "beside the engine's own random play (validated moves per CPU second, legal moves "
+        "listed before each, compiled) on the same core in the same run. A step search's "
+        "position (Klondike) is a key of 64 bits; the others' positions are played on a board, "
+        "or through the engine's state where the rule set has rules of its own (last column). "
+        f"Compiled over pure Python: median {fmt(median(speedups) if speedups else 0)}x. The "
+        "whole winnability table is docs/winnability.md (`python -m bench.winnability`).")
+    return [krows_section, Section(
+        "Solver", method,
+        ["rule set", "solver positions/s", "pure Python positions/s", "compiled / pure",
+         "engine play moves/s", "solver / play", "played on"], rows, raw={"rates": rates})]
 
 
 def main() -> None:

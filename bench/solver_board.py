@@ -1,31 +1,44 @@
-"""``make bench``'s solver board section: the searches on a board
-(engine/solver/board_search.py, board_best.py) against the same searches on the engine's
-state, for every rule set a board plays.
+"""``make bench``'s solver board section: the searches over the engine's moves
+(engine/solver/depth.py, bestfirst.py) on a ``Board`` against the same searches played
+through the engine's state (``state_board.StateBoard``), for every rule set a board plays.
 
-Each pair is the same search, position for position (tests/engine/test_board_search.py),
-so over the same deals and the same positions the ratio of their positions a second is
-what the board gives, nothing else: the same work, done on the position as C data. Where a
-rule set ends a game by a rule of its own (Baker's Dozen, Fortress, ...: ``board.ASKED``), a
-search's board does not ask that rule, which is most of what the board saves there, and may
-go into a few dead ends the state's search leaves out: about the same positions, not the
-same.
+Each pair is the same search, position for position (tests/engine/test_depth.py), so over
+the same deals and the same positions the ratio of their positions a second is what the
+board gives, nothing else: the same work, done on the position as C data. Where a rule set
+ends a game by a rule of its own (Baker's Dozen, Fortress, ...: ``board.ASKED``), a search's
+board does not ask that rule, which is most of what the board saves there, and may go into
+a few dead ends the state's search leaves out: about the same positions, not the same.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 
 import engine
 from bench.common import Section, fmt, median
 from bench.solver import RATE_DEALS, fresh
 from bench.winnability import seed
-from engine.solver import bestfirst, board_best
+from engine.solver import state_board
+from engine.solver.bestfirst import best_first
 from engine.solver.board import Layout, plain
-from engine.solver.board_search import BoardSearch
-from engine.solver.search import Search, collector_paused
+from engine.solver.depth import DepthFirst
+from engine.solver.search import collector_paused
 
 POSITIONS = 100_000
 ROUNDS = 3
+
+
+@contextmanager
+def through_the_state() -> Iterator[None]:
+    """The searches play through the engine's state, whatever the rule set."""
+    real = state_board.board_for
+    state_board.board_for = state_board.StateBoard
+    try:
+        yield
+    finally:
+        state_board.board_for = real
 
 
 def searched(key: str, positions: int, board: bool, best: bool = False) -> tuple[int, float]:
@@ -37,13 +50,12 @@ def searched(key: str, positions: int, board: bool, best: bool = False) -> tuple
         if done >= positions:
             break
         st = fresh(key).deal(seed(i))
-        with collector_paused():
+        with collector_paused(), nullcontext() if board else through_the_state():
             t0 = time.process_time()
             if best:
-                v = (board_best.best_first if board else bestfirst.best_first)(
-                    st, positions - done, None)
+                v = best_first(st, positions - done, None)
             else:
-                v = (BoardSearch if board else Search)(st, None).run(positions - done)
+                v = DepthFirst(st, None).run(positions - done)
             cpu += time.process_time() - t0
         done += v.positions
     return done, cpu
@@ -75,9 +87,9 @@ def run(quick: bool = False) -> Section:
         "For each rule set a board plays (engine/solver/board.py `plain`): the depth-first "
         f"search alone, then best first alone, over {positions:,} positions of deals 0, 1, "
         f"... (each searched with the positions still wanted, at most {RATE_DEALS} deals), "
-        "on the engine's state (`Search`, `bestfirst.best_first`) and on a board "
-        "(`BoardSearch`, `board_best.best_first`): the same searches, position for position "
-        "(tests/engine/test_board_search.py), but where a rule set ends a game by a rule of "
+        "played through the engine's state (`StateBoard`) and on a board (`Board`): the same "
+        "searches, position for position "
+        "(tests/engine/test_depth.py), but where a rule set ends a game by a rule of "
         "its own (`board.ASKED`), which a search's board does not ask: there a few more "
         f"positions, dead ends. By turns, {ROUNDS} rounds, CPU time, medians, both compiled.")
     return Section("Solver board", method,

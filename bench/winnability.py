@@ -22,6 +22,7 @@ import math
 import os
 import statistics
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import groupby
@@ -31,7 +32,8 @@ import engine
 from bench.common import ROOT, fmt
 from engine.compiled import MODULES, compiled
 from engine.core import WON
-from engine.solver import VERSION, Budget, Outcome, solve
+from engine.solver import VERSION, Budget, Outcome, Verdict, solve
+from engine.solver.search import collector_paused
 
 DATA = ROOT / "bench" / "winnability.json"
 DOC = ROOT / "docs" / "winnability.md"
@@ -61,14 +63,17 @@ class Deal:
     moves: int  # the winning line's length (0 unless won)
 
 
-def judge(key: str, i: int, positions: int | None, seconds: float | None) -> Deal:
-    """Solve deal ``i``; a scored game's best line counts as a win when it ends won (its
-    target reached), as a loss when no line can (the whole search found none). A win is
-    counted only once its line has replayed through the engine to a win."""
+def judge(key: str, i: int, positions: int | None, seconds: float | None,
+          search: Callable[[engine.State, Budget], Verdict] = solve) -> Deal:
+    """Solve deal ``i`` (with ``search``, the solver by default); a scored game's best line
+    counts as a win when it ends won (its target reached), as a loss when no line can (the
+    whole search found none). A win is counted only once its line has replayed through the
+    engine to a win."""
     game, variant = key.split("/")
     st = engine.get(game, variant).deal(seed(i))
     t0 = time.process_time()
-    v = solve(st, Budget(positions=positions, seconds=seconds))
+    with collector_paused():
+        v = search(st, Budget(positions=positions, seconds=seconds))
     cpu = time.process_time() - t0
     won = False
     if v.outcome in (Outcome.WON, Outcome.BEST):

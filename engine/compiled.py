@@ -25,9 +25,8 @@ from types import ModuleType
 
 #: The modules of the inner loop: the position and its moves, the rules' move generation,
 #: the solver's search, its key, its move choice, its board and the searches on it.
-MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.search",
-           "engine.solver.moves", "engine.solver.bestfirst", "engine.solver.board",
-           "engine.solver.board_search", "engine.solver.board_best", "engine.solver.steps")
+MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.board",
+           "engine.solver.depth", "engine.solver.bestfirst", "engine.solver.steps")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
 SOURCE_SUFFIX = ".source"
@@ -37,8 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Modules compiled against another's C types (a ``cimport`` in their ``.pxd``): built from
 #: that one's source too, so that neither runs compiled beside the other's Python.
-USES = {"engine.solver.board_search": ("engine.solver.board",),
-        "engine.solver.board_best": ("engine.solver.board",)}
+USES = {"engine.solver.depth": ("engine.solver.board",),
+        "engine.solver.bestfirst": ("engine.solver.board",)}
 
 
 def digest(name: str, source: Path) -> str:
@@ -69,7 +68,9 @@ def built_from(compiled: Path, source: Path, name: str) -> bool:
 
 class Finder(importlib.abc.MetaPathFinder):
     """Finds each of ``MODULES``: compiled when a build of its present source is beside it
-    (and ``pure`` is false), else its source. ``loaded``: the names it found compiled."""
+    (and ``pure`` is false), else its source; any other module of the engine from its
+    source, never from a compiled file left from a build where it was one of ``MODULES``.
+    ``loaded``: the names it found compiled."""
 
     def __init__(self, pure: bool) -> None:
         self.pure = pure
@@ -77,10 +78,13 @@ class Finder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, name: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
-        if name not in MODULES:
+        if not name.startswith("engine."):
             return None
         base = ROOT.joinpath(*name.split("."))
         source = base.with_suffix(".py")
+        if name not in MODULES:
+            return (importlib.util.spec_from_file_location(name, source) if source.exists()
+                    else None)
         if not self.pure:
             for suffix in importlib.machinery.EXTENSION_SUFFIXES:
                 compiled = base.with_name(base.name + suffix)

@@ -16,13 +16,24 @@ docs/solver.md says how it searches and why each shortcut is sound.
 
 from __future__ import annotations
 
-from . import board_best, board_search  # noqa: F401  (loaded with the rest: compiled() lists them)
+from ..rules import RuleSet
+from . import bestfirst, depth, steps  # noqa: F401  (loaded with the rest: compiled() lists them)
 from .search import Progress, solve
 from .verdict import Budget, Outcome, Verdict
+
+
+def plays_on_board(rules: RuleSet) -> bool:
+    """Whether the solver plays ``rules`` by steps (``step_rules``) or on a board
+    (``board.plain``), rather than through the engine's own state, whose positions cost
+    several times as much."""
+    from .board import plain
+    from .step_rules import plan
+
+    return plan(rules).fits or plain(rules)
 
 #: The search's version. It changes with any change that could alter a verdict, a line or the
 #: positions a search counts, so that a published verdict (the winnable daily deals' in
 #: docs/fairness.md) names the search that made it, and a check with another one says so.
 VERSION = 15
 
-__all__ = ["VERSION", "Budget", "Outcome", "Progress", "Verdict", "solve"]
+__all__ = ["VERSION", "Budget", "Outcome", "Progress", "Verdict", "plays_on_board", "solve"]

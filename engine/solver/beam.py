@@ -8,8 +8,9 @@ among equals), so a line of a hundred moves costs about a hundred levels of ``wi
 positions. Of 28 deals of Baker's Dozen, Bristol, Fortress and Shamrocks that the other
 searches left undecided in 30 s, a beam 500 wide won half within 2 s (docs/solver.md).
 
-It tries the same moves (``moves.Chooser``) and keys positions the same way
-(``position.key_maker``), and a position met before, in any level, is not kept again; the
+It tries the same moves (``depth.Choice``) and keys positions the same way, on the same
+boards (``board.py``, ``state_board.py``), and a position met before, in any level, is not
+kept again; the
 winning line is read back through each position's parent, so every win it reports is a line
 of legal moves. It leaves positions out, so it proves nothing, unless it ran dry having kept
 every position it met: then it was the whole search, breadth first, as sound as best first
@@ -26,12 +27,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import PLAYING, WON, Move, State
-from .bestfirst import Packed, pack, promise, read_line, unpack
-from .board import Board, playable
-from .board_best import Promise
-from .board_search import Choice
-from .moves import Chooser
-from .position import key_maker
+from . import depth, state_board
+from .bestfirst import Promise, read_line
 from .verdict import Outcome, Verdict
 
 #: The first beam's width, and how much wider each next one is.
@@ -46,50 +43,14 @@ Parents = dict[object, "tuple[object, object] | None"]
 Child = tuple[int, int, object, object]
 
 
-class StatePositions:
-    """A beam's positions as the engine's states, packed (``bestfirst.pack``)."""
+class Positions:
+    """A beam's positions on a board. A new position is kept as its parent's pack and the
+    move from there, played again if the position is expanded: most new positions are not
+    (a level keeps ``width`` of them), and one pack a parent costs less than one a child."""
 
     def __init__(self, start: State) -> None:
-        self.start = start
-        self.chooser = Chooser(start.rules, start=start)
-        self.key = key_maker(start.rules)
-        self.score = promise(start.rules)
-
-    def root(self) -> tuple[Packed, object]:
-        return pack(self.start), self.key(self.start)
-
-    def expand(self, packed: Packed, here: object, parents: Parents, out: list[Child]) -> str:
-        """The status of the position ``packed`` (key ``here``); if it is being played, each
-        child not in ``parents`` is entered there and added to ``out``."""
-        st = unpack(self.start, packed)
-        legal = st.legal_moves()  # with the status
-        if st.status != PLAYING:
-            return st.status
-        key, score = self.key, self.score
-        for m in self.chooser.moves(st, legal):
-            st.push(m)
-            k = key(st)
-            if k not in parents:
-                parents[k] = (here, m)
-                out.append((-score(st), len(out), pack(st), k))
-            st.pop()
-        return PLAYING
-
-    @staticmethod
-    def decode(m: object) -> Move:
-        assert isinstance(m, Move)
-        return m
-
-
-class BoardPositions:
-    """A beam's positions on a board (``board.py``), where one plays the rule set. A new
-    position is kept as its parent's pack and the move from there, played again if the
-    position is expanded: most new positions are not (a level keeps ``width`` of them), and
-    one pack a parent costs less than one a child."""
-
-    def __init__(self, start: State) -> None:
-        self.board = Board(start.copy(), ask=False)  # (``Board.legal``)
-        self.choice = Choice(Chooser(start.rules, start=start))
+        self.board = state_board.board_for(start)
+        self.choice = depth.choice_for(start.rules, start=start)
         self.score = Promise(start.rules).score
         self.start = (self.board.pack(), -1), self.board.key()
 
@@ -117,10 +78,9 @@ class BoardPositions:
             board.undo()
         return PLAYING
 
-    @staticmethod
-    def decode(m: object) -> Move:
+    def decode(self, m: object) -> Move:
         assert isinstance(m, int)
-        return Board.decode(m)
+        return self.board.move_of(m)
 
 
 def beam(start: State, cap: int | None, deadline: float | None,
@@ -132,7 +92,7 @@ def beam(start: State, cap: int | None, deadline: float | None,
     whole search, breadth first). ``progress(positions)`` is called about once a second,
     first at ``next_report``."""
     t0 = time.perf_counter()
-    positions = BoardPositions(start) if playable(start) else StatePositions(start)
+    positions = Positions(start)
     clock = Clock(deadline, progress, t0 + 1.0 if next_report is None else next_report)
     done = 0  # the positions of the beams before this one
     width = FIRST_WIDTH if cap is None else max(LEAST_WIDTH, min(FIRST_WIDTH, cap // PER_WIDTH))
@@ -170,7 +130,7 @@ class Clock:
         return self.late
 
 
-def one_beam(positions: StatePositions | BoardPositions, width: int, parents: Parents,
+def one_beam(positions: Positions, width: int, parents: Parents,
              cap: int | None, clock: Clock, done: int) -> tuple[object | None, bool]:
     """One beam ``width`` wide: the key of the won position it reached (or ``None``: it ran
     dry, ``parents`` holds ``cap`` positions or the clock is late), and whether it left a

@@ -4,7 +4,7 @@
 
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal
-    cdef public bint endless, asks
+    cdef public bint endless, asks, plain
     cdef public object rules
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
@@ -40,5 +40,11 @@ cdef class Board:
     cdef void deal(self)
     cdef void deal_round(self, bytes piles)
     cpdef void undo(self)
-    cpdef bytes key(self)
+    cpdef object key(self)
+    cpdef object move_of(self, Py_ssize_t m)
+    cpdef Py_ssize_t score(self)
+    cpdef bint costless(self, Py_ssize_t m)
+    cpdef bint redeal_ahead(self)
+    cpdef void ready(self)
+    cpdef Py_ssize_t way_back(self, Py_ssize_t m)
     cdef Py_ssize_t sink(self, Py_ssize_t p, Py_ssize_t n)

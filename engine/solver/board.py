@@ -51,6 +51,8 @@ VARS = ("base", "pass", "progress")
 
 #: The stock's action as a move.
 DEAL = 1 << 24
+#: A move of a rule set's own kind (``state_board.StateBoard``): this and above.
+EXTRA = 1 << 25
 #: Cards a pile may hold: the deck.
 STRIDE = 52
 #: A build's table of flags: 52 cards laid on 52 (``Build.table``).
@@ -91,10 +93,14 @@ def playable(st: State) -> bool:
 
 class Layout:
     """What a board needs of a rule set's declarations, as bytes: per pile its kind, unit,
-    fill, capacity, build table, targets; the stock's action; the key's pile order."""
+    fill, capacity, build table, targets; the stock's action; the key's pile order.
+    ``plain``: a board plays the rule set by the shared rules (``plain``); a layout of
+    another rule set describes its piles for a board played through the engine's own state
+    (``state_board.StateBoard``)."""
 
-    def __init__(self, rules: RuleSet) -> None:
-        if not plain(rules):
+    def __init__(self, rules: RuleSet, strict: bool = True) -> None:
+        self.plain = plain(rules)
+        if strict and not self.plain:
             raise ValueError(f"{rules.key} has rules of its own: no board plays it")
         groups = rules.pile_group
         self.count = count = len(groups)
@@ -259,6 +265,55 @@ class Board:
         if m == DEAL:
             return Move(STOCK)
         return Move(MOVE, m & 255, (m >> 8) & 255, m >> 16)
+
+    def move_of(self, m: cython.Py_ssize_t) -> Move:
+        """The engine's move of ``m`` (``decode``; a board played through a state has moves
+        of other kinds too)."""
+        return Board.decode(m)
+
+    def code_of(self, m: Move) -> int:
+        """The board's number for the engine's move ``m`` (``encode``)."""
+        return Board.encode(m)
+
+    # ----- what only a rule set's own rules know (``state_board.StateBoard``) -------------
+
+    def score(self) -> cython.Py_ssize_t:
+        """The score of the position (a game played for points; none has a plain board)."""
+        return 0
+
+    def costless(self, m: cython.Py_ssize_t) -> cython.bint:
+        """``RuleSet.costless``: the shared rules know of no such move."""
+        return False
+
+    def redeal_ahead(self) -> cython.bint:
+        """``RuleSet.redeal_ahead``: the shared rules have no shuffled redeal."""
+        return False
+
+    def way_back(self, m: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """Just after ``m`` was played: the move straight back to the position before, where
+        it leads to that very position, which a search has in its table; else -1.
+
+        So it does when ``m`` only moved its cards (one journal entry: nothing turned up or
+        refilled, no var changed) and the way back only moves them again: it turns nothing
+        up (the pile it leaves had its top card face up before ``m``) and refills nothing (a
+        pile a reserve refills is never empty while the reserve has cards). Not where ``m``
+        touched the stock or a waste: the way back would count cards played from the talon,
+        and a position a deal led to, whose moves all touch the talon, is keyed apart from
+        the same position reached otherwise."""
+        if m == DEAL or self.used - self.marks[-1] != 8:
+            return -1
+        kind: cython.p_uchar = self.layout.kind
+        src: cython.Py_ssize_t = m & 255
+        dst: cython.Py_ssize_t = (m >> 8) & 255
+        stock: cython.Py_ssize_t = STOCK_CODE
+        waste: cython.Py_ssize_t = WASTE_CODE
+        if kind[src] in (stock, waste) or kind[dst] in (stock, waste):
+            return -1
+        return dst | src << 8 | (m >> 16) << 16
+
+    def ready(self) -> None:
+        """Make the bytes the position (a board played through a state updates them only
+        when asked): a board's always are."""
 
     # ----- listing ----------------------------------------------------------------------
 
@@ -623,7 +678,7 @@ class Board:
 
     # ----- the key ----------------------------------------------------------------------
 
-    def key(self) -> bytes:
+    def key(self) -> object:
         """The position without its history, as ``position.key_maker`` keys it: equal for
         two positions exactly when theirs are (the same piles sorted, foundations no card
         leaves by size and top card, the endless stock's pass count left out). Written into
@@ -716,4 +771,4 @@ class Board:
         return n + 3
 
 
-__all__ = ["DEAL", "Board", "Layout", "plain", "playable"]
+__all__ = ["DEAL", "EXTRA", "Board", "Layout", "plain", "playable"]

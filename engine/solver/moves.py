@@ -1,4 +1,5 @@
 """Which moves a search tries from a position, and in what order: declared per pile kind.
+``depth.Choice`` makes the choice from the declarations found here.
 
 Pruning (each is sound: the moves left reach every position the pruned ones reach, up to
 the key's symmetry, see ``position.py``):
@@ -27,7 +28,7 @@ the key's symmetry, see ``position.py``):
 - a position where cards wait on each other in a circle (``successors``) has none: it can
   never be won.
 
-Narrowing (``Chooser(narrow=True)``, not sound, so a narrowed search only ever finds wins):
+Narrowing (``Choice(narrow=True)``, not sound, so a narrowed search only ever finds wins):
 moves between piles of the table that neither turn a card up, empty a pile, nor take a
 card to a foundation or out of a side pile (rank ``OTHER``) are left out. Most of a deal's
 positions are such shuffles; a winning line seldom needs one, and when it does the sound
@@ -49,149 +50,16 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
     import cython  # (docs/solver.md "Compiled")
 
 from ..cards import RANK
-from ..core import MOVE, STOCK, Move, State
+from ..core import State
 from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
 from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
-from ..safe import regroups, safe_moves
-from .position import MOVE_HOOKS, interchangeable, own_hooks
+from .position import MOVE_HOOKS, own_hooks
 
 #: Rank of a move by the kinds of its piles (lower first), and how many ranks there are.
 TO_FOUNDATION, REVEALS, FROM_RESERVE, EMPTIES, OTHER, DEAL, TO_CELL = range(7)
 MOVE_RANKS = TO_CELL + 1
 #: Kinds whose cards a move brings into play (out of a side pile, onto the table).
 SIDE_KINDS = frozenset({RESERVE, CELL, WASTE, STOCK_PILE})
-
-
-class Chooser:
-    """The moves to try from a position of one rule set, ordered and pruned."""
-
-    def __init__(self, rules: RuleSet, safe: bool = True, narrow: bool = False,
-                 start: State | None = None) -> None:
-        """``start``: the position a search starts from (``open_pass``)."""
-        self.rules = rules
-        self.kinds = kinds = rules.pile_kinds
-        self.narrow = narrow
-        self.dropped = False  # a narrowed chooser left a move out
-        #: Whether narrowing can leave anything out: a move between piles of the table.
-        self.can_narrow = any(kinds[src] not in SIDE_KINDS and kinds[dst] not in (FOUNDATION, CELL)
-                              for src in rules.sources for dst in rules.targets[src])
-        self.safe = safe and FOUNDATION in rules.by_kind
-        #: The stronger safe rule holds here (``followed``).
-        self.follow = self.safe and followed(rules)
-        #: Piles whose cards no safe move takes (``regroups``).
-        self.regrouping = frozenset(p for p in range(len(kinds)) if regroups(rules, p))
-        #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
-        self.costless = safe and own_hooks(rules, ("costless",))
-        #: A shuffled redeal may be to come (``RuleSet.redeal_ahead``).
-        self.reshuffles = own_hooks(rules, ("redeal_ahead",))
-        #: Foundations any card may start: while one is empty, no move is judged safe.
-        self.open_foundations = [f for f in rules.by_kind.get(FOUNDATION, ())
-                                 if rules.pile_group[f].fill == Fill.ANY]
-        self.talon = talon_piles(rules)
-        self.talon_sources = talon_sources(rules, self.talon)
-        #: Per card the one card it ends on, where cards can wait in a circle (else None).
-        self.succ = successors(rules) if safe else None
-        self.columns = rules.by_kind.get(TABLEAU, [])
-        stock = rules.stock
-        self.turns_over = (stock is not None and stock.to == Deals.WASTE
-                           and not own_hooks(rules, ("apply_stock",)))
-        #: Up to this pass, the stock is turned over even with nothing played since the
-        #: last turn (``open_pass``).
-        self.open_pass = open_pass(start) if start is not None and self.turns_over else 0
-        self.group_of: dict[int, int] = {}
-        for i, g in enumerate(interchangeable(rules)):
-            for p in g:
-                self.group_of[p] = i
-        self.twin_of: dict[int, int] = {}
-        for i, g in enumerate(twin_groups(rules)):
-            for p in g:
-                self.twin_of[p] = i
-
-    def rank(self, st: State, m: Move) -> int:
-        if m.kind != MOVE:
-            return DEAL if m.kind == STOCK else OTHER
-        kinds = self.kinds
-        dst = kinds[m.dst]
-        if dst == FOUNDATION:
-            return TO_FOUNDATION
-        src_kind = kinds[m.src]
-        left = len(st.piles[m.src]) - m.n
-        if left and left == st.down[m.src]:
-            return REVEALS
-        if dst == CELL:
-            return TO_CELL
-        if src_kind in SIDE_KINDS:
-            return FROM_RESERVE
-        if not left and st.piles[m.dst]:
-            return EMPTIES
-        return OTHER
-
-    def safe_ones(self, st: State, legal: list[Move]) -> list[Move]:
-        """The safe moves (``safe_moves``, with ``follow`` where it holds) the search plays
-        alone: none that ``regroups`` the stock's later deals, which a win may need as
-        they are (Klondike easy deal 697, docs/solver.md)."""
-        regrouping = self.regrouping
-        return [m for m in safe_moves(st, legal, self.follow) if m.src not in regrouping]
-
-    def legal_after_deal(self, st: State) -> list[Move] | None:
-        """At a position reached by a deal, the legal moves the search may try from it
-        (``talon_sources``), found without listing the others; ``None`` where the rule set
-        needs the whole list. The useless ones are left out: a position with none left is
-        lost, as the engine would judge it, and a deal never wins."""
-        sources = self.talon_sources
-        if sources is None or st.vars["pass"] <= self.open_pass:
-            return None  # (the turn with nothing played is tried there: ``open_pass``)
-        rules = self.rules
-        return [m for m in rules.moves_from(st, sources) if rules.useful(st, m)]
-
-    def moves(self, st: State, legal: list[Move], after_deal: bool = False) -> list[Move]:
-        """``legal``'s moves worth trying, best first (``legal``: the position's moves;
-        ``after_deal``: the search came here by a deal from the stock, and tried every
-        other move from the position before it)."""
-        if self.succ is not None and stuck(st.piles, self.columns, self.succ):
-            return []
-        if self.reshuffles and self.rules.redeal_ahead(st):
-            return self.ordered(st, legal, after_deal)
-        if self.costless:
-            for m in legal:
-                if self.rules.costless(st, m):
-                    return [m]
-        if self.safe:
-            kinds = self.kinds
-            if any(m.kind == MOVE and kinds[m.dst] == FOUNDATION for m in legal) and not any(
-                    not st.piles[f] for f in self.open_foundations):
-                safe = self.safe_ones(st, legal)
-                if safe:
-                    return safe[:1]
-        return self.ordered(st, legal, after_deal)
-
-    def ordered(self, st: State, legal: list[Move], after_deal: bool) -> list[Move]:
-        """``moves`` past the moves played alone: every move worth trying, best first."""
-        rules, piles, group_of, twin_of = self.rules, st.piles, self.group_of, self.twin_of
-        talon = self.talon
-        if talon and after_deal:
-            # Mid-way through the stock: only the stock and its cards (see talon_piles).
-            legal = [m for m in legal if m.kind != MOVE or m.src in talon or m.dst in talon]
-        out: list[tuple[int, int, Move]] = []
-        first_empty: dict[int, int] = {}
-        for i, m in enumerate(legal):
-            if m.kind == MOVE and not piles[m.dst]:
-                g = twin_of.get(m.dst)
-                if g is not None and twin_of.get(m.src) == g and m.n == len(piles[m.src]):
-                    continue  # only the pile's place changes
-                g = group_of.get(m.dst)
-                if g is not None and first_empty.setdefault(g, m.dst) != m.dst:
-                    continue  # another empty pile of the group already takes it
-            if m.kind == STOCK and self.turns_over and not piles[rules.stock_pile] and not (
-                    st.vars.get("progress", 1)) and st.vars["pass"] > self.open_pass:
-                continue
-            rank = self.rank(st, m)
-            if self.narrow and rank == OTHER and m.kind == MOVE:
-                self.dropped = True
-                continue
-            out.append((rank, i, m))
-        out.sort()
-        return [m for _, _, m in out]
 
 
 def open_pass(start: State) -> int:
@@ -379,5 +247,5 @@ def circled(on: bytearray, under: bytearray, succ: bytes) -> bool:
     return False
 
 
-__all__ = ["Chooser", "circled", "stuck", "successors", "talon_piles", "talon_sources",
-           "twin_groups"]
+__all__ = ["circled", "followed", "open_pass", "stuck", "successors", "talon_piles",
+           "talon_sources", "twin_groups"]

@@ -1,15 +1,11 @@
-"""Depth-first search over the engine's own moves, with a transposition table.
+"""``solve``: which search answers for a position, and how the searches share a budget.
 
-The search plays on a copy of the given state with ``State.push`` / ``State.pop`` (the
-moves come from ``legal_moves``, so they need no second check), and asks the state itself
-whether a position is won, lost or finished: the solver has no rules of its own.
-
-Why "lost" is sound: the table holds every position met, and a position is skipped only
-when it was met before, so when the stack runs out every position reachable from the start
-(through the moves tried, ``moves.py``) was searched and none was won. No depth limit cuts
-anything: a cycle (a stock turned for ever, a card moved back and forth) comes back to a
-position in the table. Only the budget stops a search early, and then the answer is
-``unknown``.
+The step search (``steps.py``) where a rule set's piles allow it; elsewhere the searches
+over the engine's moves take turns on one budget (``SCHEDULE``): depth first
+(``depth.py``), narrowed, best first (``bestfirst.py``) and a beam (``beam.py``), all on a
+board (``board.py``, or ``state_board.py`` for a rule set with rules of its own). Each plays
+by the engine's own rules: the same moves, the same end-of-game rule; the solver has no
+rules of its own.
 """
 
 from __future__ import annotations
@@ -20,26 +16,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from ..core import FINISHED, PLAYING, STOCK, WON, Move, State
-from ..options import Scoring
-from .moves import Chooser
-from .position import key_maker
+from ..core import State
+from .depth import DepthFirst, Progress, scored
 from .verdict import Budget, Outcome, Verdict
-
-#: Called now and then during a long search with (positions so far, seconds so far).
-Progress = Callable[[int, float], None]
-REPORT_EVERY = 1.0  # seconds between progress calls
-
-
-def scored(st: State) -> bool:
-    """Games that end with a score and no win or loss get a best-score search."""
-    return st.rules.scoring == Scoring.POINTS
-
 
 DEPTH, NARROW_DEPTH, NARROW_BEST, BEAM, BEST = (
     "depth", "narrow depth", "narrow best", "beam", "best")
 #: The turns for a game with moves from one pile of the table to another
-#: (``Chooser.can_narrow``): elsewhere (Golf, Pyramid, Nestor, ...) depth first alone
+#: (``Choice.can_narrow``): elsewhere (Golf, Pyramid, Nestor, ...) depth first alone
 #: decides more in the same time (Golf lost six of 40 deals to a best-first turn).
 BUILDING = (NARROW_DEPTH, NARROW_BEST, BEST)
 #: How a budget is shared: each turn gets this share of the positions and the seconds, and
@@ -54,18 +38,17 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     the best score of a scored game. The state holds the whole deal, face-down cards
     included, so the answer is for this deal (a "thoughtful" solver).
 
-    A game played to a win is searched in turns (``SCHEDULE``): a short depth-first search,
-    which wins many deals in a few hundred positions; then narrowed searches (``moves.py``),
-    depth first and best first (``bestfirst.py``), which find most other wins in a few
-    thousand positions but can prove nothing; then a beam (``beam.py``), which wins deals
-    whose line is long, open games above all, going a level deeper at a time with the most
-    promising positions alone; then best first with every move, which wins more open games
-    (nothing face down), where narrowing leaves few moves; then depth first again, on from
-    where it stopped, which is what proves losses: when it runs out of positions, every
-    reachable position was searched. A scored game, or a search with no budget, is depth
-    first alone. ``positions`` counts every search's positions together. Where a board
-    plays the rule set (``board.plain``), the depth-first turns run on one
-    (``board_search.py``): the same search, position for position, faster."""
+    Where the step search applies (``step_rules.applies``) it answers alone. Elsewhere a
+    game played to a win is searched in turns (``SCHEDULE``): a short depth-first search,
+    which wins many deals in a few hundred positions; then narrowed searches
+    (``depth.Choice``), depth first and best first, which find most other wins in a few
+    thousand positions but can prove nothing; then a beam, which wins deals whose line is
+    long, open games above all, going a level deeper at a time with the most promising
+    positions alone; then best first with every move, which wins more open games (nothing
+    face down), where narrowing leaves few moves; then depth first again, on from where it
+    stopped, which is what proves losses: when it runs out of positions, every reachable
+    position was searched. A scored game, or a search with no budget, is depth first alone.
+    ``positions`` counts every search's positions together."""
     with collector_paused():
         return _solve(st, budget or Budget(), progress)
 
@@ -87,15 +70,22 @@ def collector_paused() -> Iterator[None]:
 
 def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
     from . import step_rules
-    from .beam import beam
-    from .board_best import best_first  # on a board where one plays the rule set
-    from .board_search import searcher  # a subclass of Search: imported once Search is
 
     if not scored(st) and step_rules.applies(st):
         return step_rules.solve(st, budget, progress)
+    return by_moves(st, budget, progress)
+
+
+def by_moves(st: State, budget: Budget, progress: Progress | None = None) -> Verdict:
+    """The searches over the engine's moves, taking turns on ``budget`` (``SCHEDULE``): what
+    ``solve`` runs where the step search does not apply (and a baseline for it where it
+    does, bench/solver.py)."""
+    from .beam import beam
+    from .bestfirst import best_first
+
     t0 = time.perf_counter()
     cap, secs = budget.positions, budget.seconds
-    depth = searcher(st, progress)
+    depth = DepthFirst(st, progress)
     if scored(st) or (cap is None and secs is None):
         return depth.run(cap, None if secs is None else t0 + secs)
     share = 0.0
@@ -106,12 +96,12 @@ def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
         deadline = None if secs is None else t0 + secs * share
         spent = len(depth.seen) + others
         room = None if cap is None else max(0, round(cap * share) - spent)
-        if room == 0 or (turn in BUILDING and not depth.chooser.can_narrow):
+        if room == 0 or (turn in BUILDING and not depth.choice.can_narrow):
             continue
         if turn == DEPTH:
             v = depth.run(None if room is None else len(depth.seen) + room, deadline, others)
         elif turn == NARROW_DEPTH:
-            v = searcher(st, progress, narrow=True).run(room, deadline, spent)
+            v = DepthFirst(st, progress, narrow=True).run(room, deadline, spent)
             others += v.positions
         else:
             report = shifted(progress, spent, t0)
@@ -134,126 +124,4 @@ def shifted(progress: Progress | None, done: int, t0: float) -> Callable[[int], 
     return lambda n: report(done + n, time.perf_counter() - t0)
 
 
-class Search:
-    """The depth-first search: its state, table, stack and counters. ``run`` may be called
-    again with a larger budget, to go on from where it stopped."""
-
-    #: Positions between two looks at the clock: every one, as a position can cost much (a
-    #: rule's own search).
-    clock_every = 1
-
-    def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
-        self.start = st
-        self.st = st.copy()
-        self.progress = progress
-        self.scored = scored(st)
-        self.chooser = Chooser(st.rules, safe=not self.scored, narrow=narrow, start=st)
-        self.key = key_maker(st.rules, sinks=not self.scored)
-        self.seen: set[object] = set()
-        self.stack: list[tuple[list[Move], int]] | None = None
-        self.t0 = time.perf_counter()
-        self.next_report = self.t0 + REPORT_EVERY  # kept across runs: one report a second
-        self.best: tuple[int, tuple[Move, ...]] | None = None
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.t0
-
-    def verdict(self, outcome: Outcome, moves: tuple[Move, ...] = (), complete: bool = False,
-                score: int | None = None) -> Verdict:
-        return Verdict(outcome, moves, len(self.seen), self.elapsed(), score, complete)
-
-    def run(self, cap: int | None = None, deadline: float | None = None,
-            offset: int = 0) -> Verdict:
-        """Search until decided, ``cap`` positions in the table or the ``deadline``
-        (``time.perf_counter``); ``offset``: positions other searches made, for progress."""
-        st = self.st
-        key, seen, choose = self.key, self.seen, self.chooser.moves
-        after_deal = self.chooser.legal_after_deal
-        talon = bool(self.chooser.talon)
-        if self.stack is None:
-            seen.add(key(st))
-            found = self.arrive(st)
-            if found is not None:
-                return found
-            self.stack = [(choose(st, st.legal_moves()), 0)]
-        stack = self.stack
-        push, pop, legal = st.push, st.pop, st.legal_moves
-        ticks = 0
-        while stack:
-            # Checked before a move, so a search that stops can go on from here.
-            if cap is not None and len(seen) >= cap:
-                return self.out_of_budget()
-            ticks += 1
-            if not ticks % self.clock_every and self.late(deadline, offset):
-                return self.out_of_budget()
-            moves, i = stack[-1]
-            if i == len(moves):
-                stack.pop()
-                if stack:
-                    pop()
-                continue
-            stack[-1] = (moves, i + 1)
-            move = moves[i]
-            push(move)
-            # A position reached by a deal is its own node: fewer moves are tried from it.
-            dealt = talon and move.kind == STOCK
-            k: object = (key(st), True) if dealt else key(st)
-            if k in seen:
-                pop()
-                continue
-            seen.add(k)
-            quick = after_deal(st) if dealt else None
-            if quick is not None:
-                stack.append((choose(st, quick, True), 0))
-                continue
-            moves = legal()  # the status comes with them, in one pass over the moves
-            if st.status != PLAYING:
-                found = self.arrive(st)
-                if found is not None:
-                    return found
-                pop()
-                continue
-            stack.append((choose(st, moves, dealt), 0))
-        return self.exhausted()
-
-    def late(self, deadline: float | None, offset: int) -> bool:
-        """Whether the deadline has passed; reports the progress now and then."""
-        now = time.perf_counter()
-        if deadline is not None and now >= deadline:
-            return True
-        if self.progress is not None and now >= self.next_report:
-            self.next_report = now + REPORT_EVERY
-            self.progress(len(self.seen) + offset, now - self.t0)
-        return False
-
-    def line(self) -> tuple[Move, ...]:
-        return tuple(self.st.history)
-
-    def arrive(self, st: State) -> Verdict | None:
-        """At a position: a verdict if the search ends here, else ``None`` (record a score)."""
-        status = st.status
-        if status == PLAYING:
-            return None
-        if self.scored:
-            if status in (FINISHED, WON):
-                score = st.score
-                if self.best is None or score > self.best[0]:
-                    self.best = (score, self.line())
-            return None
-        if status == WON:
-            return self.verdict(Outcome.WON, self.line())
-        return None
-
-    def out_of_budget(self) -> Verdict:
-        if self.scored and self.best is not None:
-            return self.verdict(Outcome.BEST, self.best[1], score=self.best[0])
-        return self.verdict(Outcome.UNKNOWN)
-
-    def exhausted(self) -> Verdict:
-        if self.chooser.dropped:  # the moves a narrowed search left out may have won
-            return self.verdict(Outcome.UNKNOWN)
-        if self.scored:
-            if self.best is None:  # no finished position reachable: cannot happen in play
-                return self.verdict(Outcome.UNKNOWN, complete=True)
-            return self.verdict(Outcome.BEST, self.best[1], complete=True, score=self.best[0])
-        return self.verdict(Outcome.LOST, complete=True)
+__all__ = ["SCHEDULE", "Progress", "by_moves", "collector_paused", "solve"]

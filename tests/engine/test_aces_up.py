@@ -172,7 +172,7 @@ def test_a_discard_that_can_cost_nothing_is_the_only_move_a_solver_tries():
     """A card's one use is to beat lower cards of its suit: with none of them left in the
     columns or the stock, its discard can never cost a win (``costless``), so the search
     tries it alone. A lower card in the one-way waste needs no beating."""
-    from engine.solver.moves import Chooser
+    from engine.solver.depth import chosen
 
     def discard(st, rules):
         return next(m for m in st.legal_moves() if engine.move_text(rules, m) == "t1-f")
@@ -180,11 +180,11 @@ def test_a_discard_that_can_cost_nothing_is_the_only_move_a_solver_tries():
     # The 3♥ beaten by the 9♥; the 2♥ already discarded, the stock holds no heart.
     st = EASY.setup({"t1": "3h", "t2": "9h", "t3": "5c", "f": "2h", "s": "Kd 7s"})
     assert EASY.costless(st, discard(st, EASY))
-    assert Chooser(EASY).moves(st, st.legal_moves()) == [discard(st, EASY)]
+    assert chosen(st) == [discard(st, EASY)]
     # The 2♥ still to come from the stock: the 3♥ might beat it, so its discard is a choice.
     st = EASY.setup({"t1": "3h", "t2": "9h", "t3": "5c", "s": "Kd 2h 7s"})
     assert not EASY.costless(st, discard(st, EASY))
-    assert len(Chooser(EASY).moves(st, st.legal_moves())) > 1
+    assert len(chosen(st)) > 1
     # The 2♥ under the 3♥ in its own column: moved to a space, the 3♥ could beat it.
     st = HARD.setup({"t1": "2h 3h", "t2": "9h", "t3": "5c", "s": "Kd 7s"})
     assert not HARD.costless(st, discard(st, HARD))

@@ -8,13 +8,22 @@ import engine
 from engine.cards import RANK, TEXT, show
 from engine.core import Move, State
 from engine.mechanics import reversible
-from engine.solver.search import Search
+from engine.solver.depth import DepthFirst
+from engine.solver.state_board import StateBoard
 
 from .positions import play, refused
 
 EASY = engine.get("bakers-dozen", "easy")
 HARD = engine.get("bakers-dozen", "difficult")
 SEED = b"kings"
+
+
+def through_the_state(st: engine.State) -> DepthFirst:
+    """Depth first from ``st`` through the engine's state, which asks the rule set's own
+    end rule at every position (a search's ``Board`` does not)."""
+    search = DepthFirst(st, None)
+    search.board = StateBoard(st)
+    return search
 
 
 def kings_first(cards):
@@ -144,6 +153,6 @@ def test_remembered_answers_are_those_of_a_fresh_search(key, monkeypatch):
 
     warm.useful = check
     for i in range(2):
-        Search(warm.deal(i.to_bytes(4, "big")), None).run(400)
+        through_the_state(warm.deal(i.to_bytes(4, "big"))).run(400)
     assert asked > 100
     assert sum(len(m) for m in warm._memos.values()) > 100  # it did remember

@@ -1,7 +1,7 @@
 """The beam search (engine/solver/beam.py): its wins replay through the engine to a win, on
-the state and on a board; the two agree position for position where the board plays exactly
-as the state; it proves a loss only when it left no position out; a budget of positions
-gives the same answer every time."""
+a board and through the state (tests/engine/test_depth.py holds the two boards to the same
+beam); it proves a loss only when it left no position out; a budget of positions gives the
+same answer every time."""
 
 from __future__ import annotations
 
@@ -11,11 +11,9 @@ import engine
 from engine.core import WON, State
 from engine.solver import Outcome, Verdict
 from engine.solver import beam as beam_module
-from engine.solver.beam import BoardPositions, Clock, StatePositions, beam, one_beam
+from engine.solver.beam import beam
 from engine.solver.board import playable
-from engine.solver.search import Search
-
-from .test_board_search import EXACT
+from engine.solver.depth import DepthFirst
 
 
 def replays_to_a_win(st: State, v: Verdict) -> bool:
@@ -53,7 +51,7 @@ def widths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     out: list[int] = []
     real = beam_module.one_beam
 
-    def one(positions: BoardPositions, width: int, *rest: object) -> tuple[object, bool]:
+    def one(positions: beam_module.Positions, width: int, *rest: object) -> tuple[object, bool]:
         out.append(width)
         return real(positions, width, *rest)  # type: ignore[arg-type]
 
@@ -89,24 +87,12 @@ def test_the_wins_come_on_the_state_and_on_a_board() -> None:
     assert kinds == {True, False}
 
 
-@pytest.mark.parametrize("rules", EXACT[::3], ids=lambda r: r.key)
-def test_a_beam_on_a_board_is_the_beam_on_the_state(rules: engine.RuleSet) -> None:
-    for deal in range(3):
-        st = rules.deal(deal.to_bytes(4, "big"))
-        answers = []
-        for positions in (StatePositions(st), BoardPositions(st)):
-            parents: beam_module.Parents = {}
-            won, left_out = one_beam(positions, 40, parents, 6_000, Clock(None, None, 0.0), 0)
-            answers.append((won is not None, left_out, len(parents)))
-        assert answers[0] == answers[1], deal
-
-
 def test_a_beam_that_left_nothing_out_proves_a_loss() -> None:
     # Nestor difficult deal 0 is lost; its few positions all fit in the first beam.
     st = engine.get("nestor", "difficult").deal(bytes(4))
     v = beam(st, None, None)
     assert v.outcome is Outcome.LOST and v.complete and not v.moves
-    assert Search(st, None).run().outcome is Outcome.LOST
+    assert DepthFirst(st, None).run().outcome is Outcome.LOST
 
 
 def test_a_beam_that_left_positions_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

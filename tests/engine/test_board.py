@@ -25,7 +25,7 @@ from engine.rules import (
     Stock,
 )
 from engine.solver.board import DEAL, Board, Layout, plain
-from engine.solver.moves import Chooser
+from engine.solver.depth import Choice
 from engine.solver.position import key_maker
 
 PLAIN = sorted(r.key for r in engine.rule_sets() if plain(r))
@@ -69,7 +69,7 @@ def check_position(board: Board, st: State, rules: RuleSet) -> list[int]:
     assert [Board.decode(m) for m in moves] == rules.legal_moves(st)
     legal, status = board.legal()
     assert ([Board.decode(m) for m in legal], status) == (st.legal_moves(), st.status)
-    talon = Chooser(rules).talon_sources  # what a search lists after a deal
+    talon = Choice(rules).talon_sources  # what a search lists after a deal
     if talon:
         assert [Board.decode(m) for m in board.moves(bytes(talon))] == list(
             rules.moves_from(st, talon))

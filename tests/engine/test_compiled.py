@@ -81,4 +81,8 @@ def test_a_build_is_of_its_c_types_and_of_the_modules_whose_types_it_uses(
 def test_pure_python_is_asked_for_by_the_environment() -> None:
     spec = Finder(pure=True).find_spec("engine.rules")
     assert spec is not None and spec.origin is not None and spec.origin.endswith("rules.py")
-    assert Finder(pure=True).find_spec("engine.cards") is None  # not one of the compiled
+    # Not one of the compiled: its source, never a compiled file a build left beside it.
+    for pure in (True, False):
+        spec = Finder(pure).find_spec("engine.cards")
+        assert spec is not None and spec.origin is not None and spec.origin.endswith("cards.py")
+    assert Finder(pure=False).find_spec("engine.solver") is None  # a package: the usual way

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -19,14 +18,21 @@ from engine.games.pyramid import Pyramid
 from engine.rules import FOUNDATION
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.beam import beam
-from engine.solver.bestfirst import best_first, pack, promise, unpack
-from engine.solver.moves import Chooser, stuck, successors, talon_piles, twin_groups
+from engine.solver.bestfirst import Promise, best_first
+from engine.solver.board import Board
+from engine.solver.depth import Choice, DepthFirst, chosen
+from engine.solver.moves import stuck, successors, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker, sink_piles
-from engine.solver.search import Search
+from engine.solver.state_board import board_for
 
 RULE_SETS = engine.rule_sets()
 SEEDS = (b"\x00", b"\x01", b"\x02")
 BUDGET = Budget(positions=1500, seconds=2)
+
+
+def promise(st: engine.State) -> int:
+    """The best-first search's promise of ``st`` (``bestfirst.Promise``), on its board."""
+    return Promise(st.rules).score(board_for(st))
 
 
 def replayed(rules: engine.RuleSet, seed: bytes, moves: tuple[engine.Move, ...],
@@ -159,10 +165,9 @@ def test_the_key_forgets_the_history_and_an_endless_stock_s_passes() -> None:
 def test_safe_moves_are_played_without_branching() -> None:
     rules = engine.get("klondike", "easy")
     st = rules.setup({"t1": "Kc Ah", "t2": "5d", "t3": "6s", "w": "2c"}, down={"t1": 1})
-    assert [engine.move_text(rules, m) for m in Chooser(rules).moves(st, st.legal_moves())] \
-        == ["t1-f1"]
+    assert [engine.move_text(rules, m) for m in chosen(st)] == ["t1-f1"]
     # Without the safe-move rule the same position branches, foundation moves first.
-    moves = Chooser(rules, safe=False).moves(st, st.legal_moves())
+    moves = chosen(st, safe=False)
     assert len(moves) > 1 and rules.pile_kinds[moves[0].dst] == "foundation"
 
 
@@ -174,8 +179,8 @@ def test_a_lone_king_of_pyramid_is_removed_without_branching() -> None:
     legal = st.legal_moves()
     lone = [m for m in legal if m.kind == REMOVE and len(m.piles) == 1]
     assert len(lone) == 1 and len(legal) > 1
-    assert Chooser(rules).moves(st, legal) == lone
-    assert len(Chooser(rules, safe=False).moves(st, legal)) == len(legal)  # a scored search
+    assert chosen(st, legal) == lone
+    assert len(chosen(st, legal, safe=False)) == len(legal)  # a scored search
     assert not any(rules.costless(st, m) for m in legal if m not in lone)  # pairs: a choice
     klondike = engine.get("klondike", "easy")
     k = klondike.deal(b"\x00")
@@ -207,10 +212,9 @@ def test_a_search_starting_just_after_a_deal_tries_every_move() -> None:
     # The only way on is t1-t2 (the 7♥ onto the 8♠); the stock is a card nothing takes.
     st = rules.setup({"t1": "7h", "t2": "8s", "s": "Kc 2d"})
     st.play(engine.parse_move(rules, "s"))
-    moves = Chooser(rules).moves(st, st.legal_moves())
+    moves = chosen(st)
     assert "t1-t2" in [engine.move_text(rules, m) for m in moves]
-    assert "t1-t2" not in [engine.move_text(rules, m)
-                           for m in Chooser(rules).moves(st, st.legal_moves(), after_deal=True)]
+    assert "t1-t2" not in [engine.move_text(rules, m) for m in chosen(st, after_deal=True)]
 
 
 def test_a_foundation_no_card_leaves_is_keyed_by_its_size_and_top() -> None:
@@ -316,7 +320,7 @@ def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> No
     """Yukon easy, deal 0: depth first spends 20,000 positions under its first choices and
     finds nothing; the searches that take over after its share win."""
     st = engine.get("yukon", "easy").deal((0).to_bytes(4, "big"))
-    assert Search(st, None).run(20_000).outcome == Outcome.UNKNOWN
+    assert DepthFirst(st, None).run(20_000).outcome == Outcome.UNKNOWN
     v = solve(st, Budget(positions=20_000))
     assert v.outcome == Outcome.WON and v.positions < 20_000
     for m in v.moves:
@@ -342,30 +346,9 @@ def test_best_first_orders_an_open_game_by_its_blocked_cards() -> None:
     st = rules.setup({"t1": "5c Kd 2c", "t2": "Ah 3s 9s", "f1": "Ac"})
     # blocked: Kd (above the 5c), 3s and 9s (above the Ah); not the 2c, lower than all below.
     # The Ah, which hearts need next, lies under two, but an open game does not count that.
-    assert promise(rules)(st) == 3 * 1 - 3
+    assert promise(st) == 3 * 1 - 3
     for deal in range(5):
         assert_won_best_first(rules, deal, 5000)
-
-
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.key)
-def test_a_position_waiting_in_the_best_first_queue_comes_back_as_it_was(
-        rules: engine.RuleSet) -> None:
-    """``pack`` keeps a position in a few bytes and ``unpack`` makes it a State again: the
-    same piles, face-down counts and vars (in their order, so the same key), the same
-    moves and status, through a random game of every rule set."""
-    rng = random.Random(rules.key)
-    key = key_maker(rules)
-    st = rules.deal(b"\x07")
-    for _ in range(60):
-        back = unpack(st, pack(st))
-        assert (back.piles, back.down, list(back.vars.items())) == (
-            st.piles, st.down, list(st.vars.items()))
-        assert back.legal_moves() == st.legal_moves() and back.status == st.status
-        assert key(back) == key(st) and not back.history
-        moves = st.legal_moves()
-        if not moves:
-            break
-        st.push(rng.choice(moves))
 
 
 def test_a_game_dealt_face_down_is_ordered_by_its_face_down_cards() -> None:
@@ -374,9 +357,9 @@ def test_a_game_dealt_face_down_is_ordered_by_its_face_down_cards() -> None:
     face-down cards."""
     rules = engine.get("klondike", "easy")
     st = rules.setup({"t1": "5c Kd 2c", "t2": "Ah 3s 9s", "f1": "Ac"})
-    assert promise(rules)(st) == 3 * 1 - sum(st.down)
+    assert promise(st) == 3 * 1 - sum(st.down)
     st = rules.deal(b"\x05")
-    assert promise(rules)(st) == -sum(st.down) == -(21 + 24)  # the stock lies face down too
+    assert promise(st) == -sum(st.down) == -(21 + 24)  # the stock lies face down too
 
 
 def test_where_cards_leave_one_at_a_time_blocked_cards_count_face_down_or_not() -> None:
@@ -388,7 +371,7 @@ def test_where_cards_leave_one_at_a_time_blocked_cards_count_face_down_or_not() 
     st = rules.setup({"t1": "Kc 2c 9h", "t2": "7s Ac 8d", "f1": "Ah"}, down={"t1": 1})
     # blocked: 9h (above the 2c), 8d (above the 7s); the Ac, which clubs need next, has one
     # card on it
-    assert promise(rules)(st) == 3 * 1 - 1 - 2 - 2 * 1
+    assert promise(st) == 3 * 1 - 1 - 2 - 2 * 1
     for deal in (3, 8, 15, 17):
         assert_won_best_first(rules, deal, 1_100)
 
@@ -405,10 +388,10 @@ def test_where_the_foundations_start_at_any_rank_blocked_cards_count_from_there(
     st = rules.setup({**layout, "f1": "9h"}, base=9)
     # blocked: the 4h and the 3s (home after the 9s and the Jc under them); not the Kd,
     # home before the 2c
-    assert promise(rules)(st) == 3 * 1 - 2
+    assert promise(st) == 3 * 1 - 2
     unset = rules.setup(layout)
     assert unset.vars["base"] == 0  # no base yet: ranks from the Ace, the Kd blocked
-    assert promise(rules)(unset) == -1
+    assert promise(unset) == -1
     for deal in (3, 10):
         st = rules.deal(deal.to_bytes(4, "big"))
         v = beam(st, 500_000, None)
@@ -426,7 +409,7 @@ def test_the_card_a_suit_needs_next_counts_from_the_foundations_base() -> None:
     st = rules.setup({"f1": "Jh Qh", "r": "Kh 4c 7s"}, down={"r": 1}, base=11)
     # Hearts need the Kh next, under two cards; from the Jack, the 4c and the 7s both go
     # home after the Kh under them: blocked.
-    assert promise(rules)(st) == 3 * 2 - 1 - 2 - 2 * 2
+    assert promise(st) == 3 * 2 - 1 - 2 - 2 * 2
 
 
 def test_a_narrowed_search_leaves_out_shuffles_and_proves_nothing() -> None:
@@ -440,9 +423,9 @@ def test_a_narrowed_search_leaves_out_shuffles_and_proves_nothing() -> None:
                       "t1": "9d Jc Td", "t2": "Ks Qh", "t3": "Kd Qs Jd", "t4": "Kc",
                       "t5": "Kh Qc", "t6": "Qd", "t7": "Js"})
     shuffle = engine.parse_move(rules, "t1:2-t6")
-    assert shuffle.n == 2 and shuffle in Chooser(rules, safe=False).moves(st, st.legal_moves())
-    assert shuffle not in Chooser(rules, safe=False, narrow=True).moves(st, st.legal_moves())
-    narrowed = Search(st, None, narrow=True).run()
+    assert shuffle.n == 2 and shuffle in chosen(st, safe=False)
+    assert shuffle not in chosen(st, safe=False, narrow=True)
+    narrowed = DepthFirst(st, None, narrow=True).run()
     assert narrowed.outcome == Outcome.UNKNOWN and not narrowed.complete
     assert best_first(st, None, None, narrow=True).outcome == Outcome.UNKNOWN
     assert best_first(st, None, None).outcome == Outcome.WON
@@ -453,36 +436,33 @@ def test_a_narrowed_search_leaves_out_shuffles_and_proves_nothing() -> None:
     assert st.status == WON
 
 
-@pytest.mark.parametrize("rules", [r for r in RULE_SETS if Chooser(r).talon_sources],
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if Choice(r).talon_sources],
                          ids=lambda r: r.key)
 def test_after_a_deal_only_the_talons_moves_are_listed_and_the_search_tries_the_same(
         rules: engine.RuleSet) -> None:
-    """``legal_after_deal`` lists the moves from the stock and wastes alone. At every
+    """``Choice.after_deal`` lists the moves from the stock and wastes alone. At every
     position a search reaches by a deal, what it then tries must be what it would try from
     the whole list, and nothing where the engine says the game is over. (Within a search
     only: a safe move elsewhere, which a deal cannot make, was the one move tried before.)"""
     checked = 0
-    for seed in (*SEEDS, b"\x03"):  # (Bristol easy's first three reach few deals)
-        search = Search(rules.deal(seed), None)
-        chooser = search.chooser
-        quick_list = chooser.legal_after_deal
 
-        def compared(st: engine.State, chooser: Chooser = chooser,
-                     quick_list: Callable[[engine.State], list[engine.Move] | None]
-                     = quick_list) -> list[engine.Move] | None:
+    class Compared(Choice):
+        def after_deal(self, board: Board) -> list[int] | None:
             nonlocal checked
-            quick = quick_list(st)
+            quick = super().after_deal(board)
             assert quick is not None
-            whole = st.copy()
-            if whole.status == PLAYING:
-                assert chooser.moves(st, quick, True) == chooser.moves(
-                    whole, whole.legal_moves(), True)
+            whole, status = board.legal()
+            if status == PLAYING:
+                assert self.choose(board, quick, True) == self.choose(board, whole, True)
             else:
                 assert quick == []
             checked += 1
             return quick
 
-        chooser.legal_after_deal = compared  # type: ignore[method-assign]
+    for seed in (*SEEDS, b"\x03"):  # (Bristol easy's first three reach few deals)
+        st = rules.deal(seed)
+        search = DepthFirst(st, None)
+        search.choice = Compared(rules, start=st)
         search.run(3000)
     assert checked > 100
 
@@ -521,7 +501,7 @@ def test_cards_waiting_on_each_other_in_a_circle_are_a_lost_position() -> None:
     columns = rules.by_kind["tableau"]
     st = rules.setup({"t1": "6s 7h", "t2": "8h 5s", "t3": "5c", "t4": "4c"})
     assert stuck(st.piles, columns, succ)
-    assert st.legal_moves() and Chooser(rules).moves(st, st.legal_moves()) == []
+    assert st.legal_moves() and chosen(st) == []
     for piles in ({"t1": "6s Kh", "t2": "8h 5s"},  # the King may leave
                   {"t1": "6s 9d 5s", "t2": "Td"},  # the 9♦ carries the 5♠ off the 6♠
                   {"t1": "6s 7h", "t2": "8h 5s 4s"}):  # still a circle: the 4♠ changes nothing
@@ -534,15 +514,13 @@ def test_a_position_judged_stuck_is_lost_and_the_board_judges_alike() -> None:
     """Positions of random games of Scorpion difficult judged stuck: the plain exhaustive
     search finds no win from those it finishes, and the board's check agrees with the
     state's at every position."""
-    from engine.solver.board import Board
-    from engine.solver.board_search import Choice
     from tests.engine.solver_plain import plain_search
 
     rules = engine.get("scorpion", "difficult")
     succ = successors(rules)
     assert succ is not None
     columns = rules.by_kind["tableau"]
-    choice = Choice(Chooser(rules))
+    choice = Choice(rules)
     proved = 0
     for seed in range(30):
         rng = random.Random(seed)

@@ -23,7 +23,6 @@ import engine
 from engine.cards import RANK, SUIT, TEXT
 from engine.core import MOVE, PLAYING, STOCK, WON
 from engine.solver import Budget, Outcome, Verdict, solve
-from engine.solver import moves as solver_moves
 
 FC_SOLVE = shutil.which("fc-solve")
 #: fc-solve's options for each variant (its `eight_off` preset is the difficult one).
@@ -110,10 +109,9 @@ def test_the_comparison_catches_a_solver_that_drops_moves(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A solver that tries only its first move from each position claims losses that
     fc-solve disproves."""
-    real = solver_moves.Chooser.moves
-    monkeypatch.setattr(solver_moves.Chooser, "moves",
-                        lambda self, st, legal, after_deal=False:
-                        real(self, st, legal, after_deal)[:1])
+    from tests.engine.test_solver_lost import careless
+
+    careless(monkeypatch)
     with pytest.raises(AssertionError):
         compare(["difficult"], range(1))
 

@@ -22,11 +22,12 @@ from engine.core import MOVE, PLAYING, REDEAL, WON
 from engine.hints import SOLVER, hint
 from engine.rules import FOUNDATION, Scoring
 from engine.safe import safe_moves
-from engine.solver import Budget, Outcome, solve
+from engine.solver import Budget, Outcome, depth, solve
 from engine.solver import moves as solver_moves
 from engine.solver.bestfirst import best_first
-from engine.solver.board_search import BoardSearch
-from engine.solver.search import Search
+from engine.solver.board import Board
+from engine.solver.depth import Choice, DepthFirst, chosen
+from engine.solver.state_board import StateBoard, board_for
 from tests.engine.solver_plain import plain_search
 from tests.engine.test_beam import replays_to_a_win
 
@@ -138,17 +139,31 @@ def test_the_comparison_covers_many_lost_and_won_positions() -> None:
     assert lost >= 15 and won >= 3
 
 
+class Careless(Choice):
+    """A choice of moves that tries only the first of them."""
+
+    def choose(self, board: Board, legal: list[int], after_deal: bool) -> list[int]:
+        return super().choose(board, legal, after_deal)[:1]
+
+
+def careless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search of the test chooses its moves carelessly (``Careless``)."""
+    monkeypatch.setattr(depth, "choice_for", lambda rules, safe=True, narrow=False,
+                        start=None: Careless(rules, safe, narrow, start))
+
+
+def through_the_state(st: engine.State) -> DepthFirst:
+    """Depth first from ``st`` through the engine's state, which asks the rule set's own
+    end rule at every position (a search's ``Board`` does not)."""
+    search = DepthFirst(st, None)
+    search.board = StateBoard(st)
+    return search
+
+
 def test_the_comparison_catches_a_solver_that_drops_moves(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A solver that tries only its first move must be caught claiming a loss."""
-    real = solver_moves.Chooser.moves
-
-    def careless(self: solver_moves.Chooser, st: engine.State, legal: list[engine.Move],
-                 after_deal: bool = False) -> list[engine.Move]:
-        moves = real(self, st, legal, after_deal)
-        return moves[:1]
-
-    monkeypatch.setattr(solver_moves.Chooser, "moves", careless)
+    careless(monkeypatch)
     caught = 0
     for key in ("yukon/easy", "eliminator/easy", "scorpion/easy"):
         try:
@@ -190,10 +205,8 @@ def follow_checks(rules: engine.RuleSet, seeds: range) -> int:
             truth = plain_search(st, PLAIN_CAP, seconds=0.2)
             verdicts = []
             for follow in (True, False):
-                chooser = solver_moves.Chooser(rules)
-                chooser.follow = follow
-                search = Search(st, None)
-                search.chooser = chooser
+                search = DepthFirst(st, None)
+                search.choice.follow = follow
                 verdicts.append(search.run(FOLLOW_CAP).outcome)
             if Outcome.UNKNOWN in verdicts:
                 continue
@@ -222,12 +235,18 @@ def test_a_rule_that_lets_any_card_go_home_is_caught(monkeypatch: pytest.MonkeyP
                       "t3": "Ks Qs Js Ts 9s 8s 7s 6s 5s", "t4": "Kc Qc Jc Tc 9c 8c 7c 6c 5c",
                       "t5": "Kd Qd Jd Td 9d 8d 7d 6d", "t6": "Kh Qh Jh Th 9h 8h 7h 6h"})
     assert plain_search(st, 10_000) is True
-    assert Search(st, None).run(20_000).outcome == Outcome.WON
+    assert DepthFirst(st, None).run(20_000).outcome == Outcome.WON
     after = st.copy()
     after.play(engine.parse_move(rules, "t2-f4"))
-    assert Search(after, None).run(20_000).outcome == Outcome.LOST
-    monkeypatch.setattr(engine.safe, "followers", lambda rules, home, takes: ALL)
-    assert Search(st, None).run(20_000).outcome == Outcome.LOST
+    assert DepthFirst(after, None).run(20_000).outcome == Outcome.LOST
+
+    class Everyone(Choice):
+        def followers(self, home: int, takes: int) -> int:
+            return ALL
+
+    search = DepthFirst(st, None)
+    search.choice = Everyone(rules, start=st)
+    assert search.run(20_000).outcome == Outcome.LOST
 
 
 def test_a_card_that_regroups_the_stock_is_never_played_unasked() -> None:
@@ -243,10 +262,11 @@ def test_a_card_that_regroups_the_stock_is_never_played_unasked() -> None:
     assert st.piles[rules.pile_index["w"]][-1] == parse_card("2s")
     after = st.copy()
     after.play(home)
-    assert Search(st, None).run(20_000).outcome == Outcome.WON
-    assert Search(after, None).run(20_000).outcome == Outcome.LOST
+    assert DepthFirst(st, None).run(20_000).outcome == Outcome.WON
+    assert DepthFirst(after, None).run(20_000).outcome == Outcome.LOST
     assert home in safe_moves(st, follow=True)  # as far as the cards that could follow go
-    assert home not in solver_moves.Chooser(rules).safe_ones(st, st.legal_moves())
+    board = board_for(st)
+    assert board.code_of(home) not in Choice(rules).safe_moves(board, board.legal()[0])
     assert solve(rules.deal((697).to_bytes(4, "big")), Budget(positions=20_000)).outcome == (
         Outcome.WON)
 
@@ -289,10 +309,10 @@ def test_nothing_is_played_unasked_before_a_shuffled_redeal(
                        BEFORE_A_REDEAL[deal].split())
     assert st.rules.redeal_ahead(st) and safe_moves(st)
     assert plain_search(st, 400_000, seconds=60) is True
-    v = Search(st, None).run(20_000)
+    v = DepthFirst(st, None).run(20_000)
     assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
     monkeypatch.setattr(type(st.rules), "redeal_ahead", lambda self, st: False)
-    assert Search(st, None).run(20_000).outcome == Outcome.LOST
+    assert DepthFirst(st, None).run(20_000).outcome == Outcome.LOST
 
 
 def test_every_rule_set_with_a_redeal_says_one_is_ahead() -> None:
@@ -310,16 +330,14 @@ def test_every_rule_set_with_a_redeal_says_one_is_ahead() -> None:
 @pytest.mark.parametrize("variant", ["easy", "difficult"])
 def test_safe_moves_are_played_alone_after_the_last_redeal(variant: str) -> None:
     rules = engine.get("la-belle-lucie", variant)
-    chooser = solver_moves.Chooser(rules)
     for deal in range(100):
         st = rules.deal(deal.to_bytes(4, "big"))
         if safe_moves(st):
             break
-    legal = st.legal_moves()
-    assert len(chooser.moves(st, legal)) > 1
+    assert len(chosen(st)) > 1
     st.vars["redeal"] = rules.redeals
     assert not rules.redeal_ahead(st)
-    assert chooser.moves(st, st.legal_moves()) == safe_moves(st)[:1]
+    assert chosen(st) == safe_moves(st)[:1]
 
 
 def mid_pass() -> engine.State:
@@ -343,18 +361,18 @@ def test_a_search_from_mid_pass_turns_the_stock_with_nothing_played(
     only way to bring the waste's cards round again (``moves.open_pass``)."""
     st = mid_pass()
     assert plain_search(st, 20_000, seconds=20) is True
-    for search in (Search(st, None), BoardSearch(st, None)):
+    for search in (through_the_state(st), DepthFirst(st, None)):
         v = search.run(20_000)
         assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
-    assert solver_moves.Chooser(st.rules, start=st).open_pass == 5
+    assert Choice(st.rules, start=st).open_pass == 5
     h = hint(st, Budget(positions=20_000))  # a player asking here was told "lost"
     assert h.source == SOLVER and not h.lost and h.move == engine.parse_move(st.rules, "s")
     deal = st.rules.deal(bytes(4))  # from a deal, whose first pass a search makes whole
-    assert solver_moves.Chooser(deal.rules, start=deal).open_pass == 0
-    monkeypatch.setattr(solver_moves, "open_pass", lambda start: 0)
-    assert Search(st, None).run(20_000).outcome == Outcome.LOST
+    assert Choice(deal.rules, start=deal).open_pass == 0
+    monkeypatch.setattr(depth, "open_pass", lambda start: 0)
+    assert through_the_state(st).run(20_000).outcome == Outcome.LOST
     assert hint(st, Budget(positions=20_000)).lost
-    assert BoardSearch(st, None).run(20_000).outcome == Outcome.LOST
+    assert DepthFirst(st, None).run(20_000).outcome == Outcome.LOST
 
 
 def golf_four_left() -> engine.State:
@@ -425,10 +443,7 @@ def test_the_wide_check_runs_and_reports_a_wrong_loss(
     assert wide_check.main(["--seeds", "4", "--seconds", "0.5", "spiderette/easy"]) == 0
     out = capsys.readouterr().out
     assert "spiderette/easy: " in out and " 0 disagree" in out
-    real = solver_moves.Chooser.moves
-    monkeypatch.setattr(solver_moves.Chooser, "moves",
-                        lambda self, st, legal, after_deal=False: real(
-                            self, st, legal, after_deal)[:1])
+    careless(monkeypatch)
     assert wide_check.main(["--first", "2", "--seeds", "2", "--seconds", "3",
                             "spiderette/easy"]) == 1
     out = capsys.readouterr().out

@@ -2,10 +2,10 @@
 key, which leaves out how face-up runs are arranged, and its steps, which leave out every
 move that only rearranges them, answer as a search over the engine's own moves does.
 
-Its verdicts are held to the depth-first search over the engine's moves (``Search`` or
-``BoardSearch`` alone, every move but the pruned ones of docs/solver.md, on the exact
-piles) and, near the end of a game, to the plain exhaustive search of
-tests/engine/solver_plain.py; every line it finds is replayed by ``State.play``."""
+Its verdicts are held to the depth-first search over the engine's moves (``DepthFirst``
+alone, every move but the pruned ones of docs/solver.md, on the exact piles) and, near the
+end of a game, to the plain exhaustive search of tests/engine/solver_plain.py; every line
+it finds is replayed by ``State.play``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from engine.games.klondike import Klondike
 from engine.options import Fill, SuitRule, Unit
 from engine.rules import Build
 from engine.solver import Budget, Outcome, solve, step_rules
-from engine.solver.board_search import searcher
+from engine.solver.depth import DepthFirst
 from tests.engine.solver_plain import plain_search
 
 KLONDIKE = [engine.get("klondike", "easy"), engine.get("klondike", "difficult")]
@@ -89,7 +89,7 @@ def positions(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
 
 def generic(st: engine.State, cap: int) -> Outcome:
     """The depth-first search over the engine's moves, alone: won, lost or unknown."""
-    return searcher(st, None).run(cap).outcome
+    return DepthFirst(st, None).run(cap).outcome
 
 
 def replays(st: engine.State, moves: tuple[Move, ...]) -> bool:

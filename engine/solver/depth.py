@@ -1,27 +1,37 @@
-"""The depth-first search on a board (``board.py``), for the rule sets a board plays.
+"""The depth-first search, for every rule set the step search does not play: on a board
+(``board.py``) where one plays the rule set, else on a board played through the engine's own
+state (``state_board.py``), the same search either way.
 
-The same search as ``search.Search``, position for position: the same moves tried in the
-same order (``Chooser.moves``, with the safe moves of ``engine/safe.py``), the same table
-(the board's key is equal exactly when the engine's is), so the same verdicts, lines and
-position counts; tests/engine/test_board_search.py holds the two to that. What differs is
-what a position costs: the board lists, plays and keys in C where the state calls Python,
-and it does not make the move straight back to the position before (``Choice.back``), which
-the state's search makes only to find that position in its table.
+The moves it tries from a position, and in what order, are ``Choice``'s (docs/solver.md,
+The search over the engine's moves, gives each rule and why it is sound). The search keeps
+every position met in a table, so that none is searched twice and a cycle ends; it makes no
+move straight back to the position before (``Board.way_back``), which is in the table. When it
+runs out of positions with its budget unspent, every reachable position was searched: the
+loss is proved. A game played for points is searched through for its best score.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
 
 from ..cards import RANK
-from ..core import PLAYING, WON, Move, State
-from ..rules import CELL
-from ..safe import laid_on, one_way, row_bits
-from .board import DEAL, FOUNDATION_CODE, STOCK_CODE, STRIDE, WASTE_CODE, Board, Layout, playable
+from ..core import FINISHED, PLAYING, WON, Move, State
+from ..options import Deals, Fill, Scoring
+from ..rules import CELL, FOUNDATION, TABLEAU, RuleSet
+from ..safe import laid_on, one_way, regroups, row_bits
+from .board import (
+    DEAL,
+    EXTRA,
+    FOUNDATION_CODE,
+    STRIDE,
+    Board,
+    Layout,
+)
 from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
@@ -32,45 +42,92 @@ from .moves import (
     SIDE_KINDS,
     TO_CELL,
     TO_FOUNDATION,
-    Chooser,
     circled,
+    followed,
+    open_pass,
+    successors,
+    talon_piles,
+    talon_sources,
+    twin_groups,
 )
-from .search import Progress, Search, scored
+from .position import interchangeable, own_hooks
 from .verdict import Outcome, Verdict
 
 #: All 52 cards, one bit each.
 ALL = (1 << 52) - 1
+#: Called now and then during a long search with (positions so far, seconds so far).
+Progress = Callable[[int, float], None]
+REPORT_EVERY = 1.0  # seconds between progress calls
+
+
+def scored(st: State) -> bool:
+    """Games that end with a score and no win or loss get a best-score search."""
+    return st.rules.scoring == Scoring.POINTS
 
 
 class Choice:
-    """``Chooser.moves`` and ``engine/safe.py`` for a board: which moves a search tries from
-    a position, in what order, as tables made once per search (the compiled build runs them
-    in C). The safe moves judge from bit masks, one bit a card, as ``engine/safe.py`` does."""
+    """Which moves a search tries from a position, in what order (docs/solver.md: a safe
+    move alone, moves the rule set calls costless alone, then the moves worth trying, best
+    first), as tables made once per search from the rule set's declarations; the compiled
+    build runs them in C. The safe moves judge from bit masks, one bit a card, as
+    ``engine/safe.py`` does.
 
-    def __init__(self, chooser: Chooser) -> None:
-        rules = chooser.rules
+    ``narrow``: moves between piles of the table that neither turn a card up, empty a pile,
+    nor take a card to a foundation or out of a side pile are left out (``dropped`` says one
+    was); not sound, so a narrowed search only ever finds wins. ``start``: the position the
+    search starts from (``moves.open_pass``)."""
+
+    def __init__(self, rules: RuleSet, safe: bool = True, narrow: bool = False,
+                 start: State | None = None) -> None:
         count = len(rules.pile_kinds)
         kinds = rules.pile_kinds
-        self.safe = chooser.safe
-        self.follow = chooser.follow
-        self.regroups = bytes(p in chooser.regrouping for p in range(count))
-        self.narrow = chooser.narrow
+        self.rules = rules
+        #: Whether narrowing can leave anything out: a move between piles of the table.
+        self.can_narrow = any(kinds[src] not in SIDE_KINDS and kinds[dst] not in (FOUNDATION,
+                                                                                  CELL)
+                              for src in rules.sources for dst in rules.targets[src])
+        self.safe = safe and FOUNDATION in rules.by_kind
+        #: The stronger safe rule holds here (``moves.followed``).
+        self.follow = self.safe and followed(rules)
+        #: Piles whose cards no safe move takes (``engine.safe.regroups``).
+        self.regroups = bytes(regroups(rules, p) for p in range(count))
+        #: The rule set knows moves of its own that cost nothing (``RuleSet.costless``).
+        self.costless = safe and own_hooks(rules, ("costless",))
+        #: A shuffled redeal may be to come (``RuleSet.redeal_ahead``).
+        self.reshuffles = own_hooks(rules, ("redeal_ahead",))
+        self.narrow = narrow
         self.dropped = False
-        self.turns_over = chooser.turns_over
-        self.open_pass = chooser.open_pass
-        self.talon = bool(chooser.talon)  # a stock dealing to wastes, where deals commute
-        self.in_talon = bytes(p in chooser.talon for p in range(count))
-        self.talon_sources = (bytes(chooser.talon_sources)
-                              if chooser.talon_sources is not None else None)
-        self.group_of = bytes(chooser.group_of.get(p, 255) for p in range(count))
+        stock = rules.stock
+        self.turns_over = (stock is not None and stock.to == Deals.WASTE
+                           and not own_hooks(rules, ("apply_stock",)))
+        #: Up to this pass, the stock is turned over even with nothing played since the
+        #: last turn (``moves.open_pass``).
+        self.open_pass = open_pass(start) if start is not None and self.turns_over else 0
+        talon = talon_piles(rules)
+        sources = talon_sources(rules, talon)
+        self.talon = bool(talon)  # a stock dealing to wastes, where deals commute
+        self.in_talon = bytes(p in talon for p in range(count))
+        self.talon_sources = bytes(sources) if sources is not None else None
+        group_of: dict[int, int] = {}
+        for i, g in enumerate(interchangeable(rules)):
+            for p in g:
+                group_of[p] = i
+        twin_of: dict[int, int] = {}
+        for i, g in enumerate(twin_groups(rules)):
+            for p in g:
+                twin_of[p] = i
+        self.group_of = bytes(group_of.get(p, 255) for p in range(count))
         #: Per group of interchangeable piles, the empty pile that takes cards (``choose``),
         #: 255 between two calls; kept, so that a call makes none.
-        self.empty = bytearray(b"\xff" * (max(chooser.group_of.values(), default=-1) + 1))
+        self.empty = bytearray(b"\xff" * (max(group_of.values(), default=-1) + 1))
         self.ranked = bytearray(64)  # (``choose``: per move its rank; grown as needed)
-        self.twin_of = bytes(chooser.twin_of.get(p, 255) for p in range(count))
-        self.open_foundations = bytes(chooser.open_foundations)
-        self.succ = chooser.succ
-        self.columns = bytes(chooser.columns)
+        self.twin_of = bytes(twin_of.get(p, 255) for p in range(count))
+        #: Foundations any card may start: while one is empty, no move is judged safe.
+        self.open_foundations = bytes(f for f in rules.by_kind.get(FOUNDATION, ())
+                                      if rules.pile_group[f].fill == Fill.ANY)
+        #: Per card the one card it ends on, where cards can wait in a circle (else None).
+        self.succ = successors(rules) if safe else None
+        self.columns = bytes(rules.by_kind.get(TABLEAU, []))
         self.side = bytes(kinds[p] in SIDE_KINDS for p in range(count))
         self.to_cell = bytes(kinds[p] == CELL for p in range(count))
         #: Per card: the cards that may lie on it in a pile other than a foundation.
@@ -84,8 +141,50 @@ class Choice:
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
     def choose(self, board: Board, legal: Sequence[int], after_deal: cython.bint) -> list[int]:
-        """``Chooser.moves`` on the board's moves: a safe move alone, else the moves worth
-        trying, best first."""
+        """Of the board's ``legal`` moves, those worth trying, best first: none where cards
+        wait on each other in a circle; a move the rule set calls costless alone; a safe
+        move alone (neither while a shuffled redeal is to come); else ``ordered``.
+        ``after_deal``: the search came here by a deal from the stock, and tried every
+        other move from the position before it."""
+        lay: Layout = board.layout
+        size: cython.p_uchar = board.size
+        kind: cython.p_uchar = lay.kind
+        foundation: cython.Py_ssize_t = FOUNDATION_CODE
+        deal: cython.Py_ssize_t = DEAL
+        i: cython.Py_ssize_t
+        m: cython.Py_ssize_t
+        judge: cython.bint
+        extra: cython.Py_ssize_t = EXTRA
+        board.ready()
+        if self.succ is not None and self.stuck(board):
+            return []
+        if self.reshuffles and board.redeal_ahead():
+            return self.ordered(board, legal, after_deal)
+        if self.costless:
+            for m in legal:
+                if board.costless(m):
+                    return [m]
+        if self.safe:
+            judge = False  # a move to a foundation, and no foundation any card may start empty
+            for m in legal:
+                if m != deal and m < extra and kind[(m >> 8) & 255] == foundation:
+                    judge = True
+                    break
+            for i in self.open_foundations:
+                if not size[i]:
+                    judge = False
+            if judge:
+                safe = self.safe_moves(board, legal)
+                if safe:
+                    return safe[:1]
+        return self.ordered(board, legal, after_deal)
+
+    def ordered(self, board: Board, legal: Sequence[int], after_deal: cython.bint
+                ) -> list[int]:
+        """``choose`` past the moves tried alone: every move worth trying, ranked (cards to
+        a foundation, moves that turn a card up, cards out of a reserve, cell or waste,
+        moves that empty a pile, other moves, the stock, cards into a cell), in the
+        listing's order within a rank."""
         lay: Layout = board.layout
         size: cython.p_uchar = board.size
         kind: cython.p_uchar = lay.kind
@@ -97,6 +196,7 @@ class Choice:
         to_cell: cython.p_uchar = self.to_cell
         foundation: cython.Py_ssize_t = FOUNDATION_CODE
         deal: cython.Py_ssize_t = DEAL
+        extra: cython.Py_ssize_t = EXTRA
         i: cython.Py_ssize_t
         m: cython.Py_ssize_t
         g: cython.Py_ssize_t
@@ -105,22 +205,6 @@ class Choice:
         n: cython.Py_ssize_t
         left: cython.Py_ssize_t
         rank: cython.Py_ssize_t
-        judge: cython.bint
-        if self.succ is not None and self.stuck(board):
-            return []
-        if self.safe:
-            judge = False  # a move to a foundation, and no foundation any card may start empty
-            for m in legal:
-                if m != deal and kind[(m >> 8) & 255] == foundation:
-                    judge = True
-                    break
-            for i in self.open_foundations:
-                if not size[i]:
-                    judge = False
-            if judge:
-                safe = self.safe_moves(board, legal)
-                if safe:
-                    return safe[:1]
         talon: cython.bint = after_deal and self.talon
         empty: cython.p_uchar = self.empty
         count: cython.Py_ssize_t = len(legal)
@@ -137,6 +221,10 @@ class Choice:
                     continue  # the stock turned over with nothing played since the last turn
                 ranked[i] = DEAL_RANK
                 present |= 1 << DEAL_RANK
+                continue
+            if m >= extra:  # a move of the rule set's own kind: never narrowed
+                ranked[i] = OTHER
+                present |= 1 << OTHER
                 continue
             src, dst, n = m & 255, (m >> 8) & 255, m >> 16
             if talon and not in_talon[src] and not in_talon[dst]:
@@ -181,6 +269,7 @@ class Choice:
 
     def stuck(self, board: Board) -> cython.bint:
         """``moves.stuck`` on the board's columns."""
+        board.ready()
         succ = self.succ
         if succ is None:
             return False
@@ -199,28 +288,6 @@ class Choice:
                 below[cards[i]] = cards[i - 1]
         return bool(circled(on, under, succ))
 
-    def back(self, board: Board, m: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """Just after ``m`` was played: the move straight back to the position before, where
-        it leads to that very position, which a search has in its table; else -1.
-
-        So it does when ``m`` only moved its cards (one journal entry: nothing turned up or
-        refilled, no var changed) and the way back only moves them again: it turns nothing
-        up (the pile it leaves had its top card face up before ``m``) and refills nothing (a
-        pile a reserve refills is never empty while the reserve has cards). Not where ``m``
-        touched the stock or a waste: the way back would count cards played from the talon,
-        and a position a deal led to, whose moves all touch the talon, is keyed apart from
-        the same position reached otherwise."""
-        if m == DEAL or board.used - board.marks[-1] != 8:
-            return -1
-        lay: Layout = board.layout
-        kind: cython.p_uchar = lay.kind
-        src: cython.Py_ssize_t = m & 255
-        dst: cython.Py_ssize_t = (m >> 8) & 255
-        stock: cython.Py_ssize_t = STOCK_CODE
-        waste: cython.Py_ssize_t = WASTE_CODE
-        if kind[src] in (stock, waste) or kind[dst] in (stock, waste):
-            return -1
-        return dst | src << 8 | (m >> 16) << 16
 
     def after_deal(self, board: Board) -> list[int] | None:
         """``Chooser.legal_after_deal``: the talon's useful moves alone."""
@@ -254,6 +321,7 @@ class Choice:
 
     def safe_moves(self, board: Board, legal: Sequence[int]) -> list[int]:
         """``safe_moves``: the safe foundation moves among ``legal``, one per source pile."""
+        board.ready()
         lay: Layout = board.layout
         kind: cython.p_uchar = lay.kind
         founded: cython.ulonglong = 0  # the cards on the foundations, one bit each
@@ -271,8 +339,9 @@ class Choice:
         sources = bytearray(256)  # the piles a safe move was found from
         found: cython.p_uchar = sources
         out: list[int] = []
+        extra: cython.Py_ssize_t = EXTRA
         for m in legal:
-            if m == deal:
+            if m == deal or m >= extra:
                 continue
             src, dst = m & 255, (m >> 8) & 255
             if m >> 16 == 1 and kind[dst] == foundation and not found[src] and (
@@ -338,19 +407,48 @@ class Choice:
             spare = keep
 
 
-class BoardSearch(Search):
-    """``Search`` played on a board: the same search, a position at a time in C."""
+def choice_for(rules: RuleSet, safe: bool = True, narrow: bool = False,
+               start: State | None = None) -> Choice:
+    """The ``Choice`` each search makes its moves' choice with (one name for the searches to
+    look up, so that a test can give them another)."""
+    return Choice(rules, safe, narrow, start)
 
-    #: A look at the clock costs about what a position on a board does, and no position
-    #: costs much more: one look in 16 positions.
-    clock_every = 16
+
+def chosen(st: State, legal: Sequence[Move] | None = None, *, safe: bool = True,
+           narrow: bool = False, after_deal: bool = False, start: State | None = None
+           ) -> list[Move]:
+    """The moves a search tries from ``st`` (of ``legal``, by default all), best first, as
+    the engine's moves: ``Choice.choose`` on the position's board. For tests and tools."""
+    from . import state_board
+
+    board = state_board.board_for(st)
+    choice = choice_for(st.rules, safe, narrow, start)
+    codes = [board.code_of(m) for m in (st.legal_moves() if legal is None else legal)]
+    return [board.move_of(m) for m in choice.choose(board, codes, after_deal)]
+
+
+class DepthFirst:
+    """The depth-first search from ``st`` (left unchanged): its board, table, stack and
+    counters. ``run`` may be called again with a larger budget, to go on from where it
+    stopped."""
 
     def __init__(self, st: State, progress: Progress | None, narrow: bool = False) -> None:
-        super().__init__(st, progress, narrow)
-        self.board = Board(self.st, ask=False)  # (``Board.legal``)
-        self.choice = Choice(self.chooser)
+        from . import state_board
+
+        self.start = st
+        self.progress = progress
+        self.scored = scored(st)
+        self.board = state_board.board_for(st)
+        self.choice = choice_for(st.rules, not self.scored, narrow, st)
+        #: Positions between two looks at the clock: a look costs about what a position on
+        #: a board does; a position played through a state can cost much more.
+        self.clock_every = 16 if self.board.layout.plain else 1
+        self.seen: set[object] = set()
+        self.t0 = time.perf_counter()
+        self.next_report = self.t0 + REPORT_EVERY  # kept across runs: one report a second
+        self.best: tuple[int, tuple[Move, ...]] | None = None
         # The stack, a frame a position on the line: its moves to try, how many of them
-        # were tried, and the move straight back to the position before (``Choice.back``),
+        # were tried, and the move straight back to the position before (``Board.way_back``),
         # which is in the table and so not tried. Three lists rather than a tuple a frame:
         # a frame changes with each move tried, and a new tuple each time cost more.
         self.frames: list[list[int]] | None = None
@@ -359,21 +457,32 @@ class BoardSearch(Search):
 
     def line(self) -> tuple[Move, ...]:
         """The moves from the start to the board's position: each frame's move played."""
-        return tuple(Board.decode(moves[i - 1])
+        board: Board = self.board
+        return tuple(board.move_of(moves[i - 1])
                      for moves, i in zip(self.frames or [], self.tried, strict=True))
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def verdict(self, outcome: Outcome, moves: tuple[Move, ...] = (), complete: bool = False,
+                score: int | None = None) -> Verdict:
+        return Verdict(outcome, moves, len(self.seen), self.elapsed(), score, complete)
 
     def run(self, cap: int | None = None, deadline: float | None = None,
             offset: int = 0) -> Verdict:
+        """Search until decided, ``cap`` positions in the table or the ``deadline``
+        (``time.perf_counter``); ``offset``: positions other searches made, for progress."""
         board: Board = self.board
         choice: Choice = self.choice
         seen: set[object] = self.seen
         talon: cython.bint = choice.talon
+        points: cython.bint = self.scored
         deal: cython.Py_ssize_t = DEAL
         if self.frames is None:
             seen.add(board.key())
             moves, status = board.legal()
-            if status == WON:
-                return self.verdict(Outcome.WON, self.line())
+            if status != PLAYING:
+                return self.arrive(status) or self.exhausted()
             self.frames = [choice.choose(board, moves, False)]
             self.tried = [0]
             self.backs = [-1]
@@ -427,23 +536,51 @@ class BoardSearch(Search):
                 continue
             moves, status = board.legal()
             if status != PLAYING:
-                if status == WON:
+                if status == WON and not points:
                     return self.verdict(Outcome.WON, self.line())
+                if points:
+                    self.arrive(status)
                 board.undo()
                 continue
             frames.append(choice.choose(board, moves, dealt))
             tried.append(0)
-            backs.append(choice.back(board, move))  # (the journal still ends with ``move``)
-        self.chooser.dropped = choice.dropped
+            backs.append(board.way_back(move))  # (the journal still ends with ``move``)
         return self.exhausted()
 
+    def arrive(self, status: str) -> Verdict | None:
+        """At a position that is over: won (the search ends), or for a game played for
+        points its score, the best so far kept with its line."""
+        if not self.scored:
+            return self.verdict(Outcome.WON, self.line()) if status == WON else None
+        if status in (FINISHED, WON):
+            score = self.board.score()
+            if self.best is None or score > self.best[0]:
+                self.best = (score, self.line())
+        return None
 
-def searcher(st: State, progress: Progress | None, narrow: bool = False) -> Search:
-    """The depth-first search for ``st``: on a board where one plays its rule set (a game
-    played to a win), else on the state."""
-    if playable(st) and not scored(st):
-        return BoardSearch(st, progress, narrow)
-    return Search(st, progress, narrow)
+    def late(self, deadline: float | None, offset: int) -> bool:
+        """Whether the deadline has passed; reports the progress now and then."""
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            return True
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + REPORT_EVERY
+            self.progress(len(self.seen) + offset, now - self.t0)
+        return False
+
+    def out_of_budget(self) -> Verdict:
+        if self.scored and self.best is not None:
+            return self.verdict(Outcome.BEST, self.best[1], score=self.best[0])
+        return self.verdict(Outcome.UNKNOWN)
+
+    def exhausted(self) -> Verdict:
+        if self.choice.dropped:  # the moves a narrowed search left out may have won
+            return self.verdict(Outcome.UNKNOWN)
+        if self.scored:
+            if self.best is None:  # no finished position reachable: cannot happen in play
+                return self.verdict(Outcome.UNKNOWN, complete=True)
+            return self.verdict(Outcome.BEST, self.best[1], complete=True, score=self.best[0])
+        return self.verdict(Outcome.LOST, complete=True)
 
 
-__all__ = ["BoardSearch", "Choice", "searcher"]
+__all__ = ["Choice", "DepthFirst", "choice_for", "chosen", "scored"]

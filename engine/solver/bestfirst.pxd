@@ -1,4 +1,4 @@
-# C types for board_best.py in the compiled build (Cython's augmenting declarations), as
+# C types for bestfirst.py in the compiled build (Cython's augmenting declarations), as
 # board.pxd for board.py: the promise a C type, its score a C function.
 
 from engine.solver.board cimport Board

@@ -1,11 +1,14 @@
-# C types for board_search.py in the compiled build (Cython's augmenting declarations), as
-# board.pxd for board.py: the move choice a C type, its methods C functions.
+# C types for depth.py in the compiled build (Cython's augmenting declarations), as
+# board.pxd for board.py: the move choice a C type, its methods C functions. The search
+# itself (``DepthFirst``) stays a Python class: its loop's locals are typed.
 
 from engine.solver.board cimport Board
 
 cdef class Choice:
-    cdef public bint safe, follow, narrow, dropped, turns_over, talon
+    cdef public bint safe, follow, narrow, dropped, turns_over, talon, can_narrow
+    cdef public bint costless, reshuffles
     cdef public Py_ssize_t open_pass
+    cdef public object rules
     cdef public bytes regroups, one_way, in_talon, group_of, twin_of, open_foundations, side
     cdef public bytes to_cell, columns
     cdef public bytearray empty, ranked
@@ -15,12 +18,12 @@ cdef class Choice:
     cdef public object kings
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
+    cpdef list ordered(self, Board board, object legal, bint after_deal)
     cpdef bint stuck(self, Board board)
-    cpdef Py_ssize_t back(self, Board board, Py_ssize_t m)
     cpdef object after_deal(self, Board board)
     cdef unsigned long long takes(self, Board board, Py_ssize_t f)
     cpdef list safe_moves(self, Board board, object legal)
     cdef bint is_safe(self, Board board, Py_ssize_t src, Py_ssize_t dst,
                       unsigned long long founded)
-    cdef unsigned long long followers(self, unsigned long long home,
-                                      unsigned long long takes)
+    cpdef unsigned long long followers(self, unsigned long long home,
+                                       unsigned long long takes)
