@@ -27,10 +27,14 @@ from .notation import move_text, parse_move
 from .options import Scoring
 from .rules import RuleSet
 
-#: The published budget: positions the solver may search per candidate.
+#: The published budget: positions the solver may search per candidate (``budget``).
 POSITIONS = 100_000
+#: A rule set the solver plays through the engine's own state (rules of its own: no board
+#: plays it) searches this share of them: each of its positions costs several times as much
+#: (bench/solver.py), and the day's job is held to about a minute of CPU in all.
+STATE_SHARE = 4
 #: Candidates tried at most (k = 0 .. CAP - 1); none proved winnable: candidate 0.
-CAP = 50
+CAP = 20
 
 
 def applies(rules: RuleSet) -> bool:
@@ -69,14 +73,26 @@ class Judged:
                 "par": self.par}
 
 
+def budget(rules: RuleSet, positions: int) -> int:
+    """A candidate's budget of positions under the published ``positions``: all of them
+    where the solver plays the rule set by steps or on a board, ``1 / STATE_SHARE`` of them
+    where it plays it through the engine's own state (judged from the declarations, as the
+    solver chooses)."""
+    from .solver import plays_on_board
+
+    return positions if plays_on_board(rules) else positions // STATE_SHARE
+
+
 def judge(game: str, variant: str, seed: bytes, positions: int) -> Judged:
-    """Solve one candidate within ``positions`` (a worker process runs this: CPU-bound)."""
+    """Solve one candidate within ``budget(rules, positions)`` (a worker process runs this:
+    CPU-bound)."""
     from .solver import Budget, Outcome, solve  # only where a search is run
     from .solver.par import par_line
 
     rules = registry.get(game, variant)
     start = rules.deal(seed)
-    v = solve(start, Budget(positions=positions))  # leaves ``start`` as dealt
+    # (leaves ``start`` as dealt)
+    v = solve(start, Budget(positions=budget(rules, positions)))
     if v.outcome != Outcome.WON:
         return Judged(str(v.outcome), v.positions)
     moves = par_line(start, v.moves)
@@ -100,5 +116,6 @@ def line_wins(game: str, variant: str, seed: bytes, line: str) -> tuple[bool, st
     return False, f"its {moves} end {st.status}, not won"
 
 
-__all__ = ["CAP", "POSITIONS", "Judged", "applies", "candidate_label", "candidate_seed",
+__all__ = ["CAP", "POSITIONS", "STATE_SHARE", "Judged", "applies", "budget", "candidate_label",
+           "candidate_seed",
            "judge", "line_wins"]
