@@ -46,5 +46,7 @@ cdef class Board:
     cpdef bint costless(self, Py_ssize_t m)
     cpdef bint redeal_ahead(self)
     cpdef void ready(self)
+    cpdef bytes exact(self, bint uncounted)
+    cpdef bint is_won(self)
     cpdef Py_ssize_t way_back(self, Py_ssize_t m)
     cdef Py_ssize_t sink(self, Py_ssize_t p, Py_ssize_t n)

@@ -289,6 +289,20 @@ class Board:
         """``RuleSet.redeal_ahead``: the shared rules have no shuffled redeal."""
         return False
 
+    def exact(self, uncounted: cython.bint) -> bytes:
+        """The position exactly, every pile in its place (``pack``); without the pass count
+        where passes are unlimited (``uncounted``: it only counts)."""
+        packed = bytearray(self.pack())
+        if uncounted:
+            at = len(packed) - 3 * (len(VARS) - 1)  # the pass, the second of ``VARS``
+            packed[at:at + 3] = b"\0\0\0"
+        return bytes(packed)
+
+    def is_won(self) -> cython.bint:
+        """Whether the position is won (``RuleSet.won``, which no rule set a board plays
+        makes its own)."""
+        return self.won()
+
     def way_back(self, m: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """Just after ``m`` was played: the move straight back to the position before, where
         it leads to that very position, which a search has in its table; else -1.

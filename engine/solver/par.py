@@ -16,13 +16,17 @@ line gets shorter:
 Positions are compared exactly (every pile in its place: the moves after a shortcut name
 piles), but for the pass count of a stock gone through without limit, which only counts.
 Every line is replayed to a win before it is kept. The work is bounded by a count of
-positions, never by seconds, so par is the same on every machine (docs/fairness.md).
+positions, never by seconds, so par is the same on every machine (docs/fairness.md). It
+plays on the searches' boards (``board_of``: a ``Board`` that asks the rule set's own end
+rule, or a ``StateBoard``), in C where a board plays the rule set.
 """
 
 from __future__ import annotations
 
 from ..core import PLAYING, WON, Move, State
+from .board import Board, playable
 from .position import endless
+from .state_board import StateBoard
 
 #: Moves a shortcut may have.
 DEPTH = 2
@@ -35,16 +39,11 @@ POSITIONS = 200_000
 #: the line's end, and its shortcuts make the shorter line.
 SPREAD = 50
 
-Exact = tuple[bytes, tuple[tuple[str, int], ...]]
-
-
-def exact(st: State, uncounted: bool) -> Exact:
-    """A position exactly; without the pass count where passes are unlimited (``uncounted``,
-    ``endless``)."""
-    vars = sorted(st.vars.items())
-    if uncounted:
-        vars = [(k, v) for k, v in vars if k != "pass"]
-    return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), tuple(vars))
+def board_of(start: State) -> Board:
+    """The board par plays ``start`` on, with the engine's own status at every position: a
+    ``Board`` that asks the rule set's own end rule where one plays it, else a
+    ``StateBoard``."""
+    return Board(start.copy()) if playable(start) else StateBoard(start)
 
 
 def wins(start: State, moves: list[Move] | tuple[Move, ...]) -> bool:
@@ -62,13 +61,13 @@ def detours(start: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     """The line from ``start`` without its detours: wherever it comes back to a position it
     was at before, the moves between are dropped (one replay)."""
     uncounted = endless(start.rules)
-    st = start.copy()
-    at: dict[Exact, int] = {exact(st, uncounted): 0}
+    board = board_of(start)
+    at: dict[bytes, int] = {board.exact(uncounted): 0}
     out: list[Move] = []
     for m in moves:
-        st.push(m)
+        board.play(board.code_of(m))
         out.append(m)
-        k = exact(st, uncounted)
+        k = board.exact(uncounted)
         if k in at:  # back where the line was after at[k] moves: drop the loop
             del out[at[k]:]
             at = {key: i for key, i in at.items() if i <= len(out)}
@@ -84,64 +83,68 @@ def shortcuts(start: State, moves: tuple[Move, ...], positions: int,
     Starts are taken in the line's order until the positions run out; what was found by then
     still counts."""
     uncounted = endless(start.rules)
-    st = start.copy()
-    keys = [exact(st, uncounted)]
-    for m in moves:
-        st.push(m)
-        keys.append(exact(st, uncounted))
+    board = board_of(start)
+    codes = [board.code_of(m) for m in moves]
+    keys = [board.exact(uncounted)]
+    for c in codes:
+        board.play(c)
+        keys.append(board.exact(uncounted))
+    for _ in codes:
+        board.undo()
     where = {k: j for j, k in enumerate(keys)}
     n = len(moves)
     # best[j]: the fewest moves known to position j of the line; way[j]: from where, how.
     best = list(range(n + 1))
-    way: list[tuple[int, tuple[Move, ...]]] = [(j - 1, moves[j - 1:j]) for j in range(n + 1)]
-    st = start.copy()
+    way: list[tuple[int, tuple[int, ...]]] = [(j - 1, tuple(codes[j - 1:j]))
+                                              for j in range(n + 1)]
     for i in range(n):
         if best[i] + 1 < best[i + 1]:
-            best[i + 1], way[i + 1] = best[i] + 1, (i, (moves[i],))
-        found: dict[Exact, int] = {keys[i]: 0}  # each position reached from i, fewest moves
+            best[i + 1], way[i + 1] = best[i] + 1, (i, (codes[i],))
+        found: dict[bytes, int] = {keys[i]: 0}  # each position reached from i, fewest moves
         # Not from a position that a later one is already reached as soon as: its shortcuts
         # would seldom beat that one's, and the positions go further elsewhere (a Scorpion
         # line of 1,108 moves: par 922 trying every position, 74 so).
         ahead = positions > 0 and min(best[i + 1:]) > best[i]
-        stack: list[tuple[Move, ...]] = [()] if ahead else []
+        stack: list[tuple[int, ...]] = [()] if ahead else []
         while stack and positions > 0:  # every line of up to `depth` moves from position i
             path = stack.pop()
             for m in path:
-                st.push(m)
-            if st.status == PLAYING:
-                for m in st.legal_moves():
-                    st.push(m)
+                board.play(m)
+            legal, status = board.legal()
+            if status == PLAYING:
+                for m in legal:
+                    board.play(m)
                     positions -= 1
-                    k = exact(st, uncounted)
+                    k = board.exact(uncounted)
                     d = len(path) + 1
                     if found.get(k, depth + 1) > d:
                         found[k] = d
-                        j = n if st.status == WON else where.get(k, -1)
+                        j = n if board.is_won() else where.get(k, -1)
                         if j > i and best[i] + d < best[j]:
                             best[j], way[j] = best[i] + d, (i, (*path, m))
                         if d < depth:
                             stack.append((*path, m))
-                    st.pop()
+                    board.undo()
             for _ in path:
-                st.pop()
-        st.push(moves[i])
-    out: list[Move] = []
+                board.undo()
+        board.play(codes[i])
+    out: list[int] = []
     j = n
     while j > 0:
         i, step = way[j]
         out[:0] = step
         j = i
-    return tuple(out), positions
+    return tuple(board.move_of(m) for m in out), positions
 
 
 def reach(start: State, moves: tuple[Move, ...]) -> int:
     """The positions a pass of two-move shortcuts would try from every position of the line:
     the square of each one's count of moves."""
-    st = start.copy()
+    board = board_of(start)
     tries = 0
     for m in moves:
-        tries += len(st.legal_moves()) ** 2
-        st.push(m)
+        tries += len(board.legal()[0]) ** 2
+        board.play(board.code_of(m))
     return tries
 
 

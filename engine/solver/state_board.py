@@ -20,7 +20,7 @@ import marshal
 
 from ..core import _T as JOURNAL_MOVE
 from ..core import _V as JOURNAL_VAR
-from ..core import MOVE, STOCK, Move, State
+from ..core import MOVE, STOCK, WON, Move, State
 from .board import DEAL, EXTRA, STRIDE, VARS, Board, Layout
 from .position import key_maker
 
@@ -128,6 +128,16 @@ class StateBoard(Board):
 
     def key(self) -> object:
         return self.key_of(self.state)
+
+    def exact(self, uncounted: bool) -> bytes:
+        st = self.state
+        vars = sorted(st.vars.items())
+        if uncounted:
+            vars = [(k, v) for k, v in vars if k != "pass"]
+        return marshal.dumps((tuple(map(bytes, st.piles)), bytes(st.down), tuple(vars)))
+
+    def is_won(self) -> bool:
+        return self.state.status == WON
 
     def pack(self) -> bytes:
         st = self.state
