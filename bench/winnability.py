@@ -240,6 +240,55 @@ def within(keys: list[str], deals: int, seconds: float, jobs: int) -> dict[str, 
     return data
 
 
+def steps(keys: list[str], deals: int, seconds: float, jobs: int) -> dict[str, Any]:
+    """The rule sets the step search plays, each deal with ``seconds`` of search (nearly
+    every one decided): deals 0..deals-1, resumed and written like ``census``, under the
+    file's ``steps`` key."""
+    data = load()
+    sets = records(data.setdefault("steps", {}), {"seconds": seconds, "solver": VERSION,
+                                                  "engine": engine_kind()})
+    with ProcessPoolExecutor(jobs) as pool:
+        for key in keys:
+            rec = sets.setdefault(key, {"outcomes": "", "positions": [], "cpu": [],
+                                        "moves": []})
+            start = len(rec["outcomes"])
+            for at in range(start, deals, ROUND * 10):
+                stop = min(deals, at + ROUND * 10)
+                for d in pool.map(judge, [key] * (stop - at), range(at, stop),
+                                  [None] * (stop - at), [seconds] * (stop - at), chunksize=8):
+                    add(rec, d)
+                save(data)
+                print(f"{key}: {row(key, rec)[1:5]}", flush=True)
+    return data
+
+
+def render_steps(rec_all: dict[str, Any]) -> list[str]:
+    b = rec_all["budget"]
+    sets = rec_all["sets"]
+    counts = {len(r["outcomes"]) for r in sets.values()}
+    lines = [
+        "",
+        "## The step search: nearly every deal decided",
+        "",
+        "The rule sets the step search plays ([solver.md](solver.md#the-step-search)), each",
+        f"deal searched with {b['seconds']:g} seconds of wall time on one of two cores",
+        f"(engine/solver `VERSION` {b['solver']}, the engine {b['engine']}), the other core",
+        "running another deal: so few deals are left unknown that the shares bound the true",
+        "winnability closely. Each won deal's line replayed through the engine. Regenerate",
+        "(it resumes like the tables above) with",
+        "",
+        f"    python -m bench.winnability --steps {b['seconds']:g} --deals {max(counts)} "
+        "--jobs 2 " + " ".join(sorted(sets)),
+        "",
+        "| rule set | deals | won | proved lost | unknown | median CPU s | positions/s "
+        "| published figure, and how its rules compare |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for key in sorted(sets):
+        lines.append("| " + " | ".join(row(key, sets[key])) + " |")
+    return lines
+
+
 def engine_kind() -> str:
     """"compiled" when every module of the engine's inner loop runs compiled here (they are
     all imported by now), else "pure Python": a time budget buys more search compiled."""
@@ -321,6 +370,8 @@ def render(data: dict[str, Any]) -> str:
         lines.append("| " + " | ".join(row(key, rec) if rec and rec["outcomes"] else
                                        [f"`{key}`", "0", "not measured yet", "", "", "", "",
                                         PUBLISHED.get(key, "")]) + " |")
+    if "steps" in data:
+        lines += render_steps(data["steps"])
     if "deep" in data:
         lines += render_deep(data["deep"])
     if "within" in data:
@@ -466,6 +517,9 @@ def main() -> None:
                    "SECONDS (bench/longer.py)")
     p.add_argument("--per", type=int, default=2,
                    help="with --longer: how many deals of each rule set")
+    p.add_argument("--steps", type=float, metavar="SECONDS",
+                   help="instead: the rule sets the step search plays (or those named), "
+                   "--deals deals each with SECONDS")
     p.add_argument("--again", action="store_true",
                    help="search the named rule sets' rows of the table again with this "
                    "solver, the same deals and budget, its version marking each row")
@@ -486,6 +540,11 @@ def main() -> None:
         data = longer(args.keys, args.longer, args.per, args.jobs)
     elif args.within:
         data = within(keys, args.deals, args.within, args.jobs)
+    elif args.steps:
+        from engine.solver.step_rules import plan
+
+        named = args.keys or [r.key for r in engine.rule_sets() if plan(r).fits]
+        data = steps(named, args.deals, args.steps, args.jobs)
     else:
         deep = args.deep
         data = census(keys, args.deals, args.positions or (DEEP_POSITIONS if deep else POSITIONS),

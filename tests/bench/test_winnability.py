@@ -135,6 +135,24 @@ def test_the_deeper_census_keeps_its_own_records_and_budget(tmp_path, monkeypatc
     assert "| `eliminator/easy` | 2 |" in deep_part
 
 
+def test_the_step_search_census_keeps_its_own_records_and_resumes(tmp_path, monkeypatch):
+    """``--steps``: deals searched for seconds under the file's ``steps`` key, beside the
+    table's records; a second run with more deals goes on from where the first stopped."""
+    monkeypatch.setattr(w, "DATA", tmp_path / "winnability.json")
+    monkeypatch.setattr(w, "ROUND", 1)
+    data = w.steps(["klondike/difficult"], 3, 5.0, 1)
+    rec = data["steps"]["sets"]["klondike/difficult"]
+    assert len(rec["outcomes"]) == 3 and "U" not in rec["outcomes"]
+    assert data["steps"]["budget"]["seconds"] == 5.0 and "sets" not in data
+    rec = w.steps(["klondike/difficult"], 5, 5.0, 1)["steps"]["sets"]["klondike/difficult"]
+    assert rec["outcomes"][:3] == data["steps"]["sets"]["klondike/difficult"]["outcomes"]
+    assert rec["outcomes"] == "".join(w.judge("klondike/difficult", i, None, 5.0).outcome
+                                      for i in range(5))
+    text = "\n".join(w.render_steps(w.load()["steps"]))
+    assert "--steps 5 --deals 5 --jobs 2 klondike/difficult" in text
+    assert "| `klondike/difficult` | 5 |" in text
+
+
 def test_the_table_within_the_time_says_which_sample_each_rule_set_has():
     """One sample for all: one command. The rule sets held to the target on more deals than
     those out of reach for their state space: both counts, and a command for each."""
