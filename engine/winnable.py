@@ -32,7 +32,7 @@ POSITIONS = 100_000
 #: A rule set the solver plays through the engine's own state (rules of its own: no board
 #: plays it) searches this share of them: each of its positions costs several times as much
 #: (bench/solver.py), and the day's job is held to about a minute of CPU in all.
-STATE_SHARE = 4
+STATE_SHARE = 8
 #: Candidates tried at most (k = 0 .. CAP - 1); none proved winnable: candidate 0.
 CAP = 20
 
