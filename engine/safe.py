@@ -21,7 +21,7 @@ The solver may ask for more (``follow``): a card still out that could be laid on
 reason to wait if it can follow the card home whenever a line would lay it there. That
 holds of a card a foundation takes now (it stays takeable until it goes, where foundations
 build up in suit and keep their cards) when every card still out that could be laid on it
-can follow in turn. docs/solver.md (Safe moves) gives the argument, and the rule sets it
+can follow in turn. docs/solver.md (Cards that can follow) gives the argument, and the rule sets it
 holds for (``moves.followed``).
 
 Two things no rule here weighs: where the stock deals three at a time and is gone through
@@ -109,7 +109,7 @@ def regroups(rules: RuleSet, pile: int) -> bool:
     stock or a waste, where the stock deals several cards at a time and is gone through
     again (Klondike easy, Canfield: without the card, each later pass of three groups the
     cards otherwise, and a card a line needs may no longer come up). The solver, which
-    knows the stock, plays no such move unasked (docs/solver.md, Safe moves)."""
+    knows the stock, plays no such move unasked (docs/solver.md, The choice of moves)."""
     stock = rules.stock
     return (stock is not None and stock.draw > 1 and stock.passes != 1
             and rules.pile_kinds[pile] in (STOCK_PILE, WASTE))

@@ -2,7 +2,7 @@
 
 The engine's ``State`` keeps its piles as lists of Python integers and plays through the
 rule set's hooks, one method call at a time: right for a server that checks one move, but
-a search pays for every object made and every call (docs/solver.md, What is left). A
+a search pays for every object made and every call (docs/solver.md, Boards). A
 ``Board`` holds the same position as bytes (each pile's cards, face-down counts, the vars)
 and lists, plays and takes back moves in loops the compiled build runs in C.
 

@@ -290,7 +290,7 @@ class Choice:
 
 
     def after_deal(self, board: Board) -> list[int] | None:
-        """``Chooser.legal_after_deal``: the talon's useful moves alone."""
+        """After a deal: the talon's useful moves alone (docs/solver.md, The stock commutes)."""
         if self.talon_sources is None or board.vars[1] <= self.open_pass:
             return None  # (the turn with nothing played is tried there: ``open_pass``)
         out: list[int] = []

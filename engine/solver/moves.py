@@ -32,7 +32,7 @@ Narrowing (``Choice(narrow=True)``, not sound, so a narrowed search only ever fi
 moves between piles of the table that neither turn a card up, empty a pile, nor take a
 card to a foundation or out of a side pile (rank ``OTHER``) are left out. Most of a deal's
 positions are such shuffles; a winning line seldom needs one, and when it does the sound
-search still finds it. A narrowed search that left nothing out (``Chooser.dropped`` is
+search still finds it. A narrowed search that left nothing out (``Choice.dropped`` is
 false: no such move ever came up) was the whole search, and its loss is proved.
 
 Ordering (most promising first, so a winnable deal is won early): cards to a foundation,

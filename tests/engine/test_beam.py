@@ -25,7 +25,7 @@ def replays_to_a_win(st: State, v: Verdict) -> bool:
 
 
 # Deals the search of version 7 left undecided within 10 s, which a beam 500 wide wins
-# (docs/solver.md, Figures): Baker's Dozen and Fortress on a board, Pyramid and Scorpion
+# (docs/solver.md, The beam): Baker's Dozen and Fortress on a board, Pyramid and Scorpion
 # (rules of their own for their moves) on the state.
 WINS = [("bakers-dozen", "easy", 4), ("fortress", "easy", 3), ("pyramid", "easy", 6),
         ("scorpion", "easy", 0)]

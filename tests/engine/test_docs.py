@@ -85,3 +85,20 @@ def test_the_declaration_example_in_engine_md_declares_klondike():
     finally:
         registry._RULE_SETS.clear()
         registry._RULE_SETS.update(before)
+
+
+def test_the_solver_examples_in_solver_md_run_and_say_what_they_show():
+    """docs/solver.md's examples of ``solve`` and ``hint`` run as written, and seed 00 is the
+    win the page's ``samedeal solve`` example prints (a hint from the solver, its line)."""
+    from engine.solver import Outcome
+
+    text = (ROOT / "docs" / "solver.md").read_text()
+    solve_block, hint_block = re.findall(r"```python\n(.*?)```", text, re.S)
+    names: dict[str, object] = {}
+    exec(compile(solve_block, "docs/solver.md", "exec"), names)
+    v = names["v"]
+    assert v.outcome is Outcome.WON and v.complete is False and len(v.moves) == 123
+    exec(compile(hint_block, "docs/solver.md", "exec"), names)
+    h = names["h"]
+    assert h.source == "solver" and h.move == h.line[0] and h.line_left == len(h.line)
+    assert not h.lost and h.after().move == h.line[1]

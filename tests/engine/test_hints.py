@@ -133,7 +133,7 @@ def test_a_solver_hint_s_line_is_made_short_as_par_is() -> None:
 
 
 #: Scorpion difficult deal 01: lost as dealt, its cards waiting in a circle, which the search
-#: proves in one position (docs/solver.md, "Cards waiting in a circle").
+#: proves in one position (docs/solver.md, The choice of moves).
 LOST_AT_DEAL = ("scorpion", "difficult", b"\x01")
 
 
