@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import importlib.util
 import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine.cli import at_least
 
@@ -166,7 +168,8 @@ def run_server(args: argparse.Namespace, url: str, where: str) -> int:
     print(f"SameDeal on http://{args.host}:{args.port}, state in {where} ({loop} event "
           "loop)", flush=True)
     uvicorn.run("server.app:create_app", factory=True, host=args.host, port=args.port,
-                workers=args.workers, log_level=args.log_level, ws="websockets-sansio",
+                workers=args.workers, log_level=args.log_level,
+                log_config=log_config(args.log_level), ws="websockets-sansio",
                 loop=loop, http="h11",
                 ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=settings.ws_compression, lifespan="on",
@@ -175,6 +178,18 @@ def run_server(args: argparse.Namespace, url: str, where: str) -> int:
                 # local peer, letting a client pick its own registration bucket.
                 proxy_headers=False)
     return 0
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging, and the server's own (the ``samedeal`` logger: the winnable-daily
+    job's batches, take-overs, failures) through the same handler at the same level; left to
+    Python's defaults it would show warnings alone, unprefixed."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["samedeal"] = {"handlers": ["default"], "level": level.upper(),
+                                     "propagate": False}
+    return config
 
 
 def moderate(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ from redis.asyncio import Redis
 import engine
 from engine.hints import HEURISTIC, NONE, SOLVER, likely_move, visited
 
-from . import hint_worker, store
+from . import hint_worker, store, workers
 from .accounts import Player
 from .config import Settings
 from .errors import ApiError
@@ -94,7 +94,7 @@ class Hints:
         self.settings = settings
         self.sessions = sessions
         self.metrics = metrics
-        self.pool: ProcessPoolExecutor = hint_worker.pool(settings.hint_workers)
+        self.pool: ProcessPoolExecutor = workers.pool(settings.hint_workers)
         self.running = 0  # searches submitted and not yet answered
         self._served = store.script(redis, SERVED)
         self._take = store.script(redis, TAKE)
@@ -106,7 +106,7 @@ class Hints:
             self.pool.submit(hint_worker.ready)
 
     def shutdown(self) -> None:
-        hint_worker.stop(self.pool)
+        workers.stop(self.pool)
 
     async def hint(self, player: Player, sid: str) -> dict[str, Any]:
         s = await self._practice(player, sid)
@@ -184,7 +184,7 @@ class Hints:
                 return source, line, score, lost, True
             except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool
                 log.warning("the hint pool broke: starting a new one")
-                self.pool = hint_worker.pool(self.settings.hint_workers)
+                self.pool = workers.pool(self.settings.hint_workers)
             except Exception:
                 log.exception("a hint search failed")
             finally:

@@ -12,7 +12,7 @@ choice is stored (a beacon day just opened, a job behind) is decided the same wa
 bounded by the budget and the cap.
 
 Nothing of the choice is published before the day's reveal: the page then gains ``winnable``;
-the log says only that a pair was decided, never which candidate.
+the log says once a day's batch is decided, never which candidate.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 from datetime import date, timedelta
 from typing import Any
@@ -36,7 +35,7 @@ import engine
 from engine import winnable as rule
 from engine.solver import VERSION as SOLVER_VERSION
 
-from . import store
+from . import store, workers
 from .config import Settings
 from .daily import Daily, daily_rule_sets, day_of
 from .errors import ApiError
@@ -44,6 +43,8 @@ from .loops import pause
 from .metrics import Metrics
 
 log = logging.getLogger("samedeal")
+#: The job's processes run this many steps behind the game traffic for the CPU.
+NICE = 10
 #: The rule's first day when no setting gives it: recorded once, at first use, as tomorrow.
 START = "sd:winnable:from"
 
@@ -88,11 +89,6 @@ def keys(day: date, rules: engine.RuleSet, secret: bytes, beacon: bytes | None
     return [f"{tag}:choice", f"{tag}:claim", f"{tag}:verdicts"]
 
 
-def _nice() -> None:
-    """The worker's start: behind the game traffic for the CPU."""
-    os.nice(10)
-
-
 class LostClaim(Exception):
     """The lease lapsed while this node judged (it was paused too long): another has it."""
 
@@ -111,6 +107,7 @@ class Winnable:
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._choices: dict[tuple[str, ...], dict[str, Any]] = {}
         self._pars: dict[tuple[date, str], int | None] = {}
+        self._told: set[date] = set()  # days whose decided batch the log has told
         self._claim = store.script(redis, CLAIM)
         self._keep = store.script(redis, KEEP)
         self._finish = store.script(redis, FINISH)
@@ -274,9 +271,6 @@ class Winnable:
         finally:
             renew.cancel()
         self.decided.inc()
-        # Never which candidate, how many, nor how long it took (which would hint at how
-        # many): the choice is secret until the reveal.
-        log.info("winnable daily %s %s/%s decided", day, rules.id, rules.variant)
 
     async def _renew(self, ks: list[str], lease: str) -> None:
         """Keep the claim alive while one candidate is judged (it may take a while)."""
@@ -290,9 +284,7 @@ class Winnable:
                     ) -> dict[str, Any]:
         """One candidate, in the worker process (never on the event loop)."""
         if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.settings.winnable_workers, multiprocessing.get_context("spawn"),
-                initializer=_nice)
+            self._pool = workers.pool(self.settings.winnable_workers, nice=NICE)
         judged = await asyncio.get_running_loop().run_in_executor(
             self._pool, rule.judge, rules.id, rules.variant, seed, positions)
         return judged.json()
@@ -333,23 +325,29 @@ class Winnable:
             except ApiError:  # daily.waiting: the round is not stored yet
                 continue
             secret = await self.daily.day_secret(day)
+            decided, open_ = 0, 0
             for rules in daily_rule_sets():
                 if not await self.in_force(day, rules):
                     continue
                 if await self.stored(day, rules, secret, beacon) is not None:
-                    continue
-                if await self.attempt(day, rules, secret, beacon) is not None:
+                    decided += 1
+                elif await self.attempt(day, rules, secret, beacon) is not None:
                     return True
+                else:
+                    open_ += 1  # another node's claim
+            if decided and not open_ and day not in self._told:
+                self._told.add(day)
+                # Never which candidates, how many, nor how long they took: secret until
+                # the reveal.
+                log.info("winnable daily %s: the deals of its %d rule set%s are decided", day,
+                         decided, "" if decided == 1 else "s")
         return False
 
     def close(self) -> None:
         """End the worker (a candidate being judged is dropped: its claim lapses)."""
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:
+            workers.stop(pool)
 
 
 def add_par(reply: dict[str, Any], par: int) -> dict[str, Any]:

@@ -46,13 +46,15 @@ class Served:
         return self.proc.wait(timeout)
 
 
-def serve(data: Path, log: Path, *extra: str) -> Served:
-    """``samedeal serve`` on ``data``, once it is ready (its Redis reached)."""
+def serve(data: Path, log: Path, *extra: str, env: dict[str, str] | None = None) -> Served:
+    """``samedeal serve`` on ``data``, once it is ready (its Redis reached), in a process
+    group of its own, as a terminal's foreground job is (``env``: settings added)."""
     url = f"http://127.0.0.1:{free_port()}"
     out = open(log, "ab")  # noqa: SIM115 - the process writes it until it ends
     proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--port",
                              url.rsplit(":", 1)[1], "--data-dir", str(data), *extra],
-                            cwd=ROOT, env=ENV, stdout=out, stderr=subprocess.STDOUT)
+                            cwd=ROOT, env=ENV | (env or {}), stdout=out,
+                            stderr=subprocess.STDOUT, start_new_session=True)
     out.close()
 
     def up() -> bool:
@@ -166,6 +168,47 @@ def test_a_restart_keeps_accounts_boards_transcripts_and_the_daily_deals(
         assert after == {k: before[k] for k in after}
     finally:
         s.stop()
+
+
+def test_ctrl_c_stops_the_server_and_its_worker_processes_with_no_traceback(
+        data: Path, tmp_path: Path) -> None:
+    """The terminal's Ctrl-C reaches every process of the job: the server, its hint workers
+    and the winnable-daily job's (here judging Klondike easy, its batch told in one line a
+    day). Only the server acts on it; each of them is gone, and nothing but log lines and no
+    traceback was printed."""
+    log = tmp_path / "serve.log"
+    s = serve(data, log, env={"SAMEDEAL_DAILY_WINNABLE": "true",
+                              "SAMEDEAL_WINNABLE_ONLY": "klondike/easy"})
+    told = "the deals of its 1 rule set are decided"  # tomorrow's: the rule's first day
+    wait_for(lambda: told in log.read_text(), "the winnable-daily batch", 60)
+    group = os.getpgid(s.proc.pid)
+    workers = in_group(processes(Path("multiprocessing.spawn")), group)
+    assert len(workers) >= 2, "no worker processes to interrupt"  # hints', the job's
+    os.killpg(group, signal.SIGINT)
+    assert s.proc.wait(30) == 0
+    assert none_left(data, 5.0)
+    assert gone(workers, 5.0), "a worker outlived the server"
+    text = log.read_text()
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text[-3000:]
+    assert text.count("winnable daily") == 1 and "leaked" not in text
+
+
+def in_group(pids: list[int], group: int) -> list[int]:
+    out = []
+    for p in pids:
+        with contextlib.suppress(ProcessLookupError):
+            if os.getpgid(p) == group:
+                out.append(p)
+    return out
+
+
+def gone(pids: list[int], within: float) -> bool:
+    deadline = time.monotonic() + within
+    while any(Path(f"/proc/{p}").exists() for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def test_a_killed_server_leaves_no_redis_server_and_its_data_intact(

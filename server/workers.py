@@ -1,0 +1,51 @@
+"""The node's worker processes (hint searches, the winnable-daily job): CPU work kept off the
+event loop, in pools that belong to the node alone.
+
+Processes are started by ``spawn``: a fork of a process running an event loop, threads and
+Redis connections would copy them mid-flight. Each one dies with the node, even one killed
+by SIGKILL before its lifespan could stop the pool (``PR_SET_PDEATHSIG``, on Linux), and
+ignores the terminal's Ctrl-C: that interrupt reaches every process of the foreground group,
+and is the node's to act on (it stops its pools); a worker that took it printed a traceback
+of its own for each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+PR_SET_PDEATHSIG = 1
+
+
+def pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes, started at its first task, each ``nice`` steps behind
+    the node for the CPU."""
+    return ProcessPoolExecutor(max(1, workers), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=start, initargs=(os.getpid(), nice))
+
+
+def start(parent: int, nice: int) -> None:
+    """In each pool process, first: Ctrl-C left to the node, death with it, the niceness."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the node died before the line above
+        os._exit(0)
+    if nice:
+        os.nice(nice)
+
+
+def stop(executor: ProcessPoolExecutor) -> None:
+    """End the pool now: tasks waiting are dropped and the processes terminated (work under
+    way is of no use to a node going down)."""
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
