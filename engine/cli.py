@@ -57,6 +57,15 @@ def hex_seed(text: str) -> bytes:
     return seed
 
 
+def hex_commitment(text: str) -> str:
+    """A commitment as the command line takes it: a SHA-256 in hex, 64 digits (any case)."""
+    t = text.strip().lower()
+    if len(t) != 64 or t.strip("0123456789abcdef"):
+        raise argparse.ArgumentTypeError(
+            f"a commitment is a SHA-256 written in 64 hex digits, not {text!r}")
+    return t
+
+
 def at_least(low: int) -> Callable[[str], int]:
     """An argument type: a whole number no smaller than ``low``."""
 
@@ -373,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
              "before it; exit 1 on a mismatch.")
     v.add_argument("--seed", metavar="HEX", required=True, type=hex_seed,
                    help="the revealed seed, in hex (required)")
-    v.add_argument("--commitment", metavar="HEX", required=True,
+    v.add_argument("--commitment", metavar="HEX", required=True, type=hex_commitment,
                    help="the published commitment, 64 hex digits (required)")
     v.set_defaults(run=_verify)
     s = _sub(sub, "selfplay", "play random legal games and report",
@@ -458,9 +467,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(glue_tokens(sys.argv[1:] if argv is None else argv))
     except SystemExit as e:  # --help (0), or a usage mistake already told in one line (2)
         return e.code if isinstance(e.code, int) else USAGE
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return OK
+    if not getattr(args, "run", None):  # no command: a usage mistake, told in full
+        parser.print_help(sys.stderr)
+        return USAGE
     prog = f"samedeal {args.command}"
     try:
         return _run(args)

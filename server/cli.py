@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import errno
 import importlib.util
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -116,9 +118,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 def serve(args: argparse.Namespace) -> int:
     """With a Redis URL, the server on it; without, on a private redis-server of its own
     (server/own_redis.py), started here: the process that lives as long as the server (with
-    ``--workers``, uvicorn's supervisor), so it is never left behind."""
+    ``--workers``, uvicorn's supervisor), so it is never left behind. A port already taken is
+    told before anything starts; SIGTERM is a requested stop, as Ctrl-C is: exit 0."""
+    taken = unusable(args.host, args.port)
+    if taken:
+        print(f"samedeal serve: {taken}", file=sys.stderr)
+        return 1
     if args.redis_url:
-        return run_server(args, args.redis_url, args.redis_url)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM as Ctrl-C
+        with contextlib.suppress(KeyboardInterrupt):
+            run_server(args, args.redis_url, args.redis_url)
+        return 0
     from . import own_redis
 
     try:
@@ -139,6 +149,20 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:  # a stop before uvicorn took over the signals
         return 0
+
+
+def unusable(host: str, port: int) -> str:
+    """Why the server could not listen on ``host:port`` (bound as uvicorn binds it), or ""."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            return (f"port {port} on {host} is taken (another server is on it): stop that "
+                    "one, or choose another port with --port")
+        return f"cannot listen on {host}:{port}: {e.strerror or e}"
+    return ""
 
 
 def event_loop(fast: bool) -> str:

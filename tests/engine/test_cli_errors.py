@@ -33,6 +33,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     (["serve", "--log-level", "nonsense"], "'critical', 'error', 'warning', 'info', 'debug'"),
     (["deal", "golf", "easy", "--seed", "0"], "a seed is an even number of hex digits"),
     (["verify", "--seed", "abc", "--commitment", "00"], "a seed is an even number of hex"),
+    (["verify", "--seed", "00", "--commitment", "6e34"], "a commitment is a SHA-256 written"),
     (["selfplay", "golf", "easy", "--games", "-1"], "a whole number from 1 up, not '-1'"),
     (["selfplay", "golf", "easy", "--seed", "1"], "a seed is an even number of hex digits"),
     (["bot", "clients.bots.random:RandomBot", "--server", NOWHERE, "--token", "t",
@@ -119,6 +120,12 @@ def test_every_help_page_says_what_the_command_and_each_option_do(
         default = action.default
         if action.option_strings and default not in (None, False, [], argparse.SUPPRESS):
             assert "default" in action.help, f"samedeal {name} {what} does not say its default"
+
+
+def test_no_command_is_a_usage_mistake_told_with_the_whole_help() -> None:
+    out = run()
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("usage: samedeal") and "verify" in out.stderr
 
 
 def test_the_exit_codes_are_in_the_top_help_page(capsys: pytest.CaptureFixture[str]) -> None:

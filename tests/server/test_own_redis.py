@@ -22,7 +22,7 @@ import httpx
 import pytest
 import redis
 
-from tests.conftest import ROOT, SUITE_ACCOUNTS, free_port, wait_for
+from tests.conftest import ROOT, SUITE_ACCOUNTS, free_port, start_node, wait_for
 
 ENV = {k: v for k, v in os.environ.items() if k != "SAMEDEAL_REDIS_URL"} | SUITE_ACCOUNTS
 
@@ -209,6 +209,29 @@ def gone(pids: list[int], within: float) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def test_a_port_taken_is_told_in_one_line_before_anything_starts(
+        data: Path, tmp_path: Path) -> None:
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "engine.cli", "serve", "--port", str(port),
+                              "--data-dir", str(data)], cwd=ROOT, env=ENV, capture_output=True,
+                             text=True, timeout=60)
+    assert out.returncode == 1 and out.stdout == "", out.stdout
+    assert out.stderr == (f"samedeal serve: port {port} on 127.0.0.1 is taken (another server "
+                          "is on it): stop that one, or choose another port with --port\n")
+    assert not data.exists()  # no redis-server was started for it
+
+
+def test_sigterm_to_a_server_on_a_redis_url_is_a_clean_stop(redis_url: str,
+                                                            tmp_path: Path) -> None:
+    _, proc = start_node(redis_url, tmp_path / "node.log")
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 0
+    assert "Traceback" not in (tmp_path / "node.log").read_text()
 
 
 def test_a_killed_server_leaves_no_redis_server_and_its_data_intact(
