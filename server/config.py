@@ -40,6 +40,10 @@ class Settings:
     #: while a script gets 144 a day instead of thousands a second.
     signup_burst: int = 10
     signup_per_hour: float = 6.0
+    #: No registration limit for a client on this machine (a loopback address): a private
+    #: server's owner and their bots, examples and tests. ``samedeal serve`` without a Redis
+    #: URL turns it on (its default there); a shared deployment, on a Redis URL, keeps it off.
+    signup_local_free: bool = False
     #: Reverse proxies (CIDRs, comma-separated) whose X-Forwarded-For names the client; empty:
     #: the connection's own address is the client's, and the header is ignored.
     trusted_proxies: str = ""

@@ -75,18 +75,31 @@ def bucket_name(address: str) -> str:
     return str(ip)
 
 
+def loopback(address: str) -> bool:
+    """Whether ``address`` is this machine's own (127.0.0.0/8, ::1, or mapped)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
 class SignupLimit:
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis
         self.burst = settings.signup_burst
         self.per_ms = max(settings.signup_per_hour, 1e-6) / 3_600_000  # never 0: a wait
         self.trusted = networks(settings.trusted_proxies)
+        self.local_free = settings.signup_local_free
         self._take = store.script(redis, TAKE)
 
     async def take(self, address: str) -> int:
         """Take one registration from the address's bucket: 0, or whole seconds to wait
-        (none taken). A burst of 0 turns the limit off."""
-        if self.burst <= 0:
+        (none taken). A burst of 0 turns the limit off; ``signup_local_free`` turns it off
+        for this machine's own addresses."""
+        if self.burst <= 0 or (self.local_free and loopback(address)):
             return 0
         wait_ms = int(await self._take(keys=[f"sd:signups:{{{bucket_name(address)}}}"],
                                        args=[self.burst, repr(self.per_ms)]))

@@ -211,6 +211,19 @@ def gone(pids: list[int], within: float) -> bool:
     return True
 
 
+def test_a_private_server_does_not_limit_its_owners_registrations(
+        data: Path, tmp_path: Path) -> None:
+    """The production limit (a burst of 10) holds for everyone else (tests/server/
+    test_throwaways.py); the README's and the guides' examples, run here, register a dozen."""
+    s = serve(data, tmp_path / "serve.log", env={"SAMEDEAL_SIGNUP_BURST": "10"})
+    try:
+        made = [s.call("POST", "/players", body={"name": f"Ann{i}", "kind": "human"})[0]
+                for i in range(14)]
+        assert made == [201] * 14
+    finally:
+        s.stop()
+
+
 def test_a_port_taken_is_told_in_one_line_before_anything_starts(
         data: Path, tmp_path: Path) -> None:
     with socket.socket() as other:

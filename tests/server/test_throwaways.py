@@ -121,3 +121,12 @@ def test_an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_as_itself() -> None:
     trusted = networks(" 10.0.0.0/8, 192.168.1.5 ,")
     assert within("10.20.30.40", trusted) and within("192.168.1.5", trusted)
     assert not within("192.168.1.6", trusted) and not within("not an address", trusted)
+
+
+def test_this_machines_own_addresses_are_loopback_and_no_others() -> None:
+    from server.signups import loopback
+
+    assert loopback("127.0.0.1") and loopback("127.8.9.10") and loopback("::1")
+    assert loopback("::ffff:127.0.0.1")
+    assert not loopback("10.0.0.1") and not loopback("::ffff:198.51.100.7")
+    assert not loopback("2001:db8::1") and not loopback("localhost")
