@@ -165,9 +165,13 @@ def ranking_table(ranking: list[dict[str, Any]], me: str | None) -> list[str]:
              f"{'moves':>6} {'time':>8}"]
     for r in ranking:
         mark = " <- you" if r.get("player") == me else ""
-        seconds = f"{r.get('time_ms', 0) / 1000:.1f}s" if r.get("time_ms") is not None else "-"
+        # A resignation ranks as finishing at the race's end: its time is the limit, not play.
+        resigned = bool(r.get("resigned"))
+        seconds = (f"{r['time_ms'] / 1000:.1f}s" if r.get("time_ms") is not None
+                   and not resigned else "-")
+        status = "resigned" if resigned else r.get("status", "")
         lines.append(f"{r.get('rank', '?'):>4}  {str(r.get('name', r.get('player')))[:20]:<20} "
-                     f"{r.get('kind', ''):<5} {r.get('status', ''):<8} {r.get('score', 0):>6} "
+                     f"{r.get('kind', ''):<5} {status:<8} {r.get('score', 0):>6} "
                      f"{r.get('moves', 0):>6} {seconds:>8}{mark}")
     return lines
 

@@ -56,7 +56,10 @@ def checks(page: dict[str, Any], history: list[dict[str, Any]], anchor: str | No
     out: list[tuple[bool, str]] = []
     day = date.fromisoformat(page["day"])
     if page.get("state") != "revealed":
-        return [(False, f"{day}: not revealed yet (reveal due at {page.get('reveal_due')} ms"
+        due = page.get("reveal_due")
+        when = (datetime.fromtimestamp(due / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+                if isinstance(due, int | float) else "not known")
+        return [(False, f"{day}: not revealed yet (reveal due at {when}"
                  f"{', overdue' if page.get('overdue') else ''})")]
     chain, secret_hex = page.get("chain"), page.get("secret")
     secret = None

@@ -27,6 +27,34 @@ def port(text: str) -> int:
     return int(text)
 
 
+#: The Redis URL forms the server reads (server/store.py ``connect``).
+URL_SCHEMES = ("redis", "rediss", "unix", "redis-cluster", "rediss-cluster")
+
+
+def data_dir() -> str:
+    """Where a private redis-server keeps its data unless ``--data-dir`` says otherwise."""
+    return os.environ.get("SAMEDEAL_DATA_DIR", "./var/redis")
+
+
+def redis_url(text: str) -> str:
+    """An argument type: a Redis URL of a form the server reads, or "" for none."""
+    scheme = text.split("://", 1)[0] if "://" in text else None
+    if text and scheme not in URL_SCHEMES:
+        raise argparse.ArgumentTypeError(
+            "a Redis URL is redis://HOST:PORT/DB, rediss:// (TLS), unix:///PATH/redis.sock or "
+            f"redis-cluster://HOST:PORT,HOST:PORT, not {text!r}")
+    return text
+
+
+def no_url(prog: str, what: str) -> int:
+    """``prog`` given no Redis URL: say where ``what`` lives and the private one's URL."""
+    sock = (Path(data_dir()) / "redis.sock").resolve()
+    print(f"{prog}: give --redis-url (or SAMEDEAL_REDIS_URL): {what} live in the servers' "
+          f"Redis; a server started without one (make serve) keeps them at unix://{sock}",
+          file=sys.stderr)
+    return 2
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the SameDeal server",
                        description="Run the SameDeal server: REST, WebSocket and the web "
@@ -36,11 +64,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--port", metavar="PORT", type=port,
                    default=os.environ.get("SAMEDEAL_PORT", "8000"),
                    help="the port to listen on (default $SAMEDEAL_PORT or 8000)")
-    p.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+    p.add_argument("--redis-url", metavar="URL", type=redis_url,
+                   default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
                    help="Redis to share state through (default $SAMEDEAL_REDIS_URL; none: a "
                         "private redis-server on --data-dir)")
     p.add_argument("--data-dir", metavar="DIR",
-                   default=os.environ.get("SAMEDEAL_DATA_DIR", "./var/redis"),
+                   default=data_dir(),
                    help="without a Redis URL: where the private redis-server keeps the data "
                         "(default $SAMEDEAL_DATA_DIR or ./var/redis)")
     p.add_argument("--redis-server", metavar="PATH",
@@ -63,7 +92,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     m.add_argument("variant", help="the variant, e.g. easy")
     m.add_argument("--kind", choices=["human", "bot"], default="human",
                    help="which board: human or bot (default human)")
-    m.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+    m.add_argument("--redis-url", metavar="URL", type=redis_url,
+                   default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
                    help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
     m.add_argument("--json", action="store_true",
                    help="one JSON object per entry (default: a table)")
@@ -77,7 +107,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        "rotate: make a new chain from a future day, a public, logged event.")
     c.add_argument("action", choices=["init", "show", "rotate"],
                    help="init, show or rotate")
-    c.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+    c.add_argument("--redis-url", metavar="URL", type=redis_url,
+                   default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
                    help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
     c.add_argument("--start", metavar="DAY",
                    help="init, rotate: the new chain's first day, YYYY-MM-DD, after today "
@@ -109,7 +140,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    "(e.g. 1h); default none")
     a.add_argument("--name", default="", help="create: the arena's name (default the rule "
                    "set's)")
-    a.add_argument("--redis-url", metavar="URL", default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+    a.add_argument("--redis-url", metavar="URL", type=redis_url,
+                   default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
                    help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
     a.add_argument("--json", action="store_true", help="the arenas as JSON")
     a.set_defaults(run=arena)
@@ -226,9 +258,7 @@ def moderate(args: argparse.Namespace) -> int:
     from .moderation import daily_by_signal, table
 
     if not args.redis_url:
-        print("samedeal moderate: give --redis-url (or SAMEDEAL_REDIS_URL): the boards live "
-              "in the servers' Redis", file=sys.stderr)
-        return 2
+        return no_url("samedeal moderate", "the boards")
     try:
         entries = asyncio.run(daily_by_signal(args.redis_url, args.day, args.game,
                                               args.variant, args.kind))
@@ -253,9 +283,7 @@ def chain(args: argparse.Namespace) -> int:
     from .chain_admin import run
 
     if not args.redis_url:
-        print("samedeal chain: give --redis-url (or SAMEDEAL_REDIS_URL): the chains live in "
-              "the servers' Redis", file=sys.stderr)
-        return 2
+        return no_url("samedeal chain", "the chains")
     if args.action == "rotate" and not (args.start and args.reason):
         print("samedeal chain rotate: give --start DAY and --reason TEXT (a rotation is "
               "public)", file=sys.stderr)
@@ -288,9 +316,7 @@ def arena(args: argparse.Namespace) -> int:
     from .errors import ApiError
 
     if not args.redis_url:
-        print("samedeal arena: give --redis-url (or SAMEDEAL_REDIS_URL): arenas live in the "
-              "servers' Redis", file=sys.stderr)
-        return 2
+        return no_url("samedeal arena", "arenas")
     need = {"create": 2, "cancel": 1, "list": 0}[args.action]
     if len(args.what) != need:
         print(f"samedeal arena {args.action}: give "

@@ -173,3 +173,15 @@ async def test_a_token_from_before_the_prefix_that_starts_with_a_dash_still_play
     code, _, err = await samedeal("bot", "clients.bots.random:RandomBot", "--server", node.url,
                                   "--token", "--json")
     assert code == 2 and "--token: expected one argument" in err
+
+
+def test_a_resignation_shows_as_resigned_without_the_races_limit_for_a_time() -> None:
+    from clients.runner import ranking_table
+
+    rows = ranking_table([
+        {"rank": 1, "player": "p1", "name": "Ann", "kind": "human", "status": "won",
+         "score": 52, "moves": 90, "time_ms": 81_500},
+        {"rank": 2, "player": "p2", "name": "Bot", "kind": "bot", "status": "lost",
+         "score": 3, "moves": 12, "time_ms": 600_000, "resigned": True}], me="p2")
+    assert rows[1].split()[3:] == ["won", "52", "90", "81.5s"]
+    assert rows[2].split()[3:] == ["resigned", "3", "12", "-", "<-", "you"]

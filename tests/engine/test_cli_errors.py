@@ -31,6 +31,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("args, said", [
     (["serve", "--port", "99999"], "a port is a number from 1 to 65535, not '99999'"),
     (["serve", "--log-level", "nonsense"], "'critical', 'error', 'warning', 'info', 'debug'"),
+    (["serve", "--redis-url", "http://127.0.0.1:6379"], "a Redis URL is redis://HOST:PORT/DB"),
+    (["chain", "show", "--redis-url", "localhost:6379"], "unix:///PATH/redis.sock or redis-"),
     (["deal", "golf", "easy", "--seed", "0"], "a seed is an even number of hex digits"),
     (["verify", "--seed", "abc", "--commitment", "00"], "a seed is an even number of hex"),
     (["verify", "--seed", "00", "--commitment", "6e34"], "a commitment is a SHA-256 written"),
@@ -133,6 +135,19 @@ def test_the_exit_codes_are_in_the_top_help_page(capsys: pytest.CaptureFixture[s
     text = " ".join(capsys.readouterr().out.split())
     assert "0 done; 1 the server or the game refused" in text
     assert "2 a mistake on the command line; 130 interrupted" in text
+
+
+@pytest.mark.parametrize("args", [["chain", "show"], ["arena", "list"],
+                                  ["moderate", "daily", "2026-01-01", "golf", "easy"]])
+def test_an_operators_command_with_no_redis_url_names_the_private_ones(args: list[str]
+                                                                       ) -> None:
+    out = subprocess.run([*COMMAND, *args], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, stdin=subprocess.DEVNULL,
+                         env={k: v for k, v in os.environ.items()
+                              if k not in ("SAMEDEAL_REDIS_URL", "SAMEDEAL_DATA_DIR")})
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith(f"samedeal {args[0]}: give --redis-url")
+    assert f"keeps them at unix://{ROOT / 'var' / 'redis' / 'redis.sock'}\n" in out.stderr
 
 
 def test_moderate_without_a_redis_there_says_so_with_exit_1() -> None:

@@ -81,7 +81,8 @@ def test_verify_day_checks_a_revealed_day_end_to_end(served: tuple[Node, str, st
     assert wrong.returncode == 1 and "FAIL  chain: the anchor is not the one you gave" in \
         wrong.stdout
     today = samedeal("verify-day", str(day), "--server", node.url)
-    assert today.returncode == 1 and "not revealed yet" in today.stdout
+    assert today.returncode == 1
+    assert f"{day}: not revealed yet (reveal due at {day + timedelta(1)} 00:00 UTC" in today.stdout
     usage = samedeal("verify-day", "yesterday", "--server", node.url)
     assert usage.returncode == 2 and usage.stderr.count("\n") == 1 and not usage.stdout
     gone = samedeal("verify-day", yesterday, "--server", "http://127.0.0.1:9")
