@@ -260,14 +260,19 @@ async def run_ghost(c: Client, make_bot: Callable[[], Any], ghost: str, display:
 async def run_daily(c: Client, make_bot: Callable[[], Any], game: str, variant: str,
                     display: Display, max_moves: int | None) -> dict[str, Any]:
     display.note(f"daily challenge: {game}/{variant}")
-    session = await sdk_play.play_daily(
-        c, make_bot(), game, variant, max_moves=max_moves,
+    started = await c.start_daily(game, variant)
+    if started.unranked_reason:
+        display.note(f"off the boards: {started.unranked_reason}")
+    session = await sdk_play.play_session(
+        c, make_bot(), started, max_moves=max_moves,
         on_move=lambda s: display.status(f"{s.view.get('moves', 0)} moves, score {s.score}"))
     display.done()
     out: dict[str, Any] = {"mode": "daily", "game": game, "variant": variant,
                            "session": session.id, "day": session.daily,
                            "status": session.status, "score": session.score,
-                           "moves": session.view.get("moves", 0)}
+                           "moves": session.view.get("moves", 0),
+                           "ranked": started.ranked is not False and not started.unranked_reason,
+                           "unranked_reason": started.unranked_reason}
     try:
         board = await c.board(f"daily/today/{game}/{variant}", kind="bot", around="me", count=1)
         out["rank"] = next((e["rank"] for e in board.entries
@@ -383,9 +388,14 @@ def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
         print(f"seed {out['seed']} (commitment {out['commitment']}): check it with "
               f"samedeal verify --seed {out['seed']} --commitment {out['commitment']}")
     elif mode == "daily":
-        rank = f", rank {out['rank']} of {out['entries']}" if out.get("rank") else ""
+        if out.get("rank"):
+            where = f"rank {out['rank']} of {out['entries']} on the bots' board"
+        elif out.get("unranked_reason"):
+            where = f"off the boards: {out['unranked_reason']}"
+        else:
+            where = f"not on the bots' board ({out.get('board') or 'not listed yet'})"
         print(f"daily {out['day']} {out['game']}/{out['variant']}: {out['status']}, "
-              f"score {out['score']}, {out['moves']} moves{rank}")
+              f"score {out['score']}, {out['moves']} moves; {where}")
     elif mode == "ghost":
         you = out.get("you") or {}
         print(f"ghost race {out['ghost']} ({out['game']}/{out['variant']}), {out['state']}: "

@@ -6,6 +6,12 @@
 // Node 22+ has WebSocket built in; on Node 20/21 run `node --experimental-websocket ...`.
 // Only fetch and WebSocket are used, so it runs in a browser console just as well.
 
+if (typeof WebSocket === "undefined") {        // before anything is registered
+  console.error("This Node has no WebSocket: use Node 22 or later, or run "
+    + "`node --experimental-websocket random-bot.mjs ...` on Node 20 or 21.");
+  process.exit(2);
+}
+
 const [server = "http://127.0.0.1:8000", givenToken, raceId] = process.argv.slice(2);
 const api = `${server}/api/v1`;
 

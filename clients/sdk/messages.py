@@ -38,6 +38,9 @@ class Session:
     seed: str | None = None
     race: str | None = None
     daily: str | None = None
+    #: ``daily.start``'s reply only: whether the attempt goes on the boards, and if not, why.
+    ranked: bool | None = None
+    unranked_reason: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

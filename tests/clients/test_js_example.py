@@ -64,3 +64,11 @@ async def test_the_js_bot_plays_a_race_on_v2(nodes: list[Node]) -> None:
         said = await bot
     assert "(samedeal.v2.json)" in said and "seed " in said, said
     await check_against_transcript(nodes[1], bot_token, said)
+
+
+def test_without_websocket_the_js_bot_says_what_to_do_before_registering(node: Node) -> None:
+    assert NODE is not None
+    out = subprocess.run([NODE, "--no-experimental-websocket", str(BOT), node.url],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == ""  # nothing registered: no token printed
+    assert "This Node has no WebSocket: use Node 22 or later" in out.stderr

@@ -7,6 +7,8 @@ The nodes here use their own Redis database, so the rest of the suite's registra
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from tests.conftest import start_node
+from tests.conftest import ROOT, start_node
 
 from .client import Node, Rest
 
@@ -130,3 +132,22 @@ def test_this_machines_own_addresses_are_loopback_and_no_others() -> None:
     assert loopback("::ffff:127.0.0.1")
     assert not loopback("10.0.0.1") and not loopback("::ffff:198.51.100.7")
     assert not loopback("2001:db8::1") and not loopback("localhost")
+
+
+async def test_the_bot_runner_says_why_a_new_accounts_daily_is_off_the_boards(
+        limited: tuple[str, Node, Node]) -> None:
+    _, a, _ = limited
+    async with httpx.AsyncClient(base_url=a.url, timeout=10) as http:
+        r = await http.post("/api/v1/players", json={"name": "Newbot", "kind": "bot"},
+                            headers={"x-forwarded-for": "192.0.2.45"})
+    assert r.status_code == 201, r.text
+    out = subprocess.run([sys.executable, "-m", "engine.cli", "bot",
+                          "clients.bots.random:RandomBot", "--server", a.url, "--token",
+                          r.json()["token"], "--daily", "golf", "easy", "--max-moves", "20"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    why = "off the boards: accounts made on "
+    assert why in out.stderr  # told as the attempt starts
+    summary = out.stdout.strip().splitlines()[-1]
+    assert summary.startswith("daily ") and why in summary
+    assert summary.endswith("your attempts rank from the next day on")
