@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 
-from . import asyncapi, logs, openapi, replies, rest, script_replies, store, ws
+from . import api_docs, asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
 from .api import OPERATIONS, Services
 from .arenas import Arenas
@@ -185,7 +185,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     ws_path = f"{rest.API}/ws"
     documents["openapi"] = openapi.document(endpoints)
     documents["asyncapi"] = asyncapi.document(ws_path)
-    routes: list[Any] = [*(e.route() for e in endpoints), WebSocketRoute(ws_path, ws.endpoint)]
+    routes: list[Any] = [*(e.route() for e in endpoints), WebSocketRoute(ws_path, ws.endpoint),
+                         *api_docs.routes()]
     web = web_root(settings)
     if web is not None:  # last: the API's routes win over a file of the same name
         pages = WithHeaders(WebFiles(directory=web), page_headers)
