@@ -462,11 +462,16 @@ def glue_tokens(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     try:
+        # The commands of the server and the clients load here (their entry points): a
+        # Ctrl-C while they do, or while a usage mistake is told, ends as any other.
+        parser = build_parser()
         args = parser.parse_args(glue_tokens(sys.argv[1:] if argv is None else argv))
     except SystemExit as e:  # --help (0), or a usage mistake already told in one line (2)
         return e.code if isinstance(e.code, int) else USAGE
+    except KeyboardInterrupt:
+        print("\nsamedeal: interrupted", file=sys.stderr)
+        return INTERRUPTED
     if not getattr(args, "run", None):  # no command: a usage mistake, told in full
         parser.print_help(sys.stderr)
         return USAGE

@@ -85,6 +85,20 @@ def test_ctrl_c_in_play_ends_quietly_with_130() -> None:
     assert err.decode().strip() == "samedeal play: interrupted"
 
 
+def test_ctrl_c_while_the_commands_load_ends_quietly_with_130(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first moments of a command load the server's and the clients' commands: a Ctrl-C
+    then is told as any other, with no traceback."""
+    import engine.cli
+
+    def interrupted() -> argparse.ArgumentParser:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine.cli, "build_parser", interrupted)
+    assert main(["games"]) == 130
+    assert capsys.readouterr().err == "\nsamedeal: interrupted\n"
+
+
 @pytest.mark.parametrize("args", [["games"], ["games", "--json"]])
 def test_a_closed_pipe_ends_quietly_with_0(args: list[str]) -> None:
     """``samedeal games | head -1``: the reader leaves before the command writes."""
