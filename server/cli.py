@@ -8,6 +8,7 @@ import contextlib
 import copy
 import errno
 import importlib.util
+import logging
 import os
 import signal
 import socket
@@ -238,13 +239,27 @@ def run_server(args: argparse.Namespace, url: str, where: str) -> int:
     return 0
 
 
+class OneLineStop(logging.Filter):
+    """A stop says so once: uvicorn's steps of a graceful shutdown, but its last line
+    ("Finished server process [PID]"), are left out."""
+
+    STEPS = frozenset({"Shutting down", "Waiting for application shutdown.",
+                       "Application shutdown complete."})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in self.STEPS
+
+
 def log_config(level: str) -> dict[str, Any]:
-    """uvicorn's logging, and the server's own (the ``samedeal`` logger: the winnable-daily
-    job's batches, take-overs, failures) through the same handler at the same level; left to
-    Python's defaults it would show warnings alone, unprefixed."""
+    """uvicorn's logging, a stop in one line (``OneLineStop``), and the server's own (the
+    ``samedeal`` logger: the winnable-daily job's batches, take-overs, failures) through the
+    same handler at the same level; left to Python's defaults it would show warnings alone,
+    unprefixed."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"one_line_stop": {"()": OneLineStop}}
+    config["handlers"]["default"]["filters"] = ["one_line_stop"]
     config["loggers"]["samedeal"] = {"handlers": ["default"], "level": level.upper(),
                                      "propagate": False}
     return config

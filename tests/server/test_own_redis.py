@@ -184,8 +184,11 @@ def test_ctrl_c_stops_the_server_and_its_worker_processes_with_no_traceback(
     group = os.getpgid(s.proc.pid)
     workers = in_group(processes(Path("multiprocessing.spawn")), group)
     assert len(workers) >= 2, "no worker processes to interrupt"  # hints', the job's
+    before = len(log.read_text())
     os.killpg(group, signal.SIGINT)
     assert s.proc.wait(30) == 0
+    said = log.read_text()[before:]
+    assert said == f"INFO:     Finished server process [{s.proc.pid}]\n", said
     assert none_left(data, 5.0)
     assert gone(workers, 5.0), "a worker outlived the server"
     text = log.read_text()
