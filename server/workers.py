@@ -42,10 +42,11 @@ def start(parent: int, nice: int) -> None:
 
 
 def stop(executor: ProcessPoolExecutor) -> None:
-    """End the pool now: tasks waiting are dropped and the processes terminated (work under
-    way is of no use to a node going down)."""
-    procs = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
+    """End the pool now: tasks waiting are dropped, the processes terminated (work under way
+    is of no use to a node going down), and the pool's own thread waited for. Left running,
+    that thread raced the interpreter's exit, whose hook for it then wrote to a pipe the thread
+    had just closed: a traceback as a stopped node exited (Python 3.11)."""
+    for p in list((getattr(executor, "_processes", None) or {}).values()):
         with contextlib.suppress(Exception):
             p.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
