@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .bot_player import STRENGTHS
 from .errors import ApiError
 
 HEX = frozenset(string.hexdigits)
@@ -43,6 +44,12 @@ class Field:
     hi: int = 64  # the largest integer, or the longest string
     choices: tuple[str, ...] = ()
     doc: str = ""
+    #: A string's form, as a regular expression it must match whole (and the same in the
+    #: OpenAPI document), with the refusal's wording: what the form is, in words.
+    pattern: str = ""
+    form: str = ""
+    #: The code a value outside ``choices`` is refused with.
+    refusal: str = "message.invalid"
 
     def check(self, name: str, value: Any) -> None:
         """``value`` fits this field (its text was checked before: ``check_text``)."""
@@ -57,7 +64,9 @@ class Field:
             if kind == "hex" and (len(value) % 2 or not HEX.issuperset(value)):
                 raise _bad(f"'{name}' is hex, two digits a byte")
             if self.choices and value not in self.choices:
-                raise _bad(f"'{name}' is one of {', '.join(self.choices)}")
+                raise ApiError(self.refusal, f"'{name}' is one of {', '.join(self.choices)}")
+            if self.pattern and not re.fullmatch(self.pattern, value):
+                raise _bad(f"'{name}' is {self.form}")
         elif kind == "integer":
             if type(value) is not int:
                 raise _bad(f"'{name}' is a whole number")
@@ -103,6 +112,8 @@ class Field:
                    "pattern": TEXT_PATTERN}
             if self.kind == "hex":
                 out["pattern"] = "^([0-9a-fA-F]{2})*$"
+            if self.pattern:
+                out["pattern"] = f"^{self.pattern}$"
             if self.choices:
                 del out["pattern"]
                 out["enum"] = list(self.choices)
@@ -130,6 +141,12 @@ def _move_part(value: Any) -> bool:
         return len(value) <= 64 and all(isinstance(v, str) and len(v) <= NAME_MAX
                                         for v in value)
     return type(value) is int
+
+
+def day(doc: str) -> Field:
+    """A UTC day, YYYY-MM-DD in ASCII digits (whether the day exists is checked after)."""
+    return Field("string", required=False, lo=10, hi=10, pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}",
+                 form="a day written YYYY-MM-DD", doc=doc)
 
 
 GAME = Field("string", doc="a rule set's id, as in the catalog (GET /api/v1/games)")
@@ -182,7 +199,8 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "race.bot": {
         "game": GAME,
         "variant": VARIANT,
-        "strength": Field("string", required=False, lo=1, hi=32,
+        "strength": Field("string", required=False, lo=1, hi=32, choices=tuple(STRENGTHS),
+                          refusal="bot.unknown_strength",
                           doc="the bot's strength: 'easy', 'medium' (default) or 'hard'"),
     },
     "race.subscribe": {
@@ -224,11 +242,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "variant": VARIANT,
         "ranked": Field("boolean", required=False,
                         doc="today's one ranked attempt (default), or false: an unranked replay"),
-        "day": Field("string", required=False, lo=10, hi=10,
-                     doc="YYYY-MM-DD, for an unranked replay of an earlier day's deal"),
+        "day": day("YYYY-MM-DD, for an unranked replay of an earlier day's deal"),
     },
-    "daily.get": {"day": Field("string", required=False, lo=10, hi=10,
-                               doc="YYYY-MM-DD; today (UTC) when left out")},
+    "daily.get": {"day": day("YYYY-MM-DD; today (UTC) when left out")},
     "board.get": {
         "board": Field("string", lo=1, hi=96,
                        doc="a board's name: daily/today/<game>/<variant>, weekly/current/all, "
@@ -473,6 +489,9 @@ def _quick(f: Field) -> Callable[[Any], bool]:
     if f.choices:
         choices = frozenset(f.choices)
         return lambda v: type(v) is str and v in choices
+    if f.pattern:
+        form = re.compile(f.pattern).fullmatch
+        return lambda v: type(v) is str and form(v) is not None
     return lambda v: type(v) is str and lo <= len(v) <= hi and text(v) is None
 
 

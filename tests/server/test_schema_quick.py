@@ -26,7 +26,8 @@ def values(f: schema.Field) -> st.SearchStrategy[Any]:
     lengths = st.sampled_from(sorted({0, 1, 2, 3, 64, 65, *edges} - {-1}))
     text = st.one_of(
         st.builds(lambda n, c: c * n, lengths, st.sampled_from(["a", "é", "0", "F", "g"])),
-        st.sampled_from([*f.choices, "full", "bot", "t7-f1", "s", ""]),
+        st.sampled_from([*f.choices, "full", "bot", "t7-f1", "s", "", "2026-12-02",
+                         "2026-12-0x", "\u0662\u0660\u0662\u0666-12-02"]),
         st.tuples(st.text(max_size=5), st.sampled_from(BAD_CHARS), st.text(max_size=5)).map(
             "".join))
     numbers = st.one_of(
@@ -96,3 +97,20 @@ def test_everyday_messages_take_the_quick_way(message: dict[str, Any]) -> None:
 ])
 def test_what_needs_the_full_checks_gets_them(message: dict[str, Any]) -> None:
     assert not schema.fits(message["type"], message)
+
+
+@pytest.mark.parametrize(("kind", "field", "good", "bad", "code"), [
+    ("daily.get", "day", "2026-12-02", "\u0662\u0660\u0662\u0666-12-02", "message.invalid"),
+    ("daily.start", "day", "2026-12-02", "2026/12/02", "message.invalid"),
+    ("race.bot", "strength", "hard", "strong", "bot.unknown_strength"),
+])
+def test_a_field_of_fixed_form_says_so_in_the_schema_and_the_refusal(
+        kind: str, field: str, good: str, bad: str, code: str) -> None:
+    base = {"game": "klondike", "variant": "easy"} if kind != "daily.get" else {}
+    assert schema.validate(kind, base | {field: good})
+    with pytest.raises(ApiError) as refused:
+        schema.validate(kind, base | {field: bad})
+    assert refused.value.code == code
+    assert not schema.fits(kind, base | {"type": kind, field: bad})
+    declared = schema.json_schema(kind)["properties"][field]
+    assert "enum" in declared or declared["pattern"] == "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
