@@ -325,7 +325,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method.not_allowed"}.get(exc.status_code, "frame.malformed")
     return rest.respond(request, {"code": code, "message": str(exc.detail).lower()},
-                        exc.status_code)
+                        exc.status_code, dict(exc.headers or {}))  # a 405's Allow
 
 
 async def store_error(request: Request, exc: Exception) -> Response:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 import engine
@@ -46,10 +46,13 @@ def respond(request: Request, payload: Any, status: int = 200,
 async def read_body(request: Request, kind: str, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
     limit = services(request).settings.max_message_bytes
     raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > limit:
-            raise ApiError("frame.too_big", f"a request body is at most {limit} bytes")
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limit:
+                raise ApiError("frame.too_big", f"a request body is at most {limit} bytes")
+    except ClientDisconnect:  # the client's mistake, answered (to nobody) like any other
+        raise ApiError("frame.malformed", "the request's body was cut short") from None
     encoding = codec.MSGPACK if request.headers.get("content-type", "").startswith(
         codec.MEDIA[codec.MSGPACK]) else codec.JSON
     data = codec.decode(bytes(raw), encoding, limit) if raw else {}

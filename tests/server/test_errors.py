@@ -818,3 +818,33 @@ async def test_rest_msgpack_replies_are_binary(node: Node) -> None:
     assert r.status_code == 404
     assert r.headers["content-type"].startswith("application/msgpack")
     assert msgpack.unpackb(r.content)["code"] == "session.unknown"
+
+
+async def test_a_body_cut_short_logs_one_line_at_most(node: Node) -> None:
+    """A client that hangs up part-way through its body made a mistake, the server did not:
+    no traceback, at most one line per request."""
+    start = node.log.stat().st_size
+    host, port = node.url.removeprefix("http://").split(":")
+    for _ in range(20):
+        _, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"POST /api/v1/players HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                     b'{"name": "Cut')
+        await writer.drain()
+        writer.close()
+        await writer.wait_closed()
+    async with httpx.AsyncClient(base_url=node.url) as http:
+        assert (await http.get("/healthz")).status_code == 200  # the node is fine
+    await asyncio.sleep(0.3)
+    with open(node.log, "rb") as f:
+        f.seek(start)
+        written = f.read().decode(errors="replace")
+    assert "Traceback" not in written, written[-3000:]
+    assert len(written.splitlines()) <= 20, written[-3000:]
+
+
+async def test_a_method_not_allowed_says_which_are(node: Node) -> None:
+    async with httpx.AsyncClient(base_url=node.url) as http:
+        r = await http.delete("/api/v1/daily")
+    assert r.status_code == 405 and r.json()["code"] == "method.not_allowed"
+    assert set(r.headers["Allow"].replace(" ", "").split(",")) >= {"GET"}, r.headers
