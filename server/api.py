@@ -24,6 +24,7 @@ from .drain import Drain
 from .errors import ApiError
 from .events import Hub
 from .followups import FollowUps
+from .formats import board_format
 from .ghosts import Ghosts
 from .ghosts import board_key as ghost_board_key
 from .hints import Hints
@@ -203,8 +204,8 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
         you["you"] = mine[0] if mine else None
     if page is None:
         raise ApiError("board.absent", "that player has no entry on this board")
-    reply = {"board": public, "kind": kind, "total": page.total, "entries": page.entries,
-             **you}
+    reply = {"board": public, "kind": kind, "format": board_format(public), "total": page.total,
+             "entries": page.entries, **you}
     par = None if sv.winnable is None else await sv.winnable.board_par(public)
     return reply if par is None else add_par(reply, par)  # a revealed day's board
 

@@ -27,6 +27,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .boards import Boards, Page, channel
 from .events import Hub
+from .formats import board_format
 from .metrics import Metrics
 from .winnable import add_par
 
@@ -178,7 +179,8 @@ class BoardWatch:
                 continue  # gone (or subscribed again) during the read
             if allowed is not None and watcher.watcher_id not in allowed:
                 continue  # no longer allowed to see it (removed from a league)
-            update = {"board": w.public, "kind": w.kind, "total": page.total,
+            update = {"board": w.public, "kind": w.kind, "format": board_format(w.public),
+                      "total": page.total,
                       "entries": page.entries[:seat.count],
                       "you": own.get(watcher.watcher_id)}
             if par is not None:

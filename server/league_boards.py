@@ -27,6 +27,7 @@ from . import store
 from .boards import Page, board_keys, public_entry
 from .daily import daily_rule_sets, day_of
 from .errors import ApiError
+from .formats import board_format
 from .leagues import CHANGED, Leagues, league_channel
 from .records import board_name, week_name
 
@@ -174,7 +175,8 @@ class LeagueBoards:
         b, members = await self.resolve(pid, body["board"], kind)
         entries = await self.read(b, members)
         start, count = body.get("start", 0), body.get("count", 20)
-        out: dict[str, Any] = {"board": b.public, "kind": kind, "total": len(entries),
+        out: dict[str, Any] = {"board": b.public, "kind": kind,
+                               "format": board_format(b.public), "total": len(entries),
                                "entries": entries[start:start + count]}
         if body.get("around") == "me":
             out["you"] = next((e["rank"] for e in entries if e["player"] == pid), None)

@@ -120,7 +120,11 @@ DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
                  {"commitment": HEX, "seed": HEX, **WINNABLE_DEAL})}},
             {"beacon": {"oneOf": [ROUND, {"type": "null"}]}, "waiting": BOOL,
              "secret": HEX, "revealed_at": MS})
-BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]},
+#: Against a second account: everyone dealt at once (live), or whenever each started (open).
+FORMAT = {"enum": ["live", "open"], "description": "live: everyone on the board was dealt at "
+          "the same instant; open: each when they started, so a second account could play the "
+          "deal first (docs/fairness.md)"}
+BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]}, "format": FORMAT,
              "total": {"type": "integer", "minimum": 0},
              "entries": {"type": "array", "items": obj({"rank": {"type": "integer",
                                                                  "minimum": 1},
@@ -135,7 +139,7 @@ ERROR = obj({"code": STR, "message": STR},
             doc="a refusal: a stable dotted code and a sentence for people")
 ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, VS_PAR)
 WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}
-BOARD_UPDATE = obj({**WATCHED, "total": {"type": "integer", "minimum": 0},
+BOARD_UPDATE = obj({**WATCHED, "format": FORMAT, "total": {"type": "integer", "minimum": 0},
                     "entries": {"type": "array", "items": ENTRY},
                     "you": {"oneOf": [ENTRY, {"type": "null"}],
                             "description": "your own entry, rank included; null: none yet"}},

@@ -7,6 +7,7 @@
 import * as race from "./race.js";
 import { h, errorText } from "./dom.js";
 import { clock, serverNow } from "./time.js";
+import { formatNote } from "./fairplay.js";
 
 const STATE_WORDS = {
   scheduled: "scheduled", running: "running", ended: "ended", cancelled: "cancelled",
@@ -81,6 +82,7 @@ async function mountArena(root, ctx, id) {
       roundBox,
       h("aside.arena-side", {},
         h("h2", { text: "Arena board" }),
+        formatNote("live"),
         h("table.arena-board", {},
           h("thead", {}, h("tr", {}, ["#", "Player", "Points", "Rounds"].map(
             (t) => h("th", { scope: "col", text: t })))),

@@ -12,6 +12,7 @@ import { dailyRecord } from "./daily_record.js";
 import { nameOffer } from "./name.js";
 import { dealsTable, resultText } from "./daily_list.js";
 import { boardPar, movesText, winnableNote } from "./winnable.js";
+import { formatNote } from "./fairplay.js";
 
 const PAGE = 10; // leaderboard rows per page
 
@@ -317,6 +318,7 @@ export async function mount(root, ctx, params) {
       h("p.board-position", { "data-rank": mine?.rank ?? "" , text: mine
         ? `Your position: ${mine.rank} of ${top.total}.`
         : "You have no result on this board yet." }),
+      formatNote(top.format),
       boardPar(top),
       top.entries.length ? table(top.entries) : h("p", { text: "No results yet today." }),
       mine && !overlap ? [h("h4", { text: "Around you" }), table(around ?? [mine])] : null));

@@ -9,6 +9,7 @@ import { mountSession } from "./play.js";
 import { progressTrack, deckSize } from "./track.js";
 import { seedReveal } from "./seed.js";
 import { duration, syncClock } from "./time.js";
+import { formatNote } from "./fairplay.js";
 
 const REFRESH_MS = 5000;
 const OPEN_FOR = [[3600, "1 hour"], [21600, "6 hours"], [86400, "1 day"], [259200, "3 days"]];
@@ -96,6 +97,7 @@ export async function mount(root, ctx, params) {
       h("div.race-play", {}, board),
       h("aside.race-side", {}, track.el,
         h("h2", { text: "Ranking" }),
+        formatNote("open"),
         h("table.race-progress.ghost-ranking", {},
           h("thead", {}, h("tr", {}, ["Rank", "Player", "Status", "Score", "Moves", "Time"].map(
             (t) => h("th", { scope: "col", text: t })))),

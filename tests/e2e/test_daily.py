@@ -52,6 +52,8 @@ def test_ranked_attempt_reaches_the_leaderboard(page_for) -> None:
     rank = mine.get_attribute("data-rank")
     assert rank and int(rank) >= 1
     expect(board.locator(".board-position")).to_contain_text(f"Your position: {rank} of")
+    # The all-day daily is an open board, and says what that means (docs/fairness.md).
+    expect(board.locator(".board-format[data-format=open]")).to_contain_text("second account")
     expect(page.locator(".streak-days").first).to_have_text("1 day", timeout=WAIT)
 
     # The attempt is over: its result in place of the offer, here and in the list; the
