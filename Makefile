@@ -29,8 +29,9 @@ $(VENV)/.test: pyproject.toml $(COMPILED) | $(VENV)/bin/python
 
 # With no Redis URL, `samedeal serve` runs its own redis-server, keeping its data in ./var/redis.
 # Winnable daily deals are on (docs/fairness.md) unless SAMEDEAL_DAILY_WINNABLE says otherwise.
+# exec: no shell stands between make and the server, so Ctrl-C ends with the server's one line.
 serve: $(VENV)/.serve redis
-	SAMEDEAL_DAILY_WINNABLE=$${SAMEDEAL_DAILY_WINNABLE:-true} $(VENV)/bin/samedeal $(ARGS)
+	SAMEDEAL_DAILY_WINNABLE=$${SAMEDEAL_DAILY_WINNABLE:-true} exec $(VENV)/bin/samedeal $(ARGS)
 
 # ruff, then mypy over engine/, server/ and clients/ (strict on engine/: pyproject.toml).
 lint: $(VENV)/.test
