@@ -6,7 +6,9 @@ Redis connections would copy them mid-flight. Each one dies with the node, even 
 by SIGKILL before its lifespan could stop the pool (``PR_SET_PDEATHSIG``, on Linux), and
 ignores the terminal's Ctrl-C: that interrupt reaches every process of the foreground group,
 and is the node's to act on (it stops its pools); a worker that took it printed a traceback
-of its own for each.
+of its own for each. It is blocked from the moment the process is made (the mask is
+inherited), as the standard library's resource tracker does: a Ctrl-C while a worker was
+still importing its first modules, before it could ignore it, was a fatal error on screen.
 """
 
 from __future__ import annotations
@@ -25,13 +27,32 @@ PR_SET_PDEATHSIG = 1
 def pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes, started at its first task, each ``nice`` steps behind
     the node for the CPU."""
-    return ProcessPoolExecutor(max(1, workers), mp_context=multiprocessing.get_context("spawn"),
+    return ProcessPoolExecutor(max(1, workers), mp_context=_DEAF,
                                initializer=start, initargs=(os.getpid(), nice))
+
+
+class _DeafProcess(multiprocessing.context.SpawnProcess):
+    """A spawned process made with Ctrl-C blocked, so it never sees one before it ignores it."""
+
+    def start(self) -> None:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            super().start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+class _DeafContext(multiprocessing.context.SpawnContext):
+    Process = _DeafProcess
+
+
+_DEAF = _DeafContext()
 
 
 def start(parent: int, nice: int) -> None:
     """In each pool process, first: Ctrl-C left to the node, death with it, the niceness."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # ignored from now on
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
