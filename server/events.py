@@ -102,11 +102,28 @@ def decode_event(entry: bytes) -> dict[str, Any]:
     return event
 
 
+def seen_by(event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """The event as ``viewer`` may see it. An event with an audience (``to``: the player ids
+    that see it whole, as a Bowling placement in a frame others are still to bowl) reaches
+    everyone else with the fields in its ``others`` in place of its own; neither field is
+    ever sent."""
+    return audience_form(event, viewer in event["to"]) if "to" in event else event
+
+
+def audience_form(event: dict[str, Any], whole: bool) -> dict[str, Any]:
+    """An event with an audience as its audience (``whole``) or everyone else sees it."""
+    out = {k: v for k, v in event.items() if k not in ("to", "others")}
+    return out if whole else out | event["others"]
+
+
 @functools.lru_cache(maxsize=1024)
-def event_frame(entry: bytes, encoding: str) -> str | bytes:
+def event_frame(entry: bytes, encoding: str, whole: bool = True) -> str | bytes:
     """The event in ``entry`` as a frame in ``encoding``: written once for every socket of
-    that encoding following the race or match (the ``codec`` of server/ws.py)."""
+    that encoding following the race or match (the ``codec`` of server/ws.py), and for an
+    event with an audience once for its audience (``whole``) and once for everyone else."""
     event = decode_event(entry)
+    if "to" in event:
+        event = audience_form(event, whole)
     return (codec.encode(event, codec.MSGPACK) if encoding == codec.MSGPACK
             else codec.text(event))
 

@@ -2,9 +2,12 @@
 
 Every bowler bowls frame k from the same deck (a fair, duplicate-style choice), so a card of
 that deck shown to anyone but the bowler bowling it would tell the bowlers still to bowl frame
-k what is coming. While the match runs the lane everyone sees is face down; the bowler whose
-turn it is gets their own lane. A frame's cards show to all once every bowler still in the
-match has bowled it: the match then lists them, bowler by bowler, with each card's placement.
+k what is coming; and so would the pin each card went to (a card put on pin 1 after one on pin
+3 is lower), with everything that follows from it: pins down, balls, marks, scores. So while
+frame k is being bowled, everyone sees the lane and the scorecards as they stood when frame k
+began (face down), and each placement of frame k is its bowler's alone; the bowler whose turn
+it is gets their own lane. A frame's cards and placements show to all once every bowler still
+in the match has bowled it: the match then lists them, bowler by bowler.
 """
 
 from __future__ import annotations
@@ -64,18 +67,50 @@ def frames(m: Match, first: int = 1) -> list[dict[str, Any]]:
     return out
 
 
-def public(m: Match) -> dict[str, Any]:
-    """The lane, the scorecards and whose turn it is, as everyone sees them: the lane face
-    down while the match runs."""
+def settle(m: Match) -> None:
+    """After each change of the match's state: when a frame begins, keep the lane as it is
+    then (face down), which is what everyone sees until the frame is complete."""
     st = m.state
     assert st is not None
-    live = m.running and not st.over
+    if st.over:
+        m.frame_start = None
+    elif m.frame_start is None or m.frame_start["info"]["frame"] != st.vars["frame"]:
+        m.frame_start = face_down(st.view())
+
+
+def public(m: Match) -> dict[str, Any]:
+    """The lane, the scorecards and whose turn it is, as everyone sees them: while the match
+    runs, face down and as they stood when the frame being bowled began (with whose turn it
+    is and who has left); the whole lane once it is over."""
+    st = m.state
+    assert st is not None
     view = st.view()
-    out: dict[str, Any] = {"view": face_down(view) if live else view, "turn": None}
-    if live:
-        out["turn"] = {"player": m.order[st.turn], "bowler": st.turn + 1,
-                       "deadline": m.meta["deadline"]}
-    return out
+    if not m.running or st.over:
+        return {"view": view, "turn": None}
+    start = m.frame_start
+    assert start is not None and start["info"]["frame"] == st.vars["frame"], "settle() first"
+    bowlers = [b | {"forfeited": now["forfeited"]} for b, now in
+               zip(start["info"]["bowlers"], view["info"]["bowlers"], strict=True)]
+    info = start["info"] | {"bowler": st.turn + 1, "bowlers": bowlers}
+    return {"view": start | {"info": info},
+            "turn": {"player": m.order[st.turn], "bowler": st.turn + 1,
+                     "deadline": m.meta["deadline"]}}
+
+
+def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
+    """The frame being bowled as far as ``pid`` bowled it (a bowler always sees their own):
+    their cards and placements and their own scorecard with them; ``None`` if they have
+    bowled none of it, or the match is not running."""
+    st = m.state
+    if st is None or not m.running or st.over or pid not in m.order:
+        return None
+    k, frame = m.order.index(pid), st.vars["frame"]
+    cards = [{"card": TEXT[b.card], "move": b.move} for b in m.bowled
+             if b.bowler == k and b.frame == frame]
+    if not cards:
+        return None
+    return {"frame": frame, "bowler": k + 1, "player": pid, "cards": cards,
+            "scorecard": st.view()["info"]["bowlers"][k]}
 
 
 def own(m: Match, pid: str) -> dict[str, Any] | None:

@@ -79,7 +79,7 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": ST
              "seq": {"type": "integer", "minimum": 0},
              "players": {"type": "array", "items": obj({"player": STR, "name": STR})}},
             {"joined_seq": INT, "seed": HEX, "results": OBJ, "you": {"type": ["object", "null"]},
-             "view": OBJ,
+             "view": OBJ, "own_frame": OBJ,
              "created": MS_OR_NULL, "started_at": MS_OR_NULL, "ended_at": MS_OR_NULL,
              "rematch": STR_OR_NULL, "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL},
             doc="the match summary (docs/protocol.md#the-match-summary); `kind` is the rule "
@@ -268,7 +268,9 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
         "started_at": MS}, {"view": OBJ, "turn": {"type": ["object", "null"]},
                             "round": INT, "card": STR, "deadline": MS})),
     "match.moved": ("a card was placed on the shared lane (a turns match)", obj({
-        **MATCH_EVENT, "player": STR, "bowler": INT, "move": STR, "by": BY},
+        **MATCH_EVENT, "player": STR, "bowler": INT, "by": BY,
+        "move": STR_OR_NULL | {"description": "the pin or ball pile; null for all but its "
+                               "bowler until the frame is complete"}},
         {"view": OBJ, "turn": {"type": ["object", "null"]}})),
     "match.placed": ("a player placed the called card (a called match)", obj({
         **MATCH_EVENT, "player": STR, "round": INT, "by": BY, "score": NUM, "done": BOOL},

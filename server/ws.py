@@ -29,7 +29,7 @@ from . import acks, arena_live, boards_live, challenge_notices, codec, drain, sc
 from .accounts import Player
 from .api import OPERATIONS, Services
 from .errors import ApiError, store_unavailable
-from .events import decode_event, event_frame, events_after
+from .events import decode_event, event_frame, events_after, seen_by
 from .ghost_replay import Replays
 from .outbox import Outbox
 from .sessions import session_payload
@@ -423,6 +423,15 @@ class Connection(V2Socket):
         await self._send_frame(codec.encode(message, codec.MSGPACK)
                                if self.encoding == codec.MSGPACK else codec.text(message))
 
+    @property
+    def viewer(self) -> str | None:
+        """Whose eyes this socket's events are for (their audience: events.seen_by)."""
+        return self.player.id if self.player is not None else None
+
+    async def _send_event(self, event: dict[str, Any]) -> None:
+        """A race's or match's event (a stored one), as this socket's player may see it."""
+        await self._send(seen_by(event, self.viewer))
+
     async def _send_frame(self, frame: str | bytes) -> None:
         if isinstance(frame, bytes):
             await self.ws.send_bytes(frame)
@@ -438,7 +447,8 @@ class Connection(V2Socket):
             return
         if event["seq"] == last + 1 and event["type"] != "race.started" and (
                 event["type"] not in OWN_GRID_EVENTS):
-            await self._send_frame(event_frame(entry, self.encoding))
+            whole = "to" not in event or self.viewer in event["to"]
+            await self._send_frame(event_frame(entry, self.encoding, whole))
             self.last_seq[eid] = event["seq"]
             return
         if event["seq"] > last + 1:
@@ -450,7 +460,7 @@ class Connection(V2Socket):
             missed = [event]
         for e in missed:
             if e["seq"] > self.last_seq.get(eid, e["seq"]):
-                await self._send(e)
+                await self._send_event(e)
                 self.last_seq[eid] = e["seq"]
                 if e["type"] == "race.started":
                     await self._own_session(eid, e["sessions"])
@@ -467,7 +477,7 @@ class Connection(V2Socket):
         else:
             self.last_seq[eid] = after or 0
             for e in missed:
-                await self._send(e)
+                await self._send_event(e)
                 self.last_seq[eid] = e["seq"]
             summary = None
         await self._own(eid, summary)
@@ -533,7 +543,7 @@ class Connection(V2Socket):
             return
         for e in missed:
             if self.last_seq[eid] < e["seq"] <= seq:
-                await self._send(e)
+                await self._send_event(e)
                 self.last_seq[eid] = e["seq"]
 
     async def _close(self, code: int, error: str, message: str) -> None:

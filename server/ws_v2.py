@@ -32,6 +32,7 @@ class V2Socket:
     # up to a number, do one of the writer's items
     _post: Callable[[tuple[Any, ...]], None]
     _send: Callable[[dict[str, Any]], Awaitable[None]]
+    _send_event: Callable[[dict[str, Any]], Awaitable[None]]
     _send_up_to: Callable[[str, int], Awaitable[None]]
     _run: Callable[[tuple[Any, ...]], Awaitable[None]]
 
@@ -112,7 +113,7 @@ class V2Socket:
                             key=lambda e: int(e["seq"]))
             for e in before:
                 if e["seq"] == self.last_seq[rid] + 1 < seq:
-                    await self._send(e)
+                    await self._send_event(e)
                     self.last_seq[rid] = e["seq"]
             if self.last_seq[rid] < seq - 1:  # a gap the events held do not fill
                 await self._send_up_to(rid, seq - 1)

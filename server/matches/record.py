@@ -71,6 +71,8 @@ class Match:
     state: State | None = None  # turns: the whole match in one state
     grids: dict[str, State] = field(default_factory=dict)  # called-card: each player's
     bowled: list[lanes.Bowled] = field(default_factory=list)  # turns: every card, in order
+    #: turns: the lane face down as the frame being bowled began, all that others see of it
+    frame_start: dict[str, Any] | None = None
 
     @property
     def kind(self) -> str:

@@ -116,6 +116,7 @@ class Seats:
                                      "order": order, "started_at": now}
             if m.kind == TURNS:
                 m.state = m.rules.deal(m.seed, competitive=True, players=len(m.order))
+                lanes.settle(m)
                 event |= lanes.public(m)
             else:
                 event |= {"round": 0, "card": TEXT[m.calls[0]], "deadline": deadline}

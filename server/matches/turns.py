@@ -25,6 +25,8 @@ def replay(m: Match, entries: list[bytes]) -> None:
     """Rebuild the match's one state from its move list."""
     rules = m.rules
     st = rules.deal(m.seed, competitive=True, players=m.meta["players"])
+    m.state = st
+    lanes.settle(m)
     for entry in entries:
         _, who, text = entry.decode().split(" ", 2)
         if text == FORFEIT:
@@ -32,7 +34,7 @@ def replay(m: Match, entries: list[bytes]) -> None:
         else:
             m.bowled.append(lanes.about_to_bowl(st, text))
             st.push(engine.parse_move(rules, text))
-    m.state = st
+        lanes.settle(m)
 
 
 def refuse(st: State, mv: engine.Move, player: int | None) -> None:
@@ -76,13 +78,18 @@ class Turns:
                      "move": text, "by": "timer" if by == "timer" else "player"}
         now = await self.book.now()
         deadline = now + m.meta["turn_time"] * 1000
-        old = dict(m.meta)
+        old, start = dict(m.meta), m.frame_start
         m.meta |= {"shown_at": now, "deadline": deadline}
         if bowled is not None:
             m.bowled.append(bowled)
+        lanes.settle(m)
         event |= lanes.public(m)
         if lanes.complete(st) > complete:  # a frame every player still in has bowled
             event["frames"] = lanes.frames(m, complete + 1)
+        elif mv is not None and not st.over:
+            # A placement in a frame others are still to bowl: its pin is the mover's alone;
+            # everyone else is told only that a card was placed (events.seen_by).
+            event |= {"to": [pid], "others": {"move": None}}
         mk, _, ek = store.match_keys(m.id)
         if st.over:  # this move ends the match
             await self.book.expected.soon(store.follow_up("match", m.id))
@@ -91,7 +98,7 @@ class Turns:
             pid if mv is None else ""])
         if not moved.ok:
             st.pop()
-            m.meta = old
+            m.meta, m.frame_start = old, start
             if bowled is not None:
                 m.bowled.pop()
             if moved.why == "conflict":

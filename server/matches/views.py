@@ -1,6 +1,6 @@
-"""What each viewer may see of a match: the summary everyone sees (never a card not yet
-everyone's: server/lanes.py for the turns), what is one player's alone, and the transcript
-published at the end."""
+"""What each viewer may see of a match: the summary everyone sees (never a card, nor a
+Bowling placement, not yet everyone's: server/lanes.py for the turns), what is one player's
+alone, and the transcript published at the end."""
 
 from __future__ import annotations
 
@@ -39,6 +39,9 @@ def summary(m: Match, viewer: str | None = None) -> dict[str, Any]:
         lane = lanes.own(m, viewer) if viewer else None
         if lane is not None:
             out["you"] = lane
+        mine = lanes.own_frame(m, viewer) if viewer else None
+        if mine is not None:
+            out["own_frame"] = mine
     else:
         out["round"] = meta["round"]
         card = m.called()

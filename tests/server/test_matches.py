@@ -115,9 +115,10 @@ async def test_four_bowlers_on_two_nodes_bowl_a_match_to_the_end(nodes: list[Nod
             refused += 1
         ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
         assert ack["type"] == "match.ack", ack
-        for ws in socks:  # every bowler sees each card placed, in order
-            event = await next_event(ws, mid)
-            assert event["type"] == "match.moved" and event["move"] == move, event
+        for i, ws in enumerate(socks):  # every bowler sees each card placed, in order;
+            event = await next_event(ws, mid)  # its pin only once the frame is complete
+            assert event["type"] == "match.moved", event
+            assert event["move"] == (move if i == k or "frames" in event else None), event
             assert event["player"] == ids[k] and event["by"] == "player"
         current = event
 
@@ -180,7 +181,8 @@ async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
         event = await next_event(a, mid, timeout=15, after=current["seq"])
         if event["type"] == "match.moved":
             assert event["player"] == b_id and event["by"] == "timer", event
-            # the timer's placement: the lowest pin that takes the card, else the ball pile
+            # the timer's placement, B's own until B's frame 1 completes the frame
+            assert (event["move"] is None) == ("frames" not in event), event
             timed.append(event["move"])
             current = event
     assert timed and current["turn"]["player"] == a_id  # frame 1 done for B; A's frame 2
