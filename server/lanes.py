@@ -87,14 +87,28 @@ def public(m: Match) -> dict[str, Any]:
     view = st.view()
     if not m.running or st.over:
         return {"view": view, "turn": None}
-    start = m.frame_start
-    assert start is not None and start["info"]["frame"] == st.vars["frame"], "settle() first"
-    bowlers = [b | {"forfeited": now["forfeited"]} for b, now in
-               zip(start["info"]["bowlers"], view["info"]["bowlers"], strict=True)]
-    info = start["info"] | {"bowler": st.turn + 1, "bowlers": bowlers}
+    start = started(m)
+    info = start["info"] | {"bowler": st.turn + 1,
+                            "bowlers": scorecards(m, view["info"]["bowlers"], None)}
     return {"view": start | {"info": info},
             "turn": {"player": m.order[st.turn], "bowler": st.turn + 1,
                      "deadline": m.meta["deadline"]}}
+
+
+def started(m: Match) -> dict[str, Any]:
+    """The lane as the frame being bowled began (``settle``)."""
+    st = m.state
+    start = m.frame_start
+    assert st is not None and start is not None and (
+        start["info"]["frame"] == st.vars["frame"]), "settle() first"
+    return start
+
+
+def scorecards(m: Match, now: list[dict[str, Any]], mine: int | None) -> list[dict[str, Any]]:
+    """The scorecards as they stood when the frame being bowled began, with who has left
+    since; bowler ``mine`` (0-based) as it stands now, their own."""
+    return [b if k == mine else was | {"forfeited": b["forfeited"]} for k, (was, b) in
+            enumerate(zip(started(m)["info"]["bowlers"], now, strict=True))]
 
 
 def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
@@ -114,10 +128,16 @@ def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
 
 
 def own(m: Match, pid: str) -> dict[str, Any] | None:
-    """The bowler's own lane, cards and legal placements, while it is their turn; for anyone
-    else ``None`` (they see the lane face down)."""
+    """The bowler's own lane, cards and legal placements, while it is their turn (the other
+    bowlers' scorecards as everyone sees them); for anyone else ``None`` (they see the lane
+    face down)."""
     st = m.state
     if st is None or not m.running or st.over or m.order[st.turn] != pid:
         return None
     legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()]
-    return {"view": st.view(), "legal": legal, "waiting": True, "as_of": m.meta["seq"]}
+    view = st.view()
+    # the lane is theirs; the others' scorecards, as everyone sees them
+    bowlers = scorecards(m, view["info"]["bowlers"], st.turn)
+    view |= {"info": view["info"] | {"bowlers": bowlers},
+             "score": max(b["total"] for b in bowlers)}
+    return {"view": view, "legal": legal, "waiting": True, "as_of": m.meta["seq"]}

@@ -167,6 +167,8 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
                 assert status == 409 and early["code"] == "match.not_over", early
                 lanes.append({"bowler": k + 1, "player": ids[k], "cards": []})
             you = await own_lane(socks[k], current["seq"])
+            for b in you["view"]["info"]["bowlers"]:  # their lane: nobody else's frame
+                assert b["bowler"] == k + 1 or b["frames"][frame - 1]["balls"] == [], b
             card = you["view"]["piles"]["s"]["up"][0]
             move = rng.choice(you["legal"])
             ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
