@@ -139,6 +139,13 @@ export async function mount(root, ctx, params) {
         const card = shown?.piles?.[stockOf(rules())]?.up?.at(-1); // the card bowled, if shown here
         Object.assign(m, pick(ev, ["view", "turn"]));
         if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
+        if (ev.move == null) {
+          // A placement of a frame this page's player is still to bowl (or watches): only
+          // that a card was placed; the frame shows once every bowler has bowled it.
+          const text = `${nameOf(ev.player)} is bowling…`;
+          if (log[0] !== text) note(text);
+          break;
+        }
         note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(rules(), ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
         break;
       }
@@ -274,10 +281,12 @@ export async function mount(root, ctx, params) {
   function drawLane() {
     const { view, legal } = lane();
     showBoard(seated() ? "play" : "watch", view, legal);
-    const info = m.view?.info;
+    // On the player's turn their own lane's info has their ball in progress; else the
+    // scorecards as everyone sees them, with the player's own frame so far (own_frame).
+    const info = (view !== m.view && view?.info) || m.view?.info;
     if (!info) return;
     const cards = frameCards(m.frames?.at(-1), rules(), nameOf); // null until a frame is complete
-    scores.replaceChildren(h("h2", { text: "Scorecards" }), scorecards(m, info, me()),
+    scores.replaceChildren(h("h2", { text: "Scorecards" }), scorecards(m, info, me(), m.own_frame),
       ...(cards ? [cards] : []));
   }
 

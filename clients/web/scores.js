@@ -8,22 +8,33 @@ import { cardWords, pileWords } from "./words.js";
 
 const FRAMES = 10;
 
-// The scorecard of every bowler from the view's info; `me` marks the player's own row.
-export function scorecards(m, info, me) {
+// The scorecard of every bowler from the view's info; `me` marks the player's own row. While
+// a frame is being bowled it is hidden from all but its bowler until every bowler has bowled
+// it: the bowler bowling shows "bowling…", those who bowled it "…" (the player's own row from
+// `own`, the summary's own_frame, once they have bowled it).
+export function scorecards(m, info, me, own) {
+  const running = m.state === "running";
+  const rows = info.bowlers.map((b) =>
+    running && own?.frame === info.frame && own.bowler === b.bowler ? own.scorecard : b);
   return h("table.scorecard", {},
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Bowler" }),
       Array.from({ length: FRAMES }, (_, i) => h("th", { scope: "col", text: i + 1 })),
       h("th", { scope: "col", text: "Total" }))),
-    h("tbody", {}, info.bowlers.map((b) => {
+    h("tbody", {}, rows.map((b) => {
       const p = m.players[b.bowler - 1];
-      const current = m.state === "running" && info.bowler === b.bowler;
+      const current = running && info.bowler === b.bowler;
+      const mine = p?.player === me;
       return h(`tr${current ? ".current" : ""}${p?.player === me ? ".me" : ""}`, { "data-bowler": b.bowler, "data-player": p?.player },
         h("th", { scope: "row", text: p ? p.name : `Bowler ${b.bowler}` }, b.forfeited ? h("span.tag.forfeit", { text: "left" }) : null),
         b.frames.map((f) => {
           const live = current && info.frame === f.frame;
-          return h(`td.frame${live ? ".live" : ""}`, { "data-frame": f.frame },
+          const hidden = running && !live && info.frame === f.frame && !f.balls.length &&
+            b.bowler < info.bowler;
+          return h(`td.frame${live ? ".live" : ""}${hidden ? ".hidden" : ""}`, { "data-frame": f.frame },
             h("span.marks", { text: f.marks.join(" ") }),
-            live ? h("span.pins", { text: ` ball ${info.ball}: ${info.pins} pin${info.pins === 1 ? "" : "s"}` }) : null,
+            live && mine ? h("span.pins", { text: ` ball ${info.ball}: ${info.pins} pin${info.pins === 1 ? "" : "s"}` }) : null,
+            live && !mine ? h("span.pins", { text: "bowling…" }) : null,
+            hidden ? h("span.pins", { text: "…", title: "shown once every bowler has bowled this frame" }) : null,
             h("span.total", { text: f.total ?? "" }));
         }),
         h("td.bowler-total", { text: b.total }));
