@@ -15,7 +15,7 @@ const FRAMES = 10;
 export function scorecards(m, info, me, own) {
   const running = m.state === "running";
   const rows = info.bowlers.map((b) =>
-    running && own?.frame === info.frame && own.bowler === b.bowler ? own.scorecard : b);
+    running && own && own.frame === info.frame && own.bowler === b.bowler ? own.scorecard : b);
   return h("table.scorecard", {},
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Bowler" }),
       Array.from({ length: FRAMES }, (_, i) => h("th", { scope: "col", text: i + 1 })),
