@@ -12,8 +12,11 @@ import re
 from typing import Any
 
 import msgpack
+import pytest
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player
+
+pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
 MOVE_TEXT = re.compile(rb"s-[pb][0-9]")  # any placement's text: s-p3, s-b1
 PINS = [f"p{i}" for i in range(1, 11)]
