@@ -93,10 +93,10 @@ class Settings:
     daily_chain_length: int = 36500
     #: Seconds after a day's close (24:00 UTC) that its ranked attempts may still finish.
     daily_grace: int = 3600
-    #: Rank a day's attempts by accounts made during that day too. Off: such an account (a
-    #: throwaway made to scout the deal) plays the day's deals unranked; on only for a
-    #: deployment's first day or a test rig, where every account is new.
-    daily_rank_new_accounts: bool = False
+    #: Rank a day's attempts by accounts made during that day too (the default: scouting is
+    #: caught by the integrity signal and the review queue instead, docs/daily.md). Off: such
+    #: an account plays the day's deals under the ranked rules but off the boards.
+    daily_rank_new_accounts: bool = True
     #: Days a daily board is kept after its day; weeks a weekly board is kept after its week.
     daily_board_days: int = 30
     weekly_board_weeks: int = 12

@@ -31,7 +31,9 @@ def limited(redis_url: str, tmp_path_factory: pytest.TempPathFactory
     url = redis_url.rsplit("/", 1)[0] + "/1"
     logs: Path = tmp_path_factory.mktemp("throwaways")
     env = {"SAMEDEAL_SIGNUP_BURST": str(BURST), "SAMEDEAL_SIGNUP_PER_HOUR": "1",
-           "SAMEDEAL_DAILY_SECRET": "throwaways"}
+           "SAMEDEAL_DAILY_SECRET": "throwaways",
+           # The same-day rule is off by default; these nodes turn it on to test it.
+           "SAMEDEAL_DAILY_RANK_NEW_ACCOUNTS": "false"}
     a, pa = start_node(url, logs / "a.log", SAMEDEAL_TRUSTED_PROXIES="127.0.0.1/32", **env)
     b, pb = start_node(url, logs / "b.log", **env)
     yield url, a, b
@@ -93,12 +95,17 @@ async def test_registrations_per_address_are_limited_across_nodes(
 
 async def test_an_account_made_today_plays_the_daily_off_the_boards(
         limited: tuple[str, Node, Node]) -> None:
-    """On a node with the default rule, a player registered now (during today) gets a ranked
-    attempt that does not reach the day's board."""
+    """On a node with the same-day rule on, a player registered now (during today) gets a
+    ranked attempt that does not reach the day's board, and the day's page says so before
+    the attempt starts."""
     _, a, _ = limited
     r = await register(a, forwarded="192.0.2.44")
     assert r.status_code == 201, r.text
     rest = Rest(a, r.json()["token"])
+    status, page = await rest.call("GET", "/daily")
+    golf = next(d for d in page["deals"] if d["game"] == "golf" and d["variant"] == "easy")
+    assert golf["you"]["ranked"] is False and golf["you"]["played"] is False, golf
+    assert "from the next day on" in golf["you"]["unranked_reason"]
     status, s = await rest.call("POST", "/daily", {"game": "golf", "variant": "easy"})
     assert status == 201 and s["mode"] == "daily" and s["ranked"] is False, s
     assert "from the next day on" in s["unranked_reason"] and "seed" not in s
