@@ -157,6 +157,8 @@ async def match_move(sv: Services, player: Player, body: dict[str, Any]) -> dict
 
 
 async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    """A ranked attempt or an unranked replay. The transports note where a ranked attempt's
+    start and moves come from (``seen_from``)."""
     s = await sv.daily.start(player, body["game"], body["variant"], body.get("ranked", True),
                              body.get("day"))
     out = session_payload(s)
@@ -168,7 +170,12 @@ async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dic
 
 
 async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await daily_page(sv, body)
+    """The day's page, and in each deal ``you``: the caller's standing on it."""
+    page = await daily_page(sv, body)
+    yours = await sv.daily.yours(player, parse_day(page["day"]))
+    for deal in page["deals"]:
+        deal["you"] = yours[(deal["game"], deal["variant"])]
+    return page
 
 
 async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
@@ -376,6 +383,19 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "challenge.decline": (challenge_decline, "challenge"),
     "challenge.withdraw": (challenge_withdraw, "challenge"),
 }
+
+
+#: The operations on a ranked daily attempt whose origin and client are noted.
+SEEN = frozenset({"daily.start", "move", "undo", "resign"})
+
+
+async def seen_from(sv: Services, kind: str, body: dict[str, Any], reply: dict[str, Any],
+                    address: str, agent: str) -> None:
+    """After ``kind`` succeeded: note where a ranked daily attempt was played from
+    (server/linked.py; anything else is left alone)."""
+    sid = reply.get("session") or body.get("session")
+    if kind in SEEN and isinstance(sid, str) and sv.daily.linked is not None:
+        await sv.daily.linked.saw(sid, address, agent, body.get("install", ""))
 
 
 async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:

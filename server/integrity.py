@@ -27,10 +27,18 @@ from typing import Any
 import engine
 from engine.core import STOCK, Move, State
 
+from . import openplay
+
 #: A moderator looks at attempts with foresight at or above this (docs/daily.md: its rate).
 FLAG = 3.0
 #: Moves judged at most: the rest of a very long attempt adds cost, not evidence.
 MAX_MOVES = 400
+#: Solver help: at least this share of ``MIN_JUDGED`` choices or more on the solver's line,
+#: at a machine's pace (times per move spread less than ``STEADY_CV``, or not growing with
+#: the choice: correlation below ``PACE_CORR``).
+FOLLOW, MIN_JUDGED, STEADY_CV, PACE_CORR = 0.8, 20, 0.3, 0.1
+#: Another account's earlier attempt from the same origin or client, with weaker evidence.
+LINKED_FORESIGHT, LINKED_FOLLOW = 2.0, 0.6
 
 
 def _visible(st: State) -> set[int]:
@@ -90,11 +98,32 @@ def foresight(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move]) -> dict
 
 
 def signal(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
-           times: Sequence[int], created: int) -> dict[str, Any]:
-    """The stored signal: foresight, with the median ms between moves (from the first card
-    shown) for context, and whether it reaches the moderators' flag."""
+           times: Sequence[int], created: int, budget: int = openplay.BUDGET) -> dict[str, Any]:
+    """The stored signal's parts computed from the moves: foresight, the share of choices
+    following the solver's line and the pace (server/openplay.py), and the median ms between
+    moves (from the first card shown) for context. ``flag`` then judges it."""
     out = foresight(rules, seed, moves)
+    out.update(openplay.follow(rules, seed, moves, budget))
+    out.update(openplay.timing(rules, seed, moves, times, created))
     steps = [b - a for a, b in zip([created, *times], times, strict=False)]
     out["median_move_ms"] = int(statistics.median(steps)) if steps else None
-    out["flagged"] = out["foresight"] >= FLAG
     return out
+
+
+def flag(sig: dict[str, Any]) -> dict[str, Any]:
+    """The flag rule (docs/daily.md, "Integrity signal"): ``reasons`` lists every part that
+    reaches it, ``flagged`` whether any does."""
+    reasons = []
+    if sig.get("foresight", 0) >= FLAG:
+        reasons.append("foresight")
+    if sig.get("linked_early", 0) >= 1:
+        reasons.append("scouted")
+    follow, judged = sig.get("follow"), sig.get("judged", 0)
+    machine = (sig.get("pace_cv") is not None and sig["pace_cv"] < STEADY_CV) or (
+        sig.get("pace_corr") is not None and sig["pace_corr"] < PACE_CORR)
+    if follow is not None and judged >= MIN_JUDGED and follow >= FOLLOW and machine:
+        reasons.append("solver")
+    if sig.get("linked", 0) >= 1 and (sig.get("foresight", 0) >= LINKED_FORESIGHT or (
+            follow is not None and judged >= MIN_JUDGED and follow >= LINKED_FOLLOW)):
+        reasons.append("linked")
+    return sig | {"reasons": reasons, "flagged": bool(reasons)}

@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import Response
 
 import engine
 
 from . import admin, codec, replies, schema
 from .accounts import Player
-from .api import OPERATIONS, Services, transcript
+from .api import OPERATIONS, SEEN, Services, seen_from, transcript
 from .api import daily_page as page_of_day
 from .daily import day_of
 from .endpoints import Endpoint, Handler
@@ -72,7 +72,7 @@ async def caller(request: Request) -> Player:
     return await services(request).accounts.authenticate(token)
 
 
-def client_address(request: Request, trusted: list[Network]) -> str:
+def client_address(request: HTTPConnection, trusted: list[Network]) -> str:
     """The client's address: the connection's, or, when that is a trusted proxy, the
     right-most X-Forwarded-For entry that is not one (each proxy appends the address it saw,
     so entries further left are the client's own say and are not believed)."""
@@ -161,7 +161,12 @@ def operation(kind: str, path: str = "", status: int = 200) -> Handler:
             body[path] = schema.check_param(path, request.path_params[path],
                                             schema.MESSAGES[kind][path])
         handler, _ = OPERATIONS[kind]
-        return respond(request, await handler(services(request), who, body), status)
+        sv = services(request)
+        out = await handler(sv, who, body)
+        if kind in SEEN:
+            await seen_from(sv, kind, body, out, client_address(request, sv.signups.trusted),
+                            request.headers.get("user-agent", ""))
+        return respond(request, out, status)
 
     endpoint.__name__ = kind.replace(".", "_")
     return endpoint
@@ -209,8 +214,12 @@ def get_operation(kind: str, path: str = "") -> Handler:
 
 
 async def daily_page(request: Request) -> Response:
-    """Today's or a day's page: public, so that anyone can check a reveal."""
+    """Today's or a day's page: public, so that anyone can check a reveal; with a token, each
+    deal also says where the caller stands on it (``daily.get``)."""
     body = query_body(request, "daily.get", "day" if "day" in request.path_params else "")
+    if "authorization" in request.headers:
+        handler, _ = OPERATIONS["daily.get"]
+        return respond(request, await handler(services(request), await caller(request), body))
     return respond(request, await page_of_day(services(request), body))
 
 

@@ -243,6 +243,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "ranked": Field("boolean", required=False,
                         doc="today's one ranked attempt (default), or false: an unranked replay"),
         "day": day("YYYY-MM-DD, for an unranked replay of an earlier day's deal"),
+        "install": Field("string", required=False, lo=1, hi=64,
+                         doc="a random id the client keeps for its install (kept only as a "
+                             "keyed hash, for the integrity signal)"),
     },
     "daily.get": {"day": day("YYYY-MM-DD; today (UTC) when left out")},
     "board.get": {

@@ -27,11 +27,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import acks, arena_live, boards_live, challenge_notices, codec, drain, schema, store
 from .accounts import Player
-from .api import OPERATIONS, Services
+from .api import OPERATIONS, SEEN, Services, seen_from
 from .errors import ApiError, store_unavailable
 from .events import decode_event, event_frame, events_after, seen_by
 from .ghost_replay import Replays
 from .outbox import Outbox
+from .rest import client_address
 from .sessions import session_payload
 from .ws_v2 import CHANGES, V2Socket
 
@@ -106,6 +107,7 @@ class Connection(V2Socket):
         self.restarting = False  # the node is shutting down: no new message is handled
         self.idle = asyncio.Event()  # not in the middle of handling a message
         self.idle.set()
+        self.seen_attempts: set[Any] = set()  # ranked daily attempts whose origin is noted
         self.ghost_replays = Replays()  # the ghosts this socket's ghost race runs are shown
 
     # ----- reading ----------------------------------------------------------------------
@@ -286,14 +288,29 @@ class Connection(V2Socket):
         if self.v2 and kind in CHANGES:
             out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
                                                    self.revs.get(m["session"]))}
+            await self._seen(kind, m, out)
             self._sent_rev(out)
             return out
         operation, reply = OPERATIONS[kind]
         out = {"type": reply, **await operation(self.sv, self.player, m)}
+        await self._seen(kind, m, out)
         if kind == "player.rename":
             self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
         self._sent_rev(out)
         return out
+
+    async def _seen(self, kind: str, m: dict[str, Any], out: dict[str, Any]) -> None:
+        """Note where a ranked daily attempt is played from, once per attempt and socket
+        (one socket has one origin and client)."""
+        if kind not in SEEN:
+            return
+        sid = out.get("session") or m.get("session")
+        if sid in self.seen_attempts and kind != "daily.start":
+            return
+        self.seen_attempts.add(sid)
+        await seen_from(self.sv, kind, m, out,
+                        client_address(self.ws, self.sv.signups.trusted),
+                        self.ws.headers.get("user-agent", ""))
 
     @property
     def watcher_id(self) -> str:
