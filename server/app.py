@@ -43,12 +43,14 @@ from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .hints import Hints
 from .league_boards import LeagueBoards
 from .leagues import Leagues
+from .linked import Linked
 from .loops import pause
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .ratings import Ratings
 from .records import Records
+from .review import Reviews
 from .sessions import Session, Sessions
 from .signups import SignupLimit
 from .web_files import WebFiles
@@ -122,6 +124,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
     hub, metrics = Hub(redis), Metrics()
     leagues = Leagues(redis, settings, daily.clock)
     winnable = daily.winnable = Winnable(redis, settings, daily, metrics)
+    daily.linked = Linked(redis)
+    daily.reviews = Reviews(redis, accounts, sessions, records)
 
     def operation(kind: str) -> Any:
         """A bot's call of ``OPERATIONS[kind]``, as either transport makes it."""

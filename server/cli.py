@@ -83,21 +83,37 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help=f"how much the server logs: {', '.join(LOG_LEVELS)} (default info)")
     p.set_defaults(run=serve)
 
-    m = sub.add_parser("moderate", help="list a day's board by its integrity signal, most "
-                       "suspicious first (docs/daily.md)",
-                       description="List a day's daily board by its integrity signal, most "
-                       "suspicious first, from the servers' Redis (docs/daily.md).")
-    m.add_argument("what", choices=["daily"], help="what to list: daily")
-    m.add_argument("day", help="the day, YYYY-MM-DD")
-    m.add_argument("game", help="the game, e.g. golf")
-    m.add_argument("variant", help="the variant, e.g. easy")
-    m.add_argument("--kind", choices=["human", "bot"], default="human",
+    m = sub.add_parser("moderate", help="the integrity signal and the review queue of daily "
+                       "results (docs/daily.md)",
+                       description="Moderate the daily boards from the servers' Redis "
+                       "(docs/daily.md, docs/operations.md): daily lists a day's board by its "
+                       "integrity signal, most suspicious first; queue lists the flagged "
+                       "results waiting for review, with their evidence; clear puts one on the "
+                       "boards as it would have gone; remove keeps it off.")
+    what = m.add_subparsers(dest="what", required=True, metavar="daily|queue|clear|remove",
+                            help="what to do")
+    url = argparse.ArgumentParser(add_help=False)
+    url.add_argument("--redis-url", metavar="URL", type=redis_url,
+                     default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                     help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
+    url.add_argument("--json", action="store_true",
+                     help="one JSON object per entry (default: a table)")
+    d = what.add_parser("daily", parents=[url], help="a day's board by its integrity signal",
+                        description="A day's board, most suspicious first (! marks a "
+                        "flagged entry).")
+    d.add_argument("day", help="the day, YYYY-MM-DD")
+    d.add_argument("game", help="the game, e.g. golf")
+    d.add_argument("variant", help="the variant, e.g. easy")
+    d.add_argument("--kind", choices=["human", "bot"], default="human",
                    help="which board: human or bot (default human)")
-    m.add_argument("--redis-url", metavar="URL", type=redis_url,
-                   default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
-                   help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
-    m.add_argument("--json", action="store_true",
-                   help="one JSON object per entry (default: a table)")
+    what.add_parser("queue", parents=[url], help="the flagged results waiting for review",
+                    description="The flagged results waiting for review, oldest first, "
+                    "each with its evidence.")
+    for verdict, said in (("clear", "put a held result on the boards as it would have gone"),
+                          ("remove", "keep a held result off the boards for good")):
+        v = what.add_parser(verdict, parents=[url], help=said,
+                            description=f"{said[0].upper()}{said[1:]}.")
+        v.add_argument("session", help="the attempt's session id, as the queue lists it")
     m.set_defaults(run=moderate)
 
     c = sub.add_parser("chain", help="the daily chain of day secrets: init, show, rotate "
@@ -270,21 +286,28 @@ def moderate(args: argparse.Namespace) -> int:
 
     from redis.exceptions import RedisError
 
-    from .moderation import daily_by_signal, table
+    from .errors import ApiError
+    from .moderation import daily_by_signal, decide, queue, queue_table, table
 
     if not args.redis_url:
         return no_url("samedeal moderate", "the boards")
     try:
-        entries = asyncio.run(daily_by_signal(args.redis_url, args.day, args.game,
-                                              args.variant, args.kind))
-    except ValueError as e:
+        if args.what == "daily":
+            entries = asyncio.run(daily_by_signal(args.redis_url, args.day, args.game,
+                                                  args.variant, args.kind))
+            print(table(entries, args.json))
+        elif args.what == "queue":
+            print(queue_table(asyncio.run(queue(args.redis_url)), args.json))
+        else:
+            record = asyncio.run(decide(args.redis_url, args.session, args.what))
+            print(queue_table([record], args.json))
+    except (ValueError, ApiError) as e:
         print(f"samedeal moderate: {e}", file=sys.stderr)
         return 2
     except (RedisError, OSError) as e:  # no Redis there: as any command that cannot connect
         print(f"samedeal moderate: cannot read the boards from {args.redis_url}: {e}",
               file=sys.stderr)
         return 1
-    print(table(entries, args.json))
     return 0
 
 

@@ -37,6 +37,8 @@ from .records import Records, opens_at
 from .sessions import Session, Sessions, rules_for
 
 if TYPE_CHECKING:
+    from .linked import Linked
+    from .review import Reviews
     from .winnable import Winnable
 
 DAY_MS = 86_400_000
@@ -86,6 +88,10 @@ class Daily:
         self._close = script_replies.bind(redis, scripts.CLOSE, script_replies.Closed.of)
         #: The winnable-deal rule (server/winnable.py), wired by the app factory; None: off.
         self.winnable: Winnable | None = None
+        #: Where attempts were played from, and the queue flagged results wait in (wired by
+        #: the app factory; None: no linked-account evidence, flagged results rank at once).
+        self.linked: Linked | None = None
+        self.reviews: Reviews | None = None
 
     async def secret(self) -> bytes:
         """The setting's secret, else one made once and kept in Redis for every node."""
@@ -227,10 +233,10 @@ class Daily:
         return s
 
     async def unranked_reason(self, player_id: str, day: date) -> str:
-        """Why a ranked attempt of ``day`` stays off the boards ("" when it counts): an
-        account made during the day could be a throwaway made to scout the deal, or a second
-        account of someone who already played it, so it plays under the ranked rules but
-        ranks from the next day on (unless ``daily_rank_new_accounts`` is set)."""
+        """Why a ranked attempt of ``day`` stays off the boards ("" when it counts). Only
+        with ``daily_rank_new_accounts`` off (it is on by default: scouting is judged by the
+        integrity signal instead): an account made during the day plays under the ranked
+        rules but ranks from the next day on."""
         if self.settings.daily_rank_new_accounts:
             return ""
         if await self.accounts.created(player_id) < opens_at(day):
@@ -270,18 +276,51 @@ class Daily:
             if await self.unranked_reason(player.id, day):  # the player's statistics only
                 await self.records.game_over(s, finished_at)
             else:
-                await self.records.daily_result(player, s, day, finished_at, walked_away,
-                                                await self.integrity(s))
+                signal = await self.integrity(s)
+                if signal["flagged"] and self.reviews is not None:  # off the boards for now
+                    await self.reviews.hold(player, s, day, finished_at, walked_away, signal)
+                else:
+                    await self.records.daily_result(player, s, day, finished_at, walked_away,
+                                                    signal)
         await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
         await followups.forget(self.redis, due)
 
     async def integrity(self, s: Session) -> dict[str, Any]:
-        """The attempt's integrity signal (server/integrity.py), computed off the event loop:
-        it replays the attempt with a look-ahead at every move."""
+        """The attempt's integrity signal and flag (server/integrity.py): the other accounts'
+        earlier attempts from its origins and clients (server/linked.py), and what its moves
+        show, computed off the event loop (it replays the attempt with a look-ahead at every
+        move and a bounded solver search)."""
         entries = await self.redis.lrange(store.session_keys(s.id)[1], 0, -1)
         times = [int(store.text(e).partition(" ")[0]) for e in entries]
-        return await asyncio.to_thread(integrity.signal, s.rules, s.seed,
-                                       list(s.state.history), times, s.created)
+        out = await asyncio.to_thread(integrity.signal, s.rules, s.seed,
+                                      list(s.state.history), times, s.created)
+        if self.linked is not None:
+            out.update(await self.linked.evidence(s.id, s.created))
+        return integrity.flag(out)
+
+    async def yours(self, player: Player, day: date) -> dict[tuple[str, str], dict[str, Any]]:
+        """Per rule set, what ``player`` needs before starting ``day``'s deal: whether their
+        attempt ranks (and if not, why), whether they played it, and where a flagged result
+        of theirs stands in review."""
+        today = day_of(await self.clock())
+        why = (await self.unranked_reason(player.id, day) if day == today else
+               f"the {day} challenge is closed to ranked play")
+        sets = daily_rule_sets()
+        sids = [attempt_id(day, r, player.id) for r in sets]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for sid in sids:
+                pipe.exists(store.session_keys(sid)[0])
+            played = await pipe.execute()
+        reviews = await self.reviews.statuses(sids) if self.reviews is not None else []
+        out = {}
+        for i, rules in enumerate(sets):
+            mine: dict[str, Any] = {"ranked": not why, "played": bool(played[i])}
+            if why:
+                mine["unranked_reason"] = why
+            if i < len(reviews) and reviews[i] is not None:
+                mine["review"] = reviews[i]
+            out[(rules.id, rules.variant)] = mine
+        return out
 
     async def settle(self, sid: str) -> followups.Outcome:
         """The due follow-up of a ranked attempt that ended (its node may have died before

@@ -53,6 +53,8 @@ STATUS = {
     "daily.not_open": 409,
     "daily.closed": 409,
     "daily.played": 409,
+    "review.unknown": 404,
+    "review.decided": 409,
     "daily.not_revealed": 409,
     "daily.waiting": 503,
     "board.unknown": 404,

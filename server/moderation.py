@@ -1,6 +1,8 @@
-"""What moderators read: a day's board sorted by the integrity signal, most suspicious first
-(``samedeal moderate daily DAY GAME VARIANT``). The board's entries hash holds the signal
-computed when each attempt was recorded (server/integrity.py); the public pages leave it out."""
+"""What moderators read and do: a day's board sorted by the integrity signal, most suspicious
+first (``samedeal moderate daily DAY GAME VARIANT``), and the review queue of flagged results
+(``samedeal moderate queue|clear|remove``, server/review.py). The board's entries hash holds
+the signal computed when each attempt was recorded (server/integrity.py); the public pages
+leave it out."""
 
 from __future__ import annotations
 
@@ -48,4 +50,54 @@ def table(entries: list[dict[str, Any]], as_json: bool = False) -> str:
             f"{e['player']:<13} {e['session']}  {e['name']}")
     lines.append(f"{len(entries)} entries; ! marks foresight at or above the flag "
                  "(docs/daily.md, Integrity signal)")
+    return "\n".join(lines)
+
+
+async def queue(redis_url: str) -> list[dict[str, Any]]:
+    """The flagged results waiting for review (server/review.py), oldest first."""
+    from .review import ENTRIES, PENDING
+
+    redis = store.connect(redis_url)
+    try:
+        sids = [store.text(s) for s in await redis.zrange(PENDING, 0, -1)]
+        raw = await redis.hmget(ENTRIES, sids) if sids else []
+    finally:
+        await redis.aclose()
+    return [json.loads(r) for r in raw if r is not None]
+
+
+async def decide(redis_url: str, sid: str, verdict: str) -> dict[str, Any]:
+    """Clear or remove a held result, as a server would (the same services, on that Redis)."""
+    from .app import build_services
+    from .config import Settings
+
+    sv = build_services(Settings.from_env(redis_url=redis_url))
+    try:
+        assert sv.daily.reviews is not None  # wired by build_services
+        return await sv.daily.reviews.decide(sid, verdict)
+    finally:
+        await sv.redis.aclose()
+
+
+def queue_table(records: list[dict[str, Any]], as_json: bool = False) -> str:
+    if as_json:
+        return "\n".join(json.dumps(r, sort_keys=True) for r in records)
+    lines = [f"{'status':<8} {'day':<10} {'rule set':<24} {'result':<8} {'score':>5}  "
+             "reasons            session"]
+    for r in records:
+        s = r.get("integrity") or {}
+        reasons = ",".join(s.get("reasons") or []) or "-"
+        lines.append(f"{r['status']:<8} {r['day']:<10} {r['game'] + '/' + r['variant']:<24} "
+                     f"{r['result']:<8} {r['score']:>5}  {reasons:<18} {r['session']}  "
+                     f"{r['name']}")
+        evidence = [f"foresight {s.get('foresight')}", f"follow {s.get('follow')} of "
+                    f"{s.get('judged', 0)} choices", f"pace corr {s.get('pace_corr')} "
+                    f"cv {s.get('pace_cv')}"]
+        for a in s.get("linked_attempts") or []:
+            evidence.append(f"earlier attempt {a['session']} by {a['player']} via "
+                            f"{'+'.join(a['via'])}: {a['moves']} moves"
+                            + (", ended early" if a["early"] else ""))
+        lines += [f"    {e}" for e in evidence]
+    lines.append(f"{len(records)} results; clear or remove one with samedeal moderate clear|"
+                 "remove SESSION (docs/operations.md, Moderation)")
     return "\n".join(lines)

@@ -88,23 +88,34 @@ async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
     await sv.daily.close_due()
     entries = {json.loads(v)["player"]: json.loads(v) for v in await sv.redis.hvals(
         f"sd:{{board:daily:{DAY}:klondike:easy:human}}:entries")}
-    flagged = entries[scout.id]["integrity"]
+    # The flagged result waits for review, off the board; the honest one ranks at once.
+    assert scout.id not in entries and not entries[honest.id]["integrity"]["flagged"]
+    assert sv.daily.reviews is not None
+    held = await sv.daily.reviews.queue()
+    assert [h["player"] for h in held] == [scout.id], held
+    flagged = held[0]["integrity"]
     assert flagged["flagged"] and flagged["foresight"] >= FLAG
+    assert "foresight" in flagged["reasons"] and held[0]["status"] == "pending"
     assert flagged["median_move_ms"] is not None and flagged["median_move_ms"] >= 0
-    assert not entries[honest.id]["integrity"]["flagged"]
-    # The public board does not show it.
+    # The public board does not show it, nor anyone's signal.
     page = await board(sv, scout, f"daily/{DAY}/klondike/easy")
-    assert page["total"] == 2 and all("integrity" not in e for e in page["entries"])
+    assert page["total"] == 1 and all("integrity" not in e for e in page["entries"])
     await sv.redis.aclose()
 
-    out = subprocess.run([sys.executable, "-m", "engine.cli", "moderate", "daily",
-                          DAY.isoformat(), "klondike", "easy", "--redis-url", redis_url],
-                         cwd=ROOT, capture_output=True, text=True)
+    def moderate(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "engine.cli", "moderate", *args,
+                               "--redis-url", redis_url], cwd=ROOT, capture_output=True,
+                              text=True)
+
+    out = moderate("queue")
+    assert out.returncode == 0 and held[0]["session"] in out.stdout, out.stderr
+    assert "foresight" in out.stdout
+    out = moderate("clear", held[0]["session"])
+    assert out.returncode == 0 and "cleared" in out.stdout, out.stderr
+    out = moderate("daily", DAY.isoformat(), "klondike", "easy")
     assert out.returncode == 0, out.stderr
     rows = [r for r in out.stdout.splitlines() if scout.id in r or honest.id in r]
     assert scout.id in rows[0] and "!" in rows[0] and honest.id in rows[1], out.stdout
-    out = subprocess.run([sys.executable, "-m", "engine.cli", "moderate", "daily",
-                          DAY.isoformat(), "klondike", "easy", "--redis-url", redis_url,
-                          "--json"], cwd=ROOT, capture_output=True, text=True)
+    out = moderate("daily", DAY.isoformat(), "klondike", "easy", "--json")
     first = json.loads(out.stdout.splitlines()[0])
     assert first["player"] == scout.id and first["integrity"]["flagged"]
