@@ -111,13 +111,19 @@ PAR = {"par": {"type": "integer", "description": "a revealed daily board: the mo
                "day's winning line (docs/daily.md, par)"}}
 VS_PAR = {"vs_par": {"type": "integer", "description": "with par: the entry's moves minus "
                      "par"}}
+YOU_DEAL = obj({"ranked": BOOL, "played": BOOL},
+               {"unranked_reason": STR,
+                "review": {"enum": ["pending", "cleared", "removed"],
+                           "description": "your flagged result's review: pending (off the "
+                                          "boards for now), cleared or removed"}},
+               doc="with a token: your attempt at this deal (docs/daily.md#who-ranks)")
 DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
              "opens_at": MS, "closes_at": MS, "deadline": MS, "now": MS,
              "reveal_due": MS, "overdue": BOOL,
              "chain": {"oneOf": [CHAIN, {"type": "null"}]},
              "deals": {"type": "array", "items": obj(
                  {"game": STR, "variant": STR, "name": STR},
-                 {"commitment": HEX, "seed": HEX, **WINNABLE_DEAL})}},
+                 {"commitment": HEX, "seed": HEX, **WINNABLE_DEAL, "you": YOU_DEAL})}},
             {"beacon": {"oneOf": [ROUND, {"type": "null"}]}, "waiting": BOOL,
              "secret": HEX, "revealed_at": MS})
 #: Against a second account: everyone dealt at once (live), or whenever each started (open).
