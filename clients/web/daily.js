@@ -16,6 +16,21 @@ import { formatNote } from "./fairplay.js";
 
 const PAGE = 10; // leaderboard rows per page
 
+// A random id this browser keeps and sends with a ranked start: the server keeps only a keyed
+// hash of it, to tell two accounts played from one browser (docs/daily.md, Integrity signal).
+function installId() {
+  try {
+    let id = localStorage.getItem("samedeal.install");
+    if (!id) {
+      id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem("samedeal.install", id);
+    }
+    return id;
+  } catch {
+    return undefined; // no storage: no install id
+  }
+}
+
 export async function mount(root, ctx, params) {
   const { net } = ctx;
   let day = null;
@@ -119,7 +134,8 @@ export async function mount(root, ctx, params) {
     drawActions(view);
     showBoard(view);
     if (what === "ranked" && offersRanked(d)) warn(view);
-    if (what === "start" && offersRanked(d)) begin(view);
+    // From the front door: straight in, unless the attempt would not rank (say so first).
+    if (what === "start" && offersRanked(d)) (ranks(d) ? begin(view) : warn(view));
     detail.scrollIntoView?.({ block: "nearest" });
   }
 
@@ -127,12 +143,24 @@ export async function mount(root, ctx, params) {
     return day.state === "open" && Boolean(d.commitment) && !attempts?.played(d.game, d.variant);
   }
 
+  // Whether the player's attempt at d goes on the boards (the day's page says, per player).
+  function ranks(d) {
+    return d.you?.ranked !== false;
+  }
+
+  const REVIEW = {
+    pending: "Your result is waiting for a moderator's review: it is off the boards until then.",
+    cleared: "Your result was reviewed and cleared: it is on the boards.",
+    removed: "Your result was reviewed and removed from the boards.",
+  };
+
   // The deal's actions: the ranked attempt until it is played (resume while it runs), then
   // the player's result in its place; the unranked replay and practice always.
   function drawActions(view) {
     const { d, play, actions, result } = view;
     const done = attempts?.played(d.game, d.variant);
-    result.textContent = done && done.status !== "playing" ? `Your ranked attempt: ${resultText(done)}.` : "";
+    result.textContent = [done && done.status !== "playing" ? `Your ranked attempt: ${resultText(done)}.` : "",
+      REVIEW[d.you?.review] ?? ""].filter(Boolean).join(" ");
     actions.replaceChildren(...kids(
       offersRanked(d) ? h("button.primary", { type: "button", "data-act": "ranked", text: "Ranked attempt", onclick: () => warn(view) }) : null,
       done?.status === "playing" && !session ? h("button.primary", { type: "button", "data-act": "resume", text: "Resume my attempt", onclick: () => begin(view) }) : null,
@@ -145,7 +173,11 @@ export async function mount(root, ctx, params) {
     const { play } = view;
     const go = h("button.primary", { type: "button", "data-act": "confirm", text: "Deal — start my clock" });
     const cancel = h("button", { type: "button", "data-act": "cancel", text: "Not now" });
+    const { d } = view;
     const box = h("div.daily-confirm", { role: "alertdialog", "aria-label": "start the ranked attempt" },
+      ranks(d) ? null : h("p.unranked-note", { "data-unranked": "" },
+        h("strong", { text: "This attempt will not go on the boards" }),
+        `: ${d.you.unranked_reason}.`),
       h("p", {}, h("strong", { text: "Your ranked attempt starts when the first card shows" }),
         ", and its clock runs from then, even if you leave the page: walking away counts as finishing with the score reached."),
       h("p", { text: "You get one ranked attempt at this deal today. Moves that show a card can't be undone. If you already started, this resumes it." }),
@@ -164,7 +196,8 @@ export async function mount(root, ctx, params) {
   async function begin(view) {
     const { d, play } = view;
     try {
-      const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant });
+      const install = installId();
+      const s = await net.request({ type: "daily.start", game: d.game, variant: d.variant, ...(install ? { install } : {}) });
       if (s.view.status === "playing") attempts?.note(d.game, d.variant, { session: s.session, status: "playing" });
       await mountAttempt(play, s, view);
     } catch (e) {
