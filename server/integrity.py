@@ -33,10 +33,11 @@ from . import openplay
 FLAG = 3.0
 #: Moves judged at most: the rest of a very long attempt adds cost, not evidence.
 MAX_MOVES = 400
-#: Solver help: at least this share of ``MIN_JUDGED`` choices or more on the solver's line,
-#: at a machine's pace (times per move spread less than ``STEADY_CV``, or not growing with
-#: the choice: correlation below ``PACE_CORR``).
-FOLLOW, MIN_JUDGED, STEADY_CV, PACE_CORR = 0.8, 20, 0.3, 0.1
+#: Solver help: a steady share of the choices on the solver's line at a metronome's pace
+#: (times per move spread less than ``STEADY_CV``), or nearly all of them at a pace that
+#: does not grow with the choice (correlation below ``PACE_CORR``).
+STEADY_FOLLOW, STEADY_JUDGED, STEADY_CV = 0.6, 10, 0.3
+FOLLOW, MIN_JUDGED, PACE_CORR = 0.9, 20, 0.1
 #: Another account's earlier attempt from the same origin or client, with weaker evidence.
 LINKED_FORESIGHT, LINKED_FOLLOW = 2.0, 0.6
 
@@ -119,9 +120,12 @@ def flag(sig: dict[str, Any]) -> dict[str, Any]:
     if sig.get("linked_early", 0) >= 1:
         reasons.append("scouted")
     follow, judged = sig.get("follow"), sig.get("judged", 0)
-    machine = (sig.get("pace_cv") is not None and sig["pace_cv"] < STEADY_CV) or (
-        sig.get("pace_corr") is not None and sig["pace_corr"] < PACE_CORR)
-    if follow is not None and judged >= MIN_JUDGED and follow >= FOLLOW and machine:
+    cv, corr = sig.get("pace_cv"), sig.get("pace_corr")
+    if follow is not None and (
+            (judged >= STEADY_JUDGED and follow >= STEADY_FOLLOW and cv is not None
+             and cv < STEADY_CV)
+            or (judged >= MIN_JUDGED and follow >= FOLLOW and corr is not None
+                and corr < PACE_CORR)):
         reasons.append("solver")
     if sig.get("linked", 0) >= 1 and (sig.get("foresight", 0) >= LINKED_FORESIGHT or (
             follow is not None and judged >= MIN_JUDGED and follow >= LINKED_FOLLOW)):

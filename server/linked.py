@@ -6,10 +6,10 @@ attempt's start and moves note two fingerprints: its **origin** (the client's ad
 ``server/rest.py`` ``client_address`` reads it, an IPv6 address by its /64) and its
 **client** (the install id the client sent with ``daily.start``, with the User-Agent; a
 User-Agent alone is shared by everyone on one browser version, so without an install id
-there is no client fingerprint). Only a keyed hash of each is kept (HMAC-SHA256 under a key made once in Redis), never
-an address, and only for a few days. When an attempt is recorded, the other accounts'
-attempts on the same deal sharing a fingerprint and started before it are its evidence
-(docs/daily.md, "Integrity signal").
+there is no client fingerprint). Only a keyed hash of each is kept (HMAC-SHA256 under a key
+made once in Redis), never an address, and only for a few days. When an attempt is recorded,
+the other accounts' attempts on the same deal sharing a fingerprint and started before it
+are its evidence (docs/daily.md, "Integrity signal").
 """
 
 from __future__ import annotations

@@ -30,13 +30,15 @@ from engine.core import Move, State
 from engine.solver import Budget, Outcome, solve
 
 #: Positions the solver may search for one attempt in all; for the first line, and for each
-#: line found again where the player left the last one. Each search also stops at its
-#: seconds (``FIRST_S``, ``AGAIN_S``), since a position costs 20 times more in some games
-#: (Eight Off) than in others (Klondike): at most about a second per attempt.
-BUDGET = 24_000
-FIRST, FIRST_S = 12_000, 0.4
-AGAIN, AGAIN_S = 3_000, 0.1
+#: line found again where the player left the last one; at most ``MAX_SOLVES`` searches. A
+#: position costs 20 times more in some games (Eight Off) than in others (Fortress), so the
+#: searches also stop once ``SECONDS`` have gone in all (a safety: the positions decide
+#: elsewhere, the same on every machine).
+BUDGET = 60_000
+FIRST = 30_000
+AGAIN = 10_000
 MAX_SOLVES = 6
+SECONDS = 1.5
 #: Moves judged at most.
 MAX_MOVES = 400
 
@@ -52,14 +54,16 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
     st = rules.deal(seed, competitive=True)
     line: list[Move] = []
     judged = followed = spent = solves = 0
+    took = 0.0
     for m in moves[:MAX_MOVES]:
         if m.kind == "resign" or st.over:
             break
         choice = len(st.legal_moves()) >= 2
-        if choice and not line and spent < budget and solves < MAX_SOLVES:
+        if choice and not line and spent < budget and solves < MAX_SOLVES and took < SECONDS:
             cap = min(FIRST if solves == 0 else AGAIN, budget - spent)
-            v = solve(st, Budget(positions=cap, seconds=FIRST_S if solves == 0 else AGAIN_S))
+            v = solve(st, Budget(positions=cap, seconds=SECONDS - took))
             spent += v.positions
+            took += v.seconds
             solves += 1
             if v.outcome in (Outcome.WON, Outcome.BEST):
                 line = list(v.moves)

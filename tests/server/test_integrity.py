@@ -119,3 +119,63 @@ async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
     out = moderate("daily", DAY.isoformat(), "klondike", "easy", "--json")
     first = json.loads(out.stdout.splitlines()[0])
     assert first["player"] == scout.id and first["integrity"]["flagged"]
+
+
+def test_a_player_copying_the_solvers_line_in_an_open_game_is_flagged_and_play_is_not(
+        ) -> None:
+    """La Belle Lucie is dealt face up: foresight sees nothing there, solver help does."""
+    from engine.solver import Budget, solve
+    from server import openplay
+    from server.integrity import flag, signal
+
+    rules = engine.get("la-belle-lucie", "easy")
+    seed = bytes([0, 1])  # a deal the solver wins in under a hundred positions
+    st = rules.deal(seed, competitive=True)
+    assert openplay.is_open(st)
+    copied = list(solve(st, Budget(positions=openplay.FIRST)).moves)
+    assert copied
+    metronome = [1500 * (i + 1) for i in range(len(copied))]
+    cheat = flag(signal(rules, seed, copied, metronome, 0))
+    assert cheat["follow"] == 1.0 and cheat["judged"] >= 20 and cheat["pace_cv"] == 0
+    assert cheat["reasons"] == ["solver"] and cheat["foresight"] == 0
+
+    # The same moves timed as a person thinks (longer where there is more to choose from) are
+    # not flagged for solver help; nor is a line of the player's own.
+    at, human = 0, []
+    replay = rules.deal(seed, competitive=True)
+    rng = random.Random(3)
+    for m in copied:
+        at += int(300 * len(replay.legal_moves()) * rng.uniform(0.7, 1.3))
+        human.append(at)
+        replay.push(m)
+    person = flag(signal(rules, seed, copied, human, 0))
+    assert person["pace_corr"] is not None and person["pace_corr"] > 0.1
+    assert person["pace_cv"] > 0.3 and not person["flagged"], person
+    own = random.Random(5)
+    mine = rules.deal(seed, competitive=True)
+    while not mine.over and mine.ply < 60:
+        mine.push(own.choice(mine.legal_moves()))
+    moves = list(mine.history)
+    played = flag(signal(rules, seed, moves, [1500 * (i + 1) for i in range(len(moves))], 0))
+    assert played["follow"] is not None and played["follow"] < 0.6 and not played["flagged"]
+
+
+def test_the_flag_rule_names_each_reason() -> None:
+    from server.integrity import flag
+
+    quiet = {"foresight": 0.5, "follow": 0.3, "judged": 40, "pace_cv": 0.9, "pace_corr": 0.4,
+             "linked": 0, "linked_early": 0}
+    assert flag(quiet)["reasons"] == [] and not flag(quiet)["flagged"]
+    assert flag(quiet | {"foresight": 3.0})["reasons"] == ["foresight"]
+    # Another account from the same place looked at the deal first: scouted.
+    assert flag(quiet | {"linked": 1, "linked_early": 1})["reasons"] == ["scouted"]
+    # The same place alone (a household) is not enough; with weaker evidence it is.
+    assert not flag(quiet | {"linked": 1})["flagged"]
+    assert flag(quiet | {"linked": 1, "foresight": 2.0})["reasons"] == ["linked"]
+    assert flag(quiet | {"linked": 1, "follow": 0.6})["reasons"] == ["linked"]
+    # On the solver's line: at a metronome's pace, or nearly always at a pace blind to the
+    # choice; too few choices say nothing.
+    assert flag(quiet | {"follow": 0.7, "pace_cv": 0.1})["reasons"] == ["solver"]
+    assert flag(quiet | {"follow": 0.95, "pace_corr": 0.0})["reasons"] == ["solver"]
+    assert not flag(quiet | {"follow": 0.95})["flagged"]  # a person's pace
+    assert not flag(quiet | {"follow": 1.0, "judged": 5, "pace_cv": 0.0})["flagged"]
