@@ -3,13 +3,14 @@
 A scout plays (or opens and drops) the day's deal on one account, then plays it knowing the
 deal on another, usually from the same network and the same browser. So every ranked
 attempt's start and moves note two fingerprints: its **origin** (the client's address as
-``server/rest.py`` ``client_address`` reads it, an IPv6 address by its /64) and its
-**client** (the install id the client sent with ``daily.start``, with the User-Agent; a
-User-Agent alone is shared by everyone on one browser version, so without an install id
-there is no client fingerprint). Only a keyed hash of each is kept (HMAC-SHA256 under a key
-made once in Redis), never an address, and only for a few days. When an attempt is recorded,
-the other accounts' attempts on the same deal sharing a fingerprint and started before it
-are its evidence (docs/daily.md, "Integrity signal").
+``server/rest.py`` ``client_address`` reads it, an IPv6 address by its /64; not a loopback
+address, this machine's own) and its **client** (the install id the client sent with
+``daily.start``, with the User-Agent; a User-Agent alone is shared by everyone on one
+browser version, so without an install id there is no client fingerprint). Only a keyed hash
+of each is kept (HMAC-SHA256 under a key made once in Redis), never an address, and only for
+a few days. When an attempt is recorded, the other accounts' attempts on the same deal
+sharing a fingerprint and started before it are its evidence (docs/daily.md, "Integrity
+signal").
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from . import store
-from .signups import bucket_name
+from .signups import bucket_name, loopback
 
 #: A ranked daily attempt's id (server/daily.py ``attempt_id``): the deal, then the player.
 ATTEMPT = re.compile(r"d\d{8}-[a-z0-9-]+-p[a-z0-9]+")
@@ -71,7 +72,9 @@ class Linked:
             return kind + hmac.new(key, text.encode("utf-8", "replace"),
                                    hashlib.sha256).hexdigest()[:20]
 
-        out = [mark("o", bucket_name(address))] if address else []
+        # This machine's own address says nothing: behind a proxy on the same machine (with
+        # no trusted_proxies) every player would share it, as every local bot and test does.
+        out = [mark("o", bucket_name(address))] if address and not loopback(address) else []
         if install:  # a User-Agent alone is shared by everyone on that browser's version
             out.append(mark("c", f"{agent[:512]}\n{install}"))
         return out

@@ -31,6 +31,7 @@ from .api import OPERATIONS, SEEN, Services, seen_from
 from .errors import ApiError, store_unavailable
 from .events import decode_event, event_frame, events_after, seen_by
 from .ghost_replay import Replays
+from .linked import is_attempt
 from .outbox import Outbox
 from .rest import client_address
 from .sessions import session_payload
@@ -107,7 +108,7 @@ class Connection(V2Socket):
         self.restarting = False  # the node is shutting down: no new message is handled
         self.idle = asyncio.Event()  # not in the middle of handling a message
         self.idle.set()
-        self.seen_attempts: set[Any] = set()  # ranked daily attempts whose origin is noted
+        self.seen_attempts: set[str] = set()  # ranked daily attempts whose origin is noted
         self.ghost_replays = Replays()  # the ghosts this socket's ghost race runs are shown
 
     # ----- reading ----------------------------------------------------------------------
@@ -305,7 +306,8 @@ class Connection(V2Socket):
         if kind not in SEEN:
             return
         sid = out.get("session") or m.get("session")
-        if sid in self.seen_attempts and kind != "daily.start":
+        if not isinstance(sid, str) or not is_attempt(sid) or (
+                sid in self.seen_attempts and kind != "daily.start"):
             return
         self.seen_attempts.add(sid)
         await seen_from(self.sv, kind, m, out,
