@@ -410,7 +410,8 @@ ENDPOINTS: list[Endpoint] = [
          ("game.unknown", "daily.not_open", "daily.played", "daily.not_revealed",
           "daily.waiting"), 201),
     Endpoint("GET", f"{API}/daily", daily_page,
-             "Today's daily deals and their commitments", "daily.get", auth="none",
+             "Today's daily deals and their commitments (with a token, your standing on "
+             "each)", "daily.get", auth="optional",
              reply=reply_of("daily.get")),
     Endpoint("GET", f"{API}/daily/chain", daily_chain,
              "The chains of day secrets: the latest (anchor, start day, length) and every "
@@ -418,7 +419,7 @@ ENDPOINTS: list[Endpoint] = [
              reply=replies.obj({"current": replies.CHAIN,
                                 "history": {"type": "array", "items": replies.CHAIN}})),
     Endpoint("GET", f"{API}/daily/{{day}}", daily_page,
-             "A day's deals: commitments, seeds once revealed", "daily.get", auth="none",
+             "A day's deals: commitments, seeds once revealed", "daily.get", auth="optional",
              reply=reply_of("daily.get"), errors=("daily.not_open",)),
     Endpoint("GET", f"{API}/boards/{{board:path}}", get_operation("board.get", "board"),
              "A leaderboard page (docs/protocol.md)", "board.get",

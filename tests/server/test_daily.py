@@ -530,11 +530,13 @@ async def test_no_daily_message_names_a_hidden_card_in_any_rule_set(
 
 
 async def test_an_account_made_during_the_day_plays_it_unranked(clocked_redis_url: str) -> None:
-    """Old was made the day before, New during the day: both get a ranked attempt (one, no
-    undo, hidden cards), but only Old's reaches the boards, the points and the streaks."""
+    """With the same-day rule on (off by default): Old was made the day before, New during
+    the day: both get a ranked attempt (one, no undo, hidden cards), but only Old's reaches
+    the boards, the points and the streaks."""
     day = fresh_day()
     clock = Clock(day - timedelta(days=1))
-    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"age {day}"), clock)
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"age {day}",
+                                 daily_rank_new_accounts=False), clock)
     old, _ = await sv.accounts.register("Old", "human")
     clock.at(day, 0)  # the first ms of the day is already "during the day"
     new, _ = await sv.accounts.register("New", "human")
@@ -563,6 +565,40 @@ async def test_an_account_made_during_the_day_plays_it_unranked(clocked_redis_ur
     await resign(sv, new, s["session"])
     ids = {x["player"] for x in (await board(sv, new, "daily/today/klondike/easy"))["entries"]}
     assert new.id in ids
+    await sv.redis.aclose()
+
+
+async def test_by_default_an_account_made_during_the_day_ranks_and_is_told_so_first(
+        clocked_redis_url: str) -> None:
+    """The default settings: an account made during the day ranks that day; the day's page
+    says so per deal before the start, then that it was played; a past day ranks nobody."""
+    day = fresh_day()
+    clock = Clock(day)
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"default {day}"),
+                        clock)
+    new, _ = await sv.accounts.register("Newcomer", "human")
+    clock.at(day, 5 * HOUR)
+
+    def mine(page: dict[str, Any], game: str, variant: str) -> dict[str, Any]:
+        deal = next(d for d in page["deals"] if (d["game"], d["variant"]) == (game, variant))
+        return dict(deal["you"])
+
+    page = await api.daily_get(sv, new, {})
+    assert mine(page, "klondike", "easy") == {"ranked": True, "played": False}
+    assert len(page["deals"]) == len([d for d in page["deals"] if d["you"]["ranked"]])
+    s = await start(sv, new, "klondike", "easy")
+    assert s["ranked"] is True and "unranked_reason" not in s
+    await resign(sv, new, s["session"])
+    page = await api.daily_get(sv, new, {})
+    assert mine(page, "klondike", "easy") == {"ranked": True, "played": True}
+    assert mine(page, "golf", "easy")["played"] is False
+    ids = {x["player"] for x in (await board(sv, new, f"daily/{day}/klondike/easy"))["entries"]}
+    assert new.id in ids
+    # Another day's page: closed to ranked play, and it says so.
+    clock.at(day + timedelta(days=1))
+    past = mine(await api.daily_get(sv, new, {"day": day.isoformat()}), "klondike", "easy")
+    assert past["ranked"] is False and past["played"] is True
+    assert "closed to ranked play" in past["unranked_reason"]
     await sv.redis.aclose()
 
 
