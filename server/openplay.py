@@ -7,7 +7,7 @@ revealed. Two things tell solver help from play:
 - **follow**: the share of the player's choices (positions with two legal moves or more)
   that play the next move of ``engine.solver``'s line from that position. The line is found
   from the deal, and found again from where the player left it, within a budget of positions
-  per attempt (``BUDGET``), so the cost is bounded and the same on every machine.
+  per attempt (``BUDGET``) and a cap of seconds (``SECONDS``), so the cost is bounded.
 - **timing**: a player thinks longer where there is more to choose from, and plays a forced
   move at once; someone copying a line plays at the pace of their copying. ``pace_corr`` is
   the correlation of the log of the time per move with the log of the number of legal moves
