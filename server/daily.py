@@ -264,8 +264,9 @@ class Daily:
         return s
 
     async def finished(self, s: Session, finished_at: int, walked_away: bool = False) -> None:
-        """Put a ranked attempt on the boards (or, by an account made that day, in the player's
-        statistics only), then take it off the in-flight set and its follow-up off the due set.
+        """Put a ranked attempt on the boards (a flagged one in the review queue instead; with
+        the same-day rule on, one by an account made that day in the player's statistics
+        only), then take it off the in-flight set and its follow-up off the due set.
         Recording is idempotent (each write is keyed by the attempt), so nodes may overlap; a
         failure part-way (Redis away) leaves the attempt in flight and its follow-up due, for
         a sweep to do again (server/followups.py)."""
