@@ -218,6 +218,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 await sv.bot_races.stop()
             if sv.winnable is not None:
                 sv.winnable.close()
+            sv.daily.close()
             with contextlib.suppress(Exception):  # Redis away: the others time this node out
                 await sv.matches.leave_nodes()
             if sv.board_watch is not None:

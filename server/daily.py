@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +29,7 @@ import engine
 from engine import fairness
 from engine.core import PLAYING
 
-from . import followups, integrity, script_replies, scripts, store
+from . import followups, integrity, script_replies, scripts, store, workers
 from .accounts import Accounts, Player, new_id
 from .chain import ChainRecord, Chains
 from .config import Settings
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
     from .winnable import Winnable
 
 DAY_MS = 86_400_000
+#: The integrity signal's worker runs behind the node for the CPU: a result waits a little.
+JUDGE_NICE = 5
 Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
 def daily_seed(secret: bytes, day: date, rules: engine.RuleSet,
             beacon: bytes | None = None) -> bytes:
@@ -88,6 +92,7 @@ class Daily:
         self._close = script_replies.bind(redis, scripts.CLOSE, script_replies.Closed.of)
         #: The winnable-deal rule (server/winnable.py), wired by the app factory; None: off.
         self.winnable: Winnable | None = None
+        self._judge: ProcessPoolExecutor | None = None  # the integrity signal's, at first use
         #: Where attempts were played from, and the queue flagged results wait in (wired by
         #: the app factory; None: no linked-account evidence, flagged results rank at once).
         self.linked: Linked | None = None
@@ -290,14 +295,28 @@ class Daily:
         """The attempt's integrity signal and flag (server/integrity.py): the other accounts'
         earlier attempts from its origins and clients (server/linked.py), and what its moves
         show, computed off the event loop (it replays the attempt with a look-ahead at every
-        move and a bounded solver search)."""
+        move and a bounded solver search), in a worker process: the compiled search holds the
+        interpreter until it is done, which a thread of the node would stall its sockets for."""
         entries = await self.redis.lrange(store.session_keys(s.id)[1], 0, -1)
         times = [int(store.text(e).partition(" ")[0]) for e in entries]
-        out = await asyncio.to_thread(integrity.signal, s.rules, s.seed,
-                                      list(s.state.history), times, s.created)
+        if self._judge is None:
+            self._judge = workers.pool(1, nice=JUDGE_NICE)
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(
+                self._judge, integrity.signal, s.rules, s.seed, list(s.state.history), times,
+                s.created)
+        except BrokenProcessPool:  # its worker died (killed, out of memory): a new one for
+            self.close()  # the attempt's follow-up, which stays due and comes back
+            raise
         if self.linked is not None:
             out.update(await self.linked.evidence(s.id, s.created))
         return integrity.flag(out)
+
+    def close(self) -> None:
+        """End the integrity signal's worker (the lifespan's end)."""
+        pool, self._judge = self._judge, None
+        if pool is not None:
+            workers.stop(pool)
 
     async def yours(self, player: Player, day: date) -> dict[tuple[str, str], dict[str, Any]]:
         """Per rule set, what ``player`` needs before starting ``day``'s deal: whether their

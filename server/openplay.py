@@ -7,7 +7,7 @@ revealed. Two things tell solver help from play:
 - **follow**: the share of the player's choices (positions with two legal moves or more)
   that play the next move of ``engine.solver``'s line from that position. The line is found
   from the deal, and found again from where the player left it, within a budget of positions
-  per attempt (``BUDGET``) and a cap of seconds (``SECONDS``), so the cost is bounded.
+  per attempt (``BUDGET``), so the cost is bounded and the verdict the same on any machine.
 - **timing**: a player thinks longer where there is more to choose from, and plays a forced
   move at once; someone copying a line plays at the pace of their copying. ``pace_corr`` is
   the correlation of the log of the time per move with the log of the number of legal moves
@@ -30,15 +30,14 @@ from engine.core import Move, State
 from engine.solver import Budget, Outcome, solve
 
 #: Positions the solver may search for one attempt in all; for the first line, and for each
-#: line found again where the player left the last one; at most ``MAX_SOLVES`` searches. A
-#: position costs 20 times more in some games (Eight Off) than in others (Fortress), so the
-#: searches also stop once ``SECONDS`` have gone in all (a safety: the positions decide
-#: elsewhere, the same on every machine).
+#: line found again where the player left the last one; at most ``MAX_SOLVES`` searches. Never
+#: a cap in seconds: a busy machine would judge the same attempt otherwise. A position costs
+#: 20 times more in some games (Eight Off) than in others (Fortress); the search runs in a
+#: worker process (server/daily.py), never on the event loop.
 BUDGET = 60_000
 FIRST = 30_000
 AGAIN = 10_000
 MAX_SOLVES = 6
-SECONDS = 1.5
 #: Moves judged at most.
 MAX_MOVES = 400
 
@@ -54,16 +53,14 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
     st = rules.deal(seed, competitive=True)
     line: list[Move] = []
     judged = followed = spent = solves = 0
-    took = 0.0
     for m in moves[:MAX_MOVES]:
         if m.kind == "resign" or st.over:
             break
         choice = len(st.legal_moves()) >= 2
-        if choice and not line and spent < budget and solves < MAX_SOLVES and took < SECONDS:
+        if choice and not line and spent < budget and solves < MAX_SOLVES:
             cap = min(FIRST if solves == 0 else AGAIN, budget - spent)
-            v = solve(st, Budget(positions=cap, seconds=SECONDS - took))
+            v = solve(st, Budget(positions=cap))
             spent += v.positions
-            took += v.seconds
             solves += 1
             if v.outcome in (Outcome.WON, Outcome.BEST):
                 line = list(v.moves)
