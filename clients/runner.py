@@ -281,6 +281,10 @@ async def run_daily(c: Client, make_bot: Callable[[], Any], game: str, variant: 
     except ServerError as e:  # not on the board yet (still open) or boards not kept
         out["rank"] = None
         out["board"] = e.code
+    if out["rank"] is None:  # held for a moderator's review? The day's page says, to you
+        deal = next((d for d in (await c.daily()).deals
+                     if (d.get("game"), d.get("variant")) == (game, variant)), {})
+        out["review"] = (deal.get("you") or {}).get("review")
     return out
 
 
@@ -392,6 +396,11 @@ def print_summary(out: dict[str, Any], me: dict[str, Any] | None) -> None:
             where = f"rank {out['rank']} of {out['entries']} on the bots' board"
         elif out.get("unranked_reason"):
             where = f"off the boards: {out['unranked_reason']}"
+        elif out.get("review") == "pending":
+            where = ("held off the boards for a moderator's review: the integrity signal "
+                     "flagged it (docs/daily.md, Integrity signal)")
+        elif out.get("review") == "removed":
+            where = "removed from the boards by a moderator"
         else:
             where = f"not on the bots' board ({out.get('board') or 'not listed yet'})"
         print(f"daily {out['day']} {out['game']}/{out['variant']}: {out['status']}, "

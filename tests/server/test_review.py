@@ -191,3 +191,20 @@ async def test_honest_play_by_an_account_made_today_ranks_at_once(
     assert page["you"] is not None and me in [e["player"] for e in page["entries"]]
     after = await alone.mine("golf", "easy")
     assert after["played"] is True and "review" not in after
+
+
+def test_the_bot_runner_puts_a_fresh_accounts_daily_on_the_board(
+        node: tuple[str, Node]) -> None:
+    """The bot guide's path with an account made a moment ago: its daily attempt ranks, and
+    the runner says where it went."""
+    _, n = node
+    clear_of_midnight()
+    out = subprocess.run([sys.executable, "-m", "engine.cli", "bot",
+                          "clients.bots.random:RandomBot", "--server", n.url, "--register",
+                          "Freshbot", "--daily", "golf", "easy", "--max-moves", "20"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "off the boards" not in out.stderr + out.stdout
+    summary = out.stdout.strip().splitlines()[-1]
+    assert summary.startswith("daily ") and " on the bots' board" in summary, summary
+    assert "; rank " in summary, summary
