@@ -66,16 +66,21 @@ def verify_day_secret(anchor_: bytes, k: int, secret: bytes) -> bool:
     return k >= 0 and hmac.compare_digest(links(secret, k + 1), anchor_)
 
 
-def daily_label(day: date, game: str, variant: str, beacon: bytes | None = None) -> bytes:
+def daily_label(day: date, game: str, variant: str, beacon: bytes | None = None,
+                edition: str = "daily") -> bytes:
     """``samedeal-daily/YYYY-MM-DD/GAME/VARIANT``, then ``/beacon/HEX`` when the day mixes in
-    a beacon round's randomness. (The winnable-deal rule reserves a further ``/K``.)"""
-    text = f"samedeal-daily/{day.isoformat()}/{game}/{variant}"
+    a beacon round's randomness. (The winnable-deal rule reserves a further ``/K``.) The live
+    edition's label starts ``samedeal-live/``: another deal of the same day and rule set, so
+    playing the all-day deal first tells nothing of the live one."""
+    text = f"samedeal-{edition}/{day.isoformat()}/{game}/{variant}"
     if beacon is not None:
         text += "/beacon/" + beacon.hex()
     return text.encode()
 
 
 def daily_seed(day_secret: bytes, day: date, game: str, variant: str,
-               beacon: bytes | None = None) -> bytes:
-    """A rule set's seed for a day: HMAC-SHA256 of its label under the day's secret."""
-    return hmac.new(day_secret, daily_label(day, game, variant, beacon), hashlib.sha256).digest()
+               beacon: bytes | None = None, edition: str = "daily") -> bytes:
+    """A rule set's seed for a day (``edition``: ``daily`` or ``live``): HMAC-SHA256 of its
+    label under the day's secret."""
+    return hmac.new(day_secret, daily_label(day, game, variant, beacon, edition),
+                    hashlib.sha256).digest()

@@ -20,6 +20,7 @@ from .challenges import Challenges
 from .config import Settings
 from .daily import Daily, day_of, parse_day
 from .daily_beacon import DayBeacon
+from .daily_live import DailyLive
 from .drain import Drain
 from .errors import ApiError
 from .events import Hub
@@ -65,6 +66,7 @@ class Services:
     winnable: Winnable | None = None  # the winnable daily deals' choices and par
     arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
     challenges: Challenges | None = None  # challenges by name (server/challenges.py)
+    daily_live: DailyLive | None = None  # the daily's live edition (server/daily_live.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -180,8 +182,33 @@ async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
 
 async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
     """A day's page is the same for everyone, account or not, so that anyone can check a
-    reveal (``samedeal verify-day``)."""
-    return await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
+    reveal (``samedeal verify-day``); with its live edition's section (``null``: off)."""
+    out = await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
+    if sv.daily_live is not None:
+        out["live"] = await sv.daily_live.page(parse_day(out["day"]))
+    return out
+
+
+def live_of(sv: Services) -> DailyLive:
+    if sv.daily_live is None:
+        raise ApiError("daily_live.off", "this server holds no live edition of the daily")
+    return sv.daily_live
+
+
+async def live_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await live_of(sv).join(player, body["game"], body["variant"])
+
+
+async def live_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await live_of(sv).leave(player, body["game"], body["variant"])
+
+
+async def live_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    live = live_of(sv)
+    if not sv.settings.daily_live:
+        raise ApiError("daily_live.off", "this server holds no live edition of the daily")
+    day = parse_day(body["day"]) if "day" in body else day_of(await sv.daily.clock())
+    return await live.view(day, player.id)
 
 
 async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
@@ -361,6 +388,9 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "match.move": (match_move, "match.ack"),
     "daily.start": (daily_start, "session"),
     "daily.get": (daily_get, "daily"),
+    "daily_live.join": (live_join, "daily_live"),
+    "daily_live.leave": (live_leave, "daily_live"),
+    "daily_live.get": (live_get, "daily_live"),
     "board.get": (board_get, "board"),
     "ghost.create": (ghost_create, "ghost"),
     "ghost.enter": (ghost_enter, "ghost.entry"),

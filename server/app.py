@@ -34,6 +34,7 @@ from .challenges import Challenges
 from .config import Settings
 from .daily import Clock, Daily
 from .daily_beacon import DayBeacon
+from .daily_live import DailyLive
 from .endpoints import Endpoint
 from .errors import ApiError, store_unavailable
 from .events import Hub
@@ -143,7 +144,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   hints=Hints(redis, settings, sessions, metrics),
                   leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock),
                   winnable=winnable, arenas=arenas,
-                  challenges=Challenges(redis, settings, accounts, races))
+                  challenges=Challenges(redis, settings, accounts, races),
+                  daily_live=DailyLive(settings, daily, arenas, boards))
     return sv
 
 

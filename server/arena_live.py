@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import msgpack
@@ -22,6 +23,8 @@ log = logging.getLogger("samedeal.arenas")
 KINDS = frozenset({"arena.join", "arena.leave", "arena.subscribe", "arena.unsubscribe"})
 #: The operator's messages: REST only, with the admin token.
 ADMIN = frozenset({"arena.create", "arena.cancel"})
+Shape = Callable[[dict[str, Any]], dict[str, Any]]
+Resend = Callable[[], Awaitable[dict[str, Any]]]
 TASKS: set[asyncio.Task[None]] = set()  # resyncs under way (a reference, so none is lost)
 
 
@@ -51,15 +54,20 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
     return {"type": "arena", **out}
 
 
-async def follow(socket: Socket, aid: str) -> None:
+async def follow(socket: Socket, aid: str, shape: Shape | None = None,
+                 resend: Resend | None = None) -> None:
+    """Push the arena's events to the socket, each as ``shape`` makes it (the daily's live
+    edition speaks of its own events: server/daily_live_ws.py); after a pub/sub outage, what
+    ``resend`` reads (else the arena's summary)."""
     if aid in socket.arenas:
         return
 
     def listener(data: bytes | None) -> None:
         if data is not None:
-            socket.push(msgpack.unpackb(data, raw=False))
+            event = msgpack.unpackb(data, raw=False)
+            socket.push(shape(event) if shape is not None else event)
             return
-        task = asyncio.get_running_loop().create_task(resync(socket, aid))
+        task = asyncio.get_running_loop().create_task(resync(socket, aid, resend))
         TASKS.add(task)
         task.add_done_callback(TASKS.discard)
 
@@ -67,9 +75,12 @@ async def follow(socket: Socket, aid: str) -> None:
     await socket.sv.hub.subscribe(arena_channel(aid), listener)
 
 
-async def resync(socket: Socket, aid: str) -> None:
+async def resync(socket: Socket, aid: str, resend: Resend | None = None) -> None:
     """Pub/sub was made again: events may have been missed, so the arena is sent whole."""
     try:
+        if resend is not None:
+            socket.push(await resend())
+            return
         viewer = socket.player.id if socket.player else None
         socket.push({"type": "arena", **await arenas_of(socket.sv).summary(aid, viewer)})
     except Exception:

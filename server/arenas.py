@@ -28,6 +28,7 @@ import logging
 import math
 import os
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
@@ -95,11 +96,17 @@ def points(entry: dict[str, Any]) -> int:
     return 0
 
 
-# Join a live arena. KEYS: arena, players; ARGV: player, info json, most players.
+# Join a live arena. KEYS: arena, players; ARGV: player, info json, most players, now ms.
+# A sealed arena (the daily's live edition) takes nobody from its start on: its one round is
+# dealt to those already in, and a later join could be a second account told the deal.
 JOIN = """
-local state = redis.call('HGET', KEYS[1], 'state')
+local a = redis.call('HMGET', KEYS[1], 'state', 'sealed', 'starts_at')
+local state = a[1]
 if not state then return 'arena.unknown' end
 if state ~= 'scheduled' and state ~= 'running' then return 'arena.not_running' end
+if a[2] == '1' and (state ~= 'scheduled' or tonumber(ARGV[4]) >= tonumber(a[3])) then
+  return 'arena.started'
+end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 'ok' end
 if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[3]) then return 'arena.full' end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
@@ -165,6 +172,9 @@ class Arenas:
         self._end = store.script(redis, END)
         self._next = store.script(redis, NEXT)
         self._open = store.script(redis, scripts.OPEN)
+        #: An arena ``kind`` -> what puts its rounds' results on its board (wired by the app
+        #: factory); an arena of no kind scores points per place (``PLACES``).
+        self.scorers: dict[str, Callable[[str, dict[str, Any]], Awaitable[None]]] = {}
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -215,11 +225,11 @@ class Arenas:
         out = []
         for raw in await self.redis.zrange(ACTIVE, 0, limit - 1):
             try:
-                s = await self.summary(store.text(raw), viewer)
+                a = await self._arena(store.text(raw))
             except ApiError:
                 continue
-            if s["state"] in LIVE:
-                out.append(s)
+            if a["state"] in LIVE and not a.get("kind"):  # a feature lists its own kind
+                out.append(self._summary(a, viewer))
         return out
 
     # ----- players ----------------------------------------------------------------------
@@ -230,7 +240,7 @@ class Arenas:
         hk, pk, _ = arena_keys(aid)
         info = json.dumps({"name": player.name, "kind": player.kind})
         why = store.text(await self._join(keys=[hk, pk], args=[
-            player.id, info, self.settings.arena_players]))
+            player.id, info, self.settings.arena_players, await store.now_ms(self.redis)]))
         if why != "ok":
             raise ApiError(why, MESSAGES.get(why, why))
         return await self.summary(aid, player.id)
@@ -258,15 +268,18 @@ class Arenas:
         now = await store.now_ms(self.redis)
         starts = body.get("starts_at") or now
         aid = new_id("a")
-        await self._make(aid, {
+        await self.make(aid, {
             "name": body.get("name") or rules.name, "game": rules.id, "variant": rules.variant,
             "starts_at": starts, "duration": duration, "interval": interval, "repeat": repeat,
             "created": now, "repeat_of": repeat_of or ""})
         return await self.summary(aid)
 
-    async def _make(self, aid: str, fields: dict[str, Any]) -> None:
+    async def make(self, aid: str, fields: dict[str, Any]) -> None:
         """The arena made unless it exists, then listed (again: that is harmless). Whole
-        rounds only: its end is its start plus as many intervals as fit its duration."""
+        rounds only: its end is its start plus as many intervals as fit its duration. Other
+        features make theirs here too (server/daily_live.py): a ``seed`` field deals that
+        seed instead of a random one, and a ``kind`` field scores its rounds by the scorer
+        registered for it (``scorers``) instead of by points."""
         rounds = max(1, fields["duration"] // fields["interval"])
         fields = {**fields, "ends_at": fields["starts_at"] + rounds * fields["interval"] * 1000,
                   "state": "scheduled", "round": -1}
@@ -338,7 +351,7 @@ class Arenas:
         """Make, start and announce the current round's race: each step once, whoever does it."""
         aid, n, rid = a["arena"], a["round"], a["current"]
         rules = engine.get(a["game"], a["variant"])
-        seed = os.urandom(32)
+        seed = bytes.fromhex(a["seed"]) if a.get("seed") else os.urandom(32)
         countdown = self.settings.arena_countdown
         round_ends = a["starts_at"] + (n + 1) * a["interval"] * 1000
         time_limit = max(1, math.ceil((round_ends - now) / 1000) - countdown)
@@ -369,6 +382,10 @@ class Arenas:
         if found is None:
             return
         aid = found.group(1)
+        kind = store.text(await self.redis.hget(arena_keys(aid)[0], "kind") or b"")
+        if kind in self.scorers:
+            await self.scorers[kind](aid, results)
+            return
         expire = 0
         with_ends = await self.redis.hget(arena_keys(aid)[0], "ends_at")
         if with_ends is not None:
@@ -412,7 +429,7 @@ class Arenas:
                 starts += step
             nid = store.text(await self._next(keys=[arena_keys(a["arena"])[0]],
                                               args=[new_id("a")]))
-            await self._make(nid, {k: a[k] for k in ("name", "game", "variant", "duration",
+            await self.make(nid, {k: a[k] for k in ("name", "game", "variant", "duration",
                                                      "interval", "repeat")}
                              | {"starts_at": starts, "created": now,
                                 "repeat_of": a["arena"]})
@@ -424,4 +441,5 @@ MESSAGES = {
     "arena.not_running": "that arena is over",
     "arena.not_player": "you are not in that arena",
     "arena.full": "that arena is full",
+    "arena.started": "that arena has dealt its round: it takes no one now",
 }

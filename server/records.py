@@ -4,6 +4,7 @@ entry and the points on the weekly and all-time boards, and (after a race) the r
 Board names (``server/boards.py`` keys them), humans and bots always apart:
 
     daily:<YYYY-MM-DD>:<game>:<variant>:<kind>    each attempt's result, by the race order
+    live:<YYYY-MM-DD>:<game>:<variant>:<kind>     ... of the live edition (server/daily_live.py)
     weekly:<YYYY-Www>:<game>:<variant>:<kind>     points summed over the ISO week's days
     weekly:<YYYY-Www>:all:<kind>                  ... over every rule set
     alltime:<game>:<variant>:<kind>, alltime:all:<kind>
@@ -99,7 +100,7 @@ def board_name(public: str, kind: str, today: date) -> tuple[str, str]:
     bad = ApiError("board.unknown", f"there is no board {public[:96]!r}: see docs/protocol.md")
     if head == "streaks" and args in (["played"], ["won"]):
         return f"streak:{args[0]}:{kind}", public
-    if head == "daily" and args:
+    if head in ("daily", "live") and args:  # live: the daily's live edition
         args[0] = (today if args[0] == "today" else _day(args[0], bad)).isoformat()
     elif head == "weekly" and args:
         args[0] = week_name(today) if args[0] == "current" else args[0]
@@ -107,7 +108,7 @@ def board_name(public: str, kind: str, today: date) -> tuple[str, str]:
             raise bad
     elif head not in ("alltime", "ratings", "botratings"):
         raise bad
-    games = args[1:] if head in ("daily", "weekly") else args
+    games = args[1:] if head in ("daily", "live", "weekly") else args
     if len(games) == 2:
         rules = rules_for(*games)
         games[:] = [rules.id, rules.variant]

@@ -117,6 +117,14 @@ YOU_DEAL = obj({"ranked": BOOL, "played": BOOL},
                            "description": "your flagged result's review: pending (off the "
                                           "boards for now), cleared or removed"}},
                doc="with a token: your attempt at this deal (docs/daily.md#who-ranks)")
+LIVE_STATE = {"enum": ["open", "playing", "ended"]}
+LIVE = obj({"day": STR, "at": MS, "ends_at": MS, "window": INT, "now": MS,
+            "editions": {"type": "array", "items": obj(
+                {"game": STR, "variant": STR, "name": STR, "state": LIVE_STATE,
+                 "signed_up": INT, "board": STR, "race": STR_OR_NULL},
+                {"commitment": HEX, "seed": HEX, "waiting": BOOL, "joined": BOOL,
+                 "session": STR})}},
+           doc="the daily's live edition of a day (docs/protocol.md#the-dailys-live-edition)")
 DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
              "opens_at": MS, "closes_at": MS, "deadline": MS, "now": MS,
              "reveal_due": MS, "overdue": BOOL,
@@ -125,7 +133,8 @@ DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
                  {"game": STR, "variant": STR, "name": STR},
                  {"commitment": HEX, "seed": HEX, **WINNABLE_DEAL, "you": YOU_DEAL})}},
             {"beacon": {"oneOf": [ROUND, {"type": "null"}]}, "waiting": BOOL,
-             "secret": HEX, "revealed_at": MS})
+             "secret": HEX, "revealed_at": MS,
+             "live": {"oneOf": [LIVE, {"type": "null"}]}})
 #: Against a second account: everyone dealt at once (live), or whenever each started (open).
 FORMAT = {"enum": ["live", "open"], "description": "live: everyone on the board was dealt at "
           "the same instant; open: each when they started, so a second account could play the "
@@ -137,6 +146,8 @@ BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]}, "format": FORMAT,
                                                         "player": STR}, VS_PAR)}},
             {"you": {"type": ["integer", "null"],
                      "description": "with around=me: your rank, or null: no entry yet"},
+             "format": {"enum": ["live"], "description": "a board of the daily's live "
+                        "edition: dealt to everyone at once, so nobody could scout it"},
              **PAR})
 ERROR = obj({"code": STR, "message": STR},
             {"retry_after": {"type": "number", "minimum": 0,
@@ -246,6 +257,8 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                 obj({"leagues": {"type": "array", "items": obj(
                     {"league": STR, "name": STR, "owner": STR, "members": INT})}})),
     "arena": ("reply to arena.join/leave/get/subscribe: the arena", ARENA),
+    "daily_live": ("reply to daily_live.join/leave/get: the day's live edition, yours marked",
+                   LIVE),
     "challenge": ("reply to challenge.send, challenge.decline, challenge.withdraw: the "
                   "challenge as it is now", CHALLENGE),
     "challenges": ("reply to challenge.list: challenges to you and from you, the pending "
@@ -306,6 +319,12 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                         "sessions": {"type": "object", "additionalProperties": STR}})),
     "arena.ended": ("a followed arena ended (its winner) or was cancelled", obj({
         "arena": STR, "winner": WINNER, "cancelled": BOOL})),
+    "daily_live.dealt": ("a live edition you joined was dealt: your session in its race",
+                         obj({"day": STR, "game": STR, "variant": STR, "race": STR,
+                              "commitment": HEX, "starts_at": MS, "ends_at": MS,
+                              "session": {"type": ["string", "null"]}})),
+    "daily_live.ended": ("a live edition you joined ended: its board is final",
+                         obj({"day": STR, "game": STR, "variant": STR, "board": STR})),
     "challenge.received": ("someone challenged you: accept or decline before expires_at; "
                            "sent to every socket you have open", CHALLENGE),
     "challenge.answered": ("a challenge to you or from you was accepted (its race is in "

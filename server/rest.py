@@ -413,6 +413,18 @@ ENDPOINTS: list[Endpoint] = [
              "Today's daily deals and their commitments (with a token, your standing on "
              "each)", "daily.get", auth="optional",
              reply=reply_of("daily.get")),
+    # the daily's live edition (server/daily_live.py), before /daily/{day}
+    Endpoint("GET", f"{API}/daily/live", get_operation("daily_live.get"),
+             "The day's live edition: its instant, commitments, sign-ups; yours marked",
+             "daily_live.get", reply=reply_of("daily_live.get"),
+             errors=("daily_live.off", "daily.not_open")),
+    post("/daily/live/join", "daily_live.join",
+         "Sign up for today's live edition: dealt at its instant with everyone signed up",
+         ("game.unknown", "daily_live.off", "daily_live.not_live", "daily_live.started",
+          "arena.full", "daily.waiting")),
+    post("/daily/live/leave", "daily_live.leave", "Give up your place before the deal",
+         ("game.unknown", "daily_live.off", "daily_live.not_live", "daily_live.started",
+          "daily_live.not_player")),
     Endpoint("GET", f"{API}/daily/chain", daily_chain,
              "The chains of day secrets: the latest (anchor, start day, length) and every "
              "one made, to publish elsewhere (docs/fairness.md)", auth="none",
@@ -466,7 +478,7 @@ ENDPOINTS: list[Endpoint] = [
              "An arena: its rounds, players, winner", "arena.get", reply=replies.ARENA,
              errors=("arena.unknown",)),
     post("/arenas/{arena}/join", "arena.join", "Play every round of the arena from the next",
-         ("arena.unknown", "arena.not_running", "arena.full")),
+         ("arena.unknown", "arena.not_running", "arena.full", "arena.started")),
     post("/arenas/{arena}/leave", "arena.leave", "Play no more rounds of the arena",
          ("arena.unknown", "arena.not_player")),
     Endpoint("POST", f"{API}/arenas/{{arena}}/cancel", operator("arena.cancel", "arena"),

@@ -338,6 +338,11 @@ MESSAGES |= {
                       doc="the arena's name; the rule set's when left out"),
     },
     "arena.cancel": {"arena": ARENA},
+    # the daily's live edition (docs/protocol.md, "The daily's live edition")
+    "daily_live.join": {"game": GAME, "variant": VARIANT},
+    "daily_live.leave": {"game": GAME, "variant": VARIANT},
+    "daily_live.get": {"day": Field("string", required=False, lo=10, hi=10,
+                                    doc="YYYY-MM-DD; today (UTC) when left out")},
     # challenges by name (docs/protocol.md, "Challenges")
     "challenge.send": {
         "to": Field("string", required=False, lo=1, hi=32,

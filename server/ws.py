@@ -26,6 +26,7 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import acks, arena_live, boards_live, challenge_notices, codec, drain, schema, store
+from . import daily_live_ws as live_ws
 from .accounts import Player
 from .api import OPERATIONS, SEEN, Services, seen_from
 from .errors import ApiError, store_unavailable
@@ -43,7 +44,7 @@ WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is R
 WS_TYPES -= arena_live.ADMIN  # so are the operator's calls
 #: Messages whose operation copies the player's name (into a race, a match, a board).
 NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
-                         "daily.start", "race.bot", "arena.join"})
+                         "daily.start", "race.bot", "arena.join", "daily_live.join"})
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
@@ -286,6 +287,8 @@ class Connection(V2Socket):
             self.player = await self.sv.accounts.get(self.player.id)
         if kind in arena_live.KINDS:
             return await arena_live.handle(self, kind, m)
+        if kind in live_ws.KINDS:
+            return await live_ws.handle(self, kind, m)
         if self.v2 and kind in CHANGES:
             out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
                                                    self.revs.get(m["session"]))}

@@ -1,0 +1,340 @@
+"""The daily's live edition on two real nodes over one real redis-server, its instant set a few
+seconds ahead on Redis's clock (the nodes' own): sign-ups on either node, everyone dealt at once
+the same deal, a join after the deal refused, nothing of the deal shown before its end, the
+board in the daily order, the seed revealed and checked; a node killed just before the instant
+with every player still dealt by the other. In process, with the services' clock set by the
+test: the refusals and the settings."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+import engine
+from engine import fairness
+from server import api, replies
+from server.accounts import Player
+from server.app import build_services
+from server.arenas import ARENA_ID
+from server.config import Settings
+from server.daily_live import edition_id, schedule, seconds_of_day
+from server.errors import ApiError
+from tests.conftest import FAST, clear_of_midnight, start_node, stop_node
+
+from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
+
+#: A one-player rule set whose deals end with a score after about sixteen placements.
+GAME, VARIANT = "cribbage-square", "difficult"
+WINDOW = 5  # seconds: the race's time limit (no countdown here)
+ENV = {**FAST, "SAMEDEAL_SWEEP_INTERVAL": "0.2", "SAMEDEAL_FOLLOWUP_GRACE": "0.5",
+       "SAMEDEAL_ARENA_COUNTDOWN": "0", "SAMEDEAL_DAILY_LIVE_RULES": f"{GAME}/{VARIANT}",
+       "SAMEDEAL_DAILY_LIVE_WINDOW": str(WINDOW)}
+HOUR = 3_600_000
+
+
+def database(redis_url: str, db: int) -> str:
+    return redis_url.rsplit("/", 1)[0] + f"/{db}"
+
+
+def instant(ahead: float) -> tuple[str, int]:
+    """The live setting for ``ahead`` seconds from now (whole seconds, UTC) and its ms."""
+    clear_of_midnight(ahead + WINDOW + 60)
+    at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=ahead + 1)
+    return at.strftime("%H:%M:%S"), int(at.timestamp() * 1000)
+
+
+def two_nodes(url: str, logs: Path, at: str) -> list[tuple[Node, Any]]:
+    return [start_node(url, logs / f"live{i}.log", **ENV, SAMEDEAL_DAILY_LIVE_AT=at)
+            for i in range(2)]
+
+
+def held(kind: str, message: dict[str, Any]) -> None:
+    """A reply or event fits its declared schema (server/replies.py)."""
+    schema = {**replies.REPLIES, **replies.EVENTS}[kind][1]
+    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(message)]
+    assert not errors, (message, errors)
+
+
+async def play_out(ws: Ws, sid: str, rng: random.Random) -> dict[str, Any]:
+    """Random legal placements until the game ends (or the window does)."""
+    s = await ws.request({"type": "session.get", "session": sid})
+    while s["view"]["status"] == "playing":
+        out = await ws.request({"type": "move", "session": sid,
+                                "move": rng.choice(s["legal"]), "rev": s["rev"]})
+        if out.get("code") == "race.over":
+            break
+        assert out["type"] == "ack", out
+        s = out
+    return s
+
+
+async def live(rest: Rest) -> dict[str, Any]:
+    status, out = await rest.call("GET", "/daily/live")
+    assert status == 200, out
+    held("daily_live", out)
+    (edition,) = out["editions"]
+    return edition  # type: ignore[no-any-return]
+
+
+async def until(check: Any, what: str, seconds: float = 20) -> Any:
+    for _ in range(int(seconds / 0.1)):
+        got = await check()
+        if got:
+            return got
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{what}: not within {seconds} s")
+
+
+async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
+        redis_url: str, tmp_path: Path) -> None:
+    at, at_ms = instant(15)
+    started = two_nodes(database(redis_url, 8), tmp_path, at)
+    nodes = [n for n, _ in started]
+    seen: list[tuple[str, dict[str, Any]]] = []  # every reply and page before the end
+    try:
+        (a, ta), (b, tb), (c, tc), (_, tl) = [
+            await player(nodes[i % 2], n, "human") for i, n in enumerate(("Ann", "Bob", "Cy",
+                                                                             "Lat"))]
+        wa = await Ws.open(nodes[0], ta, JSON)
+        wb = await Ws.open(nodes[1], tb, V2_MSGPACK)  # the other node, the other encoding
+        rc = Rest(nodes[1], tc)
+        public = Rest(nodes[0])
+        status, page = await public.call("GET", "/daily")
+        assert status == 200 and page["live"]["at"] == at_ms, page.get("live")
+        held("daily", page)
+        (before,) = page["live"]["editions"]
+        assert before["state"] == "open" and before["signed_up"] == 0 and "seed" not in before
+        commitment = before["commitment"]
+        daily_deal = [d for d in page["deals"] if (d["game"], d["variant"]) == (GAME, VARIANT)]
+        assert daily_deal[0]["commitment"] != commitment  # its own deal, not the all-day one
+        seen.append(("page", page))
+
+        got = await wa.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+        assert got["type"] == "daily_live", got
+        held("daily_live", got)
+        assert got["editions"][0]["joined"] and got["editions"][0]["signed_up"] == 1
+        got = await wb.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+        assert got["editions"][0]["signed_up"] == 2, got
+        status, got = await rc.call("POST", "/daily/live/join", {"game": GAME,
+                                                                  "variant": VARIANT})
+        assert status == 200 and got["editions"][0]["joined"], got
+        again = await wa.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+        assert again["editions"][0]["signed_up"] == 3  # joining twice changes nothing
+        seen += [("ws", m) for m in wa.received + wb.received] + [("rest", got)]
+        status, page = await public.call("GET", "/daily")
+        (mid,) = page["live"]["editions"]
+        assert (mid["signed_up"], mid["commitment"], mid["state"]) == (3, commitment, "open")
+        seen.append(("page", page))
+
+        dealt = [await ws.expect("daily_live.dealt", timeout=15) for ws in (wa, wb)]
+        for event in dealt:
+            held("daily_live.dealt", event)
+        assert dealt[0]["race"] == dealt[1]["race"]
+        assert dealt[0]["commitment"] == dealt[1]["commitment"] == commitment
+        assert at_ms - 300 <= dealt[0]["starts_at"] <= at_ms + 1500, (dealt[0], at_ms)
+        sa, sb = dealt[0]["session"], dealt[1]["session"]
+        assert sa == f"{dealt[0]['race']}.{a}" and sb == f"{dealt[0]['race']}.{b}"
+        sc = (await until(lambda: session_of(rc), "Cy's session"))["session"]
+        assert sc == f"{dealt[0]['race']}.{c}"
+        race = (await rc.call("GET", f"/races/{dealt[0]['race']}"))[1]
+        assert {e["player"] for e in race["entrants"]} == {a, b, c}
+        assert race["commitment"] == commitment and "seed" not in race
+
+        # Nobody joins after the deal, on either node or transport.
+        wl = await Ws.open(nodes[1], tl, JSON)
+        no = await wl.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+        assert no["type"] == "error" and no["code"] == "daily_live.started", no
+        assert "after the deal" in no["message"]
+        status, no = await Rest(nodes[0], tl).call("POST", "/daily/live/join",
+                                                   {"game": GAME, "variant": VARIANT})
+        assert (status, no["code"]) == (409, "daily_live.started"), no
+        no = await wa.request({"type": "daily_live.leave", "game": GAME, "variant": VARIANT})
+        assert no["code"] == "daily_live.started", no
+        status, page = await public.call("GET", "/daily")
+        assert page["live"]["editions"][0]["state"] == "playing"
+        assert "seed" not in page["live"]["editions"][0]
+        seen.append(("page", page))
+
+        # Ann plays to the end, Bob resigns, Cy never moves: the daily order ranks them.
+        await play_out(wa, sa, random.Random(5))
+        assert (await wb.request({"type": "resign", "session": sb}))["type"] == "ack"
+        ended = await wa.expect("daily_live.ended", timeout=WINDOW + 15)
+        held("daily_live.ended", ended)
+        assert ended["board"] == f"live/{ended['day']}/{GAME}/{VARIANT}"
+
+        after = await until(lambda: public_edition(public, "seed"), "the seed revealed")
+        seed = bytes.fromhex(after["seed"])
+        assert after["state"] == "ended" and hashlib.sha256(seed).hexdigest() == commitment
+        for where, message in seen:  # nothing before the end showed the seed
+            assert after["seed"] not in json.dumps(message), where
+        status, board = await rc.call("GET", f"/boards/{ended['board']}?kind=human")
+        assert status == 200 and board["format"] == "live", board
+        held("board", board)
+        order = [e["player"] for e in board["entries"]]
+        assert order[0] == a and set(order) == {a, b, c}, board
+        keys = [(e["status"] != "won", -e["score"], e["time_ms"]) for e in board["entries"]]
+        assert keys == sorted(keys), board["entries"]  # won, then score, then time
+        today = (await rc.call("GET", f"/boards/live/today/{GAME}/{VARIANT}?kind=human"))[1]
+        assert today["entries"] == board["entries"]
+        for ws in (wa, wb, wl):
+            await ws.close()
+        for r in (rc, public):
+            await r.aclose()
+    finally:
+        for _, proc in started:
+            stop_node(proc)
+
+
+async def public_edition(rest: Rest, field: str) -> dict[str, Any] | None:
+    status, page = await rest.call("GET", "/daily")
+    assert status == 200, page
+    (e,) = page["live"]["editions"]
+    return e if field in e else None
+
+
+async def test_a_node_killed_before_the_instant_leaves_nobody_undealt(
+        redis_url: str, tmp_path: Path) -> None:
+    at, at_ms = instant(12)
+    started = two_nodes(database(redis_url, 9), tmp_path, at)
+    nodes = [n for n, _ in started]
+    try:
+        people = [await player(nodes[i % 2], f"K{i}", "human") for i in range(4)]
+        for i, (_, token) in enumerate(people):  # half on the node about to die
+            rest = Rest(nodes[i % 2], token)
+            status, out = await rest.call("POST", "/daily/live/join",
+                                          {"game": GAME, "variant": VARIANT})
+            assert status == 200, out
+            await rest.aclose()
+        wait = at_ms / 1000 - datetime.now(UTC).timestamp() - 0.5
+        await asyncio.sleep(max(0.0, wait))
+        os.kill(nodes[0].pid, signal.SIGKILL)  # no drain, no goodbye
+        started[0][1].wait(10)
+        for pid, token in people:
+            rest = Rest(nodes[1], token)
+            e = await until(lambda r=rest: session_of(r), f"{pid} dealt", 20)
+            assert e["session"].endswith(f".{pid}") and e["signed_up"] == 4
+            await rest.aclose()
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                stop_node(proc)
+
+
+async def session_of(rest: Rest) -> dict[str, Any] | None:
+    e = await live(rest)
+    return e if e.get("session") else None
+
+
+# ----- in process, on a clock the test sets ------------------------------------------------
+
+
+class Clock:
+    def __init__(self, day: date) -> None:
+        self.day, self.ms = day, 0
+        self.at(day, 0)
+
+    async def __call__(self) -> int:
+        return self.ms
+
+    def at(self, day: date, ms: int) -> None:
+        self.ms = int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp() * 1000) + ms
+
+
+@pytest.fixture
+async def services(clocked_redis_url: str) -> AsyncIterator[tuple[api.Services, Clock]]:
+    day = date(2031, 1, 1) + timedelta(days=random.randrange(20000))  # years ahead: fresh
+    clock = Clock(day)
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"live {day}",
+                                 daily_chain=False, daily_live_rules="klondike/easy,golf/easy"),
+                        clock)
+    yield sv, clock
+    await sv.redis.aclose()
+
+
+async def refused(code: str, call: Any) -> str:
+    with pytest.raises(ApiError) as e:
+        await call
+    assert e.value.code == code, e.value.code
+    return e.value.message
+
+
+async def test_joins_close_at_the_instant_and_only_listed_rule_sets_are_live(
+        services: tuple[api.Services, Clock]) -> None:
+    sv, clock = services
+    assert sv.daily_live is not None
+    day = clock.day
+    ivy, _ = await sv.accounts.register("Ivy", "human")
+    clock.at(day, 18 * HOUR)
+    joined = await api.OPERATIONS["daily_live.join"][0](sv, ivy, {"game": "klondike",
+                                                                  "variant": "easy"})
+    e, golf = joined["editions"]
+    assert not golf["joined"] and golf["signed_up"] == 0
+    assert e["joined"] and e["state"] == "open" and e["board"] == f"live/{day}/klondike/easy"
+    assert joined["at"] == (await sv.daily.clock()) + HOUR  # 19:00 UTC by default
+    await refused("daily_live.not_live", sv.daily_live.join(ivy, "pyramid", "easy"))
+    await refused("game.unknown", sv.daily_live.join(ivy, "nosuch", "easy"))
+    left = await sv.daily_live.leave(ivy, "klondike", "easy")
+    assert not left["editions"][0]["joined"] and left["editions"][0]["signed_up"] == 0
+    await refused("daily_live.not_player", sv.daily_live.leave(ivy, "klondike", "easy"))
+    clock.at(day, 19 * HOUR)  # the instant: closed, whether the sweep has dealt or not
+    message = await refused("daily_live.started", sv.daily_live.join(ivy, "klondike", "easy"))
+    assert "19:00 UTC" in message and "after the deal" in message
+    page = await api.daily_page(sv, {})
+    assert [e["state"] for e in page["live"]["editions"]] == ["playing", "playing"]
+    assert not any("seed" in e for e in page["live"]["editions"])
+    clock.at(day, 20 * HOUR)
+    # Klondike's edition was made (Ivy signed up, then left): no seed until its arena ends,
+    # which only the sweep does (none runs here). Nobody signed up for Golf: nothing was
+    # dealt, and past its window the seed is shown.
+    e, golf = (await api.daily_page(sv, {}))["live"]["editions"]
+    assert e["state"] == "playing" and "seed" not in e
+    assert golf["state"] == "ended"
+    assert hashlib.sha256(bytes.fromhex(golf["seed"])).hexdigest() == golf["commitment"]
+    secret = f"live {day}".encode()  # the label of docs/fairness.md, not the all-day one's
+    assert golf["seed"] == fairness.daily_seed(secret, day, "golf", "easy", None, "live").hex()
+    assert golf["seed"] != fairness.daily_seed(secret, day, "golf", "easy").hex()
+    await refused("daily.not_open", sv.daily_live.view(day + timedelta(days=1)))
+
+
+async def test_the_live_edition_can_be_turned_off(clocked_redis_url: str) -> None:
+    clock = Clock(date(2040, 2, 2))
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_live=False,
+                                 daily_secret="off", daily_chain=False), clock)
+    try:
+        assert (await api.daily_page(sv, {}))["live"] is None
+        p = Player("p0000000000000", "Off", "human")
+        for kind in ("daily_live.join", "daily_live.leave"):
+            await refused("daily_live.off", api.OPERATIONS[kind][0](
+                sv, p, {"game": "klondike", "variant": "easy"}))
+        await refused("daily_live.off", api.OPERATIONS["daily_live.get"][0](sv, p, {}))
+    finally:
+        await sv.redis.aclose()
+
+
+def test_settings_are_checked_and_ids_are_the_same_on_every_node() -> None:
+    assert seconds_of_day("19:00") == 68400 and seconds_of_day("00:00:30") == 30
+    for bad in ("24:00", "7pm", "19:60", ""):
+        with pytest.raises(ValueError):
+            seconds_of_day(bad)
+    for wrong in ({"daily_live_at": "23:55"}, {"daily_live_window": 0},  # past midnight
+                  {"daily_live_rules": "klondike/nosuch"}, {"daily_live_rules": " , "}):
+        with pytest.raises(ValueError):
+            schedule(Settings(**wrong))  # type: ignore[arg-type]
+    assert schedule(Settings())[:2] == (19 * 3600, 600)
+    assert [(r.id, r.variant) for r in schedule(Settings())[2]] == [("klondike", "easy")]
+    assert len(schedule(Settings(daily_live_rules="all"))[2]) > 40
+    k = engine.get("klondike", "easy")
+    assert edition_id(date(2026, 12, 4), k) == "a" + edition_id(date(2026, 12, 4), k)[1:]
+    assert edition_id(date(2026, 12, 4), k) != edition_id(date(2026, 12, 5), k)
+    assert ARENA_ID.fullmatch(edition_id(date(2026, 12, 4), k))
