@@ -43,18 +43,20 @@ def applies(rules: RuleSet) -> bool:
     return rules.scoring != Scoring.POINTS
 
 
-def candidate_label(day: date, game: str, variant: str, beacon: bytes | None, k: int) -> bytes:
-    """The day's label, then ``"/" + k`` for k >= 1 (candidate 0 is the label itself)."""
+def candidate_label(day: date, game: str, variant: str, beacon: bytes | None, k: int,
+                    edition: str = "daily") -> bytes:
+    """The day's label (the live edition's: ``edition`` "live"), then ``"/" + k`` for k >= 1
+    (candidate 0 is the label itself)."""
     if k < 0:
         raise ValueError("a candidate is numbered from 0")
-    base = daily_label(day, game, variant, beacon)
+    base = daily_label(day, game, variant, beacon, edition)
     return base if k == 0 else base + f"/{k}".encode()
 
 
 def candidate_seed(day_secret: bytes, day: date, game: str, variant: str,
-                   beacon: bytes | None, k: int) -> bytes:
+                   beacon: bytes | None, k: int, edition: str = "daily") -> bytes:
     """Candidate ``k``'s seed: HMAC-SHA256 of its label under the day's secret."""
-    return hmac.new(day_secret, candidate_label(day, game, variant, beacon, k),
+    return hmac.new(day_secret, candidate_label(day, game, variant, beacon, k, edition),
                     hashlib.sha256).digest()
 
 

@@ -145,7 +145,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock),
                   winnable=winnable, arenas=arenas,
                   challenges=Challenges(redis, settings, accounts, races),
-                  daily_live=DailyLive(settings, daily, arenas, boards))
+                  daily_live=(live := DailyLive(settings, daily, arenas, boards)))
+    winnable.also = [("live", r) for r in live.rule_sets]  # its deals decided ahead too
     return sv
 
 

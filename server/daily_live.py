@@ -120,9 +120,22 @@ class DailyLive:
         return rules
 
     async def seed(self, day: date, rules: engine.RuleSet) -> bytes:
-        """The edition's seed: the day's secret and beacon round, under the live label."""
+        """The edition's seed: the day's secret and beacon round, under the live label; with
+        the winnable-deal rule, its first candidate the solver proves winnable, as the all-day
+        daily's (server/winnable.py, decided now if the job has not yet)."""
         secret, beacon = await self.daily.day_secret(day), await self.daily.rounds.randomness(day)
+        if self.daily.winnable is not None:
+            return await self.daily.winnable.seed(day, rules, secret, beacon, KIND)
         return fairness.daily_seed(secret, day, rules.id, rules.variant, beacon, KIND)
+
+    async def for_page(self, day: date, rules: engine.RuleSet, ended: bool
+                       ) -> tuple[bytes | None, dict[str, Any]]:
+        """The seed to commit to (``None``: a winnable choice not decided yet) and the
+        winnable rule's fields, as the day's page shows the all-day deals'."""
+        secret, beacon = await self.daily.day_secret(day), await self.daily.rounds.randomness(day)
+        if self.daily.winnable is not None:
+            return await self.daily.winnable.for_page(day, rules, secret, beacon, ended, KIND)
+        return fairness.daily_seed(secret, day, rules.id, rules.variant, beacon, KIND), {}
 
     async def edition(self, day: date, rules: engine.RuleSet) -> str:
         """The edition's arena, made unless it exists (any node, any number of times)."""
@@ -222,13 +235,15 @@ class DailyLive:
                                  "board": board_of(day, rules),
                                  "race": s["current"] if s and s["current"] else None}
             try:
-                seed = await self.seed(day, rules)
+                seed, extra = await self.for_page(day, rules, state == "ended")
             except ApiError:  # daily.waiting: no commitment can be made yet
                 e["waiting"] = True
             else:
-                e["commitment"] = engine.commitment(seed)
-                if state == "ended":
-                    e["seed"] = seed.hex()
+                e.update(extra)
+                if seed is not None:
+                    e["commitment"] = engine.commitment(seed)
+                    if state == "ended":
+                        e["seed"] = seed.hex()
             if viewer is not None:
                 e["joined"] = s is not None and viewer in s["ids"]
                 if e["joined"] and e["race"]:

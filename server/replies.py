@@ -123,7 +123,7 @@ LIVE = obj({"day": STR, "at": MS, "ends_at": MS, "window": INT, "now": MS,
                 {"game": STR, "variant": STR, "name": STR, "state": LIVE_STATE,
                  "signed_up": INT, "board": STR, "race": STR_OR_NULL},
                 {"commitment": HEX, "seed": HEX, "waiting": BOOL, "joined": BOOL,
-                 "session": STR})}},
+                 "session": STR, **WINNABLE_DEAL})}},
            doc="the daily's live edition of a day (docs/protocol.md#the-dailys-live-edition)")
 DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
              "opens_at": MS, "closes_at": MS, "deadline": MS, "now": MS,

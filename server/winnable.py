@@ -47,6 +47,8 @@ log = logging.getLogger("samedeal")
 NICE = 10
 #: The rule's first day when no setting gives it: recorded once, at first use, as tomorrow.
 START = "sd:winnable:from"
+#: The all-day daily's label (engine/fairness.py); the live edition's is ``live``.
+DAILY = "daily"
 
 # KEYS: choice, claim, verdicts. ARGV: token, lease ms. 'done', 'mine' or 'busy'.
 CLAIM = """
@@ -79,13 +81,15 @@ return 1
 """
 
 
-def keys(day: date, rules: engine.RuleSet, secret: bytes, beacon: bytes | None
-         ) -> list[str]:
+def keys(day: date, rules: engine.RuleSet, secret: bytes, beacon: bytes | None,
+         edition: str = DAILY) -> list[str]:
     """The choice, the claim and the recorded verdicts of a (day, rule set), on one shard.
     The name holds a fingerprint of the day's secret and beacon round: a chain rotated or a
-    round stored after a choice was made ahead makes new keys, never a stale deal."""
+    round stored after a choice was made ahead makes new keys, never a stale deal. The live
+    edition's (server/daily_live.py) are apart: ``live:`` before the day."""
     fp = hashlib.sha256(b"winnable/" + secret + (beacon or b"")).hexdigest()[:16]
-    tag = f"sd:{{winnable:{day.isoformat()}:{rules.id}:{rules.variant}:{fp}}}"
+    which = "" if edition == DAILY else f"{edition}:"
+    tag = f"sd:{{winnable:{which}{day.isoformat()}:{rules.id}:{rules.variant}:{fp}}}"
     return [f"{tag}:choice", f"{tag}:claim", f"{tag}:verdicts"]
 
 
@@ -112,6 +116,9 @@ class Winnable:
         self._keep = store.script(redis, KEEP)
         self._finish = store.script(redis, FINISH)
         self.decided = metrics.winnable_decided
+        #: Further deals of each day the job decides ahead: (edition, rule set) pairs, the
+        #: live edition's (wired by server/daily_live.py).
+        self.also: list[tuple[str, engine.RuleSet]] = []
 
     # -- which days and rule sets the rule covers -------------------------------------------
 
@@ -139,26 +146,28 @@ class Winnable:
     # -- the seed -------------------------------------------------------------------------
 
     async def seed(self, day: date, rules: engine.RuleSet, secret: bytes,
-                   beacon: bytes | None) -> bytes:
+                   beacon: bytes | None, edition: str = DAILY) -> bytes:
         """The day's seed for ``rules``: candidate k, decided now if it is not yet."""
         k = 0
         if await self.in_force(day, rules):
-            k = (await self.decide(day, rules, secret, beacon))["k"]
-        return rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, k)
+            k = (await self.decide(day, rules, secret, beacon, edition))["k"]
+        return rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, k, edition)
 
     async def for_page(self, day: date, rules: engine.RuleSet, secret: bytes,
-                       beacon: bytes | None, revealed: bool) -> tuple[bytes | None,
-                                                                      dict[str, Any]]:
+                       beacon: bytes | None, revealed: bool, edition: str = DAILY
+                       ) -> tuple[bytes | None, dict[str, Any]]:
         """The deal's seed for its page (``None``: not decided yet, so no commitment to show)
         and its fields: before the reveal only that the rule applies, after it the choice."""
         if not await self.in_force(day, rules):
-            return rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, 0), {}
-        choice = await self.stored(day, rules, secret, beacon)
+            return rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, 0,
+                                       edition), {}
+        choice = await self.stored(day, rules, secret, beacon, edition)
         if choice is None and revealed:  # never left undecided: decide it now (bounded)
-            choice = await self.decide(day, rules, secret, beacon)
+            choice = await self.decide(day, rules, secret, beacon, edition)
         if choice is None:
             return None, {"winnable_rule": True, "pending": True}
-        seed = rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, choice["k"])
+        seed = rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, choice["k"],
+                                   edition)
         if not revealed:
             return seed, {"winnable_rule": True}
         return seed, {"winnable_rule": True, "winnable": public(choice)}
@@ -195,8 +204,8 @@ class Winnable:
     # -- the choice -----------------------------------------------------------------------
 
     async def stored(self, day: date, rules: engine.RuleSet, secret: bytes,
-                     beacon: bytes | None) -> dict[str, Any] | None:
-        ks = keys(day, rules, secret, beacon)
+                     beacon: bytes | None, edition: str = DAILY) -> dict[str, Any] | None:
+        ks = keys(day, rules, secret, beacon, edition)
         cached = self._choices.get(tuple(ks))
         if cached is not None:
             return cached
@@ -208,36 +217,37 @@ class Winnable:
         return choice
 
     async def decide(self, day: date, rules: engine.RuleSet, secret: bytes,
-                     beacon: bytes | None) -> dict[str, Any]:
+                     beacon: bytes | None, edition: str = DAILY) -> dict[str, Any]:
         """The stored choice, else claim and judge it; while another node holds the claim,
         wait for its choice or for its lease to lapse (then take it over)."""
         while True:
-            choice = await self.attempt(day, rules, secret, beacon)
+            choice = await self.attempt(day, rules, secret, beacon, edition)
             if choice is not None:
                 return choice
             await asyncio.sleep(min(1.0, self.settings.winnable_lease / 4))
 
     async def attempt(self, day: date, rules: engine.RuleSet, secret: bytes,
-                      beacon: bytes | None) -> dict[str, Any] | None:
+                      beacon: bytes | None, edition: str = DAILY) -> dict[str, Any] | None:
         """One try: the stored choice, or the choice judged here; ``None`` if another node
         holds the claim."""
-        choice = await self.stored(day, rules, secret, beacon)
+        choice = await self.stored(day, rules, secret, beacon, edition)
         if choice is not None:
             return choice
-        ks = keys(day, rules, secret, beacon)
+        ks = keys(day, rules, secret, beacon, edition)
         lease = str(int(self.settings.winnable_lease * 1000))
         got = store.text(await self._claim(keys=ks, args=[self.token, lease]))
         if got == "busy":
             return None
         if got == "mine":
             try:
-                await self.judge_all(day, rules, secret, beacon, ks, lease)
+                await self.judge_all(day, rules, secret, beacon, ks, lease, edition)
             except LostClaim:
                 return None
-        return await self.stored(day, rules, secret, beacon)
+        return await self.stored(day, rules, secret, beacon, edition)
 
     async def judge_all(self, day: date, rules: engine.RuleSet, secret: bytes,
-                        beacon: bytes | None, ks: list[str], lease: str) -> None:
+                        beacon: bytes | None, ks: list[str], lease: str,
+                        edition: str = DAILY) -> None:
         """Judge candidates 0, 1, ... up to the cap (resuming from verdicts a node before
         recorded), the first won one chosen; store the choice."""
         positions, cap = self.settings.winnable_positions, self.settings.winnable_cap
@@ -250,7 +260,8 @@ class Winnable:
             for k in range(cap):
                 verdict = recorded.get(k)
                 if verdict is None:
-                    seed = rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, k)
+                    seed = rule.candidate_seed(secret, day, rules.id, rules.variant, beacon, k,
+                                               edition)
                     verdict = await self.judge(rules, seed, positions)
                     if not await self._keep(keys=ks, args=[self.token, lease, str(k),
                                                            json.dumps(verdict)]):
@@ -266,6 +277,8 @@ class Winnable:
                       "budget": {"positions": positions, "solver": SOLVER_VERSION},
                       "cap": cap,
                       "game": rules.id, "variant": rules.variant, "day": day.isoformat()}
+            if edition != DAILY:
+                choice["edition"] = edition
             if not await self._finish(keys=ks, args=[self.token, json.dumps(choice)]):
                 raise LostClaim
         finally:
@@ -326,12 +339,13 @@ class Winnable:
                 continue
             secret = await self.daily.day_secret(day)
             decided, open_ = 0, 0
-            for rules in daily_rule_sets():
+            pairs = [(DAILY, r) for r in daily_rule_sets()] + [(e, r) for e, r in self.also]
+            for edition, rules in pairs:
                 if not await self.in_force(day, rules):
                     continue
-                if await self.stored(day, rules, secret, beacon) is not None:
+                if await self.stored(day, rules, secret, beacon, edition) is not None:
                     decided += 1
-                elif await self.attempt(day, rules, secret, beacon) is not None:
+                elif await self.attempt(day, rules, secret, beacon, edition) is not None:
                     return True
                 else:
                     open_ += 1  # another node's claim

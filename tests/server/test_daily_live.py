@@ -22,7 +22,7 @@ import jsonschema
 import pytest
 
 import engine
-from engine import fairness
+from engine import fairness, winnable
 from server import api, replies
 from server.accounts import Player
 from server.app import build_services
@@ -319,6 +319,51 @@ async def test_the_live_edition_can_be_turned_off(clocked_redis_url: str) -> Non
                 sv, p, {"game": "klondike", "variant": "easy"}))
         await refused("daily_live.off", api.OPERATIONS["daily_live.get"][0](sv, p, {}))
     finally:
+        await sv.redis.aclose()
+
+
+async def test_the_winnable_rule_picks_the_live_deal_by_its_own_label(
+        clocked_redis_url: str) -> None:
+    """With the rule on, the live deal is the first candidate of the live label the solver
+    proves winnable, decided apart from the all-day deal's, and published once it ended."""
+    day = date(2031, 1, 1) + timedelta(days=random.randrange(20000))
+    clock = Clock(day)
+    secret = f"winnable live {day}"
+    sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=secret,
+                                 daily_chain=False, daily_winnable=True,
+                                 daily_winnable_from="2030-01-01",
+                                 winnable_only="nestor/easy", daily_live_rules="nestor/easy",
+                                 winnable_positions=16000, winnable_cap=4), clock)
+    try:
+        assert sv.winnable is not None and sv.daily_live is not None
+        clock.at(day, 18 * HOUR)
+        (before,) = (await api.daily_page(sv, {}))["live"]["editions"]
+        assert before.get("pending") and "commitment" not in before  # not decided ahead yet
+        while await sv.winnable.step():  # the job: today's daily deals, then the live one
+            pass
+        (before,) = (await api.daily_page(sv, {}))["live"]["editions"]
+        assert before["winnable_rule"] and "winnable" not in before and "seed" not in before
+        clock.at(day, 20 * HOUR)  # past the window, nobody signed up: revealed
+        page = await api.daily_page(sv, {})
+        (after,) = page["live"]["editions"]
+        choice = after["winnable"]
+        assert after["commitment"] == before["commitment"], choice
+        assert choice["cap"] == 4
+        last = choice["candidates"][-1]  # the first won one, else every one up to the cap
+        assert choice["k"] == (last["k"] if choice["found"] else 0)
+        assert choice["found"] == (last["verdict"] == "won") and len(choice["candidates"]) == \
+            last["k"] + 1
+        seed = winnable.candidate_seed(secret.encode(), day, "nestor", "easy", None,
+                                       choice["k"], "live")
+        assert after["seed"] == seed.hex()
+        for c in choice["candidates"]:  # each verdict is the live label's candidate's
+            again = winnable.judge("nestor", "easy", winnable.candidate_seed(
+                secret.encode(), day, "nestor", "easy", None, c["k"], "live"), 16000)
+            assert (again.verdict, again.positions) == (c["verdict"], c["positions"])
+        daily = [d for d in page["deals"] if d["game"] == "nestor" and d["variant"] == "easy"]
+        assert daily[0]["commitment"] != after["commitment"]
+    finally:
+        sv.winnable.close()
         await sv.redis.aclose()
 
 
