@@ -106,6 +106,21 @@ def test_the_old_secret_vector_still_holds() -> None:
     assert [[row[0][0], seed.hex(), hashlib.sha256(seed).hexdigest()]] == row
 
 
+def test_the_live_edition_vectors_hold() -> None:
+    """The live label's table: the implementation and an HMAC written from the page agree,
+    and no live seed is the all-day daily's of the same day and rule set."""
+    rows = doc_rows("| live label | seed | commitment |")
+    s3 = bytes.fromhex(CHAIN["s[3], 2026-12-04"])
+    assert [r[0] for r in rows] == [fairness.daily_label(date(2026, 12, 4), "klondike", "easy", b,
+                                                         "live").decode()
+                                    for b in (None, RANDOMNESS)]
+    for (label, seed, digest), beacon in zip(rows, (None, RANDOMNESS), strict=True):
+        got = fairness.daily_seed(s3, date(2026, 12, 4), "klondike", "easy", beacon, "live")
+        assert got.hex() == seed == hmac.new(s3, label.encode(), hashlib.sha256).hexdigest()
+        assert hashlib.sha256(got).hexdigest() == digest
+        assert seed not in {r[1] for r in SEEDS}
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_a_javascript_implementation_from_the_doc_agrees() -> None:
     labels = [r[0] for r in SEEDS]

@@ -75,7 +75,7 @@ def table_types(heading: str) -> set[str]:
     text = PROTOCOL_MD.read_text()
     section = text[text.index(heading):]
     table = section[section.index("\n| "):section.index("\n\n", section.index("\n| "))]
-    return {m for m in re.findall(r"^\| `([a-z.]+)`", table, re.M)}
+    return {m for m in re.findall(r"^\| `([a-z_.]+)`", table, re.M)}
 
 
 # ----- the route table and /openapi.json ------------------------------------------------------

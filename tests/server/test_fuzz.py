@@ -188,6 +188,9 @@ BASE: dict[str, dict[str, Any]] = {
     "arena.unsubscribe": {"arena": "anothere"},
     "arena.create": {"game": "nope", "variant": "easy", "duration": 60, "interval": 10},
     "arena.cancel": {"arena": "anothere"},
+    "daily_live.join": {"game": "nope", "variant": "easy"},
+    "daily_live.leave": {"game": "nope", "variant": "easy"},
+    "daily_live.get": {},
     "challenge.send": {"to": "X", "game": "nope", "variant": "easy"},
     "challenge.list": {},
     "challenge.accept": {"challenge": "cnothere"},
@@ -368,7 +371,8 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
             assert r["name"] == " ".join(m["name"].split()), (m, r)
         else:  # only a read, or an unsubscribe from nothing: nothing can be done by these
             assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board",
-                                 "leagues", "challenges"), (m, r)
+                                 "leagues", "challenges", "daily_live"), (m, r)
+            assert r["type"] != "daily_live" or m.get("type") == "daily_live.get", (m, r)
     assert await session_state(ws, sid) == before
     await ws.close()
     await bystander_is_served(pair)
@@ -446,6 +450,9 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "arena.get": ("GET", "/arenas/{arena}", "arena"),
     "arena.create": ("POST", "/arenas", None),
     "arena.cancel": ("POST", "/arenas/{arena}/cancel", "arena"),
+    "daily_live.join": ("POST", "/daily/live/join", None),
+    "daily_live.leave": ("POST", "/daily/live/leave", None),
+    "daily_live.get": ("GET", "/daily/live", None),
 }
 #: The other routes, whose only input is the path.
 PATHS = ["/players/{x}", "/players/{x}/stats", "/games/{x}/easy", "/games/klondike/{x}",
