@@ -13,6 +13,7 @@ import { nameOffer } from "./name.js";
 import { dealsTable, resultText } from "./daily_list.js";
 import { boardPar, movesText, winnableNote } from "./winnable.js";
 import { formatNote } from "./fairplay.js";
+import { liveBox } from "./daily_live.js";
 
 const PAGE = 10; // leaderboard rows per page
 
@@ -39,6 +40,7 @@ export async function mount(root, ctx, params) {
   let session = null;
   let timer = null;
   let closed = false;
+  let live = null; // the live edition's box (daily_live.js), today only
 
   const title = h("h1", { text: "Daily challenge" });
   const when = h("p.daily-when", { role: "status" });
@@ -69,6 +71,10 @@ export async function mount(root, ctx, params) {
       day.state !== "open" ? h("a", { href: "#/daily", text: "Today" }) : null));
     drawDeals();
     tick();
+    if (!live && !closed) {
+      live = liveBox(ctx, day);
+      if (live) streaks.after(live.node);
+    }
   }
 
   function tick() {
@@ -391,6 +397,7 @@ export async function mount(root, ctx, params) {
   return () => {
     closed = true;
     clearInterval(timer);
+    live?.destroy();
     stopBoard();
     session?.destroy();
   };
