@@ -146,7 +146,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   winnable=winnable, arenas=arenas,
                   challenges=Challenges(redis, settings, accounts, races),
                   daily_live=(live := DailyLive(settings, daily, arenas, boards)))
-    winnable.also = [("live", r) for r in live.rule_sets]  # its deals decided ahead too
+    if settings.daily_live:  # the live edition's deals are decided ahead too
+        winnable.also = [("live", r) for r in live.rule_sets]
     return sv
 
 

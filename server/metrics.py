@@ -93,7 +93,8 @@ class Metrics:
         # The winnable daily deals' job (server/winnable.py): decisions only, never how many
         # candidates each took (that would say which candidate was dealt before the reveal).
         self.winnable_decided = Counter(
-            "samedeal_winnable_decided", "Daily (day, rule set) choices this node decided",
+            "samedeal_winnable_decided",
+            "Daily (day, rule set) choices this node decided, the live edition's too",
             registry=r)
         self.loop = Gauge("samedeal_event_loop", "The event loop this process runs on (1)",
                           ["loop"], registry=r)

@@ -49,7 +49,8 @@ PLANTED = ("klondike", "easy")
 ENV = {**FAST, "SAMEDEAL_DAILY_WINNABLE": "1",
        "SAMEDEAL_WINNABLE_POSITIONS": str(POSITIONS), "SAMEDEAL_WINNABLE_CAP": str(CAP),
        "SAMEDEAL_WINNABLE_LEASE": "3", "SAMEDEAL_WINNABLE_INTERVAL": "0.3",
-       "SAMEDEAL_WINNABLE_ONLY": ",".join(ONLY), "SAMEDEAL_DAILY_GRACE": "0"}
+       "SAMEDEAL_WINNABLE_ONLY": ",".join(ONLY), "SAMEDEAL_DAILY_GRACE": "0",
+       "SAMEDEAL_DAILY_LIVE_RULES": "klondike/easy"}
 
 
 def samedeal(*args: str) -> subprocess.CompletedProcess[str]:
@@ -151,7 +152,8 @@ def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
     else:
         raise AssertionError(f"the job left pairs undecided: {got}")
     decided = sum(metric(n, "samedeal_winnable_decided_total") for n in nodes)
-    assert decided == 2 * len(ONLY)  # each pair once, by one of the two nodes
+    # Each pair once, by one of the two nodes, and each day's live Klondike (its own label).
+    assert decided == 2 * (len(ONLY) + 1)
     every = [c for day in got for c in day.values()]
     # The dead node's candidate 0 was taken over as it recorded it, not judged again.
     took_over = got[1]["/".join(PLANTED)]["candidates"][0]
