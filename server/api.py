@@ -190,7 +190,7 @@ async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def live_of(sv: Services) -> DailyLive:
-    if sv.daily_live is None:
+    if sv.daily_live is None or not sv.settings.daily_live:
         raise ApiError("daily_live.off", "this server holds no live edition of the daily")
     return sv.daily_live
 
@@ -204,11 +204,8 @@ async def live_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict
 
 
 async def live_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    live = live_of(sv)
-    if not sv.settings.daily_live:
-        raise ApiError("daily_live.off", "this server holds no live edition of the daily")
     day = parse_day(body["day"]) if "day" in body else day_of(await sv.daily.clock())
-    return await live.view(day, player.id)
+    return await live_of(sv).view(day, player.id)
 
 
 async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
