@@ -20,9 +20,9 @@ GAME, VARIANT = "cribbage-square", "difficult"
 
 @pytest.fixture
 def live_node(redis_url: str, tmp_path: Path) -> Iterator[Node]:
-    """A node whose live edition is dealt about twenty seconds from now, on a database of its
+    """A node whose live edition is dealt about thirty seconds from now, on a database of its
     own."""
-    at, _ = instant(20)
+    at, _ = instant(30)
     node, proc = start_node(database(redis_url, 7), tmp_path / "live.log", **FAST,
                             SAMEDEAL_SWEEP_INTERVAL="0.2", SAMEDEAL_ARENA_COUNTDOWN="0",
                             SAMEDEAL_DAILY_LIVE_AT=at,

@@ -48,7 +48,8 @@ def database(redis_url: str, db: int) -> str:
 
 
 def instant(ahead: float) -> tuple[str, int]:
-    """The live setting for ``ahead`` seconds from now (whole seconds, UTC) and its ms."""
+    """The live setting for ``ahead`` seconds from now (whole seconds, UTC) and its ms: time
+    for two nodes to start on a loaded machine and the players to sign up."""
     clear_of_midnight(ahead + WINDOW + 60)
     at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=ahead + 1)
     return at.strftime("%H:%M:%S"), int(at.timestamp() * 1000)
@@ -98,7 +99,7 @@ async def until(check: Any, what: str, seconds: float = 20) -> Any:
 
 async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
         redis_url: str, tmp_path: Path) -> None:
-    at, at_ms = instant(15)
+    at, at_ms = instant(30)
     started = two_nodes(database(redis_url, 8), tmp_path, at)
     nodes = [n for n, _ in started]
     seen: list[tuple[str, dict[str, Any]]] = []  # every reply and page before the end
@@ -137,7 +138,7 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
         assert (mid["signed_up"], mid["commitment"], mid["state"]) == (3, commitment, "open")
         seen.append(("page", page))
 
-        dealt = [await ws.expect("daily_live.dealt", timeout=15) for ws in (wa, wb)]
+        dealt = [await ws.expect("daily_live.dealt", timeout=45) for ws in (wa, wb)]
         for event in dealt:
             held("daily_live.dealt", event)
         assert dealt[0]["race"] == dealt[1]["race"]
@@ -205,7 +206,7 @@ async def public_edition(rest: Rest, field: str) -> dict[str, Any] | None:
 
 async def test_a_node_killed_before_the_instant_leaves_nobody_undealt(
         redis_url: str, tmp_path: Path) -> None:
-    at, at_ms = instant(12)
+    at, at_ms = instant(30)
     started = two_nodes(database(redis_url, 9), tmp_path, at)
     nodes = [n for n, _ in started]
     try:
