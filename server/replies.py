@@ -146,8 +146,6 @@ BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]}, "format": FORMAT,
                                                         "player": STR}, VS_PAR)}},
             {"you": {"type": ["integer", "null"],
                      "description": "with around=me: your rank, or null: no entry yet"},
-             "format": {"enum": ["live"], "description": "a board of the daily's live "
-                        "edition: dealt to everyone at once, so nobody could scout it"},
              **PAR})
 ERROR = obj({"code": STR, "message": STR},
             {"retry_after": {"type": "number", "minimum": 0,
