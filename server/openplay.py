@@ -27,12 +27,14 @@ from typing import Any
 
 import engine
 from engine.core import Move, State
-from engine.solver import Budget, Outcome, solve
+from engine.solver import Budget, Outcome, plays_on_board, solve
+from engine.winnable import STATE_SHARE
 
 #: Positions the solver may search for one attempt in all; for the first line, and for each
 #: line found again where the player left the last one; at most ``MAX_SOLVES`` searches. Never
-#: a cap in seconds: a busy machine would judge the same attempt otherwise. A position costs
-#: 20 times more in some games (Eight Off) than in others (Fortress); the search runs in a
+#: a cap in seconds: a busy machine would judge the same attempt otherwise. A rule set the
+#: solver plays through the engine's state, whose positions cost several times as much, gets
+#: an eighth of each (as the winnable rule does: engine/winnable.py). The search runs in a
 #: worker process (server/daily.py), never on the event loop.
 BUDGET = 60_000
 FIRST = 30_000
@@ -51,6 +53,8 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
            budget: int = BUDGET) -> dict[str, Any]:
     """Replay ``moves``, comparing each choice with the solver's line from there."""
     st = rules.deal(seed, competitive=True)
+    share = 1 if plays_on_board(rules) else STATE_SHARE  # as the winnable rule's budget
+    budget, first, again = budget // share, FIRST // share, AGAIN // share
     line: list[Move] = []
     judged = followed = spent = solves = 0
     for m in moves[:MAX_MOVES]:
@@ -58,7 +62,7 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
             break
         choice = len(st.legal_moves()) >= 2
         if choice and not line and spent < budget and solves < MAX_SOLVES:
-            cap = min(FIRST if solves == 0 else AGAIN, budget - spent)
+            cap = min(first if solves == 0 else again, budget - spent)
             v = solve(st, Budget(positions=cap))
             spent += v.positions
             solves += 1
