@@ -50,16 +50,27 @@ class Expected:
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.settings = settings
         self._expect = store.script(redis, scripts.EXPECT)
+        self._settle = store.script(redis, scripts.SETTLE)
 
-    async def soon(self, member: str) -> None:
+    async def soon(self, member: str) -> int:
         """``member`` (``store.follow_up``) due a grace from now (the store's clock), unless
-        due sooner already."""
-        await self._expect(keys=[store.DUE, store.EXPECTED],
-                           args=[member, grace_ms(self.settings), ""])
+        due sooner already; the expectation's stamp."""
+        stamp: int = await self._expect(keys=[store.DUE, store.EXPECTED],
+                                        args=[member, grace_ms(self.settings), ""])
+        return stamp
 
-    async def at(self, member: str, at_ms: int) -> None:
-        """``member`` due at ``at_ms``, unless due sooner already."""
-        await self._expect(keys=[store.DUE, store.EXPECTED], args=[member, 0, at_ms])
+    async def at(self, member: str, at_ms: int) -> int:
+        """``member`` due at ``at_ms``, unless due sooner already; the expectation's stamp."""
+        stamp: int = await self._expect(keys=[store.DUE, store.EXPECTED],
+                                        args=[member, 0, at_ms])
+        return stamp
+
+    async def met(self, member: str, stamp: int, then_ms: int | None = None) -> None:
+        """The change expected by ``stamp`` is made and its follow-up done: drop ``member``,
+        or make it due at ``then_ms`` (a race now running: its time limit), unless it was
+        expected again since (that expectation stands)."""
+        await self._settle(keys=[store.DUE, store.EXPECTED],
+                           args=[member, stamp, "" if then_ms is None else then_ms])
 
 
 async def forget(redis: Redis, member: str) -> None:

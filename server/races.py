@@ -253,12 +253,27 @@ class Races:
         return ApiError(why, MESSAGES.get(why, why))
 
     async def join(self, player: Player, rid: str) -> dict[str, Any]:
+        """Take a seat. A seat that fills a race that starts when full starts it: that start
+        is expected on the due set before the seat is taken (the script refuses the seat as
+        'filling' until it is), so a node dying in between leaves it to a sweep; and the
+        joiner's retry starts it too."""
         rk, entrants_key, ek = store.race_keys(rid)
         event = {"type": "race.joined", "race": rid, "player": player.public()}
         info = json.dumps({"name": player.name, "kind": player.kind})
-        seated = await self._join([rk, entrants_key, ek], [
-            player.id, info, msgpack.packb(event), self.settings.event_window,
-            store.channel(rid)])
+        expected = 0
+        for _ in range(2):
+            seated = await self._join([rk, entrants_key, ek], [
+                player.id, info, msgpack.packb(event), self.settings.event_window,
+                store.channel(rid), expected])
+            if seated.why != "filling":
+                break
+            await self._expected.soon(store.follow_up("race", rid))  # its start
+            expected = 1
+        if seated.why == "race.joined":
+            r = await self._race(rid)
+            if self._full(r):  # the request that filled it died before starting it
+                await self.begin(rid)
+                return await self.summary(rid) | {"joined_seq": r["seq"]}
         if not seated.ok:
             raise self._refused(seated.why)
         r = await self._race(rid)
@@ -268,6 +283,12 @@ class Races:
         # The event that seated this player: every later one (the start, perhaps the end, if
         # the join filled the race) is theirs to receive.
         return await self.summary(rid) | {"joined_seq": seated.seq}
+
+    @staticmethod
+    def _full(r: dict[str, Any]) -> bool:
+        """An open race that starts when full, every seat taken: its start is due."""
+        return bool(r["state"] == "open" and r["start"] == "full"
+                    and len(r["entrant_info"]) >= r["seats"])
 
     async def leave(self, player: Player, rid: str) -> dict[str, Any]:
         rk, entrants_key, ek = store.race_keys(rid)
@@ -315,12 +336,17 @@ class Races:
             keys = [rk, entrants_key, ek]
             keys += [store.session_keys(f"{rid}.{pid}")[0] for pid in pids]
             # its end is due at its time limit, or at once for a deal with no move
-            due = store.follow_up("race", rid)
-            await (self._expected.soon(due) if st.over else self._expected.at(due, ends))
+            due, stamp = store.follow_up("race", rid), 0
+            if st.over:
+                await self._expected.soon(due)
+            else:  # and no sooner than that, unless a later change expects it sooner
+                stamp = await self._expected.at(due, ends)
             result = await self._start(keys=keys, args=[
                 msgpack.packb(event), self.settings.event_window, store.channel(rid),
                 starts, ends, st.status, st.score, rules.tie_break(st), *pids])
             if result.ok:
+                if not st.over:  # a join's expectation of this start is met
+                    await self._expected.met(due, stamp, ends)
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zrem(store.OPEN_RACES, rid)
                     pipe.zadd(store.RUNNING_RACES, {rid: ends})
@@ -345,6 +371,9 @@ class Races:
             r = await self._race(rid)
         except ApiError:
             return followups.DONE  # the race is gone: nothing to end
+        if self._full(r):  # its start, left undone by a join whose request died
+            await self.begin(rid)
+            r = await self._race(rid)
         if r["state"] == "ended":
             await self._record(rid, json.loads(r["results"]))
             return followups.DONE
@@ -360,7 +389,10 @@ class Races:
     async def _record(self, rid: str, results: dict[str, Any]) -> None:
         """After the end: off the running set, the results recorded, the follow-up done. A
         failure leaves the follow-up due, for a sweep to do again."""
-        await self.redis.zrem(store.RUNNING_RACES, rid)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(store.RUNNING_RACES, rid)
+            pipe.zrem(store.OPEN_RACES, rid)  # if its starter died before taking it off
+            await pipe.execute()
         await self.on_end(results)
         await followups.forget(self.redis, store.follow_up("race", rid))
 

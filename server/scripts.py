@@ -94,7 +94,9 @@ return {s[1], s[2], s[3] or '', redis.call('LINDEX', KEYS[2], -1) or ''}
 """
 
 # Join an open race (a rematch or a challenge's race: only if invited). KEYS: race, entrants,
-# events; ARGV: player, name, payload, window, chan.
+# events; ARGV: player, name, payload, window, chan, 1 when the race's start is expected on the
+# due set (else 0). A seat that would fill a race that starts when full is refused as
+# 'filling' unless its start is expected: a crash before the start must leave it due.
 JOIN = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
@@ -108,6 +110,9 @@ end
 local n = redis.call('HLEN', KEYS[2])
 local seats = tonumber(redis.call('HGET', KEYS[1], 'seats'))
 if n >= seats then return {0, 'race.full'} end
+if n + 1 >= seats and ARGV[6] ~= '1' and redis.call('HGET', KEYS[1], 'start') == 'full' then
+  return {0, 'filling'}
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
 return {1, n + 1, seats, seq}
@@ -184,10 +189,11 @@ return {1, ARGV[2], seq}
 
 # Take a seat in an open match (a rematch: only if invited). KEYS: match, players, events;
 # ARGV: player, info, payload, window, chan, 1 when a socket of the player follows the match
-# from now on (else 0).
+# from now on (else 0), 1 when the match's start is expected on the due set (else 0: a seat
+# that would fill a match that starts when full is then refused as 'filling').
 # Returns {1, seated, seats, seq} or {0, why}.
 MATCH_JOIN = _EMIT + """
-local m = redis.call('HMGET', KEYS[1], 'state', 'seats')
+local m = redis.call('HMGET', KEYS[1], 'state', 'seats', 'start')
 if not m[1] then return {0, 'match.unknown'} end
 if m[1] ~= 'open' then return {0, 'match.not_open'} end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 'match.joined'} end
@@ -197,6 +203,9 @@ if redis.call('HEXISTS', KEYS[1], 'rematch_of') == 1
 end
 local n = redis.call('HLEN', KEYS[2])
 if n >= tonumber(m[2]) then return {0, 'match.full'} end
+if n + 1 >= tonumber(m[2]) and ARGV[7] ~= '1' and m[3] == 'full' then
+  return {0, 'filling'}
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], seq)

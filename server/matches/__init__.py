@@ -31,7 +31,7 @@ from .presence import Presence
 from .record import MESSAGES, TURNS, Match, refused
 from .results import Ending, OnEnd
 from .rounds import Rounds
-from .seats import Seats
+from .seats import Seats, full
 from .timers import Timers
 from .turns import Turns
 
@@ -199,6 +199,15 @@ class Matches:
     # ----- the end ---------------------------------------------------------------------
 
     async def follow_up(self, mid: str) -> followups.Outcome:
+        """A match's due follow-up: a start left half-done by a node that died (a full
+        match not started yet, or a running one's timer never set), then its end."""
+        with contextlib.suppress(ApiError):  # gone: the ending says so
+            self.book.forget(mid)
+            m = await self.book.load(mid)
+            if full(m):
+                await self.seats.begin(mid)
+            elif m.running:
+                await self.seats.after_start(m)
         return await self.ending.follow_up(mid)
 
     async def finish(self, mid: str) -> dict[str, Any] | None:

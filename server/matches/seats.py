@@ -66,12 +66,27 @@ class Seats:
     async def join(self, player: Player, mid: str, present: bool = False) -> int:
         """Take a seat; ``present``: the joining socket follows the match from now on, so the
         player is not counted away if their join fills the match and starts it. The number
-        of the event that seated them."""
+        of the event that seated them. A seat that fills a match that starts when full starts
+        it: that start is expected on the due set first (the script refuses the seat as
+        'filling' until it is), and the joiner's retry starts it too."""
         mk, pk, ek = store.match_keys(mid)
         event = {"type": "match.joined", "match": mid, "player": player.public()}
         info = json.dumps({"name": player.name, "kind": player.kind})
-        seated = await self._join(keys=[mk, pk, ek], args=[
-            player.id, info, msgpack.packb(event), *self.book.emit_args(mid), int(present)])
+        expected = 0
+        for _ in range(2):
+            seated = await self._join(keys=[mk, pk, ek], args=[
+                player.id, info, msgpack.packb(event), *self.book.emit_args(mid), int(present),
+                expected])
+            if seated.why != "filling":
+                break
+            await self.book.expected.soon(store.follow_up("match", mid))  # its start
+            expected = 1
+        if seated.why == "match.joined":
+            m = await self.book.load(mid)
+            if full(m):  # the request that filled it died before starting it
+                with contextlib.suppress(ApiError):  # another node may have started it
+                    await self.begin(mid)
+                return int(m.meta["seq"])
         if not seated.ok:
             raise refused(seated.why)
         if present:
@@ -121,13 +136,29 @@ class Seats:
             else:
                 event |= {"round": 0, "card": TEXT[m.calls[0]], "deadline": deadline}
             mk, pk, ek = store.match_keys(mid)
+            # What follows the start (off the open list, the first turn's timer) is due
+            # first, so a node dying after it leaves it to a sweep (Matches.follow_up).
+            due = store.follow_up("match", mid)
+            stamp = await self.book.expected.soon(due)
             started = await self._start(keys=[mk, pk, ek], args=[
                 msgpack.packb(event), *self.book.emit_args(mid), now, deadline, *m.order])
             self.book.forget(mid)
             if started.ok:
-                await self.book.redis.zrem(store.OPEN_MATCHES, mid)
-                await self.schedule(await self.book.load(mid))
+                await self.after_start(await self.book.load(mid))
+                await self.book.expected.met(due, stamp)
                 return
             if started.why != "conflict":
                 raise refused(started.why)
         raise ApiError("conflict", "the match's players kept changing; try again")
+
+    async def after_start(self, m: Match) -> None:
+        """What follows a start, done again by a sweep if its node died: off the open list,
+        the turn timer set. Both idempotent."""
+        await self.book.redis.zrem(store.OPEN_MATCHES, m.id)
+        await self.schedule(m)
+
+
+def full(m: Match) -> bool:
+    """An open match that starts when full, every seat taken: its start is due."""
+    return (m.meta["state"] == "open" and m.meta["start"] == "full"
+            and len(m.players) >= int(m.meta["seats"]))
