@@ -32,6 +32,7 @@ from .bot_player import Operations
 from .botrace import BotRaces
 from .challenges import Challenges
 from .config import Settings
+from .crash_points import CrashAt
 from .daily import Clock, Daily
 from .daily_beacon import DayBeacon
 from .daily_live import DailyLive
@@ -44,6 +45,7 @@ from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .hints import Hints
 from .league_boards import LeagueBoards
 from .leagues import Leagues
+from .link import link_of
 from .linked import Linked
 from .loops import pause
 from .matches import Matches
@@ -67,6 +69,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
     beacon into the daily seeds."""
     redis = store.connect(settings.redis_url, settings.redis_connections,
                           settings.store_timeout)
+    if settings.crash_at and (wire := link_of(redis)) is not None:  # a test hook
+        wire.crash = CrashAt.parse(settings.crash_at)
     accounts = Accounts(redis, clock)
     if beacon is None:
         beacon = Beacon.from_settings(settings)  # None without a beacon_url

@@ -182,6 +182,9 @@ class Settings:
     challenge_ttl: float = 600.0
     challenges_pending: int = 5
     challenges_per_player: int = 1
+    #: A test hook, never set in production: stop the process at a store call of a request
+    #: (``<operation>:<N>:before|after``; server/crash_points.py). Empty: off.
+    crash_at: str = ""
 
     @property
     def move_wait(self) -> float | None:

@@ -33,9 +33,12 @@ from typing import Any
 import hiredis
 from redis._parsers.base import BaseParser
 from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio.client import Pipeline
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .crash_points import CrashAt
 
 log = logging.getLogger("samedeal.link")
 
@@ -194,8 +197,11 @@ class Link:
         self._wire: _Replies | None = None
         self._opening: asyncio.Task[_Replies] | None = None
         self._vetted: set[str] = set()
+        self.crash: CrashAt | None = None  # a test hook (server/crash_points.py); off
 
     async def call(self, *args: Arg) -> Any:
+        crash = self.crash
+        n = crash.before() if crash is not None else 0
         name = args[0] if args else None
         if type(name) is not str or name not in self._vetted:
             self._vet(args)
@@ -215,6 +221,10 @@ class Link:
         if wire.timer is None:
             wire.watch(loop, deadline)
         wire.send(command)
+        if crash is not None:
+            reply = await fut
+            crash.answered(n)
+            return reply
         return await fut
 
     async def evalsha(self, sha: str, lua: str, keys: Sequence[Arg],
@@ -309,6 +319,35 @@ class Client(Redis):
     async def aclose(self, close_connection_pool: bool | None = None) -> None:
         self.link.close()
         await super().aclose(close_connection_pool)
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        crash = self.link.crash
+        if crash is None:
+            return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        n = crash.before()
+        reply = await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        crash.answered(n)
+        return reply
+
+    def pipeline(self, transaction: bool = True, shard_hint: str | None = None) -> Pipeline:
+        if self.link.crash is None:
+            return super().pipeline(transaction, shard_hint)
+        pipe = _CrashPipeline(self.connection_pool, self.response_callbacks, transaction,
+                              shard_hint)
+        pipe.crash = self.link.crash
+        return pipe
+
+
+class _CrashPipeline(Pipeline):
+    """A pipeline the crash hook sees (server/crash_points.py): one store call."""
+
+    crash: CrashAt
+
+    async def execute(self, raise_on_error: bool = True) -> list[Any]:
+        n = self.crash.before()
+        replies = await super().execute(raise_on_error)
+        self.crash.answered(n)
+        return replies
 
 
 def link_of(redis: Redis) -> Link | None:

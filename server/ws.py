@@ -29,6 +29,7 @@ from . import acks, arena_live, boards_live, challenge_notices, codec, drain, sc
 from . import daily_live_ws as live_ws
 from .accounts import Player
 from .api import OPERATIONS, SEEN, Services, seen_from
+from .crash_points import operation as counted
 from .errors import ApiError, store_unavailable
 from .events import decode_event, event_frame, events_after, seen_by
 from .ghost_replay import Replays
@@ -296,7 +297,8 @@ class Connection(V2Socket):
             self._sent_rev(out)
             return out
         operation, reply = OPERATIONS[kind]
-        out = {"type": reply, **await operation(self.sv, self.player, m)}
+        with counted(kind):  # a test hook's count of store calls (server/crash_points.py)
+            out = {"type": reply, **await operation(self.sv, self.player, m)}
         await self._seen(kind, m, out)
         if kind == "player.rename":
             self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
