@@ -1,0 +1,365 @@
+"""No request left half-done: every operation that makes more than one change, its node
+killed at each of its store calls in turn, before the call and after it (the change made, its
+reply never read), leaves nothing that no one will finish. A real node process exits there
+(``os._exit``: the ``crash_at`` test hook, server/crash_points.py); the nodes of the session
+sweep; then no race or match is left open with every seat taken, every started race ends by
+its time limit and is recorded, and every running match has its turn timer.
+
+The nodes, the one that lives and the many that die, are forked from one process that
+imported the server once (tests/server/forked_nodes.py), so each start is cheap."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from redis import asyncio as redis
+
+from server import store as keys
+from server.crash_points import EXIT_CODE
+from tests.conftest import FAST, ROOT, free_port
+
+from .client import Node, Ws, player
+
+RACE = {"game": "golf", "variant": "easy", "countdown": 0, "time_limit": 5}
+MATCH = {"game": "bowling", "variant": "easy", "turn_time": 30}
+#: Seconds for the sweeps to take over what the killed nodes left: the follow-up grace (2 s)
+#: and a sweep (1 s), after the last race's time limit; generous for a busy machine.
+SETTLE_S = 30.0
+
+
+class Forks:
+    """Nodes forked by tests/server/forked_nodes.py, and how each ended. Its methods block:
+    the test calls them in threads, several nodes at once."""
+
+    def __init__(self, url: str, logs: Path) -> None:
+        self.url = url
+        self.logs = logs
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.server.forked_nodes"],
+                                     cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.ended: dict[int, int] = {}
+        self.pids: list[int] = []  # every node started and not yet seen ended
+        self.count = 0
+        self._starting = threading.Lock()  # one start asked at a time: its answer is next
+        self._said = threading.Condition()
+        self._started: list[int] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            said = json.loads(line)
+            with self._said:
+                if "ended" in said:
+                    self.ended[said["ended"]] = said["code"]
+                else:
+                    self._started.append(said["started"])
+                self._said.notify_all()
+
+    def start(self, crash_at: str, env: dict[str, str] | None = None) -> tuple[Node, int]:
+        with self._starting:
+            self.count += 1
+            port, log = free_port(), self.logs / f"node{self.count}.log"
+            # A store deadline for a busy machine: many nodes start and play at once.
+            env = {**FAST, "SAMEDEAL_CRASH_AT": crash_at, "SAMEDEAL_HINT_WORKERS": "0",
+                   "SAMEDEAL_STORE_TIMEOUT": "15", **(env or {})}
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps({"port": port, "url": self.url, "env": env,
+                                              "log": str(log)}) + "\n")
+            self.proc.stdin.flush()
+            with self._said:
+                assert self._said.wait_for(lambda: self._started, 60), "no fork"
+                pid = self._started.pop()
+            self.pids.append(pid)
+        node = Node(f"http://127.0.0.1:{port}", pid, log)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError, httpx.HTTPError):
+                if httpx.get(f"{node.url}/healthz", timeout=1).status_code == 200:
+                    return node, pid
+            time.sleep(0.05)
+        raise RuntimeError(f"a forked node did not come up: {log.read_text()[-2000:]}")
+
+    def end(self, pid: int, timeout: float) -> int:
+        """How ``pid`` ended: its exit status (killed if it still runs after ``timeout``)."""
+        with self._said:
+            if not self._said.wait_for(lambda: pid in self.ended, timeout):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                self._said.wait_for(lambda: pid in self.ended, 30)
+            self.pids.remove(pid)
+            return self.ended.pop(pid)
+
+    def close(self) -> None:
+        """Every node still running killed, then the forking process."""
+        for pid in self.pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def forks(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forks]:
+    f = Forks(redis_url, tmp_path_factory.mktemp("crashed"))
+    yield f
+    f.close()
+
+
+@dataclass
+class Made:
+    """What a scenario made: the request to send to the node about to die, and its games."""
+    token: str
+    request: dict[str, Any]
+    races: list[str] = field(default_factory=list)
+    matches: list[str] = field(default_factory=list)
+    again: Callable[[Ws], Awaitable[None]] | None = None  # the player's retry, elsewhere
+
+
+async def race_join(n: Node) -> Made:
+    """Bob's join fills a two-seat race that starts when full."""
+    _, a = await player(n, "Ann")
+    _, b = await player(n, "Bob")
+    wa = await Ws.open(n, a)
+    race = await wa.request({"type": "race.create", "seats": 2, **RACE})
+    await wa.close()
+    return Made(b, {"type": "race.join", "race": race["race"]}, races=[race["race"]])
+
+
+async def match_join(n: Node) -> Made:
+    _, a = await player(n, "Ann")
+    _, b = await player(n, "Bob")
+    wa = await Ws.open(n, a)
+    m = await wa.request({"type": "match.create", "seats": 2, **MATCH})
+    await wa.close()
+    return Made(b, {"type": "match.join", "match": m["match"]}, matches=[m["match"]])
+
+
+async def race_start(n: Node) -> Made:
+    """Ann starts a three-seat race with two entrants."""
+    _, a = await player(n, "Ann")
+    _, b = await player(n, "Bob")
+    wa, wb = await Ws.open(n, a), await Ws.open(n, b)
+    race = await wa.request({"type": "race.create", "seats": 3, **RACE})
+    await wb.request({"type": "race.join", "race": race["race"]})
+    await wa.close()
+    await wb.close()
+    return Made(a, {"type": "race.start", "race": race["race"]}, races=[race["race"]])
+
+
+async def match_start(n: Node) -> Made:
+    _, a = await player(n, "Ann")
+    _, b = await player(n, "Bob")
+    wa, wb = await Ws.open(n, a), await Ws.open(n, b)
+    m = await wa.request({"type": "match.create", "seats": 3, **MATCH})
+    await wb.request({"type": "match.join", "match": m["match"]})
+    await wa.close()
+    await wb.close()
+    return Made(a, {"type": "match.start", "match": m["match"]}, matches=[m["match"]])
+
+
+async def race_rematch(n: Node) -> Made:
+    """Ann asked for a rematch of their ended race; Bob's ask fills it."""
+    _, a = await player(n, "Ann")
+    _, b = await player(n, "Bob")
+    wa, wb = await Ws.open(n, a), await Ws.open(n, b)
+    race = await wa.request({"type": "race.create", "seats": 2, **RACE})
+    await wb.request({"type": "race.join", "race": race["race"]})
+    for ws in (wa, wb):
+        s = await ws.expect("session")
+        await ws.request({"type": "resign", "session": s["session"]})
+    await wa.expect("race.ended", timeout=20)
+    new = await wa.request({"type": "race.rematch", "race": race["race"]})
+    assert new["type"] == "race", new
+    await wa.close()
+    await wb.close()
+    return Made(b, {"type": "race.rematch", "race": race["race"]},
+                races=[race["race"], new["race"]])
+
+
+async def challenge_accept(n: Node) -> Made:
+    """Bob accepts Ann's challenge: a race for the two, Bob seated; Ann then joins it."""
+    _, a = await player(n, "Ann")
+    b_id, b = await player(n, "Bob")
+    wa = await Ws.open(n, a)
+    sent = await wa.request({"type": "challenge.send", "player": b_id, "game": "golf",
+                             "variant": "easy"})
+    assert sent["type"] == "challenge", sent
+
+    async def again(wb: Ws) -> None:  # Bob accepts again; Ann joins the race it names
+        await wb.request({"type": "challenge.accept", "challenge": sent["challenge"]})
+        got = await wa.request({"type": "challenge.list"})
+        for c in got["challenges"]:
+            if c["challenge"] == sent["challenge"] and c.get("race"):
+                made.races.append(c["race"])
+                await wa.request({"type": "race.join", "race": c["race"]})
+
+    made = Made(b, {"type": "challenge.accept", "challenge": sent["challenge"]}, again=again)
+    return made
+
+
+SCENARIOS: dict[str, Callable[[Node], Awaitable[Made]]] = {
+    "race.join": race_join, "match.join": match_join, "race.start": race_start,
+    "match.start": match_start, "race.rematch": race_rematch,
+    "challenge.accept": challenge_accept}
+
+
+async def stuck(r: redis.Redis, races: list[str], matches: list[str]) -> list[str]:
+    """What is still left half-done: an open race or match with every seat taken; a race
+    not ended past its time limit, or ended with its recording still due; a running match
+    with no turn timer."""
+    now = await keys.now_ms(r)
+    due = {keys.text(m) for m in await r.zrange(keys.DUE, 0, -1)}
+    timed = {keys.text(m) for m in await r.zrange(keys.DUE_MATCHES, 0, -1)}
+    out = []
+    for rid in races:
+        rk, ek, _ = keys.race_keys(rid)
+        meta = {keys.text(k): keys.text(v) for k, v in (await r.hgetall(rk)).items()}
+        if not meta:
+            continue  # a race made in vain and dropped
+        seated = await r.hlen(ek)
+        if meta["state"] == "open" and meta["start"] == "full" and seated >= int(meta["seats"]):
+            out.append(f"race {rid} open and full")
+        elif meta["state"] == "running" and now > int(meta["ends_at"]) + 4000:
+            out.append(f"race {rid} still running past its time limit")
+        elif meta["state"] == "ended" and keys.follow_up("race", rid) in due:
+            out.append(f"race {rid} ended, its recording still due")
+    for mid in matches:
+        mk, pk, _ = keys.match_keys(mid)
+        meta = {keys.text(k): keys.text(v) for k, v in (await r.hgetall(mk)).items()}
+        seated = await r.hlen(pk)
+        if meta["state"] == "open" and meta["start"] == "full" and seated >= int(meta["seats"]):
+            out.append(f"match {mid} open and full")
+        elif meta["state"] == "running" and mid not in timed:
+            out.append(f"match {mid} running with no turn timer")
+    return out
+
+
+@dataclass
+class Tried:
+    """What one crash point left: whether the node died there, and the games to check."""
+    crashed: bool
+    races: list[str]
+    matches: list[str]
+    retried: bool
+
+
+async def crash_at(forks: Forks, n: Node, op: str, call: int, when: str) -> Tried:
+    """Set ``op`` up on ``n``, send it to a node that dies at its ``call``-th store call
+    (``when``: before or after it), and, every other time, send it again to ``n``."""
+    made = await SCENARIOS[op](n)
+    node, pid = await asyncio.to_thread(forks.start, f"{op}:{call}:{when}")
+    ws = await Ws.open(node, made.token)
+    reply: dict[str, Any] | None = None
+    with contextlib.suppress(Exception):  # the node dies under it
+        reply = await ws.request(made.request, timeout=30)
+    with contextlib.suppress(Exception):
+        await ws.close()
+    if reply is not None and reply["type"] == "race" and reply.get("race"):
+        made.races.append(reply["race"])
+    code = await asyncio.to_thread(forks.end, pid, 30 if reply is None else 0)
+    if reply is not None:  # fewer calls than that: every one was tried
+        assert reply["type"] != "error", (op, call, when, reply)
+        return Tried(False, made.races, made.matches, False)
+    assert code == EXIT_CODE, (op, call, when, code)
+    retry = call % 2 == 0
+    if retry:  # the player tries again, on a node that lives
+        wr = await Ws.open(n, made.token)
+        if made.again is not None:
+            await made.again(wr)
+        else:
+            again = await wr.request(made.request)
+            assert again["type"] != "error" or again["code"] in (
+                "race.joined", "match.joined", "race.not_open", "match.not_open"), again
+        await wr.close()
+    return Tried(True, made.races, made.matches, retry)
+
+
+#: Crash points tried at once (each its own games and its own node): a few, for a busy
+#: machine.
+AT_ONCE = 4
+
+
+async def test_a_node_killed_at_any_store_call_leaves_nothing_half_done(
+        forks: Forks, redis_url: str) -> None:
+    n, _ = await asyncio.to_thread(forks.start, "")  # it sets the games up, and it sweeps
+    slots = asyncio.Semaphore(AT_ONCE)
+
+    async def every_call(op: str, when: str) -> list[Tried]:
+        """Each store call of ``op`` in turn, until the request outlives them all."""
+        out: list[Tried] = []
+        for call in itertools.count(1):
+            async with slots:
+                out.append(await crash_at(forks, n, op, call, when))
+            if not out[-1].crashed:
+                return out
+        raise AssertionError("unreachable")
+
+    streams = [(op, when) for op in SCENARIOS for when in ("before", "after")]
+    done = await asyncio.gather(*(every_call(op, when) for op, when in streams))
+    tried = {op: 0 for op in SCENARIOS}
+    races: list[str] = []
+    matches: list[str] = []
+    for (op, _), points in zip(streams, done, strict=True):
+        tried[op] += sum(t.crashed for t in points)
+        for t in points:
+            races += t.races
+            matches += t.matches
+    retried = sum(t.retried for points in done for t in points)
+    r = redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + SETTLE_S + 10
+        while (left := await stuck(r, races, matches)) and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+    finally:
+        await r.aclose()
+    total = sum(tried.values())
+    print(f"\ncrash points tried: {total} ({tried}), retried {retried}; "
+          f"{len(races)} races, {len(matches)} matches; stuck: {len(left)}")
+    assert all(tried.values()), tried
+    assert not left, left
+
+
+@pytest.mark.parametrize("op", ["race.join", "match.join"])
+async def test_a_joiner_trying_again_starts_what_their_seat_filled(
+        forks: Forks, redis_url: str, op: str) -> None:
+    """The node dies just after the seat that fills is stored (its third store call: the
+    seat refused as filling, the start expected, the seat), before the start; no sweep takes
+    it over for a minute (the dead node's grace). The joiner's retry starts it, and answers
+    as a join does."""
+    n, live = await asyncio.to_thread(forks.start, "")
+    made = await SCENARIOS[op](n)
+    node, pid = await asyncio.to_thread(forks.start, f"{op}:3:after",
+                                        {"SAMEDEAL_FOLLOWUP_GRACE": "60"})
+    ws = await Ws.open(node, made.token)
+    with contextlib.suppress(Exception):
+        await ws.request(made.request, timeout=30)
+    assert await asyncio.to_thread(forks.end, pid, 30) == EXIT_CODE
+    r = redis.from_url(redis_url)
+    try:
+        left = await stuck(r, made.races, made.matches)
+        assert left and "open and full" in left[0], left  # half-done, as the crash left it
+        wr = await Ws.open(n, made.token)
+        again = await wr.request(made.request)
+        await wr.close()
+        assert again["type"] == op.split(".")[0] and again["state"] == "running", again
+        assert again["joined_seq"] > 0
+        assert not await stuck(r, made.races, made.matches)
+    finally:
+        await r.aclose()
+        await asyncio.to_thread(forks.end, live, 0)
