@@ -27,15 +27,13 @@ from typing import Any
 
 import engine
 from engine.core import Move, State
-from engine.solver import Budget, Outcome, plays_on_board, solve
-from engine.winnable import STATE_SHARE
+from engine.solver import Budget, Outcome, solve
 
 #: Positions the solver may search for one attempt in all; for the first line, and for each
 #: line found again where the player left the last one; at most ``MAX_SOLVES`` searches. Never
-#: a cap in seconds: a busy machine would judge the same attempt otherwise. A rule set the
-#: solver plays through the engine's state, whose positions cost several times as much, gets
-#: an eighth of each (as the winnable rule does: engine/winnable.py). The search runs in a
-#: worker process (server/daily.py), never on the event loop.
+#: a cap in seconds: a busy machine would judge the same attempt otherwise. A position costs
+#: 20 times more in some games (Eight Off) than in others (Fortress), so the search runs in a
+#: low-priority worker process (server/daily.py), never on the event loop.
 BUDGET = 60_000
 FIRST = 30_000
 AGAIN = 10_000
@@ -53,8 +51,6 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
            budget: int = BUDGET) -> dict[str, Any]:
     """Replay ``moves``, comparing each choice with the solver's line from there."""
     st = rules.deal(seed, competitive=True)
-    share = 1 if plays_on_board(rules) else STATE_SHARE  # as the winnable rule's budget
-    budget, first, again = budget // share, FIRST // share, AGAIN // share
     line: list[Move] = []
     judged = followed = spent = solves = 0
     for m in moves[:MAX_MOVES]:
@@ -62,7 +58,7 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
             break
         choice = len(st.legal_moves()) >= 2
         if choice and not line and spent < budget and solves < MAX_SOLVES:
-            cap = min(first if solves == 0 else again, budget - spent)
+            cap = min(FIRST if solves == 0 else AGAIN, budget - spent)
             v = solve(st, Budget(positions=cap))
             spent += v.positions
             solves += 1
