@@ -31,6 +31,7 @@ from .ghosts import board_key as ghost_board_key
 from .hints import Hints
 from .league_boards import LeagueBoards, league_board
 from .leagues import Leagues
+from .limits import Limits
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
@@ -67,6 +68,7 @@ class Services:
     arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
     challenges: Challenges | None = None  # challenges by name (server/challenges.py)
     daily_live: DailyLive | None = None  # the daily's live edition (server/daily_live.py)
+    limits: Limits | None = None  # per account, per address, sockets (server/limits.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]

@@ -45,6 +45,7 @@ from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .hints import Hints
 from .league_boards import LeagueBoards
 from .leagues import Leagues
+from .limits import Limits
 from .link import link_of
 from .linked import Linked
 from .loops import pause
@@ -149,7 +150,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   leagues=leagues, league_boards=LeagueBoards(leagues, daily.clock),
                   winnable=winnable, arenas=arenas,
                   challenges=Challenges(redis, settings, accounts, races),
-                  daily_live=(live := DailyLive(settings, daily, arenas, boards)))
+                  daily_live=(live := DailyLive(settings, daily, arenas, boards)),
+                  limits=Limits(redis, settings))
     if settings.daily_live:  # the live edition's deals are decided ahead too
         winnable.also = [("live", r) for r in live.rule_sets]
     return sv
@@ -282,6 +284,8 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
     loops = [sweep(sv, stop), sv.matches.run_timers(stop)]
     if sv.winnable is not None:  # the winnable daily deals decided ahead (server/winnable.py)
         loops.append(sv.winnable.run(stop))
+    if sv.limits is not None:  # the leases of this node's sockets (server/limits.py)
+        loops.append(sv.limits.run(stop))
     await asyncio.gather(*loops)
 
 

@@ -184,8 +184,10 @@ def serve(args: argparse.Namespace) -> int:
         exe = own_redis.find(args.redis_server)
         # SIGTERM as Ctrl-C: after uvicorn's graceful shutdown, ``running`` stops Redis too.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-        # A private server: its owner's registrations are not limited (docs/operations.md).
+        # A private server: its owner's registrations and requests are not limited
+        # (docs/operations.md).
         os.environ.setdefault("SAMEDEAL_SIGNUP_LOCAL_FREE", "true")
+        os.environ.setdefault("SAMEDEAL_LIMITS_LOCAL_FREE", "true")
         with own_redis.running(args.data_dir, exe) as private:
             where = f"a private redis-server keeping its data in {Path(args.data_dir).resolve()}"
             with contextlib.suppress(KeyboardInterrupt):

@@ -33,6 +33,26 @@ class Settings:
     rate_burst: int = 200
     #: Messages refused for the rate limit within 10 s before the socket is closed as a flood.
     flood_after: int = 400
+    #: Per-account limit (server/limits.py): requests a second over REST and every socket of
+    #: the account together, on every node (a token bucket in Redis), and the burst above it;
+    #: a burst of 0 turns it off. One socket's own limit and the SDK's pace (90 a second) fit
+    #: under it with REST calls besides; so do a few bots of one account at full speed.
+    account_per_second: float = 150.0
+    account_burst: int = 300
+    #: Requests without a token (registration, the daily page, transcripts, a bad token) one
+    #: client address may make a second on every node together, and the burst above it (a
+    #: burst of 0 turns it off): a classroom behind one NAT loading its pages stays well under.
+    origin_per_second: float = 20.0
+    origin_burst: int = 100
+    #: Authenticated sockets one account may have open at once on every node together (0: no
+    #: cap); each is a lease of ``socket_lease`` seconds its node renews, so the sockets of a
+    #: node that died stop counting within that.
+    sockets_per_account: int = 10
+    socket_lease: float = 60.0
+    #: No account, origin or socket limit for a client on this machine (loopback), as
+    #: ``signup_local_free`` for registrations: ``samedeal serve`` without a Redis URL turns it
+    #: on, so a private server's owner and their bots meet only the per-socket limit.
+    limits_local_free: bool = False
     #: New accounts one client address may make at once, and how many it earns back an hour
     #: (a token bucket in Redis shared by every node; a burst of 0 turns the limit off). Ten
     #: at once lets a family, a classroom behind one NAT or a bot author's test rig sign up

@@ -103,11 +103,13 @@ REFUSED = 422
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None,
+                 limit: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.retry_after = retry_after  # seconds, for a refusal that passes with time
+        self.limit = limit  # ``rate.limited``: which limit (server/limits.py, server/ws.py)
 
     @property
     def status(self) -> int:
@@ -117,6 +119,8 @@ class ApiError(Exception):
         out: dict[str, str | float] = {"code": self.code, "message": self.message}
         if self.retry_after is not None:
             out["retry_after"] = self.retry_after
+        if self.limit is not None:
+            out["limit"] = self.limit
         return out
 
 

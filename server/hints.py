@@ -166,7 +166,7 @@ class Hints:
             wait = math.ceil(wait_ms) / 1000
             raise ApiError("rate.limited", f"over the hint limit ({self.settings.hint_burst} at "
                            f"once, {self.settings.hint_per_minute:g} a minute): try again in "
-                           f"{math.ceil(wait)} s", retry_after=wait)
+                           f"{math.ceil(wait)} s", retry_after=wait, limit="hints")
 
     async def _search(self, here: engine.State, moves: list[str]
                       ) -> tuple[str, list[str], int | None, bool, bool]:

@@ -217,7 +217,8 @@ class Leagues:
         if wait_ms:
             wait = math.ceil(wait_ms / 1000)
             raise ApiError("rate.limited", "too many tries at joining a league: check the code "
-                           f"and try again in {wait} s", retry_after=wait)
+                           f"and try again in {wait} s", retry_after=wait,
+                           limit="league.join")
 
     async def leave(self, pid: str, lid: str) -> dict[str, Any]:
         """Leave a league; the owner leaving closes it (every member out, its code dead)."""

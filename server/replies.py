@@ -150,7 +150,10 @@ BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]}, "format": FORMAT,
 ERROR = obj({"code": STR, "message": STR},
             {"retry_after": {"type": "number", "minimum": 0,
                              "description": "rate.limited: seconds to wait before trying "
-                                            "again"}},
+                                            "again"},
+             "limit": {"enum": ["socket", "account", "origin", "sockets", "registration",
+                                 "hints", "league.join"],
+                       "description": "rate.limited: which limit (docs/protocol.md#limits)"}},
             doc="a refusal: a stable dotted code and a sentence for people")
 ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, VS_PAR)
 WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}

@@ -6,7 +6,9 @@ message schema before an operation sees it; the reply is encoded as the Accept h
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
@@ -21,6 +23,7 @@ from .api import daily_page as page_of_day
 from .daily import day_of
 from .endpoints import Endpoint, Handler
 from .errors import ApiError
+from .limits import Limits
 from .signups import Network, is_address, within
 
 API = "/api/v1"
@@ -65,11 +68,57 @@ def param(request: Request, name: str) -> str:
 
 
 async def caller(request: Request) -> Player:
+    """The token's player, within their account's limit (server/limits.py); a request whose
+    token is missing or bad counts for its address, as one without a token does."""
     auth = request.headers.get("authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-    if token:
-        schema.check_token(token)
-    return await services(request).accounts.authenticate(token)
+    try:
+        if token:
+            schema.check_token(token)
+        who = await services(request).accounts.authenticate(token)
+    except ApiError:
+        await anonymous(request)
+        raise
+    limits, address = limits_of(request)
+    if not limits.free(address):
+        refusal = await limits.account(who.id)
+        if refusal is not None:
+            raise refusal
+    return who
+
+
+def limits_of(request: Request) -> tuple[Limits, str]:
+    """The node's limits and the request's client address."""
+    limits = services(request).limits
+    assert limits is not None, "build_services wires them"
+    return limits, client_address(request, limits.trusted)
+
+
+async def anonymous(request: Request) -> None:
+    """A request without a token (or with a bad one): within its address's limit."""
+    limits, address = limits_of(request)
+    if not limits.free(address):
+        refusal = await limits.origin(address)
+        if refusal is not None:
+            raise refusal
+
+
+def limited(e: Endpoint) -> Endpoint:
+    """A route within the limits: a public one (or an optional token left out) counts for the
+    client's address before anything else; one with a token counts for its account in
+    ``caller``."""
+    errors = e.errors if "rate.limited" in e.errors else (*e.errors, "rate.limited")
+    if e.auth == "bearer":
+        return replace(e, errors=errors)
+    handler = e.handler
+
+    @functools.wraps(handler)
+    async def endpoint(request: Request) -> Response:
+        if e.auth == "none" or "authorization" not in request.headers:
+            await anonymous(request)
+        return await handler(request)
+
+    return replace(e, handler=endpoint, errors=errors)
 
 
 def client_address(request: HTTPConnection, trusted: list[Network]) -> str:
@@ -99,7 +148,8 @@ async def register(request: Request) -> Response:
         sv.metrics.errors.labels("rate.limited").inc()
         when = f"{wait} s" if wait < 120 else f"{math.ceil(wait / 60)} min"
         error = ApiError("rate.limited", "over the registration limit (new accounts per "
-                         f"network): try again in {when}", retry_after=wait)
+                         f"network): try again in {when}", retry_after=wait,
+                         limit="registration")
         return respond(request, error.body(), error.status, {"Retry-After": str(wait)})
     player, token = await sv.accounts.register(body["name"], body["kind"])
     return respond(request, {"player": player.public(), "token": token}, 201)
@@ -501,3 +551,4 @@ ENDPOINTS: list[Endpoint] = [
     post("/challenges/{challenge}/withdraw", "challenge.withdraw",
          "Withdraw a challenge you sent, before its answer", CHALLENGE_ERRORS),
 ]
+ENDPOINTS = [limited(e) for e in ENDPOINTS]

@@ -85,7 +85,7 @@ class Bucket:
         wait = self.wait()
         return ApiError("rate.limited", f"slow down: over this socket's limit of {self.rate:g} "
                         f"messages a second (bursts of {self.burst}); retry in {wait:g} s",
-                        retry_after=wait)
+                        retry_after=wait, limit="socket")
 
 
 class Connection(V2Socket):
@@ -104,6 +104,10 @@ class Connection(V2Socket):
         self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
         self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
+        assert sv.limits is not None, "build_services wires them"
+        self.limits = sv.limits  # the account's budget and its sockets, on every node
+        self.socket_id = self.limits.socket_id()
+        self.limited = not self.limits.free(client_address(ws, self.limits.trusted))
         self.refused = 0
         self.refused_since = 0.0
         self.closing = False
@@ -139,6 +143,8 @@ class Connection(V2Socket):
             self.ghost_replays.stop()
             await arena_live.leave_all(self)
             await challenge_notices.leave(self)
+            with contextlib.suppress(Exception):  # Redis away: the lease lapses by itself
+                await self.limits.close_socket(self.socket_id)
             await self._stop(writer)
             self.sv.drain.closed(self)
 
@@ -199,7 +205,11 @@ class Connection(V2Socket):
                 bad = e
             if isinstance(message, dict) and schema.plain_id(message.get("id")):
                 request_id = message["id"]  # even a refusal for the rate names its request
-            if not self.bucket.take():
+            refusal = None if self.bucket.take() else self.bucket.refusal()
+            if refusal is None and self.player is not None and self.limited and not (
+                    isinstance(message, dict) and message.get("type") == "ping"):
+                refusal = await self.limits.account(self.player.id)  # every socket's, REST's
+            if refusal is not None:
                 now = time.monotonic()
                 if now - self.refused_since > FLOOD_WINDOW:  # count refusals per window
                     self.refused, self.refused_since = 0, now
@@ -207,7 +217,7 @@ class Connection(V2Socket):
                 if self.refused > self.sv.settings.flood_after:
                     await self._close(POLICY, "rate.flood", "too many messages: disconnected")
                     return
-                raise self.bucket.refusal()
+                raise refusal
             if bad is not None:
                 raise bad
             if not isinstance(message, dict):
@@ -327,7 +337,10 @@ class Connection(V2Socket):
         return self.player.id
 
     async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
-        self.player = await self.sv.accounts.authenticate(m["token"])
+        player = await self.sv.accounts.authenticate(m["token"])
+        if self.limited:  # counted among the account's sockets, or refused
+            await self.limits.open_socket(self.socket_id, player.id)
+        self.player = player
         await challenge_notices.follow(self)
         reply = {"type": "welcome", "player": self.player.public()}
         return reply
