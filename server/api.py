@@ -364,6 +364,10 @@ async def challenge_withdraw(sv: Services, player: Player,
     return await _challenges(sv).withdraw(player, body["challenge"])
 
 
+async def challenge_refuse(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _challenges(sv).refuse(player, body["refuse"])
+
+
 #: message type -> (operation, reply type on the WebSocket)
 OPERATIONS: dict[str, tuple[Handler, str]] = {
     "player.rename": (player_rename, "player"),
@@ -411,6 +415,7 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "challenge.accept": (challenge_accept, "race"),
     "challenge.decline": (challenge_decline, "challenge"),
     "challenge.withdraw": (challenge_withdraw, "challenge"),
+    "challenge.refuse": (challenge_refuse, "challenge.settings"),
 }
 
 

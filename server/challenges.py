@@ -12,10 +12,12 @@ before the accept: the race, its secret seed and its commitment are made then.
     sd:{challenges}:c:<C>          hash   from/to (id, name, kind), game, variant, state,
                                           created, expires_at, race, answered_at
     sd:{challenges}:out:<P>        zset   P's pending challenges ("<to>|<C>") by expiry
+    sd:{challenges}:in:<P>         zset   pending challenges to P ("<from>|<C>") by expiry
     sd:{challenges}:to:<P>         zset   challenges to P, by creation (the last KEEP)
     sd:{challenges}:from:<P>       zset   challenges from P, by creation (the last KEEP)
     sd:{challenges}:due            zset   pending challenges by expiry (the sweep)
     sd:{challenges}:blocks:<P>     set    players P declined with ``block``
+    sd:{challenges}:refusing       set    players who take no challenges at all
     sd:{challenges}:ev:<P>         channel P's challenge events
 """
 
@@ -36,6 +38,7 @@ from .sessions import rules_for
 
 TAG = "sd:{challenges}"
 DUE = f"{TAG}:due"
+REFUSING = f"{TAG}:refusing"
 KEEP = 50  # challenges listed per player and direction
 ANSWERED_KEPT_MS = 7 * 24 * 3600 * 1000  # an answered challenge is forgotten a week later
 BLOCKS_KEPT_S = 30 * 24 * 3600  # a player's blocks last 30 days after their latest
@@ -62,16 +65,22 @@ def _from(pid: str) -> str:
     return f"{TAG}:from:{pid}"
 
 
+def _in(pid: str) -> str:
+    return f"{TAG}:in:{pid}"
+
+
 def _blocks(pid: str) -> str:
     return f"{TAG}:blocks:{pid}"
 
 
 # Send a challenge. KEYS: challenge, sender's pending, target's inbox, sender's sent, due,
-# target's blocks; ARGV: from, to, most pending, most pending to one player, now, expires,
-# channel, event, keep, then the challenge's fields. Returns {1} or {0, why}; for a limit,
-# {0, why, when the first of the challenges counted against it expires}.
+# target's blocks, target's pending, the refusing; ARGV: from, to, most pending, most pending
+# to one player, now, expires, channel, event, keep, most pending to the target (0: any),
+# then the challenge's fields. Returns {1} or {0, why}; for a limit, {0, why, when the first
+# of the challenges counted against it expires}.
 SEND = scripts.PUBLISHES + """
 if redis.call('SISMEMBER', KEYS[6], ARGV[1]) == 1 then return {0, 'challenge.refused'} end
+if redis.call('SISMEMBER', KEYS[8], ARGV[2]) == 1 then return {0, 'challenge.closed'} end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
 local out = redis.call('ZRANGE', KEYS[2], 0, -1)
 if #out >= tonumber(ARGV[3]) then
@@ -85,19 +94,27 @@ for _, m in ipairs(out) do
   end
 end
 if same >= tonumber(ARGV[4]) then return {0, 'challenge.too_many_to', first} end
-redis.call('HSET', KEYS[1], unpack(ARGV, 10))
-redis.call('ZADD', KEYS[2], ARGV[6], ARGV[2] .. '|' .. ARGV[11])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[11])
-redis.call('ZADD', KEYS[4], ARGV[5], ARGV[11])
+redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', ARGV[5])
+local most_in = tonumber(ARGV[10])
+if most_in > 0 and redis.call('ZCARD', KEYS[7]) >= most_in then
+  return {0, 'challenge.busy', redis.call('ZRANGE', KEYS[7], 0, 0, 'WITHSCORES')[2]}
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 11))
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[2] .. '|' .. ARGV[12])
+redis.call('ZADD', KEYS[7], ARGV[6], ARGV[1] .. '|' .. ARGV[12])
+redis.call('PEXPIREAT', KEYS[7], ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[12])
+redis.call('ZADD', KEYS[4], ARGV[5], ARGV[12])
 local keep = tonumber(ARGV[9])
 redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -keep - 1)
 redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -keep - 1)
-redis.call('ZADD', KEYS[5], ARGV[6], ARGV[11])
+redis.call('ZADD', KEYS[5], ARGV[6], ARGV[12])
 redis.call(PUBLISH, ARGV[7], ARGV[8])
 return {1}
 """
 
-# Answer a pending challenge. KEYS: challenge, sender's pending, due; ARGV: outcome, caller
+# Answer a pending challenge. KEYS: challenge, sender's pending, due, target's pending;
+# ARGV: outcome, caller
 # ('' for the sweep), the caller's side ('to', 'from' or ''), race ('' but for an accept),
 # now, the sender's channel, the target's channel, event, ms the answer is kept. Returns {1}
 # or {0, why, state, race}.
@@ -118,6 +135,7 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'race', ARGV[4]) end
 local cid = string.match(KEYS[1], ':c:(.*)$')
 redis.call('ZREM', KEYS[2], c[3] .. '|' .. cid)
 redis.call('ZREM', KEYS[3], cid)
+redis.call('ZREM', KEYS[4], c[5] .. '|' .. cid)
 redis.call('PEXPIRE', KEYS[1], ARGV[9])
 redis.call(PUBLISH, ARGV[6], ARGV[8])
 redis.call(PUBLISH, ARGV[7], ARGV[8])
@@ -130,6 +148,9 @@ MESSAGES = {
     "challenge.too_many": "you have too many challenges waiting for an answer: withdraw one "
                           "or wait for the answers",
     "challenge.too_many_to": "you already have a challenge waiting for that player's answer",
+    "challenge.busy": "that player has as many challenges waiting for their answer as they may "
+                      "be sent: try again once they answer one",
+    "challenge.closed": "that player takes no challenges (they turned them off)",
     "challenge.expired": "that challenge has expired",
 }
 
@@ -206,19 +227,31 @@ class Challenges:
         out = public(fields, cid)
         event = msgpack.packb({"type": "challenge.received", **out})
         pairs = [v for kv in fields.items() for v in kv]
-        # ARGV[10] and [11] are the first field's name and value: 'challenge', its id.
+        # ARGV[11] and [12] are the first field's name and value: 'challenge', its id.
         got = await self._send(keys=[key(cid), _out(player.id), _to(target.id),
-                                     _from(player.id), DUE, _blocks(target.id)],
+                                     _from(player.id), DUE, _blocks(target.id), _in(target.id),
+                                     REFUSING],
                                args=[player.id, target.id, self.settings.challenges_pending,
                                      self.settings.challenges_per_player, now, expires,
-                                     channel(target.id), event, KEEP, *pairs])
+                                     channel(target.id), event, KEEP,
+                                     self.settings.challenges_incoming, *pairs])
         if got[0] != 1:
             why = store.text(got[1])
-            if why.startswith("challenge.too_many"):  # the limit passes as they expire
+            if len(got) > 2:  # a limit: it passes as the challenges counted expire
                 wait = max(0.001, (int(float(store.text(got[2]))) - now) / 1000)
-                raise ApiError("challenge.too_many", MESSAGES[why], retry_after=wait)
+                code = "challenge.busy" if why == "challenge.busy" else "challenge.too_many"
+                raise ApiError(code, MESSAGES[why], retry_after=wait)
             raise ApiError(why, MESSAGES[why])
         return out
+
+    async def refuse(self, player: Player, refuse: bool) -> dict[str, Any]:
+        """``player`` refuses every challenge from now on (a sender is told
+        ``challenge.closed``), or takes them again. Those already pending stay to answer."""
+        if refuse:
+            await self.redis.sadd(REFUSING, player.id)
+        else:
+            await self.redis.srem(REFUSING, player.id)
+        return {"refuse": refuse}
 
     async def get(self, cid: str) -> dict[str, str]:
         raw = await self.redis.hgetall(key(cid))
@@ -228,11 +261,13 @@ class Challenges:
 
     async def list(self, player: Player) -> dict[str, Any]:
         """Challenges to and from ``player``: the pending first, then the newest; at most
-        ``KEEP`` each way. One past its time shows as expired before the sweep marks it."""
+        ``KEEP`` each way; and whether ``player`` refuses every challenge. One past its time
+        shows as expired before the sweep marks it."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zrevrange(_to(player.id), 0, KEEP - 1)
             pipe.zrevrange(_from(player.id), 0, KEEP - 1)
-            ids_to, ids_from = await pipe.execute()
+            pipe.sismember(REFUSING, player.id)
+            ids_to, ids_from, refusing = await pipe.execute()
         ids = [store.text(i) for i in [*ids_to, *ids_from]]
         async with self.redis.pipeline(transaction=False) as pipe:
             for cid in ids:
@@ -247,7 +282,7 @@ class Challenges:
                     c["state"] = "expired"
                 out.append(c)
         out.sort(key=lambda c: (c["state"] != "pending", -c["created"]))
-        return {"challenges": out}
+        return {"challenges": out, "refuse": bool(refusing)}
 
     async def _decide(self, c: dict[str, str], cid: str, outcome: str, by: Player | None,
                       side: str, race: str = "") -> dict[str, Any]:
@@ -257,7 +292,7 @@ class Challenges:
         after = public({**c, "state": outcome, "answered_at": str(now),
                         **({"race": race} if race else {})}, cid)
         event = msgpack.packb({"type": "challenge.answered", **after})
-        got = await self._answer(keys=[key(cid), _out(c["from"]), DUE], args=[
+        got = await self._answer(keys=[key(cid), _out(c["from"]), DUE, _in(c["to"])], args=[
             outcome, by.id if by else "", side, race, now, channel(c["from"]),
             channel(c["to"]), event, ANSWERED_KEPT_MS])
         if got[0] == 1:

@@ -202,6 +202,9 @@ class Settings:
     challenge_ttl: float = 600.0
     challenges_pending: int = 5
     challenges_per_player: int = 1
+    #: Unanswered challenges one player may be sent at once (from as many senders); past it
+    #: a sender is told ``challenge.busy`` (0: no cap).
+    challenges_incoming: int = 5
     #: A test hook, never set in production: stop the process at a store call of a request
     #: (``<operation>:<N>:before|after``; server/crash_points.py). Empty: off.
     crash_at: str = ""

@@ -94,6 +94,8 @@ STATUS = {
     "challenge.self": 400,
     "challenge.too_many": 429,
     "challenge.refused": 403,
+    "challenge.closed": 403,
+    "challenge.busy": 409,
     "challenge.answered": 409,
     "challenge.expired": 409,
 }

@@ -263,7 +263,10 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "challenge": ("reply to challenge.send, challenge.decline, challenge.withdraw: the "
                   "challenge as it is now", CHALLENGE),
     "challenges": ("reply to challenge.list: challenges to you and from you, the pending "
-                   "first", obj({"challenges": {"type": "array", "items": CHALLENGE}})),
+                   "first; whether you refuse every challenge",
+                   obj({"challenges": {"type": "array", "items": CHALLENGE}, "refuse": BOOL})),
+    "challenge.settings": ("reply to challenge.refuse: whether you refuse every challenge",
+                           obj({"refuse": BOOL})),
 }
 #: What the server sends unasked, by type: (when, payload schema).
 EVENTS: dict[str, tuple[str, dict[str, Any]]] = {

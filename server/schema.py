@@ -360,6 +360,10 @@ MESSAGES |= {
                        doc="refuse this player's challenges from now on (for 30 days)"),
     },
     "challenge.withdraw": {"challenge": CHALLENGE},
+    "challenge.refuse": {
+        "refuse": Field("boolean", doc="true: refuse every challenge from now on; false: take "
+                                       "them again"),
+    },
 }
 REQUEST_ID = Field("id", required=False, doc="echoed in the reply, to match replies to requests")
 

@@ -15,12 +15,13 @@ import pytest
 
 from tests.conftest import FAST, start_node
 
-from .client import Node, Rest, Ws, player
+from .client import MSGPACK, Node, Rest, Ws, player
 
 pytestmark = pytest.mark.both_stores
 
 TTL = 2  # seconds a challenge waits for its answer, on these nodes
 KLONDIKE = {"game": "klondike", "variant": "easy"}
+INCOMING = 3  # challenges one player may be sent at once, on the patient nodes
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +31,18 @@ def pair(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[l
     started = [start_node(store_url, logs / f"node{i}.log", SAMEDEAL_CHALLENGE_TTL=str(TTL),
                           SAMEDEAL_CHALLENGES_PENDING="2", SAMEDEAL_SWEEP_INTERVAL="0.2",
                           **FAST) for i in range(2)]
+    yield [n for n, _ in started]
+    for _, proc in started:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def patient(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
+    """Two nodes with challenges that wait their default time, three at most to one player."""
+    logs = tmp_path_factory.mktemp("patient")
+    started = [start_node(store_url, logs / f"node{i}.log", SAMEDEAL_CHALLENGES_INCOMING=str(
+        INCOMING), **FAST) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
         proc.terminate()
@@ -253,4 +266,86 @@ async def test_limits_and_refusals(pair: list[Node]) -> None:
     got = await we.request({"type": "challenge.send", "to": new_name, **KLONDIKE})
     assert got["type"] == "challenge" and got["to"]["id"] == a, got
     for ws in (wa, wb, wd, we):
+        await ws.close()
+
+
+async def test_a_player_is_sent_so_many_challenges_at_once(patient: list[Node]) -> None:
+    """So many senders reach a player; one more is told the player is busy, until one of
+    those is answered."""
+    pair = patient
+    n1 = pair[1]
+    v, _, wv = await someone(n1, unique("Vic"))
+    senders = [await someone(pair[i % 2], unique(f"Fan{i}")) for i in range(INCOMING + 1)]
+    sent = []
+    for i, (_, token, ws) in enumerate(senders[:INCOMING]):
+        if i % 2:  # over REST, in msgpack
+            r = Rest(pair[i % 2], token, msgpack_=True)
+            status, got = await r.call("POST", "/challenges", {"player": v, **KLONDIKE})
+            await r.aclose()
+            assert status == 201, got
+        else:
+            got = await ws.request({"type": "challenge.send", "player": v, **KLONDIKE})
+            assert got["type"] == "challenge", got
+        sent.append(got["challenge"])
+    _, late_token, late_ws = senders[INCOMING]
+    no = await late_ws.request({"type": "challenge.send", "player": v, **KLONDIKE})
+    assert no["type"] == "error" and no["code"] == "challenge.busy", no
+    assert isinstance(no["id"], int) and 0 < no["retry_after"] <= 600
+    assert "waiting for their answer" in no["message"]
+    r = Rest(n1, late_token, msgpack_=True)
+    status, body = await r.call("POST", "/challenges", {"player": v, **KLONDIKE})
+    assert status == 409 and body["code"] == "challenge.busy", body
+    listed = (await wv.request({"type": "challenge.list"}))["challenges"]
+    assert sorted(c["challenge"] for c in listed if c["state"] == "pending") == sorted(sent)
+
+    # One answered, the sixth gets through.
+    no = await wv.request({"type": "challenge.decline", "challenge": sent[0]})
+    assert no["state"] == "declined", no
+    status, got = await r.call("POST", "/challenges", {"player": v, **KLONDIKE})
+    assert status == 201 and got["to"]["id"] == v, got
+    await r.aclose()
+    for _, _, ws in [*senders, (v, "", wv)]:
+        await ws.close()
+
+
+async def test_a_player_may_refuse_every_challenge(patient: list[Node]) -> None:
+    n0, n1 = patient
+    v, v_token, wv = await someone(n0, unique("Hermit"), "bot")
+    _, a_token, wa = await someone(n1, unique("Ann"))
+    waiting = await wa.request({"type": "challenge.send", "player": v, **KLONDIKE})
+    assert waiting["type"] == "challenge", waiting
+
+    on = await wv.request({"type": "challenge.refuse", "refuse": True})
+    assert on == {"type": "challenge.settings", "refuse": True, "id": on["id"]}, on
+    no = await wa.request({"type": "challenge.send", "player": v, **KLONDIKE})
+    assert no["code"] == "challenge.closed" and "takes no challenges" in no["message"], no
+    status, no = await rest(n1, a_token, "POST", "/challenges", {"player": v, **KLONDIKE})
+    assert status == 403 and no["code"] == "challenge.closed", no
+    # The setting shows in the listing, on either node and either way; what was waiting stays
+    # to be answered.
+    status, listed = await rest(n1, v_token, "GET", "/challenges")
+    assert status == 200 and listed["refuse"] is True
+    ws_msgpack = await Ws.open(n1, v_token, MSGPACK)
+    assert (await ws_msgpack.request({"type": "challenge.list"}))["refuse"] is True
+    declined = await wv.request({"type": "challenge.decline", "challenge": waiting["challenge"]})
+    assert declined["state"] == "declined", declined
+
+    # Hostile values change nothing.
+    for bad in ({"refuse": "no"}, {"refuse": 0}, {}, {"refuse": None}):
+        no = await ws_msgpack.request({"type": "challenge.refuse", **bad})
+        assert no["code"] == "message.invalid", (bad, no)
+        status, no = await rest(n0, v_token, "POST", "/challenges/refuse", bad)
+        assert status == 400 and no["code"] == "message.invalid", (bad, no)
+    assert (await wv.request({"type": "challenge.list"}))["refuse"] is True
+
+    # Taken again, over REST in msgpack.
+    r = Rest(n0, v_token, msgpack_=True)
+    status, off = await r.call("POST", "/challenges/refuse", {"refuse": False})
+    await r.aclose()
+    assert status == 200 and off == {"refuse": False}, off
+    got = await wa.request({"type": "challenge.send", "player": v, **KLONDIKE})
+    assert got["type"] == "challenge", got
+    await wv.expect("challenge.received", challenge=got["challenge"])
+    assert (await wv.request({"type": "challenge.list"}))["refuse"] is False
+    for ws in (wv, wa, ws_msgpack):
         await ws.close()

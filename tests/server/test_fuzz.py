@@ -196,6 +196,7 @@ BASE: dict[str, dict[str, Any]] = {
     "challenge.accept": {"challenge": "cnothere"},
     "challenge.decline": {"challenge": "cnothere"},
     "challenge.withdraw": {"challenge": "cnothere"},
+    "challenge.refuse": {"refuse": False},
 }
 
 
