@@ -370,6 +370,9 @@ async def ws_batch(pair: Pair, protocol: str, batch: list[tuple[dict[Any, Any], 
         elif r["type"] == "league":  # a league made, under a name that is text
             assert m.get("type") == "league.create", (m, r)
             assert r["name"] == " ".join(m["name"].split()), (m, r)
+        elif r["type"] == "challenge.settings":  # challenges refused, or taken: as asked
+            assert m.get("type") == "challenge.refuse", (m, r)
+            assert r["refuse"] is m["refuse"], (m, r)
         else:  # only a read, or an unsubscribe from nothing: nothing can be done by these
             assert r["type"] in ("pong", "session", "daily", "unsubscribed", "board",
                                  "leagues", "challenges", "daily_live"), (m, r)
