@@ -4,8 +4,12 @@ sockets or several nodes.
 
 - **account**: every request of an account over REST and every message of all its sockets
   (``ping`` aside) draw from one token bucket: ``account_burst`` at once, ``account_per_second``
-  earned back. It is the one Lua script the registration limit runs (server/signups.py
-  ``TAKE``), on Redis's clock, so two nodes spend one budget.
+  earned back, kept in Redis (the registration limit's bucket, taken a few tokens at a time:
+  ``TAKE_SOME``), on Redis's clock, so two nodes spend one budget. A node takes a
+  twentieth of the burst at once and spends it within a second before asking again, so a
+  request costs a round trip to Redis only now and then (the move path stays one script): no
+  account is ever served more than its budget, and one is refused at most a twentieth of the
+  burst per node early (a node's unspent tokens lapse).
 - **origin**: requests without a token (registration, the daily page, transcripts, a bad
   token...) draw from their client address's bucket (``origin_burst``, ``origin_per_second``);
   the address is found as for the registration limit (trusted proxies, IPv6 by its /64).
@@ -36,12 +40,36 @@ from . import store
 from .config import Settings
 from .errors import ApiError
 from .loops import pause
-from .signups import TAKE, bucket_name, loopback, networks
+from .signups import bucket_name, loopback, networks
 
 log = logging.getLogger("samedeal.limits")
 
-#: Refusals remembered per node (bucket -> until when, monotonic); past this, the expired go.
+#: Refusals and unspent tokens remembered per node (bucket -> until when, monotonic); past
+#: this many, the expired go.
 REMEMBERED = 4096
+#: A node takes this share of a bucket's burst at once (at least one token), and spends it
+#: within ``SPEND_WITHIN`` seconds or lets it lapse.
+TAKEN_SHARE = 20
+SPEND_WITHIN = 1.0
+
+# The registration limit's token bucket (server/signups.py ``TAKE``), taking up to ARGV[3]
+# tokens at once. KEYS: the bucket; ARGV: burst, tokens earned per ms, tokens wanted.
+# {tokens taken, 0}, or {0, ms until one can be}.
+TAKE_SOME = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local burst, rate, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local s = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(s[1]) or burst
+local at = tonumber(s[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+if tokens < 1 then return {0, math.ceil((1 - tokens) / rate)} end
+local got = math.min(want, math.floor(tokens))
+tokens = tokens - got
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((burst - tokens) / rate)))
+return {got, 0}
+"""
 
 # KEYS: the account's sockets (member -> lease's end, ms); ARGV: this socket, the most an
 # account holds, the lease (ms). 0: counted (or already was); else ms until the first lease
@@ -93,13 +121,14 @@ class Limits:
         self.redis = redis
         self.settings = settings
         self.trusted = networks(settings.trusted_proxies)  # whose X-Forwarded-For is believed
-        self._take = store.script(redis, TAKE)
+        self._take = store.script(redis, TAKE_SOME)
         self._open = store.script(redis, OPEN)
         self._renew = store.script(redis, RENEW)
         self.node = secrets.token_hex(6)  # this process's sockets' prefix in the leases
         self._ids = itertools.count(1)
         self.held: dict[str, str] = {}  # this node's counted sockets -> their account
         self.refused: dict[str, float] = {}  # bucket -> no token before (monotonic)
+        self.unspent: dict[str, tuple[int, float]] = {}  # bucket -> tokens taken, lapse at
 
     def free(self, address: str) -> bool:
         """No account, origin or socket limit for this client: a private server's own."""
@@ -130,19 +159,29 @@ class Limits:
         if burst <= 0:
             return None
         now = time.monotonic()
+        held, lapse = self.unspent.get(key, (0, 0.0))
+        if held > 0 and now < lapse:  # taken from the bucket already: spend one here
+            self.unspent[key] = (held - 1, lapse)
+            return None
         until = self.refused.get(key)
         if until is not None:
             if now < until:  # the bucket only fills with time: no need to ask
                 return math.ceil((until - now) * 1000) / 1000
             del self.refused[key]
         per_ms = max(per_second, 1e-6) / 1000
-        wait_ms = int(await self._take(keys=[key], args=[burst, repr(per_ms)]))
-        if not wait_ms:
+        got, wait_ms = await self._take(keys=[key], args=[
+            burst, repr(per_ms), max(1, burst // TAKEN_SHARE)])
+        if int(got):
+            if len(self.unspent) >= REMEMBERED:
+                self.unspent = {k: v for k, v in self.unspent.items() if v[1] > now}
+            held, lapse = self.unspent.get(key, (0, 0.0))  # another request's, taken meanwhile
+            kept = held if time.monotonic() < lapse else 0
+            self.unspent[key] = (kept + int(got) - 1, now + SPEND_WITHIN)
             return None
         if len(self.refused) >= REMEMBERED:
             self.refused = {k: t for k, t in self.refused.items() if t > now}
-        self.refused[key] = now + wait_ms / 1000
-        return wait_ms / 1000
+        self.refused[key] = now + int(wait_ms) / 1000
+        return int(wait_ms) / 1000
 
     def socket_id(self) -> str:
         return f"{self.node}:{next(self._ids)}"

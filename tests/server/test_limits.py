@@ -27,6 +27,9 @@ from tests.conftest import start_node, stop_node
 from .client import JSON, MSGPACK, Node, Ws
 
 BURST, PER_SECOND = 40, 2  # an account's budget on these nodes
+#: Tokens each node may have taken and not spent when the account is refused (they lapse): a
+#: node takes a twentieth of the burst at once (server/limits.py).
+UNSPENT = 2 * (max(1, BURST // 20) - 1)
 ORIGIN_BURST = 10  # requests without a token, per address (1 more a second)
 SOCKETS = 3  # an account's sockets
 LEASE = 3  # seconds a socket's count lasts unrenewed
@@ -107,7 +110,7 @@ async def test_one_account_over_rest_and_sockets_on_two_nodes_spends_one_budget(
                                            else x["type"] == "challenges")]
     earned = math.ceil(PER_SECOND * took) + 1
     assert len(results) == 200
-    assert BURST <= len(served) <= BURST + earned, (len(served), took)
+    assert BURST - UNSPENT <= len(served) <= BURST + earned, (len(served), took)
 
     # Every other answer is the account's refusal, naming it, with when to come back.
     for how, x in results:
