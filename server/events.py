@@ -102,6 +102,22 @@ def decode_event(entry: bytes) -> dict[str, Any]:
     return event
 
 
+#: The start of a private note on a match's channel: a Bowling card that keeps its bowler's
+#: turn, for that bowler's own sockets only (``<prefix><player id>``). It is no event: no
+#: number, never stored, never sent to anyone; their sockets send them their lane again.
+OWN_STEP = b"you\n"
+
+
+def own_step(player: str) -> bytes:
+    """The note that ``player`` placed a card and still has the turn."""
+    return OWN_STEP + player.encode()
+
+
+def step_of(data: bytes) -> str | None:
+    """Whose private note ``data`` is; ``None`` for an event."""
+    return data[len(OWN_STEP):].decode() if data.startswith(OWN_STEP) else None
+
+
 def seen_by(event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """The event as ``viewer`` may see it. An event with an audience (``to``: the player ids
     that see it whole, as a Bowling placement in a frame others are still to bowl) reaches

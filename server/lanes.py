@@ -92,7 +92,19 @@ def public(m: Match) -> dict[str, Any]:
                             "bowlers": scorecards(m, view["info"]["bowlers"], None)}
     return {"view": start | {"info": info},
             "turn": {"player": m.order[st.turn], "bowler": st.turn + 1,
-                     "deadline": m.meta["deadline"]}}
+                     "deadline": turn_deadline(m)}}
+
+
+def turn_deadline(m: Match) -> int:
+    """The turn's deadline as everyone sees it: its first card's, as the event that gave the
+    turn said. Each later card of the turn gets its own, the bowler's alone (``own``)."""
+    return int(m.meta.get("turn_deadline", m.meta["deadline"]))
+
+
+def shared_rev(m: Match) -> int:
+    """The revision as everyone sees it: a card that kept its bowler's turn (``steps``, no
+    event) is not counted, so the revision never tells how many cards a frame took."""
+    return m.rev - int(m.meta.get("steps", 0))
 
 
 def started(m: Match) -> dict[str, Any]:
@@ -140,4 +152,5 @@ def own(m: Match, pid: str) -> dict[str, Any] | None:
     bowlers = scorecards(m, view["info"]["bowlers"], st.turn)
     view |= {"info": view["info"] | {"bowlers": bowlers},
              "score": max(b["total"] for b in bowlers)}
-    return {"view": view, "legal": legal, "waiting": True, "as_of": m.meta["seq"]}
+    return {"view": view, "legal": legal, "waiting": True, "as_of": m.meta["seq"],
+            "deadline": m.meta["deadline"]}

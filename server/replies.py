@@ -86,6 +86,7 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": ST
                 "set's match kind from the catalog")
 OWN = obj({"match": STR, "view": VIEW, "legal": {"type": "array", "items": STR},
            "waiting": BOOL, "as_of": INT},
+          {"deadline": MS | {"description": "Bowling: when the timer places your card"}},
           doc="what is yours alone in a match: your grid, or your lane on your turn")
 CHAIN = obj({"anchor": HEX, "start": STR, "length": INT},
             {"created": MS, "reason": STR},
@@ -290,7 +291,7 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
         **MATCH_EVENT, "kind": STR, "order": {"type": "array", "items": OBJ},
         "started_at": MS}, {"view": OBJ, "turn": {"type": ["object", "null"]},
                             "round": INT, "card": STR, "deadline": MS})),
-    "match.moved": ("a card was placed on the shared lane (a turns match)", obj({
+    "match.moved": ("a bowler's turn passed, or a frame or the match ended (a turns match)", obj({
         **MATCH_EVENT, "player": STR, "bowler": INT, "by": BY,
         "move": STR_OR_NULL | {"description": "the pin or ball pile; null for all but its "
                                "bowler until the frame is complete"}},

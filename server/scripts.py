@@ -248,14 +248,22 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[3], ARGV[1], tonumber(ARGV[2]))}
 
 # Bowling: append a move (or a forfeit) to the one move list if nobody changed the match
 # since ``rev``. KEYS: match, moves, events; ARGV: rev, entry, payload, window, chan,
-# shown_at, deadline, forfeiting player or ''. Returns {1, rev, seq} or {0, why}.
+# shown_at, deadline, forfeiting player or '', the turn's deadline as everyone sees it, the
+# bowler's private note. A card that keeps the turn (empty payload) is no event: only the
+# note goes out, to the bowler's own sockets. Returns {1, rev, seq} or {0, why}.
 MATCH_MOVE = _EMIT + """
-local m = redis.call('HMGET', KEYS[1], 'state', 'rev')
+local m = redis.call('HMGET', KEYS[1], 'state', 'rev', 'seq')
 if m[1] ~= 'running' then return {0, 'match.not_running'} end
 if m[2] ~= ARGV[1] then return {0, 'conflict'} end
 redis.call('RPUSH', KEYS[2], tostring(now_ms()) .. ' ' .. ARGV[2])
-redis.call('HSET', KEYS[1], 'rev', tonumber(m[2]) + 1, 'shown_at', ARGV[6], 'deadline', ARGV[7])
+redis.call('HSET', KEYS[1], 'rev', tonumber(m[2]) + 1, 'shown_at', ARGV[6], 'deadline', ARGV[7],
+  'turn_deadline', ARGV[9])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'out:' .. ARGV[8], 1) end
+if ARGV[3] == '' then
+  redis.call('HINCRBY', KEYS[1], 'steps', 1)
+  redis.call(PUBLISH, ARGV[5], ARGV[10])
+  return {1, tonumber(m[2]) + 1, tonumber(m[3] or '0')}
+end
 return {1, tonumber(m[2]) + 1, emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))}
 """
 

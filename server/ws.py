@@ -31,7 +31,7 @@ from .accounts import Player
 from .api import OPERATIONS, SEEN, Services, seen_from
 from .crash_points import operation as counted
 from .errors import ApiError, store_unavailable
-from .events import decode_event, event_frame, events_after, seen_by
+from .events import decode_event, event_frame, events_after, seen_by, step_of
 from .ghost_replay import Replays
 from .linked import is_attempt
 from .outbox import Outbox
@@ -102,7 +102,8 @@ class Connection(V2Socket):
         self.boards: set[str] = set()  # the boards this socket watches (their key names)
         self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
         self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
-        self.grid_as_of: dict[str, int] = {}  # match -> the last own grid sent (its as_of)
+        #: match -> the last own grid sent (its as_of, and a bowler's card deadline)
+        self.grid_as_of: dict[str, tuple[int, int | None]] = {}
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         assert sv.limits is not None, "build_services wires them"
         self.limits = sv.limits  # the account's budget and its sockets, on every node
@@ -350,7 +351,11 @@ class Connection(V2Socket):
     async def _subscribe(self, eid: str, after: int | None, quiet: bool = False) -> None:
         if eid not in self.listeners:
             def listener(data: bytes | None, eid: str = eid) -> None:
-                if data is not None:
+                step = None if data is None else step_of(data)
+                if step is not None:  # a bowler's card that kept their turn: theirs alone
+                    if step == self.viewer:
+                        self._post(("own", eid))
+                elif data is not None:
                     self._follow(eid, ("event", eid, data))
                 elif eid in self.last_seq:  # pub/sub was down: what did we miss?
                     self._follow(eid, ("subscribe", eid, self.last_seq[eid], False))
@@ -454,6 +459,8 @@ class Connection(V2Socket):
             await self._ack(item[1], item[2], item[3])
         elif item[0] == "event":
             await self._event(item[1], item[2])
+        elif item[0] == "own":
+            await self._own_grid(item[1])
         else:
             await self._catch_up(*item[1:])
 
@@ -568,8 +575,11 @@ class Connection(V2Socket):
             # start, events still on their way): send those first, so a grid never names a
             # card before the event that calls it to everyone.
             await self._send_up_to(mid, grid["as_of"])
-        if self.grid_as_of.get(mid) != grid["as_of"]:  # a catch-up and the event it raced
-            self.grid_as_of[mid] = grid["as_of"]      # with would send the same grid twice
+        # A catch-up and the event it raced with would send the same grid twice; a bowler's
+        # cards that keep the turn change no event number, only their card's deadline.
+        sent = (grid["as_of"], grid.get("deadline"))
+        if self.grid_as_of.get(mid) != sent:
+            self.grid_as_of[mid] = sent
             await self._send({"type": "match.you", "match": mid, **grid})
 
     async def _send_up_to(self, eid: str, seq: int) -> None:

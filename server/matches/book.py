@@ -1,4 +1,4 @@
-"""Reading matches: each match rebuilt from Redis, kept while no event came since, and one
+"""Reading matches: each match rebuilt from Redis, kept while nothing changed since, and one
 lock per match so that this node's changes to it take turns."""
 
 from __future__ import annotations
@@ -47,14 +47,16 @@ class Book:
         return await store.now_ms(self.redis)
 
     async def load(self, mid: str) -> Match:
-        """The match as Redis has it now; the cached one when no event came since."""
+        """The match as Redis has it now; the cached one when nothing changed since."""
         mk, pk, _ = store.match_keys(mid)
         cached = self._cache.get(mid)
         if cached is not None:
-            state, seq = await self.redis.hmget(mk, "state", "seq")  # every change's event
+            # Every change bumps rev or seq (a Bowling card that keeps the turn has no event).
+            state, seq, rev = await self.redis.hmget(mk, "state", "seq", "rev")
             # Kept only if no change forgot it meanwhile (while this read was out).
             if state is not None and store.text(state) == cached.meta["state"] and (
-                    int(seq or 0) == cached.meta["seq"]) and self._cache.get(mid) is cached:
+                    int(seq or 0) == cached.meta["seq"]) and int(rev or 0) == cached.rev and (
+                    self._cache.get(mid) is cached):
                 self._cache.move_to_end(mid)
                 return cached
         async with self.redis.pipeline(transaction=True) as pipe:

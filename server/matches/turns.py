@@ -11,7 +11,7 @@ import msgpack
 import engine
 from engine.core import State
 
-from .. import lanes, script_replies, scripts, store
+from .. import events, lanes, script_replies, scripts, store
 from ..errors import ApiError
 from .record import Match, refused
 
@@ -79,23 +79,33 @@ class Turns:
         now = await self.book.now()
         deadline = now + m.meta["turn_time"] * 1000
         old, start = dict(m.meta), m.frame_start
-        m.meta |= {"shown_at": now, "deadline": deadline}
         if bowled is not None:
             m.bowled.append(bowled)
         lanes.settle(m)
-        event |= lanes.public(m)
-        if lanes.complete(st) > complete:  # a frame every player still in has bowled
-            event["frames"] = lanes.frames(m, complete + 1)
-        elif mv is not None and not st.over:
-            # A placement in a frame others are still to bowl: its pin is the mover's alone;
-            # everyone else is told only that a card was placed (events.seen_by).
-            event |= {"to": [pid], "others": {"move": None}}
+        # A card that keeps the bowler's turn in a frame others are still to bowl is no event:
+        # how many cards a frame took is the bowler's alone until it is complete. Everyone
+        # else hears of the turn once, when it passes (or the match ends).
+        private = (mv is not None and not st.over and lanes.complete(st) == complete
+                   and st.turn == k)
+        turn_deadline = lanes.turn_deadline(m) if private else deadline
+        m.meta |= {"shown_at": now, "deadline": deadline, "turn_deadline": turn_deadline}
+        payload = b""
+        if not private:
+            event |= lanes.public(m)
+            if lanes.complete(st) > complete:  # a frame every player still in has bowled
+                event["frames"] = lanes.frames(m, complete + 1)
+            elif mv is not None and not st.over:
+                # The turn passes within a frame others are still to bowl: the last pin is
+                # the bowler's alone; everyone else is told only that the turn passed
+                # (events.seen_by).
+                event |= {"to": [pid], "others": {"move": None}}
+            payload = msgpack.packb(event)
         mk, _, ek = store.match_keys(m.id)
         if st.over:  # this move ends the match
             await self.book.expected.soon(store.follow_up("match", m.id))
         moved = await self._move(keys=[mk, store.match_moves(m.id), ek], args=[
-            m.rev, entry, msgpack.packb(event), *self.book.emit_args(m.id), now, deadline,
-            pid if mv is None else ""])
+            m.rev, entry, payload, *self.book.emit_args(m.id), now, deadline,
+            pid if mv is None else "", turn_deadline, events.own_step(pid)])
         if not moved.ok:
             st.pop()
             m.meta, m.frame_start = old, start
@@ -105,6 +115,8 @@ class Turns:
                 return False
             raise refused(moved.why)
         m.meta["rev"], m.meta["seq"] = moved.rev, moved.seq
+        if private:
+            m.meta["steps"] = int(m.meta.get("steps", 0)) + 1
         if mv is None:
             m.meta[f"out:{pid}"] = "1"
         if st.over:

@@ -35,6 +35,7 @@ def summary(m: Match, viewer: str | None = None) -> dict[str, Any]:
         return out
     if m.state is not None:
         out |= lanes.public(m)
+        out["rev"] = lanes.shared_rev(m)
         out["frames"] = lanes.frames(m)
         lane = lanes.own(m, viewer) if viewer else None
         if lane is not None:

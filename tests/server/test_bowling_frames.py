@@ -96,6 +96,13 @@ async def own_lane(ws: Ws, seq: int) -> dict[str, Any]:
     return you
 
 
+def turn_messages(ws: RawWs, since: int) -> list[tuple[str, int]]:
+    """What ``ws`` received from ``since`` on, as (type, seq), leaving out someone coming
+    or going (the reconnections) and the replies to the test's own reads."""
+    return [(m["type"], m["seq"]) for m in ws.received[since:]
+            if m.get("type") not in ("match.away", "match.back", "match", "match.you")]
+
+
 def check_blind(ws: RawWs, me: str | None, since: int = 0, cards: frozenset[str] = frozenset()
                 ) -> None:
     """Every frame ``ws`` received from ``since`` on that tells of a placement of a frame not
@@ -143,6 +150,7 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
     untouched(current["view"], 1)
 
     truth: dict[int, list[dict[str, Any]]] = {}  # frame -> per bowler, the cards as bowled
+    counts: list[int] = []  # the cards each turn took
     for frame in (1, 2):
         begun = current["seq"]  # the event the frame began with
         mark = [len(ws.frames) for ws in watchers]
@@ -160,7 +168,7 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
                         check_blind(ws, who[j], mark[j], earlier)
                 if frame == 2 and k == 2:
                     socks[0], socks[3] = await reconnect(nodes, mid, begun, current["seq"],
-                                                         tokens, ids, socks, bowled)
+                                                         tokens, ids, socks, bowled, spy)
                     watchers[0], watchers[3] = socks[0], socks[3]
                     mark[0], mark[3] = len(socks[0].frames), len(socks[3].frames)
                 status, read = await spy_rest.call("GET", f"/matches/{mid}")
@@ -172,19 +180,43 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
             you = await own_lane(socks[k], current["seq"])
             for b in you["view"]["info"]["bowlers"]:  # their lane: nobody else's frame
                 assert b["bowler"] == k + 1 or b["frames"][frame - 1]["balls"] == [], b
-            card = you["view"]["piles"]["s"]["up"][0]
-            move = rng.choice(you["legal"])
-            ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
-            assert ack["type"] == "match.ack", ack
-            bowled[k].add(card)
-            lanes[-1]["cards"].append({"card": card, "move": move})
+            turn_marks = [len(ws.frames) for ws in watchers]
+            later = socks[(k + 1) % 4] if k < 3 else spy  # someone still to bowl it, or not
+            status, at_start = await spy_rest.call("GET", f"/matches/{mid}")
+            assert status == 200
+            got_start = await later.request({"type": "match.get", "match": mid})
+            got_start.pop("id")
+            while True:
+                card = you["view"]["piles"]["s"]["up"][0]
+                move = rng.choice(you["legal"])
+                ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
+                assert ack["type"] == "match.ack", ack
+                bowled[k].add(card)
+                lanes[-1]["cards"].append({"card": card, "move": move})
+                if "you" not in ack:
+                    break
+                # the turn is kept: the card is no event, and what anyone else reads of the
+                # match is what they read when the turn began (seq, rev, the turn's deadline)
+                assert ack["seq"] == at_start["seq"] and ack["rev"] == at_start["rev"], ack
+                assert ack["turn"] == at_start["turn"] and ack["you"]["deadline"] >= (
+                    you["deadline"]), ack
+                you = ack["you"]
+                status, read = await spy_rest.call("GET", f"/matches/{mid}")
+                assert (status, read) == (200, at_start)
+                got = await later.request({"type": "match.get", "match": mid})
+                assert got.pop("id") and got == got_start
+            counts.append(len(lanes[-1]["cards"]))
             last = [await next_event(ws, mid, current["seq"]) for ws in watchers]
             for j, event in enumerate(last):
                 assert event["type"] == "match.moved" and event["player"] == ids[k], event
-                if "frames" not in event:  # the pin: the bowler's own, nobody else's
+                if "frames" not in event:  # the last pin: the bowler's own, nobody else's
                     assert event["move"] == (move if j == k else None), (j, event)
                     untouched(event["view"], frame)
+                if j != k:  # one message for the whole turn, however many cards it took
+                    assert turn_messages(watchers[j], turn_marks[j]) == [
+                        ("match.moved", event["seq"])], (j, counts)
             current = last[-1]
+            assert current["seq"] == at_start["seq"] + 1
             if "frames" not in current:  # the bowler sees their own frame as they left it
                 mine = await socks[k].request({"type": "match.get", "match": mid})
                 check_summary(mine, frame, ids[k])
@@ -198,6 +230,7 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
         assert status == 200 and [f["bowlers"] for f in read["frames"]] == [
             truth[f] for f in range(1, frame + 1)]
 
+    assert min(counts) < max(counts), counts  # turns of different lengths looked the same
     # the board watcher was told nothing of the lane; over all, every frame each socket
     # received told of nobody else's placement before its frame was complete
     await board.drain(0.3)
@@ -211,31 +244,37 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
 
 
 async def reconnect(nodes: list[Node], mid: str, begun: int, now: int, tokens: list[str],
-                    ids: list[str], socks: list[RawWs], bowled: list[set[str]]
+                    ids: list[str], socks: list[RawWs], bowled: list[set[str]], spy: RawWs
                     ) -> tuple[RawWs, RawWs]:
     """Mid-frame (bowlers 1 and 2 have bowled it): bowler 1, who has, and bowler 4, who has
     not, drop and come back on the other node. Bowler 4 resumes after ``begun``, the event
-    the frame began with, so the event window replays the frame's placements up to ``now``:
-    each is told only that a card was placed. Bowler 1 resyncs in full: the summary holds
+    the frame began with, so the event window replays the frame's turns up to ``now``: one
+    event each, told only that the turn passed. Bowler 1 resyncs in full: the summary holds
     the complete frames and, as ``own_frame``, their own cards of this one."""
     await socks[3].close()
+    await spy.expect("match.away", player=ids[3])  # gone before back: one away, one back
     back4 = await RawWs.open(nodes[0], tokens[3], MSGPACK)
     await back4.send({"type": "match.subscribe", "match": mid, "after": begun})
     replayed = [await next_event(back4, mid, begun)]
     while replayed[-1]["seq"] < now:
         replayed.append(await next_event(back4, mid, replayed[-1]["seq"]))
-    assert [m["type"] for m in replayed] == ["match.moved"] * len(replayed)
-    assert sum(len(b) for b in bowled[:2]) <= len(replayed)  # every card, none shown
-    assert all(m["move"] is None and m["player"] in ids[:2] for m in replayed), replayed
+    moved = [m for m in replayed if m["type"] == "match.moved"]
+    assert {m["type"] for m in replayed} <= {"match.moved", "match.away", "match.back"}
+    # one event a turn, however many cards it took, and none shown
+    assert [m["player"] for m in moved] == ids[:2], replayed
+    assert all(m["move"] is None for m in moved), replayed
     assert "match" not in [m.get("type") for m in back4.received]  # the window, no resync
     check_blind(back4, ids[3], 0, frozenset(bowled[0] | bowled[1]))
 
     await socks[0].close()
+    await spy.expect("match.away", player=ids[0])
     back1 = await RawWs.open(nodes[1], tokens[0], JSON)
     await back1.send({"type": "match.subscribe", "match": mid})
     summary = await back1.expect("match")
     check_summary(summary, 2, ids[0])
     assert {c["card"] for c in summary["own_frame"]["cards"]} == bowled[0]
+    for pid in (ids[0], ids[3]):  # both back before the next turn's reads
+        await spy.expect("match.back", player=pid)
     return back1, back4
 
 
@@ -266,20 +305,24 @@ async def test_a_frame_shows_once_the_bowlers_still_to_bowl_it_have_left(
     made: list[str] = []  # the transcript's moves, in order
 
     async def bowl(k: int, cards: int | None) -> list[dict[str, Any]]:
-        """Bowler k+1 places ``cards`` cards (``None``: their whole frame)."""
+        """Bowler k+1 places ``cards`` cards (``None``: their whole frame): only the card
+        that passes the turn is an event."""
         nonlocal current
         placed: list[dict[str, Any]] = []
-        while current["turn"] is not None and current["turn"]["bowler"] == k + 1 and (
-                cards is None or len(placed) < cards):
-            you = await own_lane(socks[k], current["seq"])
+        you = await own_lane(socks[k], current["seq"])
+        while cards is None or len(placed) < cards:
             move = rng.choice(you["legal"])
-            assert (await socks[k].request({"type": "match.move", "match": mid,
-                                            "move": move}))["type"] == "match.ack"
+            ack = await socks[k].request({"type": "match.move", "match": mid, "move": move})
+            assert ack["type"] == "match.ack", ack
             placed.append({"card": you["view"]["piles"]["s"]["up"][0], "move": move})
             made.append(move)
-            for ws in watchers:
-                event = await next_event(ws, mid, current["seq"])
-            current = event
+            if "you" not in ack:  # the turn passed
+                for ws in watchers:
+                    event = await next_event(ws, mid, current["seq"])
+                current = event
+                break
+            assert ack["seq"] == current["seq"], ack  # a card that keeps the turn: no event
+            you = ack["you"]
         return placed
 
     async def leave(k: int) -> list[dict[str, Any]]:
