@@ -140,10 +140,10 @@ export async function mount(root, ctx, params) {
         Object.assign(m, pick(ev, ["view", "turn"]));
         if (ev.frames) m.frames = [...(m.frames || []), ...ev.frames];
         if (ev.move == null) {
-          // A placement of a frame this page's player is still to bowl (or watches): only
-          // that a card was placed; the frame shows once every bowler has bowled it.
-          const text = `${nameOf(ev.player)} is bowling…`;
-          if (log[0] !== text) note(text);
+          // A turn passed in a frame this page's player is still to bowl (or watches): only
+          // that it passed, not how many cards it took; the frame shows once every bowler
+          // has bowled it.
+          note(`${nameOf(ev.player)} has bowled frame ${m.view?.info?.frame ?? ""}.`);
           break;
         }
         note(`${nameOf(ev.player)} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(rules(), ev.move)}${ev.by === "timer" ? " (placed by the timer)" : ""}.`);
@@ -198,7 +198,13 @@ export async function mount(root, ctx, params) {
   async function move(text) {
     refuse("");
     try {
+      const shown = m?.kind === "turns" ? lane().view : null;
       const reply = await net.request({ type: "match.move", match: matchId, move: text });
+      if (reply.you && m?.kind === "turns") {
+        // A card that keeps the turn is no event: the reply is all that tells of it.
+        const card = shown?.piles?.[stockOf(rules())]?.up?.at(-1);
+        note(`${nameOf(me())} bowled ${card ? `${cardLabel(card)} ` : ""}${placeName(rules(), text)}.`);
+      }
       applySummary(reply);
     } catch (e) {
       refuse(errorText(e));
@@ -312,7 +318,10 @@ export async function mount(root, ctx, params) {
     else if (m.state === "ended") text = "The match is over.";
     else if (m.kind === "turns" && m.turn) {
       mineNow = m.turn.player === me();
-      const left = m.turn.deadline ? ` — ${clock(m.turn.deadline - now)} left` : "";
+      // The bowler's own card deadline is theirs (you.deadline); the others see the turn's
+      // first card's, and then only whose turn it is.
+      const due = mineNow && lane() === you ? you.deadline : m.turn.deadline;
+      const left = due && due > now ? ` — ${clock(due - now)} left` : "";
       text = mineNow ? `Your turn: bowl frame ${m.view?.info?.frame}${left}` : `${nameOf(m.turn.player)} is bowling${left}`;
     } else if (m.kind === "called") {
       const s = m.scores?.[me()];

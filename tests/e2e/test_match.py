@@ -1,7 +1,7 @@
 """A Bowling match between two browsers, one bowler on each node: created in the lobby,
-joined through its link; the second bowler's page follows the first bowler's frame card by
-card as "bowling…" without its pins or cards (the second bowler bowls the same deck next),
-and the frame lands on both scorecards once both have bowled it."""
+joined through its link; the second bowler's page hears only that the first bowler's turn
+passed, not its pins, its cards nor how many there were (the second bowler bowls the same
+deck next), and the frame lands on both scorecards once both have bowled it."""
 
 from __future__ import annotations
 
@@ -40,8 +40,10 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
     expect(bob.locator(".match-turn")).to_contain_text("Ann is bowling")
     frame = bob.locator(".scorecard tr[data-bowler='1'] td[data-frame='1']")
 
-    # Ann bowls her first frame card by card; Bob's page follows every card, not its pin.
+    # Ann bowls her first frame card by card; Bob's page hears nothing of her cards, not
+    # even how many: only that her turn passed, once.
     mine = ann.locator(".scorecard tr[data-bowler='1'] td[data-frame='1']")
+    begun = match_state(bob, mid)["seq"]
     placed = 0
     while True:
         m = match_state(ann, mid)
@@ -50,18 +52,24 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
         # Bob watches Ann's lane face down: this frame's deck is his next
         expect(bob.locator(".match-board .pile[data-pile=s] .card")).not_to_have_count(0)
         expect(bob.locator(".match-board .card:not(.back)")).to_have_count(0)
+        top = m["you"]["view"]["piles"]["s"]["up"][0]
         bowl(ann, m["you"]["legal"][0])
         placed += 1
-        # Ann's page has the placement (its event), and so has Bob's.
-        for page in (ann, bob):
-            page.wait_for_function("(s) => +document.querySelector('.match').dataset.seq > s",
-                                   arg=m["seq"])
+        # Ann's page has her placement (the reply to it): her next card, or her turn over
+        ann.wait_for_function(
+            "(c) => !document.querySelector(`.match-board .card:not(.back)[data-card='${c}']`)",
+            arg=top)
         expect(ann.locator(".match-log li").first).to_contain_text("Ann bowled")
-        expect(bob.locator(".match-log li").first).to_have_text("Ann is bowling…")
+        if match_state(ann, mid)["turn"]["bowler"] == 1:  # a card that kept her turn
+            assert bob.locator(".match").get_attribute("data-seq") == str(begun)
+            expect(bob.locator(".match-log")).not_to_contain_text("Ann has bowled")
         if placed == 1:  # Ann sees her ball in progress; Bob only that she is bowling
             expect(mine.locator(".pins")).to_contain_text(re.compile(r"ball \d+: \d+ pin"))
             expect(frame.locator(".pins")).to_have_text("bowling…")
             expect(frame.locator(".marks")).to_have_text("")
+    bob.wait_for_function("(s) => +document.querySelector('.match').dataset.seq > s",
+                          arg=begun)
+    expect(bob.locator(".match-log li").first).to_have_text("Ann has bowled frame 1.")
 
     # Ann's frame is over, not frame 1: Bob's turn. Ann keeps her own marks; Bob's page
     # shows her frame hidden until he has bowled it, and never told him a pin.
@@ -83,9 +91,11 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
         m = match_state(bob, mid)
         if m["turn"]["bowler"] != 2:
             break
+        top = m["you"]["view"]["piles"]["s"]["up"][0]
         bowl(bob, m["you"]["legal"][0])
-        bob.wait_for_function("(s) => +document.querySelector('.match').dataset.seq > s",
-                              arg=m["seq"])
+        bob.wait_for_function(
+            "(c) => !document.querySelector(`.match-board .card:not(.back)[data-card='${c}']`)",
+            arg=top)
     for page in (ann, bob):
         cards = page.locator(".frame-cards[data-frame='1']")
         expect(cards.locator(".frame-lane")).to_have_count(2, timeout=WAIT)

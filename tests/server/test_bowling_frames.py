@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player
+from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Rest, Ws, cards_in, player
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
@@ -369,4 +369,89 @@ async def test_a_frame_shows_once_the_bowlers_still_to_bowl_it_have_left(
     for j, ws in enumerate(watchers):
         await ws.drain(0.3)
         check_blind(ws, who[j])
+        await ws.close()
+
+
+async def test_a_turn_is_one_event_however_many_cards_and_the_bowlers_devices_follow_it(
+        nodes: list[Node]) -> None:
+    """Protocol v2 too: bowler A plays on one node and follows on another device on the other
+    node; bowler B and a spectator follow. Each card that keeps A's turn reaches A's other
+    device as ``match.you`` and nobody else at all; B and the spectator get one event a turn.
+    Then, with a short turn, the timer's card that keeps the turn goes the same way."""
+    rng = random.Random("bowling-devices")
+    a_id, a_token = await player(nodes[0], "Devices", "human")
+    _, b_token = await player(nodes[1], "Other", "human")
+    _, spy_token = await player(nodes[0], "Looker", "human")
+
+    async def open_match(turn_time: int) -> tuple[str, list[RawWs], dict[str, Any]]:
+        a1 = await RawWs.open(nodes[0], a_token, JSON)
+        a2 = await RawWs.open(nodes[1], a_token, V2_MSGPACK)
+        b = await RawWs.open(nodes[1], b_token, V2_JSON)
+        spy = await RawWs.open(nodes[0], spy_token, V2_MSGPACK)
+        mid = (await a1.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                                 "seats": 2, "turn_time": turn_time}))["match"]
+        for ws in (a2, spy):
+            await ws.send({"type": "match.subscribe", "match": mid})
+            await ws.expect("match")
+        assert (await b.request({"type": "match.join", "match": mid}))["type"] == "match"
+        socks = [a1, a2, b, spy]
+        for ws in socks:
+            started = await ws.expect("match.started")
+        assert started["turn"]["player"] == a_id
+        return mid, socks, started
+
+    mid, (a1, a2, b, spy), current = await open_match(120)
+    counts = []
+    for _ in range(2):  # A's frames 1 and 2, each a turn
+        marks = [len(ws.received) for ws in (b, spy)]
+        you = await own_lane(a1, current["seq"])
+        cards = 0
+        while True:
+            ack = await a1.request({"type": "match.move", "match": mid,
+                                    "move": rng.choice(you["legal"])})
+            assert ack["type"] == "match.ack", ack
+            cards += 1
+            if "you" not in ack:
+                break
+            you = ack["you"]
+            # A's other device, on the other node, has A's next card; nobody else anything
+            other = await a2.expect("match.you", deadline=you["deadline"])
+            assert other["view"] == you["view"] and other["as_of"] == current["seq"]
+        counts.append(cards)
+        for ws in (a2, b, spy):
+            event = await next_event(ws, mid, current["seq"])
+            assert event["type"] == "match.moved" and event["seq"] == current["seq"] + 1
+            assert (event["move"] is None) == (ws is not a2), event  # the last pin: A's
+        for ws, mark in zip((b, spy), marks, strict=True):  # one message, whatever the count
+            assert turn_messages(ws, mark) == [("match.moved", current["seq"] + 1)], cards
+        current = event
+        b_you = await own_lane(b, current["seq"])  # B bowls the frame whole
+        while True:
+            ack = await b.request({"type": "match.move", "match": mid,
+                                   "move": rng.choice(b_you["legal"])})
+            if "you" not in ack:
+                break
+            b_you = ack["you"]
+        for ws in (a1, a2, b, spy):  # B's last card completes the frame: frames to all
+            done = await next_event(ws, mid, current["seq"])
+            assert "frames" in done, done
+        current = done
+    assert max(counts) > 1, counts  # a turn kept at least once (a frame has two balls)
+    for ws in (a1, a2, b, spy):
+        await ws.close()
+
+    # the timer's card that keeps the turn: A's devices get A's next card, B nothing
+    mid, (a1, a2, b, spy), started = await open_match(2)
+    first = await own_lane(a2, started["seq"])
+    timed = await a2.expect("match.you", timeout=15)
+    assert timed["as_of"] == started["seq"] and timed["deadline"] > first["deadline"]
+    assert timed["view"]["piles"]["s"]["up"] != first["view"]["piles"]["s"]["up"]
+    rest = Rest(nodes[1])
+    status, read = await rest.call("GET", f"/matches/{mid}")
+    await rest.aclose()
+    if status == 200 and read["seq"] == started["seq"]:  # A's turn still: no event since
+        assert read["turn"] == started["turn"] and read["rev"] == 0, read
+        await b.drain(0.2)
+        assert not [m for m in b.received if m.get("type") == "match.moved"]
+    for ws in (a1, a2, b, spy):
         await ws.close()
