@@ -13,6 +13,8 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import create_match_in_lobby
 
 WAIT = 30_000
+#: The card bowled has left the page's stock: the next card is up, or the turn passed.
+GONE = "(c) => !document.querySelector(`.match-board .pile[data-pile=s] .card[data-card='${c}']`)"
 
 
 def match_state(page: Page, mid: str) -> dict[str, Any]:
@@ -56,9 +58,7 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
         bowl(ann, m["you"]["legal"][0])
         placed += 1
         # Ann's page has her placement (the reply to it): her next card, or her turn over
-        ann.wait_for_function(
-            "(c) => !document.querySelector(`.match-board .card:not(.back)[data-card='${c}']`)",
-            arg=top)
+        ann.wait_for_function(GONE, arg=top)
         expect(ann.locator(".match-log li").first).to_contain_text("Ann bowled")
         if match_state(ann, mid)["turn"]["bowler"] == 1:  # a card that kept her turn
             assert bob.locator(".match").get_attribute("data-seq") == str(begun)
@@ -93,9 +93,7 @@ def test_a_bowling_turn_updates_the_other_bowlers_scorecard(page_for, web2: str)
             break
         top = m["you"]["view"]["piles"]["s"]["up"][0]
         bowl(bob, m["you"]["legal"][0])
-        bob.wait_for_function(
-            "(c) => !document.querySelector(`.match-board .card:not(.back)[data-card='${c}']`)",
-            arg=top)
+        bob.wait_for_function(GONE, arg=top)
     for page in (ann, bob):
         cards = page.locator(".frame-cards[data-frame='1']")
         expect(cards.locator(".frame-lane")).to_have_count(2, timeout=WAIT)
