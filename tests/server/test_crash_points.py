@@ -150,27 +150,27 @@ async def match_join(n: Node) -> Made:
     return Made(b, {"type": "match.join", "match": m["match"]}, matches=[m["match"]])
 
 
-async def race_start(n: Node) -> Made:
-    """Ann starts a three-seat race with two entrants."""
+async def started_by_creator(n: Node, what: str) -> Made:
+    """Ann starts a three-seat race or match (``what``) with two entrants."""
     _, a = await player(n, "Ann")
     _, b = await player(n, "Bob")
     wa, wb = await Ws.open(n, a), await Ws.open(n, b)
-    race = await wa.request({"type": "race.create", "seats": 3, **RACE})
-    await wb.request({"type": "race.join", "race": race["race"]})
+    made = await wa.request({"type": f"{what}.create", "seats": 3,
+                             **(RACE if what == "race" else MATCH)})
+    await wb.request({"type": f"{what}.join", what: made[what]})
     await wa.close()
     await wb.close()
-    return Made(a, {"type": "race.start", "race": race["race"]}, races=[race["race"]])
+    games = [made[what]]
+    return Made(a, {"type": f"{what}.start", what: made[what]},
+                races=games if what == "race" else [], matches=games if what == "match" else [])
+
+
+async def race_start(n: Node) -> Made:
+    return await started_by_creator(n, "race")
 
 
 async def match_start(n: Node) -> Made:
-    _, a = await player(n, "Ann")
-    _, b = await player(n, "Bob")
-    wa, wb = await Ws.open(n, a), await Ws.open(n, b)
-    m = await wa.request({"type": "match.create", "seats": 3, **MATCH})
-    await wb.request({"type": "match.join", "match": m["match"]})
-    await wa.close()
-    await wb.close()
-    return Made(a, {"type": "match.start", "match": m["match"]}, matches=[m["match"]])
+    return await started_by_creator(n, "match")
 
 
 async def race_rematch(n: Node) -> Made:

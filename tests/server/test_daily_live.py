@@ -33,6 +33,7 @@ from server.errors import ApiError
 from tests.conftest import FAST, clear_of_midnight, start_node, stop_node
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
+from .test_arenas import play_out
 
 #: A one-player rule set whose deals end with a score after about sixteen placements.
 GAME, VARIANT = "cribbage-square", "difficult"
@@ -65,19 +66,6 @@ def held(kind: str, message: dict[str, Any]) -> None:
     schema = {**replies.REPLIES, **replies.EVENTS}[kind][1]
     errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(message)]
     assert not errors, (message, errors)
-
-
-async def play_out(ws: Ws, sid: str, rng: random.Random) -> dict[str, Any]:
-    """Random legal placements until the game ends (or the window does)."""
-    s = await ws.request({"type": "session.get", "session": sid})
-    while s["view"]["status"] == "playing":
-        out = await ws.request({"type": "move", "session": sid,
-                                "move": rng.choice(s["legal"]), "rev": s["rev"]})
-        if out.get("code") == "race.over":
-            break
-        assert out["type"] == "ack", out
-        s = out
-    return s
 
 
 async def live(rest: Rest) -> dict[str, Any]:
