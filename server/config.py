@@ -162,11 +162,12 @@ class Settings:
     arena_players: int = 500
     #: The daily's live edition (server/daily_live.py, docs/daily.md "The live edition"): on
     #: or off; its deal instant each UTC day (``HH:MM`` or ``HH:MM:SS``); its rule sets
-    #: (``game/variant``, comma-separated, or ``all``: every one-player rule set); and its
+    #: (``featured``: those the catalog offers a newcomer first; ``all``: every one-player
+    #: rule set; or ``game/variant``, comma-separated); and its
     #: play window in seconds (the race's time limit). The window ends by midnight UTC.
     daily_live: bool = True
     daily_live_at: str = "19:00"
-    daily_live_rules: str = "klondike/easy"
+    daily_live_rules: str = "featured"
     daily_live_window: int = 600
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""

@@ -51,9 +51,12 @@ def seconds_of_day(text: str) -> int:
 
 
 def live_rule_sets(text: str) -> list[engine.RuleSet]:
-    """``daily_live_rules``: ``all`` (every one-player rule set) or ``game/variant, ...``."""
+    """``daily_live_rules``: ``featured`` (the rule sets the catalog offers a newcomer first),
+    ``all`` (every one-player rule set) or ``game/variant, ...``."""
     if text.strip() == "all":
         return daily_rule_sets()
+    if text.strip() == "featured":
+        return [r for r in daily_rule_sets() if r.describe()["featured"]]
     out = []
     for item in (x.strip() for x in text.split(",") if x.strip()):
         game, _, variant = item.partition("/")
