@@ -353,8 +353,8 @@ class Winnable:
                 self._told.add(day)
                 # Never which candidates, how many, nor how long they took: secret until
                 # the reveal.
-                log.info("winnable daily %s: the deals of its %d rule set%s are decided", day,
-                         decided, "" if decided == 1 else "s")
+                log.info("winnable daily %s: its %d deal%s decided (the live edition's "
+                         "included)", day, decided, " is" if decided == 1 else "s are")
         return False
 
     def close(self) -> None:

@@ -179,7 +179,7 @@ def test_ctrl_c_stops_the_server_and_its_worker_processes_with_no_traceback(
     log = tmp_path / "serve.log"
     s = serve(data, log, env={"SAMEDEAL_DAILY_WINNABLE": "true",
                               "SAMEDEAL_WINNABLE_ONLY": "klondike/easy"})
-    told = "the deals of its 1 rule set are decided"  # tomorrow's: the rule's first day
+    told = "its 2 deals are decided"  # tomorrow's (the rule's first day): daily and live
     wait_for(lambda: told in log.read_text(), "the winnable-daily batch", 60)
     group = os.getpgid(s.proc.pid)
     workers = in_group(processes(Path("multiprocessing.spawn")), group)
