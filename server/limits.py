@@ -6,7 +6,8 @@ sockets or several nodes.
   (``ping`` aside) draw from one token bucket: ``account_burst`` at once, ``account_per_second``
   earned back, kept in Redis (the registration limit's bucket, taken a few tokens at a time:
   ``TAKE_SOME``), on Redis's clock, so two nodes spend one budget. A node takes a
-  twentieth of the burst at once and spends it within a second before asking again, so a
+  twentieth of the burst at once (one take under way per bucket: requests arriving meanwhile
+  wait for it and share it) and spends it within a second before asking again, so a
   request costs a round trip to Redis only now and then (the move path stays one script): no
   account is ever served more than its budget, and one is refused at most a twentieth of the
   burst per node early (a node's unspent tokens lapse).
@@ -129,6 +130,7 @@ class Limits:
         self.held: dict[str, str] = {}  # this node's counted sockets -> their account
         self.refused: dict[str, float] = {}  # bucket -> no token before (monotonic)
         self.unspent: dict[str, tuple[int, float]] = {}  # bucket -> tokens taken, lapse at
+        self.taking: dict[str, asyncio.Future[None]] = {}  # bucket -> its take under way
 
     def free(self, address: str) -> bool:
         """No account, origin or socket limit for this client: a private server's own."""
@@ -158,25 +160,33 @@ class Limits:
         until one can be."""
         if burst <= 0:
             return None
-        now = time.monotonic()
-        held, lapse = self.unspent.get(key, (0, 0.0))
-        if held > 0 and now < lapse:  # taken from the bucket already: spend one here
-            self.unspent[key] = (held - 1, lapse)
-            return None
-        until = self.refused.get(key)
-        if until is not None:
-            if now < until:  # the bucket only fills with time: no need to ask
-                return math.ceil((until - now) * 1000) / 1000
-            del self.refused[key]
-        per_ms = max(per_second, 1e-6) / 1000
-        got, wait_ms = await self._take(keys=[key], args=[
-            burst, repr(per_ms), max(1, burst // TAKEN_SHARE)])
+        while True:
+            now = time.monotonic()
+            held, lapse = self.unspent.get(key, (0, 0.0))
+            if held > 0 and now < lapse:  # taken from the bucket already: spend one here
+                self.unspent[key] = (held - 1, lapse)
+                return None
+            until = self.refused.get(key)
+            if until is not None:
+                if now < until:  # the bucket only fills with time: no need to ask
+                    return math.ceil((until - now) * 1000) / 1000
+                del self.refused[key]
+            taking = self.taking.get(key)
+            if taking is None:
+                break
+            await asyncio.shield(taking)  # another request here is asking: share its take
+        self.taking[key] = done = asyncio.get_running_loop().create_future()
+        try:
+            per_ms = max(per_second, 1e-6) / 1000
+            got, wait_ms = await self._take(keys=[key], args=[
+                burst, repr(per_ms), max(1, burst // TAKEN_SHARE)])
+        finally:
+            del self.taking[key]
+            done.set_result(None)
         if int(got):
             if len(self.unspent) >= REMEMBERED:
                 self.unspent = {k: v for k, v in self.unspent.items() if v[1] > now}
-            held, lapse = self.unspent.get(key, (0, 0.0))  # another request's, taken meanwhile
-            kept = held if time.monotonic() < lapse else 0
-            self.unspent[key] = (kept + int(got) - 1, now + SPEND_WITHIN)
+            self.unspent[key] = (int(got) - 1, now + SPEND_WITHIN)
             return None
         if len(self.refused) >= REMEMBERED:
             self.refused = {k: t for k, t in self.refused.items() if t > now}
