@@ -55,15 +55,13 @@ def table(entries: list[dict[str, Any]], as_json: bool = False) -> str:
 
 async def queue(redis_url: str) -> list[dict[str, Any]]:
     """The flagged results waiting for review (server/review.py), oldest first."""
-    from .review import ENTRIES, PENDING
+    from .review import pending
 
     redis = store.connect(redis_url)
     try:
-        sids = [store.text(s) for s in await redis.zrange(PENDING, 0, -1)]
-        raw = await redis.hmget(ENTRIES, sids) if sids else []
+        return await pending(redis)
     finally:
         await redis.aclose()
-    return [json.loads(r) for r in raw if r is not None]
 
 
 async def decide(redis_url: str, sid: str, verdict: str) -> dict[str, Any]:

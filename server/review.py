@@ -28,6 +28,15 @@ from .sessions import Session, Sessions
 ENTRIES, PENDING = "sd:{review}:entries", "sd:{review}:pending"
 STATUSES = ("pending", "cleared", "removed")
 
+# KEYS: entries, pending; ARGV: attempt, its record, its finish time. One step, so a crash
+# cannot leave a held result out of the queue; a retry keeps the first record and its status.
+HOLD = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+end
+return 0
+"""
+
 # KEYS: entries, pending; ARGV: attempt, the record as read, the record decided. Changes it
 # only if nobody decided it meanwhile; 1 if it did.
 DECIDE = """
@@ -38,6 +47,13 @@ return 1
 """
 
 
+async def pending(redis: Redis) -> list[dict[str, Any]]:
+    """The results waiting for review, oldest first."""
+    sids = [store.text(s) for s in await redis.zrange(PENDING, 0, -1)]
+    raw = await redis.hmget(ENTRIES, sids) if sids else []
+    return [json.loads(r) for r in raw if r is not None]
+
+
 class Reviews:
     def __init__(self, redis: Redis, accounts: Accounts, sessions: Sessions,
                  records: Records) -> None:
@@ -45,6 +61,7 @@ class Reviews:
         self.accounts = accounts
         self.sessions = sessions
         self.records = records
+        self._hold = store.script(redis, HOLD)
         self._decide = store.script(redis, DECIDE)
 
     async def hold(self, player: Player, s: Session, day: date, finished_at: int,
@@ -56,8 +73,8 @@ class Reviews:
                   "variant": s.rules.variant, "status": "pending", "result": st.status,
                   "score": st.score, "moves": st.ply, "finished_at": finished_at,
                   "walked_away": walked_away, "integrity": integrity}
-        if await self.redis.hsetnx(ENTRIES, s.id, json.dumps(record, sort_keys=True)):
-            await self.redis.zadd(PENDING, {s.id: finished_at})
+        await self._hold(keys=[ENTRIES, PENDING],
+                         args=[s.id, json.dumps(record, sort_keys=True), finished_at])
 
     async def statuses(self, sids: list[str]) -> list[str | None]:
         """Each attempt's review status, or None: never held."""
@@ -66,18 +83,8 @@ class Reviews:
         raw = await self.redis.hmget(ENTRIES, sids)
         return [None if r is None else json.loads(r)["status"] for r in raw]
 
-    async def get(self, sid: str) -> dict[str, Any]:
-        raw = await self.redis.hget(ENTRIES, sid)
-        if raw is None:
-            raise ApiError("review.unknown", f"no result {sid[:64]!r} was held for review")
-        out: dict[str, Any] = json.loads(raw)
-        return dict(out)
-
-    async def queue(self, count: int = 100) -> list[dict[str, Any]]:
-        """The pending results, oldest first."""
-        sids = [store.text(s) for s in await self.redis.zrange(PENDING, 0, count - 1)]
-        raw = await self.redis.hmget(ENTRIES, sids) if sids else []
-        return [json.loads(r) for r in raw if r is not None]
+    async def queue(self) -> list[dict[str, Any]]:
+        return await pending(self.redis)
 
     async def decide(self, sid: str, verdict: str) -> dict[str, Any]:
         """``clear`` (record the result on the boards) or ``remove`` (keep it off) a pending
