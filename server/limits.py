@@ -41,7 +41,7 @@ from . import store
 from .config import Settings
 from .errors import ApiError
 from .loops import pause
-from .signups import bucket_name, loopback, networks
+from .signups import bucket_name, loopback
 
 log = logging.getLogger("samedeal.limits")
 
@@ -121,7 +121,6 @@ class Limits:
     def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis
         self.settings = settings
-        self.trusted = networks(settings.trusted_proxies)  # whose X-Forwarded-For is believed
         self._take = store.script(redis, TAKE_SOME)
         self._open = store.script(redis, OPEN)
         self._renew = store.script(redis, RENEW)

@@ -32,6 +32,9 @@ KEY = "sd:integrity:key"
 #: Seconds the fingerprints are kept: past the day's deadline, when the last attempt is
 #: recorded.
 KEEP = 3 * 86400
+#: Fingerprints this process noted already, (attempt, fingerprint), past which it forgets
+#: them all: each move of an attempt would note the same ones again.
+NOTED = 50_000
 #: An earlier attempt that stopped within this many moves (resigned, or left) before this one
 #: started "ended early": what a look at the deal looks like.
 EARLY_MOVES = 10
@@ -58,6 +61,7 @@ class Linked:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
         self._key: bytes | None = None
+        self._noted: set[tuple[str, str]] = set()
 
     async def key(self) -> bytes:
         if self._key is None:
@@ -80,10 +84,12 @@ class Linked:
         return out
 
     async def saw(self, sid: str, address: str, agent: str, install: str = "") -> None:
-        """Note where a move (or the start) of attempt ``sid`` came from."""
+        """Note where a move (or the start) of attempt ``sid`` came from: once per
+        fingerprint and process, so moves after the first cost nothing here."""
         if not is_attempt(sid):
             return
-        prints = await self.fingerprints(address, agent, install)
+        prints = [p for p in await self.fingerprints(address, agent, install)
+                  if (sid, p) not in self._noted]  # noted here before: in Redis already
         if not prints:
             return
         deal = deal_of(sid)
@@ -94,6 +100,9 @@ class Linked:
                 pipe.sadd(index_key(deal, p), sid)
                 pipe.expire(index_key(deal, p), KEEP)
             await pipe.execute()
+        if len(self._noted) >= NOTED:
+            self._noted.clear()
+        self._noted.update((sid, p) for p in prints)
 
     async def evidence(self, sid: str, created: int) -> dict[str, Any]:
         """The other accounts' attempts on this deal from one of this attempt's origins or

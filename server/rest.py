@@ -29,9 +29,14 @@ from .signups import Network, is_address, within
 API = "/api/v1"
 
 
-def services(request: Request) -> Services:
+def services(request: HTTPConnection) -> Services:
     sv: Services = request.app.state.services
     return sv
+
+
+def address_of(request: HTTPConnection) -> str:
+    """The client's address as every limit and fingerprint reads it (``trusted_proxies``)."""
+    return client_address(request, services(request).signups.trusted)
 
 
 def reply_encoding(request: Request) -> str:
@@ -91,7 +96,7 @@ def limits_of(request: Request) -> tuple[Limits, str]:
     """The node's limits and the request's client address."""
     limits = services(request).limits
     assert limits is not None, "build_services wires them"
-    return limits, client_address(request, limits.trusted)
+    return limits, address_of(request)
 
 
 async def anonymous(request: Request) -> None:
@@ -143,7 +148,7 @@ async def register(request: Request) -> Response:
     """A new account, within the client address's registration limit (server/signups.py)."""
     sv = services(request)
     body = await read_body(request, "player.register")
-    wait = await sv.signups.take(client_address(request, sv.signups.trusted))
+    wait = await sv.signups.take(address_of(request))
     if wait:
         sv.metrics.errors.labels("rate.limited").inc()
         when = f"{wait} s" if wait < 120 else f"{math.ceil(wait / 60)} min"
@@ -214,7 +219,7 @@ def operation(kind: str, path: str = "", status: int = 200) -> Handler:
         sv = services(request)
         out = await handler(sv, who, body)
         if kind in SEEN:
-            await seen_from(sv, kind, body, out, client_address(request, sv.signups.trusted),
+            await seen_from(sv, kind, body, out, address_of(request),
                             request.headers.get("user-agent", ""))
         return respond(request, out, status)
 

@@ -28,14 +28,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from . import acks, arena_live, boards_live, challenge_notices, codec, drain, schema, store
 from . import daily_live_ws as live_ws
 from .accounts import Player
-from .api import OPERATIONS, SEEN, Services, seen_from
+from .api import OPERATIONS, Services, seen_from
 from .crash_points import operation as counted
 from .errors import ApiError, store_unavailable
 from .events import decode_event, event_frame, events_after, seen_by, step_of
 from .ghost_replay import Replays
-from .linked import is_attempt
 from .outbox import Outbox
-from .rest import client_address
+from .rest import address_of
 from .sessions import session_payload
 from .ws_v2 import CHANGES, V2Socket
 
@@ -108,14 +107,15 @@ class Connection(V2Socket):
         assert sv.limits is not None, "build_services wires them"
         self.limits = sv.limits  # the account's budget and its sockets, on every node
         self.socket_id = self.limits.socket_id()
-        self.limited = not self.limits.free(client_address(ws, self.limits.trusted))
+        self.address = address_of(ws)  # the client's, as the limits and fingerprints read it
+        self.agent = ws.headers.get("user-agent", "")
+        self.limited = not self.limits.free(self.address)
         self.refused = 0
         self.refused_since = 0.0
         self.closing = False
         self.restarting = False  # the node is shutting down: no new message is handled
         self.idle = asyncio.Event()  # not in the middle of handling a message
         self.idle.set()
-        self.seen_attempts: set[str] = set()  # ranked daily attempts whose origin is noted
         self.ghost_replays = Replays()  # the ghosts this socket's ghost race runs are shown
 
     # ----- reading ----------------------------------------------------------------------
@@ -304,32 +304,18 @@ class Connection(V2Socket):
         if self.v2 and kind in CHANGES:
             out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
                                                    self.revs.get(m["session"]))}
-            await self._seen(kind, m, out)
+            await seen_from(self.sv, kind, m, out, self.address, self.agent)
             self._sent_rev(out)
             return out
         operation, reply = OPERATIONS[kind]
         # A test hook counts the request's store calls (server/crash_points.py); else off.
         with counted(kind) if self.sv.settings.crash_at else contextlib.nullcontext():
             out = {"type": reply, **await operation(self.sv, self.player, m)}
-        await self._seen(kind, m, out)
+        await seen_from(self.sv, kind, m, out, self.address, self.agent)
         if kind == "player.rename":
             self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
         self._sent_rev(out)
         return out
-
-    async def _seen(self, kind: str, m: dict[str, Any], out: dict[str, Any]) -> None:
-        """Note where a ranked daily attempt is played from, once per attempt and socket
-        (one socket has one origin and client)."""
-        if kind not in SEEN:
-            return
-        sid = out.get("session") or m.get("session")
-        if not isinstance(sid, str) or not is_attempt(sid) or (
-                sid in self.seen_attempts and kind != "daily.start"):
-            return
-        self.seen_attempts.add(sid)
-        await seen_from(self.sv, kind, m, out,
-                        client_address(self.ws, self.sv.signups.trusted),
-                        self.ws.headers.get("user-agent", ""))
 
     @property
     def watcher_id(self) -> str:
