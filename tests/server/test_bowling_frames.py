@@ -115,6 +115,18 @@ def check_blind(ws: RawWs, me: str | None, since: int = 0, cards: frozenset[str]
         assert blind(raw, set(cards)), (me, m.get("type"), raw[:300])
 
 
+async def seat_all(socks: list[RawWs], spy: RawWs, mid: str) -> dict[str, Any]:
+    """The spectator follows match ``mid`` and the other bowlers join it, which starts it:
+    ``match.started`` as the last of them got it."""
+    await spy.send({"type": "match.subscribe", "match": mid})
+    await spy.expect("match")
+    for ws in socks[1:]:
+        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+    for ws in [*socks, spy]:
+        current = await ws.expect("match.started")
+    return current
+
+
 async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list[Node]) -> None:
     """Four bowlers, alternately on each node, JSON and msgpack; a spectator following the
     match, another watching the match's rating board, a third reading over REST. Two frames
@@ -137,16 +149,11 @@ async def test_no_bowler_sees_a_frame_before_bowling_it_on_two_nodes(nodes: list
     created = await socks[0].request({"type": "match.create", "game": "bowling",
                                       "variant": "difficult", "seats": 4, "turn_time": 120})
     mid = created["match"]
-    await spy.send({"type": "match.subscribe", "match": mid})
-    await spy.expect("match")
     sub = await board.request({"type": "board.subscribe", "board": "ratings/bowling/difficult"})
     assert sub["type"] == "subscribed", sub
-    for ws in socks[1:]:
-        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+    current = await seat_all(socks, spy, mid)
     watchers: list[RawWs] = [*socks, spy]
     who: list[str | None] = [*ids, None]
-    for ws in watchers:
-        current = await ws.expect("match.started")
     untouched(current["view"], 1)
 
     truth: dict[int, list[dict[str, Any]]] = {}  # frame -> per bowler, the cards as bowled
@@ -294,14 +301,9 @@ async def test_a_frame_shows_once_the_bowlers_still_to_bowl_it_have_left(
     spy = await RawWs.open(nodes[0], spy_token)
     mid = (await socks[0].request({"type": "match.create", "game": "bowling", "variant": "easy",
                                    "seats": 3, "turn_time": 120}))["match"]
-    await spy.send({"type": "match.subscribe", "match": mid})
-    await spy.expect("match")
-    for ws in socks[1:]:
-        assert (await ws.request({"type": "match.join", "match": mid}))["type"] == "match"
+    current = await seat_all(socks, spy, mid)
     watchers: list[RawWs] = [*socks, spy]
     who: list[str | None] = [*ids, None]
-    for ws in watchers:
-        current = await ws.expect("match.started")
     made: list[str] = []  # the transcript's moves, in order
 
     async def bowl(k: int, cards: int | None) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -131,23 +132,22 @@ class Made:
     again: Callable[[Ws], Awaitable[None]] | None = None  # the player's retry, elsewhere
 
 
-async def race_join(n: Node) -> Made:
-    """Bob's join fills a two-seat race that starts when full."""
+def scenario(token: str, what: str, verb: str, game: str) -> Made:
+    """``token``'s ``<what>.<verb>`` of race or match ``game``, to send to the node to die."""
+    games = [game]
+    return Made(token, {"type": f"{what}.{verb}", what: game},
+                races=games if what == "race" else [], matches=games if what == "match" else [])
+
+
+async def filled_by_bob(n: Node, what: str) -> Made:
+    """Bob's join fills a two-seat race or match (``what``) that starts when full."""
     _, a = await player(n, "Ann")
     _, b = await player(n, "Bob")
     wa = await Ws.open(n, a)
-    race = await wa.request({"type": "race.create", "seats": 2, **RACE})
+    made = await wa.request({"type": f"{what}.create", "seats": 2,
+                             **(RACE if what == "race" else MATCH)})
     await wa.close()
-    return Made(b, {"type": "race.join", "race": race["race"]}, races=[race["race"]])
-
-
-async def match_join(n: Node) -> Made:
-    _, a = await player(n, "Ann")
-    _, b = await player(n, "Bob")
-    wa = await Ws.open(n, a)
-    m = await wa.request({"type": "match.create", "seats": 2, **MATCH})
-    await wa.close()
-    return Made(b, {"type": "match.join", "match": m["match"]}, matches=[m["match"]])
+    return scenario(b, what, "join", made[what])
 
 
 async def started_by_creator(n: Node, what: str) -> Made:
@@ -160,17 +160,7 @@ async def started_by_creator(n: Node, what: str) -> Made:
     await wb.request({"type": f"{what}.join", what: made[what]})
     await wa.close()
     await wb.close()
-    games = [made[what]]
-    return Made(a, {"type": f"{what}.start", what: made[what]},
-                races=games if what == "race" else [], matches=games if what == "match" else [])
-
-
-async def race_start(n: Node) -> Made:
-    return await started_by_creator(n, "race")
-
-
-async def match_start(n: Node) -> Made:
-    return await started_by_creator(n, "match")
+    return scenario(a, what, "start", made[what])
 
 
 async def race_rematch(n: Node) -> Made:
@@ -214,9 +204,11 @@ async def challenge_accept(n: Node) -> Made:
 
 
 SCENARIOS: dict[str, Callable[[Node], Awaitable[Made]]] = {
-    "race.join": race_join, "match.join": match_join, "race.start": race_start,
-    "match.start": match_start, "race.rematch": race_rematch,
-    "challenge.accept": challenge_accept}
+    "race.join": partial(filled_by_bob, what="race"),
+    "match.join": partial(filled_by_bob, what="match"),
+    "race.start": partial(started_by_creator, what="race"),
+    "match.start": partial(started_by_creator, what="match"),
+    "race.rematch": race_rematch, "challenge.accept": challenge_accept}
 
 
 async def stuck(r: redis.Redis, races: list[str], matches: list[str]) -> list[str]:
