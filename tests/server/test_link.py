@@ -511,3 +511,31 @@ async def test_channels_started_without_redis_retry_with_backoff_until_it_comes(
         await pool.aclose()
         if proc is not None:
             own_redis_server.stop(proc)
+
+
+async def test_a_connect_cut_short_fails_its_waiting_callers_as_a_lost_connection() -> None:
+    """Callers share one connection attempt; when it is cut short under them (here the link
+    is closed while a peer that accepts but never answers the handshake holds it), each
+    fails as on a lost connection, which the server answers ``store.unavailable``, never
+    with a cancellation that would end the request without a reply."""
+    silent = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = silent.sockets[0].getsockname()[1]
+    client = store.connect(f"redis://127.0.0.1:{port}/0", timeout=30)
+    assert isinstance(client, Client)
+    try:
+        callers = [asyncio.create_task(client.link.call("ECHO", f"c{i}")) for i in range(3)]
+        await asyncio.sleep(0.1)
+        assert client.link._opening is not None and not any(c.done() for c in callers)
+        client.link.close()
+        for caller in callers:
+            with pytest.raises(RedisConnectionError, match="cut short"):
+                await caller
+        mine = asyncio.create_task(client.link.call("ECHO", "mine"))
+        await asyncio.sleep(0.1)
+        mine.cancel()  # a caller cancelled itself still sees its own cancellation
+        with pytest.raises(asyncio.CancelledError):
+            await mine
+    finally:
+        client.link.close()
+        await client.aclose()
+        silent.close()
