@@ -50,12 +50,14 @@ from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import link, scripts
 from .link import Client
 from .link import call as call  # re-exported: services reach Redis through store
-from .shard_links import ClusterClient, ShardScript
+from .shard_links import ClusterClient, ShardScript, as_unavailable
 
 #: The URL schemes of a Redis Cluster's seed nodes (docs/operations.md).
 CLUSTER_SCHEMES = {"redis-cluster": False, "rediss-cluster": True}
@@ -138,6 +140,23 @@ def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
         return Client(connection_pool=pool, store_timeout=timeout, decode_responses=False)
     raise ValueError("no Redis URL: give one (redis://host:6379/0), or let `samedeal serve` "
                      "run its own redis-server")
+
+
+async def close(redis: Redis) -> None:
+    """The end of a process's store: redis-py's connections and the links beside them. (A
+    cluster client's ``aclose`` leaves its links: redis-py calls it mid-failover too.)"""
+    if isinstance(redis, ClusterClient):
+        await redis.close_links()
+    await redis.aclose()
+
+
+def failed(e: BaseException) -> bool:
+    """Whether ``e`` means the store cannot serve now (the request answers
+    ``store.unavailable``): redis-py's ``ConnectionError`` and ``TimeoutError``, and what its
+    clients raise instead while a connection is closed under a command or a cluster's shard
+    changes hands (``shard_links.as_unavailable``)."""
+    return isinstance(e, RedisConnectionError | RedisTimeoutError) or (
+        as_unavailable(e) is not None)
 
 
 async def forget_idle(redis: Redis) -> None:
