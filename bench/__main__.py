@@ -1,7 +1,8 @@
 """``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers|
-solver|solver_board ...] [--quick]``:
+solver|solver_board|faults ...] [--quick]``:
 run benchmarks (all by default)
-and write bench/results.md and bench/results.json (with --quick: only print)."""
+and write bench/results.md and bench/results.json (with --quick: only print). Benchmarks named
+replace their sections in the last results, which keep the others."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .common import CORES, Section
+from .common import CORES, Section, Target
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
-         "watchers", "solver", "solver_board")
+         "watchers", "solver", "solver_board", "faults")
 
 
 def machine() -> str:
@@ -29,12 +30,15 @@ def machine() -> str:
     return f"{CORES} cores ({model}), Python {platform.python_version()}, {platform.system()}"
 
 
-def markdown(sections: list[Section], took: float) -> str:
+def markdown(sections: list[Section], took: float, at: str,
+             refreshed: list[dict[str, Any]]) -> str:
+    again = "".join(f" {', '.join(r['sections'])} again on {r['at']} ({r['seconds']:.0f} s)."
+                    for r in refreshed)
     out = ["# Benchmark results", "",
-           f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}, by `make bench` "
-           f"(`python -m bench`) in {took:.0f} s. Every figure stands beside a baseline "
-           "measured on the same machine in the same run; these machines are shared and "
-           "noisy, so compare ratios, not absolute figures, between runs.", "",
+           f"Measured {at} on {machine()}, by `make bench` (`python -m bench`) in {took:.0f} s."
+           f"{again} Every figure stands beside a baseline measured on the same machine in "
+           "the same run; these machines are shared and noisy, so compare ratios, not "
+           "absolute figures, between runs.", "",
            "## Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
     for s in sections:
         for t in s.targets:
@@ -67,14 +71,39 @@ def main() -> None:
         sections += made
         print(f"{', '.join(s.title for s in made)}: {time.monotonic() - t0:.0f} s", flush=True)
     took = time.monotonic() - started
-    text = markdown(sections, took)
+    now = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    data: dict[str, Any] = {"machine": machine(), "seconds": took, "at": now, "refreshed": [],
+                            "sections": [dataclasses.asdict(s) for s in sections]}
+    if args.names and not args.quick:
+        data = merged(last_results(), data)
+    text = markdown([section(d) for d in data["sections"]], data["seconds"], data["at"],
+                    data["refreshed"])
     print(text)
     if args.quick:
         return
     (HERE / "results.md").write_text(text)
-    data: dict[str, Any] = {"machine": machine(), "seconds": took,
-                            "sections": [dataclasses.asdict(s) for s in sections]}
     (HERE / "results.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+
+
+def last_results() -> dict[str, Any]:
+    old: dict[str, Any] = json.loads((HERE / "results.json").read_text())
+    if "at" not in old:  # written before the date was kept: it is in the text
+        head = (HERE / "results.md").read_text()
+        old["at"] = head.partition("Measured ")[2].partition(" on ")[0]
+    return old
+
+
+def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Some benchmarks run again: their sections take their old places in the last full
+    run's results (new ones go last), and the header says when each was run again."""
+    fresh = {d["title"]: d for d in new["sections"]}
+    again = {"sections": list(fresh), "seconds": new["seconds"], "at": new["at"]}
+    sections = [fresh.pop(d["title"], d) for d in old["sections"]] + list(fresh.values())
+    return {**old, "sections": sections, "refreshed": [*old.get("refreshed", []), again]}
+
+
+def section(d: dict[str, Any]) -> Section:
+    return Section(**{**d, "targets": [Target(**t) for t in d["targets"]]})
 
 
 if __name__ == "__main__":
