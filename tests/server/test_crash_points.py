@@ -203,12 +203,36 @@ async def challenge_accept(n: Node) -> Made:
     return made
 
 
+async def ghost_enter(n: Node) -> Made:
+    """Bob enters Ann's ghost race: the entry, then his run's race dealt and started."""
+    _, a = await player(n, "Ann")
+    b_id, b = await player(n, "Bob")
+    wa = await Ws.open(n, a)
+    ghost = await wa.request({"type": "ghost.create", "game": "golf", "variant": "easy",
+                              "time_limit": RACE["time_limit"], "countdown": 0})
+    await wa.close()
+    gid = ghost["ghost"]
+    request = {"type": "ghost.enter", "ghost": gid}
+
+    async def again(wb: Ws) -> None:
+        """Bob enters again: his run resumed, or dealt once the dead node's claim on its
+        dealing lapses (10 s; meanwhile ``conflict``, try again)."""
+        for _ in range(3):
+            got = await wb.request(request, timeout=30)
+            if got.get("code") != "conflict":
+                break
+        assert got["type"] == "ghost.entry" or got["code"] == "ghost.entered", got
+
+    return Made(b, request, races=[f"{gid}-{b_id}"], again=again)
+
+
 SCENARIOS: dict[str, Callable[[Node], Awaitable[Made]]] = {
     "race.join": partial(filled_by_bob, what="race"),
     "match.join": partial(filled_by_bob, what="match"),
     "race.start": partial(started_by_creator, what="race"),
     "match.start": partial(started_by_creator, what="match"),
-    "race.rematch": race_rematch, "challenge.accept": challenge_accept}
+    "race.rematch": race_rematch, "challenge.accept": challenge_accept,
+    "ghost.enter": ghost_enter}
 
 
 async def stuck(r: redis.Redis, races: list[str], matches: list[str]) -> list[str]:
