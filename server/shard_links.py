@@ -25,6 +25,7 @@ from redis.asyncio.connection import Connection
 from redis.exceptions import (
     AskError,
     ClusterDownError,
+    ClusterError,
     MovedError,
     RedisClusterException,
     SlotNotCoveredError,
@@ -39,8 +40,9 @@ log = logging.getLogger("samedeal.shard_links")
 
 #: Answers after which a script did not run and the cluster client knows what to do.
 REDIRECTED = (MovedError, AskError, TryAgainError, ClusterDownError)
-#: What the cluster client raises, once its own retries are spent, while a shard changes hands.
-CHANGING_HANDS = (ClusterDownError, TryAgainError, SlotNotCoveredError)
+#: What the cluster client raises, once its own retries are spent, while a shard changes hands
+#: (``ClusterError``: CLUSTERDOWN, or "TTL exhausted" after too many redirections).
+CHANGING_HANDS = (ClusterError, TryAgainError, SlotNotCoveredError)
 
 
 def as_unavailable(e: BaseException) -> RedisConnectionError | None:
@@ -48,8 +50,9 @@ def as_unavailable(e: BaseException) -> RedisConnectionError | None:
 
     Every request answers a store that cannot serve it now with ``store.unavailable`` (retry),
     which the server's handlers give redis-py's ``ConnectionError``. The cluster client fails
-    in other ways too while a primary is replaced: its answers after its retries (CLUSTERDOWN,
-    TRYAGAIN, a slot no primary covers), no seed node reachable, and, when a connection is
+    in other ways too while a primary is replaced or a slot moves: its answers after its
+    retries (CLUSTERDOWN, TRYAGAIN, too many redirections, a slot no primary covers), no seed
+    node reachable, and, when a connection is
     closed under a command in flight, a ``RuntimeError`` or ``AttributeError`` raised inside
     redis-py's connection code (a write to a closed transport, a writer already dropped)."""
     if isinstance(e, CHANGING_HANDS):
