@@ -8,10 +8,12 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:token:<sha256 of token>    string player id
     sd:{S}:session                hash   a solo session (S is its id)
     sd:{S}:moves                  list   "<server ms> <move>" per move
+    sd:{S}:undos                  string a bit per revision, set where it was an undo
     sd:{R}:race                   hash   a race: rules, seats, state, seed, seq, results
     sd:{R}:entrants               hash   player id -> display name
     sd:{R}:session:<player>       hash   that entrant's session (id "R.<player>")
     sd:{R}:moves:<player>         list
+    sd:{R}:undos:<player>         string
     sd:{R}:events                 list   "<seq>\\n<msgpack event>", the last few
     sd:{R}:ev                     channel the same entries, live
     sd:races:open, sd:races:running   sorted sets (by creation, by time limit)
@@ -183,6 +185,13 @@ def session_keys(sid: str) -> tuple[str, str]:
     if player:
         return f"sd:{{{race}}}:session:{player}", f"sd:{{{race}}}:moves:{player}"
     return f"sd:{{{sid}}}:session", f"sd:{{{sid}}}:moves"
+
+
+def undos_key(sid: str) -> str:
+    """Which of session ``sid``'s revisions were undos: a bit per revision (an undo takes its
+    entry off the move list, so the list alone can't say which revision made which entry)."""
+    race, _, player = sid.partition(".")
+    return f"sd:{{{race}}}:undos:{player}" if player else f"sd:{{{sid}}}:undos"
 
 
 def race_keys(rid: str) -> tuple[str, str, str]:
