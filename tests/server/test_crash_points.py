@@ -34,7 +34,7 @@ from server import store as keys
 from server.crash_points import EXIT_CODE
 from tests.conftest import FAST, ROOT, free_port
 
-from .client import Node, Ws, player
+from .client import Node, Rest, Ws, player
 
 RACE = {"game": "golf", "variant": "easy", "countdown": 0, "time_limit": 5}
 MATCH = {"game": "bowling", "variant": "easy", "turn_time": 30}
@@ -378,4 +378,51 @@ async def test_a_joiner_trying_again_starts_what_their_seat_filled(
         assert not await stuck(r, made.races, made.matches)
     finally:
         await r.aclose()
+        await asyncio.to_thread(forks.end, live, 0)
+
+
+async def test_a_move_whose_reply_was_lost_is_answered_as_made_when_sent_again(
+        forks: Forks) -> None:
+    """The node dies just after a store call of a move, each in turn, until the call is the
+    one that stores the move: its reply is lost with the node. The player's identical retry,
+    on a node that lives, gets the move's ack (``repeated``), and the move is stored once."""
+    n, live = await asyncio.to_thread(forks.start, "")
+    rest = Rest(n)
+    try:
+        # A move on the node that lives first: Redis has the change's script from then on
+        # (else a node loads it, one store call more)
+        _, rest.token = await player(n, "Warm")
+        s = (await rest.call("POST", "/solo", {"game": "klondike", "variant": "easy"}))[1]
+        assert (await rest.call("POST", f"/sessions/{s['session']}/moves",
+                                {"move": s["legal"][0]}))[0] == 200
+        for call in range(1, 12):
+            _, rest.token = await player(n, "Ann")
+            ws = await Ws.open(n, rest.token)
+            s = await ws.request({"type": "solo.start", "game": "klondike",
+                                  "variant": "easy", "seed": "00"})
+            await ws.close()
+            move = {"type": "move", "session": s["session"], "move": "t7-t1", "rev": 0}
+            node, pid = await asyncio.to_thread(forks.start, f"move:{call}:after")
+            wd = await Ws.open(node, rest.token)
+            reply: dict[str, Any] | None = None
+            with contextlib.suppress(Exception):  # the node dies under it
+                reply = await wd.request(move, timeout=30)
+            code = await asyncio.to_thread(forks.end, pid, 30 if reply is None else 0)
+            if reply is not None:  # a call that failed and was made again: no reply to lose
+                continue
+            assert code == EXIT_CODE, (call, code)
+            _, stored = await rest.call("GET", f"/sessions/{s['session']}/moves")
+            if stored["moves"]:
+                break
+        else:
+            raise AssertionError("no store call of a move stored it")
+        wr = await Ws.open(n, rest.token)
+        again = await wr.request(move)
+        await wr.close()
+        assert again["type"] == "ack" and again["repeated"] is True, again
+        assert again["rev"] == 1 and again["view"]["moves"] == 1, again
+        _, stored = await rest.call("GET", f"/sessions/{s['session']}/moves")
+        assert stored["moves"] == ["t7-t1"], stored
+    finally:
+        await rest.aclose()
         await asyncio.to_thread(forks.end, live, 0)
