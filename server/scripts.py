@@ -120,6 +120,22 @@ local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
 return {1, n + 1, seats, seq}
 """
 
+# Open a race with its seats taken, in one step: a bot race (server/botrace.py), never seen
+# open with a seat to fill. KEYS: race, entrants, events; ARGV: window, chan, the number of
+# the race's field-value pairs, those pairs, then per seat: player, info, race.joined payload.
+# Returns the last seat's event number; 0 if the race exists already.
+OPEN_SEATED = _EMIT + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local n = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], unpack(ARGV, 4, 3 + 2 * n))
+local seq = 0
+for i = 4 + 2 * n, #ARGV, 3 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  seq = emit(KEYS[1], KEYS[3], ARGV[2], ARGV[i + 2], tonumber(ARGV[1]))
+end
+return seq
+"""
+
 # Leave a race before its start. KEYS: race, entrants, events; ARGV: player, payload, window,
 # chan.
 LEAVE = _EMIT + """
