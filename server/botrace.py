@@ -133,12 +133,23 @@ class BotRaces:
                 break
         if not ok:
             retry = max(1.0, float(detail) / 1000) if why == "race.bot_limit" else None
-            raise ApiError(why, MESSAGES[why], retry)
+            raise ApiError(why, MESSAGES[why], retry, race=await self._live(player, why))
         try:
             return await self._make(player, body, rules.id, rules.variant, strength)
         except BaseException:
             await self._drop_if(keys=[live_key(player.id)], args=["pending"])
             raise
+
+    async def _live(self, player: Player, why: str) -> str | None:
+        """For ``race.bot_busy``: the player's live bot race, once it is made (their request
+        that made it may have failed before its reply, a node dying: this is how they find
+        it)."""
+        if why != "race.bot_busy":
+            return None
+        rid = store.text(await self.redis.get(live_key(player.id)))
+        if not rid or rid == "pending" or not await self.redis.exists(store.race_keys(rid)[0]):
+            return None
+        return rid
 
     async def _over(self, player: Player) -> bool:
         """Whether the player's live bot race has ended, its end not yet recorded (which

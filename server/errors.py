@@ -105,14 +105,18 @@ REFUSED = 422
 
 
 class ApiError(Exception):
+    """A refusal: its stable ``code``, a sentence for the player, and what else helps the
+    client act on it (``retry_after`` seconds for one that passes with time; ``fields`` such
+    as ``limit``, which limit refused, ``rev``, a session's revision now, ``race``, the race
+    a ``race.bot_busy`` player is in; ``None`` ones left out), all in the error reply."""
+
     def __init__(self, code: str, message: str, retry_after: float | None = None,
-                 limit: str | None = None, rev: int | None = None) -> None:
+                 **fields: str | int | None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.retry_after = retry_after  # seconds, for a refusal that passes with time
-        self.limit = limit  # ``rate.limited``: which limit (server/limits.py, server/ws.py)
-        self.rev = rev  # ``conflict`` of a stale ``rev``: the session's revision now
+        self.retry_after = retry_after
+        self.fields = {k: v for k, v in fields.items() if v is not None}
 
     @property
     def status(self) -> int:
@@ -122,10 +126,7 @@ class ApiError(Exception):
         out: dict[str, str | float] = {"code": self.code, "message": self.message}
         if self.retry_after is not None:
             out["retry_after"] = self.retry_after
-        if self.limit is not None:
-            out["limit"] = self.limit
-        if self.rev is not None:
-            out["rev"] = self.rev
+        out.update(self.fields)
         return out
 
 

@@ -158,6 +158,7 @@ ERROR = obj({"code": STR, "message": STR},
              "limit": {"enum": ["socket", "account", "origin", "sockets", "registration",
                                  "hints", "league.join"],
                        "description": "rate.limited: which limit (docs/protocol.md#limits)"},
+             "race": {**STR, "description": "race.bot_busy: the bot race you are in"},
              "rev": {"type": "integer", "minimum": 0,
                      "description": "conflict of a move, undo or resign sent with a stale "
                                     "rev: the session's revision now"}},

@@ -178,10 +178,12 @@ async def test_bounds_and_their_errors(bot_nodes: list[Node]) -> None:
     race, session = await race_bot(ws)  # medium, the default strength, named
     assert race["bot"]["strength"] == "medium"
     busy = await ws.request({"type": "race.bot", "game": "golf", "variant": "easy"})
-    assert busy["code"] == "race.bot_busy", busy
+    # The refusal names the race the player is in: a request whose reply was lost (its
+    # node died) is how a player learns where their bot race is.
+    assert (busy["code"], busy["race"]) == ("race.bot_busy", race["race"]), busy
     rest = Rest(b, ws.token)  # the other node knows it too, over REST
     status, busy = await rest.call("POST", "/races/bot", {"game": "golf", "variant": "easy"})
-    assert (status, busy["code"]) == (409, "race.bot_busy"), busy
+    assert (status, busy["code"], busy["race"]) == (409, "race.bot_busy", race["race"]), busy
     await resign_and_end(ws, race, session)
     # Once it is over (recorded), another; three an hour (the test nodes' setting).
     for _ in range(100):
