@@ -4,8 +4,11 @@ Each connection reads messages in one task and writes in another, through its ou
 (server/outbox.py), so replies and race or match events leave in order and a slow client never
 blocks the node. A reply finding the outbox empty and nothing being written is written by the
 reading task itself, with no hand-over to the writer.
-Events carry their number; the writer drops repeats and fills a gap from the race's or match's
-event window, or sends a full resync when the window no longer covers the gap. A match
+Events carry their number. Every event a socket is sent passes one check (``_frame``), which
+refuses a number at or below the last one sent and notes the new one: no path sends an event
+twice, or goes back. The writer fills a gap from the race's or match's event window, or sends a
+full resync when the window no longer covers it; a catch-up starts where the socket stands when
+it runs, not when it was queued. A match
 player's sockets following the match tell it they are present (for the grace period). On
 protocol v2 a change's ack carries what changed, and in a race takes the place of the mover's
 own progress event (server/ws_v2.py).
@@ -347,7 +350,7 @@ class Connection(V2Socket):
                 elif data is not None:
                     self._follow(eid, ("event", eid, data))
                 elif eid in self.last_seq:  # pub/sub was down: what did we miss?
-                    self._follow(eid, ("subscribe", eid, self.last_seq[eid], False))
+                    self._follow(eid, ("resume", eid))
 
             self.listeners[eid] = listener
             await self.sv.hub.subscribe(store.channel(eid), listener)
@@ -392,10 +395,10 @@ class Connection(V2Socket):
         held = self._release()[1]
         self.outbox.begin()
         try:
-            await self._send(message)
             seq = message.get("seq")
             if rid is not None and isinstance(seq, int):
-                self.last_seq[rid] = seq
+                self._stood_for(rid, seq)
+            await self._send(message)
         except Exception:  # a closed socket: the reader ends the connection
             log.debug("write failed", exc_info=True)
         finally:
@@ -450,21 +453,52 @@ class Connection(V2Socket):
             await self._event(item[1], item[2])
         elif item[0] == "own":
             await self._own_grid(item[1])
+        elif item[0] == "resume":
+            await self._resume(item[1])
         else:
             await self._catch_up(*item[1:])
 
+    def _encode(self, message: dict[str, Any]) -> str | bytes:
+        return (codec.encode(message, codec.MSGPACK) if self.encoding == codec.MSGPACK
+                else codec.text(message))
+
     async def _send(self, message: dict[str, Any]) -> None:
-        await self._send_frame(codec.encode(message, codec.MSGPACK)
-                               if self.encoding == codec.MSGPACK else codec.text(message))
+        await self._send_frame(self._encode(message))
 
     @property
     def viewer(self) -> str | None:
         """Whose eyes this socket's events are for (their audience: events.seen_by)."""
         return self.player.id if self.player is not None else None
 
-    async def _send_event(self, event: dict[str, Any]) -> None:
-        """A race's or match's event (a stored one), as this socket's player may see it."""
-        await self._send(seen_by(event, self.viewer))
+    def _frame(self, eid: str, event: dict[str, Any], entry: bytes | None = None
+               ) -> str | bytes | None:
+        """The frame of race or match ``eid``'s ``event`` for this socket, its number noted as
+        the last one sent; ``None`` when this socket was sent it or a later one, or does not
+        follow ``eid``. Every event sent passes here, so none is ever sent twice. ``entry``:
+        the event as stored, whose frame every socket of this encoding shares."""
+        last = self.last_seq.get(eid)
+        if last is None or event["seq"] <= last:
+            return None
+        self.last_seq[eid] = event["seq"]
+        if entry is not None:
+            whole = "to" not in event or self.viewer in event["to"]
+            return event_frame(entry, self.encoding, whole)
+        return self._encode(seen_by(event, self.viewer))
+
+    def _stood_for(self, rid: str, seq: int) -> None:
+        """A v2 ack that stands for race ``rid``'s event ``seq`` was sent: the event counts
+        as sent (never a step back)."""
+        if seq > self.last_seq.get(rid, seq):
+            self.last_seq[rid] = seq
+
+    async def _send_event(self, eid: str, event: dict[str, Any]) -> bool:
+        """A race's or match's event (a stored one), as this socket's player may see it,
+        unless this socket was sent it already; whether it was sent now."""
+        frame = self._frame(eid, event)
+        if frame is None:
+            return False
+        await self._send_frame(frame)
+        return True
 
     async def _send_frame(self, frame: str | bytes) -> None:
         if isinstance(frame, bytes):
@@ -481,9 +515,9 @@ class Connection(V2Socket):
             return
         if event["seq"] == last + 1 and event["type"] != "race.started" and (
                 event["type"] not in OWN_GRID_EVENTS):
-            whole = "to" not in event or self.viewer in event["to"]
-            await self._send_frame(event_frame(entry, self.encoding, whole))
-            self.last_seq[eid] = event["seq"]
+            frame = self._frame(eid, event, entry)
+            if frame is not None:
+                await self._send_frame(frame)
             return
         if event["seq"] > last + 1:
             missed = await events_after(self.sv.redis, eid, last)
@@ -492,29 +526,43 @@ class Connection(V2Socket):
                 return
         else:
             missed = [event]
-        for e in missed:
-            if e["seq"] > self.last_seq.get(eid, e["seq"]):
-                await self._send_event(e)
-                self.last_seq[eid] = e["seq"]
+        await self._send_events(eid, missed)
+
+    async def _send_events(self, eid: str, events: list[dict[str, Any]]) -> None:
+        """Events this socket may not have been sent yet, in order, each followed by what is
+        the player's own after it (their session at the start, a called-card grid)."""
+        for e in events:
+            if await self._send_event(eid, e):
                 if e["type"] == "race.started":
                     await self._own_session(eid, e["sessions"])
                 elif e["type"] in OWN_GRID_EVENTS:
                     await self._own_grid(eid, e)
 
     async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
-        """A new subscription: the events after ``after`` if the window has them, else the
-        whole race or match; an entrant of a started race also gets their own session, a
-        called-card player their own grid."""
-        missed = None if after is None else await events_after(self.sv.redis, eid, after)
-        if missed is None:
-            summary = await self._sync(eid, quiet)
-        else:
-            self.last_seq[eid] = after or 0
-            for e in missed:
-                await self._send_event(e)
-                self.last_seq[eid] = e["seq"]
-            summary = None
+        """A subscription: the events after ``after`` if the window has them, else the whole
+        race or match; an entrant of a started race also gets their own session, a
+        called-card player their own grid. A socket already following ``eid`` goes on from
+        the last event it was sent, if later: it is never sent one again."""
+        if eid not in self.listeners:
+            return  # unsubscribed before this ran
+        missed = None
+        if after is not None:
+            after = max(after, self.last_seq.get(eid, after))
+            missed = await events_after(self.sv.redis, eid, after)
+            if missed is not None:
+                self.last_seq[eid] = after
+                for e in missed:
+                    await self._send_event(eid, e)
+        summary = await self._sync(eid, quiet) if missed is None else None
         await self._own(eid, summary)
+
+    async def _resume(self, eid: str) -> None:
+        """After the pub/sub connection was made again: the events published meanwhile, after
+        the last one this socket was sent by the time this runs (events queued ahead of this
+        were sent since it was queued)."""
+        last = self.last_seq.get(eid)
+        if last is not None:
+            await self._catch_up(eid, last, False)
 
     async def _summary(self, eid: str) -> dict[str, Any]:
         assert self.player is not None
@@ -524,7 +572,8 @@ class Connection(V2Socket):
 
     async def _sync(self, eid: str, quiet: bool = False) -> dict[str, Any]:
         summary = await self._summary(eid)
-        self.last_seq[eid] = summary["seq"]
+        # Events resume after the summary's number; never before one this socket was sent.
+        self.last_seq[eid] = max(summary["seq"], self.last_seq.get(eid, 0))
         if not quiet:
             await self._send({"type": "match" if is_match(eid) else "race", **summary})
         return summary
@@ -574,14 +623,16 @@ class Connection(V2Socket):
     async def _send_up_to(self, eid: str, seq: int) -> None:
         """The events after the last one this socket was sent, up to ``seq``; the summary if
         the window no longer holds them. Later copies arriving by pub/sub are dropped."""
-        missed = await events_after(self.sv.redis, eid, self.last_seq[eid])
+        last = self.last_seq.get(eid)
+        if last is None:
+            return  # unsubscribed meanwhile
+        missed = await events_after(self.sv.redis, eid, last)
         if missed is None:
             await self._sync(eid)
             return
         for e in missed:
-            if self.last_seq[eid] < e["seq"] <= seq:
-                await self._send_event(e)
-                self.last_seq[eid] = e["seq"]
+            if e["seq"] <= seq:
+                await self._send_event(eid, e)
 
     async def _close(self, code: int, error: str, message: str) -> None:
         """Say why, then close once everything queued before has been written."""

@@ -28,12 +28,14 @@ class V2Socket:
     v2: bool
     listeners: dict[str, Any]
     last_seq: dict[str, int]
-    # ws.Connection's: queue an item for the writer, write a message, send a race's events
-    # up to a number, do one of the writer's items
+    # ws.Connection's: queue an item for the writer, write a message, send a race's event
+    # unless sent already, send a race's events up to a number, count an event an ack stood
+    # for as sent, do one of the writer's items
     _post: Callable[[tuple[Any, ...]], None]
     _send: Callable[[dict[str, Any]], Awaitable[None]]
-    _send_event: Callable[[dict[str, Any]], Awaitable[None]]
+    _send_event: Callable[[str, dict[str, Any]], Awaitable[bool]]
     _send_up_to: Callable[[str, int], Awaitable[None]]
+    _stood_for: Callable[[str, int], None]
     _run: Callable[[tuple[Any, ...]], Awaitable[None]]
 
     def _v2_init(self, v2: bool) -> None:
@@ -112,12 +114,11 @@ class V2Socket:
             before = sorted((decode_event(i[2]) for i in held if i[0] == "event"),
                             key=lambda e: int(e["seq"]))
             for e in before:
-                if e["seq"] == self.last_seq[rid] + 1 < seq:
-                    await self._send_event(e)
-                    self.last_seq[rid] = e["seq"]
-            if self.last_seq[rid] < seq - 1:  # a gap the events held do not fill
+                if e["seq"] == self.last_seq.get(rid, seq) + 1 < seq:
+                    await self._send_event(rid, e)
+            if self.last_seq.get(rid, seq) < seq - 1:  # a gap the events held do not fill
                 await self._send_up_to(rid, seq - 1)
-            self.last_seq[rid] = max(self.last_seq[rid], seq)
+            self._stood_for(rid, seq)
         await self._send(reply)
         for item in held:  # those already sent, and the ack's own event, are dropped
             await self._run(item)
