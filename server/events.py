@@ -12,6 +12,7 @@ from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import codec, store
 from .channels import Channels
@@ -147,8 +148,18 @@ def event_frame(entry: bytes, encoding: str, whole: bool = True) -> str | bytes:
 async def events_after(redis: Redis, eid: str, after: int) -> list[dict[str, Any]] | None:
     """A race's or match's events numbered above ``after``; ``None`` when the window no longer
     holds them all, or holds none: the list expired after the end (``replay_window``) or the
-    race is too new to have one, so the caller sends the summary."""
-    events = [decode_event(e) for e in await redis.lrange(store.events_key(eid), 0, -1)]
+    race is too new to have one, so the caller sends the summary.
+
+    Most catch-ups run just after Redis came back (the pub/sub connection was made again),
+    when an idle pooled connection may be one that died with it: the read is tried once more
+    on a fresh connection before it fails (and the socket is closed to resume)."""
+    key = store.events_key(eid)
+    try:
+        entries = await redis.lrange(key, 0, -1)
+    except RedisConnectionError:
+        await store.forget_idle(redis)
+        entries = await redis.lrange(key, 0, -1)
+    events = [decode_event(e) for e in entries]
     if not events:
         return None
     if events[0]["seq"] > after + 1 or after > events[-1]["seq"]:
