@@ -11,12 +11,15 @@ from pathlib import Path
 from tests.conftest import wait_for
 
 
-def start(port: int, work: Path) -> subprocess.Popen[bytes]:
-    """redis-server on ``port`` (loopback, nothing on disk), once it answers PING."""
+def start(port: int, work: Path, aof: bool = False) -> subprocess.Popen[bytes]:
+    """redis-server on ``port`` (loopback), once it answers PING: nothing on disk, or with
+    ``aof`` every write in an AOF in ``work`` before it is answered, so a redis-server killed
+    and started again on ``work`` has every write it answered."""
     exe = shutil.which("redis-server")
     assert exe is not None, "redis-server is not installed"
+    disk = ["--appendonly", "yes", "--appendfsync", "always"] if aof else ["--appendonly", "no"]
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(work)],
+                             *disk, "--dir", str(work)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
     def up() -> bool:
