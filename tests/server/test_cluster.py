@@ -95,6 +95,15 @@ async def race_through(nodes: list[Node], cluster: Cluster, disrupt: Callable[[s
             p.client.player["id"] for p in ps if p.client.player}
         ended = await spectator.expect("race.ended", timeout=30)
         assert ended["race"] == r.id and len(ended["ranking"]) == len(ps)
+        # The spectator's socket never reconnected: each event once, in order, across the
+        # pub/sub reconnects (a catch-up once sent again events the socket had).
+        highest, behind = 0, []
+        for m in spectator.received:
+            if m["type"].startswith("race."):
+                if m["seq"] <= highest:
+                    behind.append(m["seq"])
+                highest = max(highest, m["seq"])
+        assert not behind, f"{len(behind)} event(s) sent again or late: {behind[:40]}"
         figures = await asyncio.to_thread(fault_figures, fault, "cluster", nodes[0].url,
                                           sessions, began[0])
     finally:
