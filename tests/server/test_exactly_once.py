@@ -105,8 +105,8 @@ async def test_a_socket_gets_each_event_once_across_pub_sub_reconnects(tmp_path:
         def acked() -> int:
             return sum(s.acked for s in seats)
 
-        async def play_on() -> None:
-            target = acked() + MOVES_BETWEEN
+        async def play_on(moves: int = MOVES_BETWEEN) -> None:
+            target = acked() + moves
             await until(lambda: acked() >= target or all(t.done() for t in playing),
                         "moves to be played")
 
@@ -122,7 +122,7 @@ async def test_a_socket_gets_each_event_once_across_pub_sub_reconnects(tmp_path:
                           random.Random(attempt * PLAYERS + i))
                      for i, (t, ws) in enumerate(zip(tokens, socks, strict=True))]
             playing = [asyncio.create_task(s.play(stop)) for s in seats]
-            await play_on()
+            await play_on(PLAYERS * MOVES_BETWEEN)  # random moves lose early or not at all
             if not all(t.done() for t in playing):
                 break
         channel = f"sd:{{{rid}}}:ev"
