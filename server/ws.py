@@ -8,10 +8,9 @@ Events carry their number. Every event a socket is sent passes one check (``_fra
 refuses a number at or below the last one sent and notes the new one: no path sends an event
 twice, or goes back. The writer fills a gap from the race's or match's event window, or sends a
 full resync when the window no longer covers it; a catch-up starts where the socket stands when
-it runs, not when it was queued. A match
-player's sockets following the match tell it they are present (for the grace period). On
-protocol v2 a change's ack carries what changed, and in a race takes the place of the mover's
-own progress event (server/ws_v2.py).
+it runs, not when it was queued. A match player's sockets following the match tell it they are
+present (for the grace period). On protocol v2 a change's ack carries what changed, and in a
+race takes the place of the mover's own progress event (server/ws_v2.py).
 """
 
 from __future__ import annotations
