@@ -92,7 +92,7 @@ class Settings:
     hello_timeout: float = 10.0
     #: Game states in play each process keeps (server/session_cache.py): at most this many,
     #: none finished, none unmoved for ``cache_idle`` seconds.
-    cache_size: int = 2000
+    cache_size: int = 4000
     cache_idle: float = 600.0
     #: Seconds between sweeps for races past their time limit and daily attempts past the day.
     sweep_interval: float = 1.0
