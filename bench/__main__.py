@@ -1,7 +1,8 @@
 """``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers|
-solver|solver_board ...] [--quick]``:
+solver|solver_board|session_cache ...] [--quick]``:
 run benchmarks (all by default)
-and write bench/results.md and bench/results.json (with --quick: only print)."""
+and write bench/results.md and bench/results.json (with --quick: only print). The hour-long
+soak (bench/soak.py) runs on its own and writes only its section."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from .common import CORES, Section
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
-         "watchers", "solver", "solver_board")
+         "watchers", "solver", "solver_board", "session_cache")
 
 
 def machine() -> str:
@@ -49,6 +50,19 @@ def markdown(sections: list[Section], took: float) -> str:
             out += [f"- {t.goal}: {t.measured}, {'met' if t.met else 'missed'}. {t.note}"
                     .rstrip() for t in missed]
     return "\n".join(out) + "\n"
+
+
+def write_section(section: Section, path: Path = HERE / "results.md") -> None:
+    """Put one benchmark's section in results.md in place of its last one (or at the end),
+    the others' sections as they are: for a benchmark run on its own."""
+    text = markdown([section], 0)
+    mine = text[text.index(f"## {section.title}"):]
+    old = path.read_text() if path.exists() else markdown([], 0)
+    start = old.find(f"\n## {section.title}\n")
+    if start >= 0:
+        end = old.find("\n## ", start + 1)
+        old = old[:start + 1] + (old[end + 1:] if end >= 0 else "")
+    path.write_text(old.rstrip("\n") + "\n\n" + mine)
 
 
 def main() -> None:

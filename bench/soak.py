@@ -24,7 +24,6 @@ import time
 import tracemalloc
 import urllib.request
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import engine
@@ -32,12 +31,11 @@ from clients.sdk import diffs
 from server.config import Settings
 from server.sessions import Session, session_payload
 
-from .common import FAST, ROOT, Section, fmt, rss_bytes, start_redis, start_server, stop
+from .common import FAST, Section, fmt, rss_bytes, start_redis, start_server, stop
 from .ws import Player, connect, register
 
 GAME = {"game": "klondike", "variant": "easy"}
 TITLE = "Memory of a node over an hour of play"
-RESULTS = ROOT / "bench" / "results.md"
 #: a game's length: random legal moves up to a number drawn from this range, then resign
 MOVES = (5, 60)
 #: the share of practice games and race entries left unfinished (never moved in again)
@@ -250,21 +248,6 @@ def section(t: Tally, minutes: float, tables: int, rate: float, size: int, idle:
                         "bound": bound, "per_state": per_state})
 
 
-def write(sec: Section, path: Path = RESULTS) -> None:
-    """Put the section in results.md, in place of the one there (the other benchmarks'
-    sections stay as they are)."""
-    from .__main__ import markdown
-
-    text = markdown([sec], 0)
-    mine = text[text.index(f"## {TITLE}"):]
-    old = path.read_text() if path.exists() else ""
-    start = old.find(f"## {TITLE}")
-    if start >= 0:
-        end = old.find("\n## ", start + 1)
-        old = old[:start] + (old[end + 1:] if end >= 0 else "")
-    path.write_text(old.rstrip("\n") + "\n\n" + mine)
-
-
 def run(minutes: float = 60, every: float = 30, tables: int = 6, rate: float = 20,
         log: Any = None) -> Section:
     settings = Settings.from_env({})
@@ -293,11 +276,11 @@ def main(argv: list[str] | None = None) -> Section:
         args.minutes, args.every = 1, 10
     import sys
     sec = run(args.minutes, args.every, args.tables, args.rate, sys.stdout)
-    from .__main__ import markdown
+    from .__main__ import markdown, write_section
 
     print(markdown([sec], 0))
     if not args.quick:
-        write(sec)
+        write_section(sec)
     return sec
 
 
