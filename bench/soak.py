@@ -208,8 +208,8 @@ def at(samples: list[tuple[float, int, int]], minute: float) -> tuple[float, int
     return min(samples, key=lambda s: abs(s[0] - minute * 60))
 
 
-def section(t: Tally, minutes: float, tables: int, rate: float, size: int, idle: float,
-            per_state: float) -> Section:
+def section(t: Tally, minutes: float, every: float, tables: int, rate: float, size: int,
+            idle: float, per_state: float) -> Section:
     mib = 2 ** 20
     s = t.samples
     warm = next((x for x in s if x[0] >= min(60, s[-1][0] / 4)), s[0])
@@ -233,7 +233,7 @@ def section(t: Tally, minutes: float, tables: int, rate: float, size: int, idle:
         f"leaves. A game is {MOVES[0]} to {MOVES[1]} random legal moves then a resignation; "
         f"{LEFT:.0%} of practice games and race entries are left unfinished instead. The node's "
         "RSS (/proc) and its `samedeal_cached_sessions` gauge are sampled every "
-        f"{s[1][0] - s[0][0] if len(s) > 1 else 0:.0f} s. "
+        f"{every:g} s. "
         f"Played: {t.games:,} games ({t.races:,} races, {t.left:,} left unfinished), "
         f"{t.moves:,} moves acknowledged; refusals: {errors or 'none'}. "
         f"RSS {'; '.join(marks)}; peak {fmt(peak / mib)} MiB; the cache held at most "
@@ -259,8 +259,8 @@ def run(minutes: float = 60, every: float = 30, tables: int = 6, rate: float = 2
     finally:
         stop(node)
         stop(redis_proc)
-    return section(tally, minutes, tables, rate, settings.cache_size, settings.cache_idle,
-                   state_bytes())
+    return section(tally, minutes, every, tables, rate, settings.cache_size,
+                   settings.cache_idle, state_bytes())
 
 
 def main(argv: list[str] | None = None) -> Section:
