@@ -1,8 +1,9 @@
 """``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers|
-solver|solver_board|session_cache ...] [--quick]``:
+solver|solver_board|faults|session_cache ...] [--quick]``:
 run benchmarks (all by default)
-and write bench/results.md and bench/results.json (with --quick: only print). The hour-long
-soak (bench/soak.py) runs on its own and writes only its section."""
+and write bench/results.md and bench/results.json (with --quick: only print). Benchmarks named
+replace their sections in the last results, which keep the others; so does the hour-long
+soak (``python -m bench.soak``), which runs on its own."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .common import CORES, Section
+from .common import CORES, Section, Target
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
-         "watchers", "solver", "solver_board", "session_cache")
+         "watchers", "solver", "solver_board", "faults",
+         "session_cache")
 
 
 def machine() -> str:
@@ -30,12 +32,15 @@ def machine() -> str:
     return f"{CORES} cores ({model}), Python {platform.python_version()}, {platform.system()}"
 
 
-def markdown(sections: list[Section], took: float) -> str:
+def markdown(sections: list[Section], took: float, at: str,
+             refreshed: list[dict[str, Any]]) -> str:
+    again = "".join(f" {', '.join(r['sections'])} again on {r['at']} ({r['seconds']:.0f} s)."
+                    for r in refreshed)
     out = ["# Benchmark results", "",
-           f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}, by `make bench` "
-           f"(`python -m bench`) in {took:.0f} s. Every figure stands beside a baseline "
-           "measured on the same machine in the same run; these machines are shared and "
-           "noisy, so compare ratios, not absolute figures, between runs.", "",
+           f"Measured {at} on {machine()}, by `make bench` (`python -m bench`) in {took:.0f} s."
+           f"{again} Every figure stands beside a baseline measured on the same machine in "
+           "the same run; these machines are shared and noisy, so compare ratios, not "
+           "absolute figures, between runs.", "",
            "## Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
     for s in sections:
         for t in s.targets:
@@ -50,19 +55,6 @@ def markdown(sections: list[Section], took: float) -> str:
             out += [f"- {t.goal}: {t.measured}, {'met' if t.met else 'missed'}. {t.note}"
                     .rstrip() for t in missed]
     return "\n".join(out) + "\n"
-
-
-def write_section(section: Section, path: Path = HERE / "results.md") -> None:
-    """Put one benchmark's section in results.md in place of its last one (or at the end),
-    the others' sections as they are: for a benchmark run on its own."""
-    text = markdown([section], 0)
-    mine = text[text.index(f"## {section.title}"):]
-    old = path.read_text() if path.exists() else markdown([], 0)
-    start = old.find(f"\n## {section.title}\n")
-    if start >= 0:
-        end = old.find("\n## ", start + 1)
-        old = old[:start + 1] + (old[end + 1:] if end >= 0 else "")
-    path.write_text(old.rstrip("\n") + "\n\n" + mine)
 
 
 def main() -> None:
@@ -81,14 +73,52 @@ def main() -> None:
         sections += made
         print(f"{', '.join(s.title for s in made)}: {time.monotonic() - t0:.0f} s", flush=True)
     took = time.monotonic() - started
-    text = markdown(sections, took)
+    now = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    data: dict[str, Any] = {"machine": machine(), "seconds": took, "at": now, "refreshed": [],
+                            "sections": [dataclasses.asdict(s) for s in sections]}
+    if args.names and not args.quick:
+        data = merged(last_results(), data)
+    text = markdown([section(d) for d in data["sections"]], data["seconds"], data["at"],
+                    data["refreshed"])
     print(text)
     if args.quick:
         return
     (HERE / "results.md").write_text(text)
-    data: dict[str, Any] = {"machine": machine(), "seconds": took,
-                            "sections": [dataclasses.asdict(s) for s in sections]}
     (HERE / "results.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+
+
+def refresh(sections: list[Section], took: float) -> str:
+    """Write ``sections`` in place of their last ones in the results (a benchmark run on its
+    own, as the soak is); the text of the results."""
+    now = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    data = merged(last_results(), {"machine": machine(), "seconds": took, "at": now,
+                                   "sections": [dataclasses.asdict(s) for s in sections]})
+    text = markdown([section(d) for d in data["sections"]], data["seconds"], data["at"],
+                    data["refreshed"])
+    (HERE / "results.md").write_text(text)
+    (HERE / "results.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+    return text
+
+
+def last_results() -> dict[str, Any]:
+    old: dict[str, Any] = json.loads((HERE / "results.json").read_text())
+    if "at" not in old:  # written before the date was kept: it is in the text
+        head = (HERE / "results.md").read_text()
+        old["at"] = head.partition("Measured ")[2].partition(" on ")[0]
+    return old
+
+
+def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Some benchmarks run again: their sections take their old places in the last full
+    run's results (new ones go last), and the header says when each was run again."""
+    fresh = {d["title"]: d for d in new["sections"]}
+    again = {"sections": list(fresh), "seconds": new["seconds"], "at": new["at"]}
+    sections = [fresh.pop(d["title"], d) for d in old["sections"]] + list(fresh.values())
+    return {**old, "sections": sections, "refreshed": [*old.get("refreshed", []), again]}
+
+
+def section(d: dict[str, Any]) -> Section:
+    return Section(**{**d, "targets": [Target(**t) for t in d["targets"]]})
 
 
 if __name__ == "__main__":

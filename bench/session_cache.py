@@ -1,8 +1,7 @@
 """What the session cache saves: a move on a game whose state the node keeps, against one
 whose state it must rebuild (read the session and its move list from Redis, deal, replay).
 
-``python -m bench session_cache`` (a section of bench/results.md), or
-``python -m bench.session_cache`` to put only its section there. Two nodes on one core, one
+``python -m bench session_cache`` (a section of bench/results.md). Two nodes on one core, one
 as configured by default, one with ``cache_size`` 0 (every move rebuilds); the same games (the
 same seeds, the same random legal moves) played on each, game by game in turn, one move at a
 time, so nothing queues. Per move: the round trip at the client, and per game the node's CPU
@@ -111,8 +110,8 @@ def run(quick: bool = False) -> Section:
 
 
 if __name__ == "__main__":
-    from .__main__ import markdown, write_section
+    from .__main__ import refresh
 
+    started = time.monotonic()
     made = run()
-    print(markdown([made], 0))
-    write_section(made)
+    print(refresh([made], time.monotonic() - started))

@@ -9,7 +9,7 @@ also meets games nobody ends. Every ``--every`` seconds the node's RSS and its
 ``samedeal_cached_sessions`` gauge are sampled; the result is memory against time, the slope
 over the last half, and the bound: the first sample after the warm-up plus ``cache_size`` game
 states at their size measured here. Without ``--quick`` it writes its section of
-bench/results.md (replacing the last one).
+bench/results.md and results.json (replacing the last one).
 """
 
 from __future__ import annotations
@@ -275,12 +275,13 @@ def main(argv: list[str] | None = None) -> Section:
     if args.quick:
         args.minutes, args.every = 1, 10
     import sys
+    started = time.monotonic()
     sec = run(args.minutes, args.every, args.tables, args.rate, sys.stdout)
-    from .__main__ import markdown, write_section
+    from .__main__ import refresh
 
-    print(markdown([sec], 0))
+    print(sec.method)
     if not args.quick:
-        write_section(sec)
+        refresh([sec], time.monotonic() - started)
     return sec
 
 

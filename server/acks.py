@@ -29,12 +29,17 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     """The v2 reply to ``op`` (move, undo, resign); ``known``: the revision of the session
     this socket was last sent. A race session's ack also carries ``seq``, the number of the
     ``race.progress`` event its change made (the mover's socket is not sent that event: the
-    ack stands in its place), and ``cards`` (as in that event)."""
+    ack stands in its place), and ``cards`` (as in that event). A change made before (sent
+    again: ``repeated``) is answered whole, with neither: this sending made no event."""
     t0 = time.perf_counter()
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
-    s = await changed(sv, player, body, op)
+    s, repeated = await changed(sv, player, body, op)
     out = None
+    if repeated:
+        out = session_payload(s)
+        out["repeated"] = True
+        return out
     if known is not None and before is not None and before["rev"] == known == s.rev - 1:
         out = changes_since(s, before)
     if out is None:

@@ -90,15 +90,20 @@ async def session_get(sv: Services, player: Player, body: dict[str, Any]) -> dic
 def _change(op: str) -> Handler:
     async def change(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
-        out = session_payload(await changed(sv, player, body, op))
+        s, repeated = await changed(sv, player, body, op)
+        out = session_payload(s)
+        if repeated:
+            out["repeated"] = True
         sv.metrics.moved(op, time.perf_counter() - t0)
         return out
 
     return change
 
 
-async def changed(sv: Services, player: Player, body: dict[str, Any], op: str) -> Session:
-    """Play, undo or resign (``op``) as ``body`` says; the session once stored."""
+async def changed(sv: Services, player: Player, body: dict[str, Any],
+                  op: str) -> tuple[Session, bool]:
+    """Play, undo or resign (``op``) as ``body`` says; the session once stored, and whether
+    the change was made before (sent again with the ``rev`` it was made at)."""
     return await sv.sessions.change(player, body["session"], op, body.get("move"),
                                     body.get("rev"))
 

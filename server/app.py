@@ -237,7 +237,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await sv.hub.stop()
             if sv.hints is not None:
                 sv.hints.shutdown()
-            await sv.redis.aclose()
+            await store.close(sv.redis)
 
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[
         Middleware(WithHeaders, extra=api_headers)], exception_handlers={
@@ -352,6 +352,8 @@ async def store_error(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
+    if store.failed(exc):  # the store's client failing its own way (store.failed)
+        return await store_error(request, exc)
     log.error("request failed: %s %s", request.method, request.url.path, exc_info=exc)
     return JSONResponse({"code": "server.error", "message": "the server failed; it changed "
                          "nothing"}, 500, headers=dict(NOSNIFF))  # outside the middleware

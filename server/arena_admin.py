@@ -65,4 +65,4 @@ async def run(url: str, action: str, **opts: Any) -> list[dict[str, Any]]:
             return [await arenas.cancel(opts["arena"])]
         return await arenas.listing()
     finally:
-        await redis.aclose()
+        await store.close(redis)

@@ -148,25 +148,35 @@ class BotRaces:
             return False
         try:
             ended = bool((await self.races.summary(rid))["state"] == "ended")
-        except ApiError:
-            ended = True  # gone
+        except ApiError:  # not made: being made while its lease is held, else never will be
+            ended = not await self.redis.exists(lease_key(rid))
         if ended:
             await self._drop_if(keys=[live_key(player.id)], args=[rid])
         return ended
 
     async def _make(self, player: Player, body: dict[str, Any], game: str, variant: str,
                     strength: Strength) -> dict[str, Any]:
+        """Every step names the race before it is made, so a node dying at any of them leaves
+        either no race (the live bot race names a race that isn't, whose lease lapses: the
+        next ``race.bot`` clears it) or one with both seats taken, its start due to the
+        sweep and its bot taken over by any node once the lease lapses."""
         bot = await self.account(strength)
         countdown, limit = self.settings.bot_countdown, self.settings.bot_time_limit
-        rid = await self.races.open_with_bot(player, {
-            "game": game, "variant": variant, "seats": 2, "start": "full",
-            "time_limit": limit, "countdown": countdown}, bot, strength.name)
+        rid = new_id("r")
         ttl = (countdown + limit) * 1000 + 60_000  # ended by then, even if nothing clears it
+        await self.redis.set(lease_key(rid), self.node, px=self.lease_ms)  # being made
         await self.redis.set(live_key(player.id), rid, px=ttl)
-        await self.redis.set(lease_key(rid), self.node, px=self.lease_ms)
-        await self.redis.zadd(BOT_RACES, {rid: await store.now_ms(self.redis)})
-        await self.races.join(bot, rid)
-        joined = await self.races.join(player, rid)  # fills it: it starts
+        try:
+            await self.redis.zadd(BOT_RACES, {rid: await store.now_ms(self.redis)})
+            joined = await self.races.open_with_bot(player, {
+                "game": game, "variant": variant, "seats": 2, "start": "full",
+                "time_limit": limit, "countdown": countdown}, bot, strength.name, rid)
+        except BaseException:  # a race not made is let go at once; one made plays on
+            with contextlib.suppress(Exception):  # (its lease lapses: any node takes it over)
+                if not await self.redis.exists(store.race_keys(rid)[0]):
+                    await self._drop_if(keys=[live_key(player.id)], args=[rid])
+                    await self._drop_if(keys=[lease_key(rid)], args=[self.node])
+            raise
         self._spawn(rid, bot, strength)
         return joined
 

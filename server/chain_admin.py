@@ -35,4 +35,4 @@ async def run(url: str, action: str, start: str | None, reason: str | None,
                         first, reason)
         return await chains.history()
     finally:
-        await redis.aclose()
+        await store.close(redis)

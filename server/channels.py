@@ -31,6 +31,10 @@ class Channels(Wire):
 
     RETRY_S = 0.5
     RETRY_MAX_S = 5.0
+    #: Seconds between PINGs on a quiet or busy connection alike: a socket whose peer vanished
+    #: without closing it (a host gone, a network cut) would otherwise leave the process deaf
+    #: to every event for good. No answer within ``timeout`` breaks it, and it is made again.
+    HEARTBEAT_S = 10.0
 
     def __init__(self, pool: ConnectionPool, on_message: Callable[[str, bytes], None],
                  on_reconnect: Callable[[], None], timeout: float = TIMEOUT_S,
@@ -49,6 +53,8 @@ class Channels(Wire):
         self._confirm: dict[tuple[bytes, str], asyncio.Future[None]] = {}
         self._retry: asyncio.Task[None] | None = None
         self._closed = False
+        self._beat: asyncio.TimerHandle | None = None
+        self._pong_due = False
 
     async def start(self, channel: str) -> None:
         """Connect, listening on ``channel``; if Redis does not answer, keep trying in the
@@ -105,6 +111,25 @@ class Channels(Wire):
                 self.broken(f"no subscribe confirmation within {self.timeout:g} s")
                 raise RedisTimeoutError("Redis did not confirm the subscriptions") from None
         self.ready = True
+        self._beat_in(self.HEARTBEAT_S)
+
+    def _beat_in(self, seconds: float) -> None:
+        if self._beat is not None:
+            self._beat.cancel()
+        self._beat = asyncio.get_running_loop().call_later(seconds, self._heartbeat)
+
+    def _heartbeat(self) -> None:
+        """PING; the next beat waits for its answer (``_received``), or breaks the connection
+        if it does not come within the deadline."""
+        self._beat = None
+        if self.transport is None or self._closed:
+            return
+        if self._pong_due:
+            self.broken(f"no answer to PING within {self.timeout:g} s")
+            return
+        self._pong_due = True
+        self.send(pack(("PING",)))
+        self._beat_in(self.timeout)
 
     def data_received(self, data: bytes) -> None:
         if self.transport is None:
@@ -117,6 +142,10 @@ class Channels(Wire):
             self.broken(f"{type(e).__name__}: {e}")
 
     def _received(self, reply: Any) -> None:
+        if reply == b"PONG" or (isinstance(reply, list) and reply[:1] == [b"pong"]):
+            self._pong_due = False  # a PING's answer, subscribed (a pair) or not
+            self._beat_in(self.HEARTBEAT_S)
+            return
         kind = reply[0] if isinstance(reply, list) and len(reply) == 3 else None
         if kind == self.message:
             try:
@@ -146,6 +175,10 @@ class Channels(Wire):
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None
         self.ready = False
+        self._pong_due = False
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
         for fut in self._confirm.values():
             if not fut.done():
                 fut.set_exception(RedisConnectionError("the connection to Redis was lost"))

@@ -106,12 +106,13 @@ REFUSED = 422
 
 class ApiError(Exception):
     def __init__(self, code: str, message: str, retry_after: float | None = None,
-                 limit: str | None = None) -> None:
+                 limit: str | None = None, rev: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.retry_after = retry_after  # seconds, for a refusal that passes with time
         self.limit = limit  # ``rate.limited``: which limit (server/limits.py, server/ws.py)
+        self.rev = rev  # ``conflict`` of a stale ``rev``: the session's revision now
 
     @property
     def status(self) -> int:
@@ -123,6 +124,8 @@ class ApiError(Exception):
             out["retry_after"] = self.retry_after
         if self.limit is not None:
             out["limit"] = self.limit
+        if self.rev is not None:
+            out["rev"] = self.rev
         return out
 
 

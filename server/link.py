@@ -256,11 +256,20 @@ class Link:
         return pack(tuple(bytes(encode(a)) for a in args))
 
     async def _connect(self) -> _Replies:
-        """The one connection being made; every caller waiting for it shares its outcome."""
+        """The one connection being made; every caller waiting for it shares its outcome. An
+        attempt cut short under its callers (the link closed, a timeout racing the connect)
+        fails them as a lost connection: only a caller cancelled itself sees a cancellation."""
         if self._opening is None:
             self._opening = asyncio.ensure_future(self._open())
             self._opening.add_done_callback(_seen)
-        return await asyncio.shield(self._opening)
+        opening = self._opening
+        try:
+            return await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not opening.cancelled() or (task is not None and task.cancelling()):
+                raise
+            raise RedisConnectionError("connecting to Redis was cut short") from None
 
     async def _open(self) -> _Replies:
         try:

@@ -29,7 +29,7 @@ async def daily_by_signal(redis_url: str, day: str, game: str, variant: str,
     try:
         raw = await redis.hvals(board_keys(f"daily:{day}:{rules.id}:{rules.variant}:{kind}")[1])
     finally:
-        await redis.aclose()
+        await store.close(redis)
     entries = [json.loads(v) for v in raw]
     entries.sort(key=lambda e: (-(e.get("integrity") or {}).get("foresight", -1e9), e["key"]))
     return entries
@@ -61,7 +61,7 @@ async def queue(redis_url: str) -> list[dict[str, Any]]:
     try:
         return await pending(redis)
     finally:
-        await redis.aclose()
+        await store.close(redis)
 
 
 async def decide(redis_url: str, sid: str, verdict: str) -> dict[str, Any]:
@@ -74,7 +74,7 @@ async def decide(redis_url: str, sid: str, verdict: str) -> dict[str, Any]:
         assert sv.daily.reviews is not None  # wired by build_services
         return await sv.daily.reviews.decide(sid, verdict)
     finally:
-        await sv.redis.aclose()
+        await store.close(sv.redis)
 
 
 def queue_table(records: list[dict[str, Any]], as_json: bool = False) -> str:

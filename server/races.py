@@ -62,6 +62,7 @@ class Races:
         self.sessions = sessions
         self.on_end = on_end  # once per race, with its results: statistics and ratings
         self._join = script_replies.bind(redis, scripts.JOIN, script_replies.Seated.of)
+        self._open_seated = store.script(redis, scripts.OPEN_SEATED)
         self._leave = script_replies.bind(redis, scripts.LEAVE, script_replies.Done.of)
         self._start = script_replies.bind(redis, scripts.START, script_replies.Done.of)
         self._end = script_replies.bind(redis, scripts.END, script_replies.Done.of)
@@ -155,20 +156,27 @@ class Races:
         return await self.summary(rid)
 
     async def open_with_bot(self, player: Player, body: dict[str, Any], bot: Player,
-                            strength: str) -> str:
-        """A new open race against ``bot`` at ``strength`` (server/botrace.py): unlisted,
-        the bot named in its summary; its id."""
-        return await self._open(player, body, bot=(bot, strength))
+                            strength: str, rid: str) -> dict[str, Any]:
+        """Race ``rid`` against ``bot`` at ``strength`` (server/botrace.py), unlisted, the
+        bot named in its summary: made with both seats taken, in one script, and started;
+        the player's join reply. Its start is expected on the due set before it is made, so
+        a node dying after that leaves the start to a sweep, never a seat to fill."""
+        await self._expected.soon(store.follow_up("race", rid))
+        await self._open(player, body, bot=(bot, strength), rid=rid, seated=(bot, player))
+        await self.begin(rid)
+        return await self.summary(rid) | {"joined_seq": 2}  # the bot's seat's event, then this
 
     async def _open(self, player: Player, body: dict[str, Any],
                     rematch_of: dict[str, Any] | None = None,
                     bot: tuple[Player, str] | None = None, *, rid: str = "",
                     seed: bytes = b"", ghost: str = "",
-                    invited: dict[FieldT, EncodableT] | None = None) -> str:
+                    invited: dict[FieldT, EncodableT] | None = None,
+                    seated: tuple[Player, ...] = ()) -> str:
         """A new open race with a new secret seed; its id. Listed among the open races,
         unless it is the rematch of the (ended) race ``rematch_of``: then only its entrants
         may join; or a bot race. A ghost race's run (server/ghosts.py) comes with its id, the
-        ghost race's seed and its ``ghost``: unlisted, and its seed never shown by the race."""
+        ghost race's seed and its ``ghost``: unlisted, and its seed never shown by the race.
+        ``seated``: players whose seats are taken as it is made (one script)."""
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
@@ -192,10 +200,25 @@ class Races:
             fields["ghost"] = ghost
         if invited is not None:
             fields |= invited
-        await self.redis.hset(rk, mapping=fields)
+        if seated:
+            await self._seat_all(rid, fields, seated)
+        else:
+            await self.redis.hset(rk, mapping=fields)
         if rematch_of is None and bot is None and not ghost and invited is None:
             await self.redis.zadd(store.OPEN_RACES, {rid: now})
         return rid
+
+    async def _seat_all(self, rid: str, fields: dict[FieldT, EncodableT],
+                        seated: tuple[Player, ...]) -> None:
+        """Make race ``rid`` with ``fields`` and every seat of ``seated`` taken, announced
+        (``race.joined``) in that order."""
+        args: list[Any] = [self.settings.event_window, store.channel(rid), len(fields)]
+        args += [x for kv in fields.items() for x in kv]
+        for p in seated:
+            args += [p.id, json.dumps({"name": p.name, "kind": p.kind}), msgpack.packb(
+                {"type": "race.joined", "race": rid, "player": p.public()})]
+        if int(await self._open_seated(keys=list(store.race_keys(rid)), args=args)) == 0:
+            raise ApiError("conflict", "that race exists already")
 
     async def open_run(self, player: Player, body: dict[str, Any], rid: str, seed: bytes,
                        ghost: str) -> None:

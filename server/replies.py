@@ -46,7 +46,10 @@ SESSION = obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
                "view": VIEW, "legal": {"type": "array", "items": STR},
                "safe": {"type": "array", "items": STR}, "can_undo": BOOL,
                "commitment": HEX, "created": MS},
-              {"race": STR, "daily": STR, "seed": HEX, "ranked": BOOL, "unranked_reason": STR},
+              {"race": STR, "daily": STR, "seed": HEX, "ranked": BOOL, "unranked_reason": STR,
+               "repeated": {"const": True, "description": "the reply to a move, undo or "
+                            "resign sent again with the rev it was made at: it was made "
+                            "before and stands; nothing changed now"}},
               doc="the session payload (docs/protocol.md#the-session-payload)")
 #: a move's ack: on v1 the whole session payload; on v2 the same, or only what changed since
 #: the previous revision (docs/protocol.md#protocol-v2)
@@ -154,7 +157,10 @@ ERROR = obj({"code": STR, "message": STR},
                                             "again"},
              "limit": {"enum": ["socket", "account", "origin", "sockets", "registration",
                                  "hints", "league.join"],
-                       "description": "rate.limited: which limit (docs/protocol.md#limits)"}},
+                       "description": "rate.limited: which limit (docs/protocol.md#limits)"},
+             "rev": {"type": "integer", "minimum": 0,
+                     "description": "conflict of a move, undo or resign sent with a stale "
+                                    "rev: the session's revision now"}},
             doc="a refusal: a stable dotted code and a sentence for people")
 ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, VS_PAR)
 WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}

@@ -158,7 +158,8 @@ GHOST = Field("string", doc="a ghost race's id")
 MOVE = Field("move", doc="in move notation ('t7-f1', 't3:4-t5', 's') or its JSON object")
 CHALLENGE = Field("string", doc="a challenge's id")
 REV = Field("integer", required=False, hi=2**31,
-            doc="the session revision the move was chosen at; a stale one is refused")
+            doc="the session revision the change was chosen at; a stale one is refused, "
+                "unless this very change was made at it (a retry: answered as made)")
 
 #: Bodies, by message type. REST bodies use the same entries as the WebSocket messages.
 MESSAGES: dict[str, dict[str, Field]] = {
@@ -177,8 +178,8 @@ MESSAGES: dict[str, dict[str, Field]] = {
     },
     "session.get": {"session": SESSION},
     "move": {"session": SESSION, "move": MOVE, "rev": REV},
-    "undo": {"session": SESSION},
-    "resign": {"session": SESSION},
+    "undo": {"session": SESSION, "rev": REV},
+    "resign": {"session": SESSION, "rev": REV},
     "race.create": {
         "game": GAME,
         "variant": VARIANT,

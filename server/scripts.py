@@ -33,8 +33,9 @@ local function now_ms()
 end
 """
 
-# Change a session: push a move or pop one, only if nobody changed it since ``rev``.
-# KEYS: session, moves [, race, events]; ARGV: rev, op, move, status, score, ply, tie-break
+# Change a session: push a move or pop one, only if nobody changed it since ``rev``; a pop
+# sets its revision's bit in the session's undos (server/retries.py reads them).
+# KEYS: session, moves, undos [, race, events]; ARGV: rev, op, move, status, score, ply, tie-break
 # [, payload, window, channel]. Returns {1, rev, now, seq, done, entrants, first finish} or
 # {0, why, detail}; "first finish" is 1 when this change ended the game for the first time.
 CHANGE = _EMIT + """
@@ -44,10 +45,10 @@ if not rev then return {0, 'session.unknown', ''} end
 if rev ~= ARGV[1] then return {0, 'conflict', rev} end
 local now = now_ms()
 if s[2] and now >= tonumber(s[2]) then return {0, 'daily.closed', s[2]} end
-local race = #KEYS > 2
+local race = #KEYS > 3
 local r
 if race then
-  r = redis.call('HMGET', KEYS[3], 'state', 'starts_at', 'ends_at', 'done', 'entrants')
+  r = redis.call('HMGET', KEYS[4], 'state', 'starts_at', 'ends_at', 'done', 'entrants')
   if r[1] ~= 'running' then return {0, 'race.over', r[1]} end
   local starts = tonumber(r[2])
   if now < starts then return {0, 'race.not_started', tostring(starts - now)} end
@@ -57,6 +58,7 @@ if ARGV[2] == 'push' then
   redis.call('RPUSH', KEYS[2], tostring(now) .. ' ' .. ARGV[3])
 else
   redis.call('RPOP', KEYS[2])
+  redis.call('SETBIT', KEYS[3], rev + 1, 1)
 end
 local old = s[3]
 local new = ARGV[4]
@@ -70,9 +72,9 @@ if not race then return {1, rev + 1, now, 0, 0, 0, first} end
 local done = tonumber(r[4] or '0')
 local entrants = tonumber(r[5])
 if old == 'playing' and new ~= 'playing' then
-  done = redis.call('HINCRBY', KEYS[3], 'done', 1)
+  done = redis.call('HINCRBY', KEYS[4], 'done', 1)
 end
-local seq = emit(KEYS[3], KEYS[4], ARGV[10], ARGV[8], tonumber(ARGV[9]))
+local seq = emit(KEYS[4], KEYS[5], ARGV[10], ARGV[8], tonumber(ARGV[9]))
 return {1, rev + 1, now, seq, done, entrants, first}
 """
 
@@ -116,6 +118,22 @@ end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 local seq = emit(KEYS[1], KEYS[3], ARGV[5], ARGV[3], tonumber(ARGV[4]))
 return {1, n + 1, seats, seq}
+"""
+
+# Open a race with its seats taken, in one step: a bot race (server/botrace.py), never seen
+# open with a seat to fill. KEYS: race, entrants, events; ARGV: window, chan, the number of
+# the race's field-value pairs, those pairs, then per seat: player, info, race.joined payload.
+# Returns the last seat's event number; 0 if the race exists already.
+OPEN_SEATED = _EMIT + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local n = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], unpack(ARGV, 4, 3 + 2 * n))
+local seq = 0
+for i = 4 + 2 * n, #ARGV, 3 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  seq = emit(KEYS[1], KEYS[3], ARGV[2], ARGV[i + 2], tonumber(ARGV[1]))
+end
+return seq
 """
 
 # Leave a race before its start. KEYS: race, entrants, events; ARGV: player, payload, window,

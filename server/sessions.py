@@ -23,7 +23,7 @@ import engine
 from engine.core import PLAYING, Move, State
 from engine.safe import safe_moves
 
-from . import script_replies, scripts, store
+from . import retries, script_replies, scripts, store
 from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
@@ -81,10 +81,11 @@ class Session:
     def script_keys(self) -> tuple[str, ...]:
         """The keys a change's script touches: the session's, and a race entry's race and
         event list (named once, not on every move)."""
+        own = (*store.session_keys(self.id), store.undos_key(self.id))
         if not self.race:
-            return store.session_keys(self.id)
+            return own
         rk, _, ek = store.race_keys(self.race)
-        return (*store.session_keys(self.id), rk, ek)
+        return (*own, rk, ek)
 
     @functools.cached_property
     def channel(self) -> str:
@@ -228,8 +229,11 @@ class Sessions:
             self._turns.give(sid)
 
     async def change(self, player: Player, sid: str, op: str,
-                     move: str | dict[str, Any] | None = None, rev: int | None = None) -> Session:
-        """Play, undo or resign; persisted before this returns. ``op``: move|undo|resign."""
+                     move: str | dict[str, Any] | None = None,
+                     rev: int | None = None) -> tuple[Session, bool]:
+        """Play, undo or resign; persisted before this returns. ``op``: move|undo|resign.
+        Also whether it was made before: sent again with the ``rev`` it was made at (its
+        reply lost), it changes nothing now (server/retries.py)."""
         try:
             return await self._change(player, sid, op, move, rev)
         except (RedisConnectionError, RedisTimeoutError):
@@ -240,7 +244,8 @@ class Sessions:
             raise
 
     async def _change(self, player: Player, sid: str, op: str,
-                      move: str | dict[str, Any] | None, rev: int | None) -> Session:
+                      move: str | dict[str, Any] | None,
+                      rev: int | None) -> tuple[Session, bool]:
         await self._turns.take(sid)
         try:
             return await self._change_in_turn(player, sid, op, move, rev)
@@ -248,7 +253,9 @@ class Sessions:
             self._turns.give(sid)
 
     async def _change_in_turn(self, player: Player, sid: str, op: str,
-                              move: str | dict[str, Any] | None, rev: int | None) -> Session:
+                              move: str | dict[str, Any] | None,
+                              rev: int | None) -> tuple[Session, bool]:
+        latest: int | None = None  # the revision a script found, when it found another
         for attempt in range(3):
             s = await self.load(sid, check=attempt > 0)
             if s.player != player.id:
@@ -256,7 +263,11 @@ class Sessions:
             if rev is not None and rev != s.rev and attempt == 0:
                 continue  # the cache may be behind: check against Redis
             if rev is not None and rev != s.rev:
-                raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}")
+                if rev < s.rev and await retries.made(self.redis, s.id, rev,
+                                                      retries.entry(s.rules, op, move)):
+                    return s, True
+                raise ApiError("conflict", f"the session is at revision {s.rev}, not {rev}",
+                               rev=s.rev)
             try:
                 done, entry = self._apply(s, op, move)
             except ApiError:
@@ -270,7 +281,7 @@ class Sessions:
                 await self.on_change(s, result)
                 if s.state.over:  # nothing left to save a replay for
                     self._cache.drop(sid)
-                return s
+                return s, False
             done()  # put the state back as it was
             why = result.why
             if why != "conflict":
@@ -285,7 +296,8 @@ class Sessions:
                                    "counts as it stands")
                 raise ApiError(why, "that session is gone")
             self._cache.drop(sid)
-        raise ApiError("conflict", "the session kept changing; try again")
+            latest = int(result.detail)
+        raise ApiError("conflict", "the session kept changing; try again", rev=latest)
 
     def _apply(self, s: Session, op: str,
                move: str | dict[str, Any] | None) -> tuple[Callable[[], object], str]:

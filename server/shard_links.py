@@ -16,15 +16,18 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Sequence
+import traceback
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.connection import Connection
 from redis.exceptions import (
     AskError,
     ClusterDownError,
+    ClusterError,
     MovedError,
+    RedisClusterException,
     SlotNotCoveredError,
     TryAgainError,
 )
@@ -37,6 +40,34 @@ log = logging.getLogger("samedeal.shard_links")
 
 #: Answers after which a script did not run and the cluster client knows what to do.
 REDIRECTED = (MovedError, AskError, TryAgainError, ClusterDownError)
+#: What the cluster client raises, once its own retries are spent, while a shard changes hands
+#: (``ClusterError``: CLUSTERDOWN, or "TTL exhausted" after too many redirections).
+CHANGING_HANDS = (ClusterError, TryAgainError, SlotNotCoveredError)
+
+
+def as_unavailable(e: BaseException) -> RedisConnectionError | None:
+    """The store failure that ``e`` stands for, or ``None`` if it is not one.
+
+    Every request answers a store that cannot serve it now with ``store.unavailable`` (retry),
+    which the server's handlers give redis-py's ``ConnectionError``. The cluster client fails
+    in other ways too while a primary is replaced or a slot moves: its answers after its
+    retries (CLUSTERDOWN, TRYAGAIN, too many redirections, a slot no primary covers), no seed
+    node reachable, and, when a connection is
+    closed under a command in flight, a ``RuntimeError`` or ``AttributeError`` raised inside
+    redis-py's connection code (a write to a closed transport, a writer already dropped)."""
+    if isinstance(e, CHANGING_HANDS):
+        return RedisConnectionError(f"the cluster is changing hands ({e})")
+    if isinstance(e, RedisClusterException) and str(e).startswith(
+            "Redis Cluster cannot be connected"):
+        return RedisConnectionError("no node of the cluster can be reached")
+    if isinstance(e, RuntimeError | AttributeError) and any(
+            frame.filename.endswith(_CONNECTION_CODE)
+            for frame in traceback.extract_tb(e.__traceback__)):
+        return RedisConnectionError(f"a connection to the cluster was closed mid-command ({e})")
+    return None
+
+
+_CONNECTION_CODE = ("redis/asyncio/connection.py", "redis/_parsers/base.py")
 
 
 class NodeConnections:
@@ -64,6 +95,23 @@ class ClusterClient(RedisCluster):
         self.store_timeout = store_timeout
         self._refresh: asyncio.Task[None] | None = None
 
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        """redis-py's, once the slot map is read: redis-py looks a command's keys up before it
+        reads the map, and fails with an ``AttributeError`` when it never could."""
+        if self._initialize:
+            await self.initialize()
+        with _unavailable():
+            return await super().execute_command(*args, **kwargs)
+
+    async def initialize(self, *args: Any, **kwargs: Any) -> RedisCluster:
+        with _unavailable():
+            return await super().initialize(*args, **kwargs)
+
+    def pipeline(self, transaction: Any = None, shard_hint: Any = None) -> ClusterPipeline:
+        if shard_hint:
+            return super().pipeline(transaction, shard_hint)
+        return _Pipeline(self, transaction)  # type: ignore[abstract]  # as redis-py makes its own
+
     async def link_for(self, key: Arg) -> Link:
         """The link to the primary that owns ``key``'s slot, by the slot map (read first, once,
         by every caller together: a thousand first calls must not each start reading it)."""
@@ -89,13 +137,40 @@ class ClusterClient(RedisCluster):
             log.info("reading the cluster's slot map failed: %s", e)
 
     async def aclose(self) -> None:
+        """redis-py's, which it also calls itself to read the slot map afresh (after
+        CLUSTERDOWN, or every few MOVED): the links stay open, since they follow the map by
+        themselves and closing them would fail every command in flight on every shard.
+        ``close_links`` ends them."""
+        await super().aclose()
+
+    async def close_links(self) -> None:
         for link in self.links.values():
             link.close()
         if self._refresh is not None:
             self._refresh.cancel()
             with contextlib.suppress(BaseException):
                 await self._refresh
-        await super().aclose()
+
+
+class _Pipeline(ClusterPipeline):
+    """redis-py's cluster pipeline, failing as a store that cannot serve now (above)."""
+
+    async def execute(self, raise_on_error: bool = True,
+                      allow_redirections: bool = True) -> list[Any]:
+        with _unavailable():
+            return await super().execute(raise_on_error, allow_redirections)
+
+
+@contextlib.contextmanager
+def _unavailable() -> Iterator[None]:
+    """Raise what fails inside as the store failure it stands for (``as_unavailable``)."""
+    try:
+        yield
+    except Exception as e:
+        failure = as_unavailable(e)
+        if failure is None:
+            raise
+        raise failure from e
 
 
 class ShardScript:

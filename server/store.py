@@ -8,10 +8,12 @@ together lives on one Redis Cluster shard and one Lua script can change it atomi
     sd:token:<sha256 of token>    string player id
     sd:{S}:session                hash   a solo session (S is its id)
     sd:{S}:moves                  list   "<server ms> <move>" per move
+    sd:{S}:undos                  string a bit per revision, set where it was an undo
     sd:{R}:race                   hash   a race: rules, seats, state, seed, seq, results
     sd:{R}:entrants               hash   player id -> display name
     sd:{R}:session:<player>       hash   that entrant's session (id "R.<player>")
     sd:{R}:moves:<player>         list
+    sd:{R}:undos:<player>         string
     sd:{R}:events                 list   "<seq>\\n<msgpack event>", the last few
     sd:{R}:ev                     channel the same entries, live
     sd:races:open, sd:races:running   sorted sets (by creation, by time limit)
@@ -50,12 +52,14 @@ from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import link, scripts
 from .link import Client
 from .link import call as call  # re-exported: services reach Redis through store
-from .shard_links import ClusterClient, ShardScript
+from .shard_links import ClusterClient, ShardScript, as_unavailable
 
 #: The URL schemes of a Redis Cluster's seed nodes (docs/operations.md).
 CLUSTER_SCHEMES = {"redis-cluster": False, "rediss-cluster": True}
@@ -140,6 +144,23 @@ def connect(url: str, connections: int = 64, timeout: float = 5.0) -> Redis:
                      "run its own redis-server")
 
 
+async def close(redis: Redis) -> None:
+    """The end of a process's store: redis-py's connections and the links beside them. (A
+    cluster client's ``aclose`` leaves its links: redis-py calls it mid-failover too.)"""
+    if isinstance(redis, ClusterClient):
+        await redis.close_links()
+    await redis.aclose()
+
+
+def failed(e: BaseException) -> bool:
+    """Whether ``e`` means the store cannot serve now (the request answers
+    ``store.unavailable``): redis-py's ``ConnectionError`` and ``TimeoutError``, and what its
+    clients raise instead while a connection is closed under a command or a cluster's shard
+    changes hands (``shard_links.as_unavailable``)."""
+    return isinstance(e, RedisConnectionError | RedisTimeoutError) or (
+        as_unavailable(e) is not None)
+
+
 async def forget_idle(redis: Redis) -> None:
     """After a failed connection: Redis restarted or the network broke, so the idle pooled
     connections are likely dead too. Drop them, so the next requests connect afresh instead of
@@ -164,6 +185,13 @@ def session_keys(sid: str) -> tuple[str, str]:
     if player:
         return f"sd:{{{race}}}:session:{player}", f"sd:{{{race}}}:moves:{player}"
     return f"sd:{{{sid}}}:session", f"sd:{{{sid}}}:moves"
+
+
+def undos_key(sid: str) -> str:
+    """Which of session ``sid``'s revisions were undos: a bit per revision (an undo takes its
+    entry off the move list, so the list alone can't say which revision made which entry)."""
+    race, _, player = sid.partition(".")
+    return f"sd:{{{race}}}:undos:{player}" if player else f"sd:{{{sid}}}:undos"
 
 
 def race_keys(rid: str) -> tuple[str, str, str]:

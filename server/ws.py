@@ -20,8 +20,6 @@ import math
 import time
 from typing import Any
 
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -252,25 +250,30 @@ class Connection(V2Socket):
                 if reply["type"] == "ghost.entry" and self.player is not None:
                     self.ghost_replays.start(self.sv, self.push, reply["ghost"]["ghost"],
                                              self.player.id)
-        except (ApiError, RedisConnectionError, RedisTimeoutError) as e:
+        except Exception as e:
             if isinstance(e, ApiError):
                 error = e
-            else:
+            elif store.failed(e):
                 error = store_unavailable()
                 await store.forget_idle(self.sv.redis)
+            else:
+                self._failed(request_id)
+                return
             self.sv.metrics.errors.labels(error.code).inc()
             out: dict[str, Any] = {"type": "error", **error.body()}
             if request_id is not None:
                 out["id"] = request_id
             await self._answer(out)
-        except Exception:
-            log.exception("message failed")
-            self.sv.metrics.errors.labels("server.error").inc()
-            out = {"type": "error", "code": "server.error",
-                   "message": "the server failed on that message; it changed nothing"}
-            if request_id is not None:
-                out["id"] = request_id
-            self.send(out)
+
+    def _failed(self, request_id: Any) -> None:
+        """A fault of the server's own: logged with its traceback, answered ``server.error``."""
+        log.exception("message failed")
+        self.sv.metrics.errors.labels("server.error").inc()
+        out = {"type": "error", "code": "server.error",
+               "message": "the server failed on that message; it changed nothing"}
+        if request_id is not None:
+            out["id"] = request_id
+        self.send(out)
 
     async def _dispatch(self, kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
         if kind == "ping":

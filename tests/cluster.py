@@ -31,9 +31,9 @@ def node_port() -> int:
 
 
 class Cluster:
-    def __init__(self, work: Path) -> None:
+    def __init__(self, work: Path, ports: list[int] | None = None) -> None:
         self.work = work
-        self.ports = [node_port() for _ in range(2 * PRIMARIES)]
+        self.ports = ports or [node_port() for _ in range(2 * PRIMARIES)]
         exe = shutil.which("redis-server")
         assert exe is not None, "redis-server is not installed: run the README's test command"
         self.procs = []

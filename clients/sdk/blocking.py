@@ -109,11 +109,11 @@ class BlockingClient:
              ) -> Session:
         return self._run(self.client.move(session_id, move, rev))
 
-    def undo(self, session_id: str) -> Session:
-        return self._run(self.client.undo(session_id))
+    def undo(self, session_id: str, rev: int | None = None) -> Session:
+        return self._run(self.client.undo(session_id, rev))
 
-    def resign(self, session_id: str) -> Session:
-        return self._run(self.client.resign(session_id))
+    def resign(self, session_id: str, rev: int | None = None) -> Session:
+        return self._run(self.client.resign(session_id, rev))
 
     def hint(self, session_id: str) -> Hint:
         return self._run(self.client.hint(session_id))

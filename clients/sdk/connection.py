@@ -79,6 +79,9 @@ class Connection(ABC):
         self.listeners: list[Callable[[Event], Any]] = []
         #: how many times the connection was (re)established
         self.connections = 0
+        #: the close code of each connection lost under the client (1006: dropped with no
+        #: close frame, as a process killed or a network cut leaves it)
+        self.lost_codes: list[int] = []
         self._ws: ClientConnection | None = None
         self._up = False
         self._closing = False
@@ -202,6 +205,7 @@ class Connection(ABC):
                     fut.exception()  # its owner may be gone; nobody else need hear of it
         if ws is not self._ws or self._closing:
             return
+        self.lost_codes.append(ws.close_code or 1006)
         was_up, self._up = self._up, False
         if not was_up or self._reconnecting:
             self._wake()

@@ -38,30 +38,33 @@ class Sessions(Connection):
             return now.raw if now.rev > rev else None
         return recover
 
+    async def _change(self, msg: dict[str, Any], rev: int | None) -> Session:
+        """Send a move, undo or resign. If the connection drops before the ack: sent with
+        ``rev``, it is simply sent again, since the server answers a change made already as
+        made (``repeated``) and anything else after ``rev`` as a ``conflict``; without, the
+        session is read again, and a revision past the one this client last had counts as
+        the change applied."""
+        if rev is not None:  # the default recovery: sent again
+            return await self._whole(await self.request({**msg, "rev": rev}))
+        sid = str(msg["session"])
+        recover = self._changed_since(sid, self._revs.get(sid), str(msg["type"]))
+        return await self._whole(await self.request(msg, recover))
+
     async def move(self, session_id: str, move: str | dict[str, Any], rev: int | None = None
                    ) -> Session:
         """Play a move (text notation or its JSON object). With ``rev`` a stale position gets
-        ``conflict``. If the connection drops before the ack, the session is read again after
-        the reconnect: if its revision moved on, the move was applied and that is returned;
-        otherwise the move is sent again. It is never applied twice."""
-        known = rev if rev is not None else self._revs.get(session_id)
-        msg: dict[str, Any] = {"type": "move", "session": session_id, "move": move}
-        if rev is not None:
-            msg["rev"] = rev
-        reply = await self.request(msg, self._changed_since(session_id, known, "move"))
-        return await self._whole(reply)
+        ``conflict``, and a drop before the ack is settled by sending it again (the server
+        answers as made a move it has already). It is never applied twice."""
+        return await self._change({"type": "move", "session": session_id, "move": move}, rev)
 
-    async def undo(self, session_id: str) -> Session:
-        """Take back the last move (within the rules of the mode; ``undo.*`` codes)."""
-        return await self._whole(await self.request(
-            {"type": "undo", "session": session_id},
-            self._changed_since(session_id, self._revs.get(session_id), "undo")))
+    async def undo(self, session_id: str, rev: int | None = None) -> Session:
+        """Take back the last move (within the rules of the mode; ``undo.*`` codes). With
+        ``rev``, as ``move``: never two undos for one."""
+        return await self._change({"type": "undo", "session": session_id}, rev)
 
-    async def resign(self, session_id: str) -> Session:
-        """End the game as lost."""
-        return await self._whole(await self.request(
-            {"type": "resign", "session": session_id},
-            self._changed_since(session_id, self._revs.get(session_id), "resign")))
+    async def resign(self, session_id: str, rev: int | None = None) -> Session:
+        """End the game as lost; ``rev`` as for ``move``."""
+        return await self._change({"type": "resign", "session": session_id}, rev)
 
     async def _whole(self, ack: dict[str, Any]) -> Session:
         """The session after an ack: a v2 ack's changes are applied on arrival

@@ -3,11 +3,7 @@ report what they say they report."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bench import session_cache, soak
-from bench.__main__ import markdown, write_section
-from bench.common import Section
 from server.config import Settings
 
 
@@ -34,18 +30,3 @@ def test_what_the_cache_saves_is_measured_on_the_same_games() -> None:
     for row in sec.rows:
         assert row[3].endswith("x") and float(row[3][:-1]) > 0
     assert set(sec.raw["cpu_us"]) == {"kept", "rebuilt"}
-
-
-def test_a_section_written_alone_replaces_only_its_own(tmp_path: Path) -> None:
-    path = tmp_path / "results.md"
-    others = [Section("One", "first", ["a"], [[1]]), Section("Two", "second", ["b"], [[2]])]
-    path.write_text(markdown(others, 0))
-    write_section(Section("Mine", "old", ["c"], [[3]]), path)
-    write_section(Section("Mine", "new", ["c"], [[4]]), path)
-    text = path.read_text()
-    assert text.count("## Mine") == 1 and "new" in text and "old" not in text
-    assert "## One\n\nfirst" in text and "## Two\n\nsecond" in text
-    write_section(Section("One", "again", ["a"], [[5]]), path)
-    text = path.read_text()
-    assert text.count("## One") == 1 and "again" in text and "first" not in text
-    assert "## Two" in text and "## Mine" in text

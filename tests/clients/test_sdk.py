@@ -351,6 +351,34 @@ async def test_a_move_whose_ack_was_lost_is_applied_exactly_once(node: Node) -> 
         assert c.connections == 4
 
 
+async def test_a_change_sent_with_rev_is_sent_again_after_a_drop_and_made_once(
+        node: Node) -> None:
+    """With ``rev`` a change cut off by a drop is simply sent again: the server answers a
+    change it has already as made. A move, an undo and a resign, each applied once."""
+    _, token = await bot_account(node, "Again")
+    async with Client(node.url, token, reconnect_delay=0.05) as c:
+        s = await c.solo("klondike", "easy", "00")
+        sid = s.id
+        for change in (lambda: c.move(sid, "t7-t1", rev=0), lambda: c.undo(sid, rev=1),
+                       lambda: c.resign(sid, rev=2)):
+            sent = asyncio.create_task(change())
+            while not c._pending:  # the frame is on its way: cut the line under it
+                await asyncio.sleep(0)
+            drop(c)
+            after = await sent
+            assert after.rev == s.rev + 1, after
+            s = after
+        assert s.status == "lost"
+        assert (await c.transcript(s.id))["moves"] == ["resign"]
+        # sent again on a line that held: the answer is the session, marked as made before
+        again = await c.resign(s.id, rev=2)
+        assert again.rev == 3 and again.raw["repeated"] is True
+        with pytest.raises(ServerError) as e:
+            await c.move(s.id, "t7-t1", rev=0)  # made at 1, but undone since
+        assert e.value.code == "conflict"
+        assert (await c.transcript(s.id))["moves"] == ["resign"]
+
+
 async def test_create_race_is_never_sent_twice(node: Node) -> None:
     """Whether the race was made cannot be told after a drop: the caller hears so."""
     _, token = await bot_account(node, "Twice")

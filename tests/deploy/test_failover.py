@@ -26,6 +26,7 @@ import pytest
 from clients.sdk import Client, ServerError
 from clients.sdk.messages import Session
 from tests.conftest import FAST, ROOT, free_port, start_node, wait_for
+from tests.fault_figures import Figures, Tally, measure, record
 from tests.server.client import Node
 
 T = TypeVar("T")
@@ -95,6 +96,11 @@ class Shape:
         wait_for(up, "nginx")
         return proc
 
+    def restart_nginx(self) -> None:
+        self.nginx.terminate()  # SIGTERM: nginx's fast shutdown
+        self.nginx.wait(10)
+        self.nginx = self.start_nginx()
+
     def kill_redis(self) -> None:
         """Kill Redis outright: no chance to save beyond its AOF."""
         self.redis.kill()
@@ -124,8 +130,12 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
 class Player:
     client: Client
     token: str
-    acked: list[tuple[int, str]] = field(default_factory=list)  # (rev after, move)
     retried: int = 0  # moves refused by a failure, or applied with the reply lost
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def acked(self) -> list[tuple[int, str]]:
+        return self.tally.acked
 
 
 async def players(url: str, count: int) -> list[Player]:
@@ -136,13 +146,15 @@ async def players(url: str, count: int) -> list[Player]:
     return out
 
 
-async def settled(action: Callable[[], Awaitable[T]]) -> T:
+async def settled(action: Callable[[], Awaitable[T]], tally: Tally | None = None) -> T:
     """Retry what a failure refused without changing anything (Redis away for a moment)."""
     refused: ServerError | None = None
     for _ in range(300):
         try:
             return await action()
         except ServerError as e:
+            if tally is not None:
+                tally.errors[e.code] += 1
             if e.code not in RETRY:
                 raise
             refused = e
@@ -157,6 +169,7 @@ class Halt:
 
     def __init__(self, players: int) -> None:
         self.waiting = players
+        self.began: float | None = None  # loop time the disruption began
         self.here = asyncio.Event()  # every player is halted, or done with its moves
         self.go = asyncio.Event()
 
@@ -170,22 +183,26 @@ class Halt:
 
 async def play(p: Player, sid: str, rng: random.Random, halt: Halt | None = None) -> None:
     """Random legal moves, each at the revision it was chosen at, then resign."""
-    s = await settled(lambda: p.client.session(sid))
+    loop = asyncio.get_running_loop()
+    s = await settled(lambda: p.client.session(sid), p.tally)
     while len(p.acked) < MOVES and s.status == "playing" and s.legal:
         if halt is not None and len(p.acked) == MOVES // 3:
             await halt.reached()
             halt = None
         move = rng.choice(s.legal)
+        p.tally.sent.append((s.rev, move))
         try:
             s = await p.client.move(sid, move, rev=s.rev)
         except ServerError as e:  # refused, changing nothing, or applied with its reply lost:
+            p.tally.errors[e.code] += 1
             if e.code not in RETRY:  # either way the session says where things stand
                 raise
             p.retried += 1
             await asyncio.sleep(0.2)
-            s = await settled(lambda: p.client.session(sid))
+            s = await settled(lambda: p.client.session(sid), p.tally)
             continue
         p.acked.append((s.rev, move))
+        p.tally.acked_at.append(loop.time())
     if halt is not None:  # the game ended before the halt
         await halt.reached(wait=False)
 
@@ -193,6 +210,7 @@ async def play(p: Player, sid: str, rng: random.Random, halt: Halt | None = None
         now = await p.client.session(sid)
         if now.status != "playing":
             return now
+        p.tally.sent.append((now.rev, "resign"))  # stored as a move named so
         try:
             return await p.client.resign(sid)
         except ServerError as e:  # a resign refused as unavailable that was stored after all,
@@ -202,7 +220,7 @@ async def play(p: Player, sid: str, rng: random.Random, halt: Halt | None = None
         assert now.status != "playing", now
         return now
 
-    await settled(resign)
+    await settled(resign, p.tally)
 
 
 Disrupt = Callable[[Shape, list[Player], asyncio.Event], Awaitable[None]]
@@ -210,6 +228,7 @@ Disrupt = Callable[[Shape, list[Player], asyncio.Event], Awaitable[None]]
 
 async def when_halted(shape: Shape, ps: list[Player], halt: Halt, then: Disrupt) -> None:
     await halt.here.wait()
+    halt.began = asyncio.get_running_loop().time()
     await then(shape, ps, halt.go)
 
 
@@ -230,26 +249,52 @@ async def redis_outage(shape: Shape, ps: list[Player], go: asyncio.Event) -> Non
     await asyncio.to_thread(shape.revive_redis)
 
 
-def check_transcripts(url: str, sessions: dict[str, Player]) -> None:
-    """Every acknowledged move is in the stored game, at the revision it was acknowledged."""
+def redis_paused(seconds: float) -> Disrupt:
+    """Stop Redis (SIGSTOP) for ``seconds``, past the store deadline: what was sent to it
+    meanwhile runs when it resumes, after its callers were answered ``store.unavailable``."""
+    async def pause(shape: Shape, ps: list[Player], go: asyncio.Event) -> None:
+        shape.redis.send_signal(signal.SIGSTOP)
+        go.set()
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            shape.redis.send_signal(signal.SIGCONT)
+    return pause
+
+
+async def balancer_restarted(shape: Shape, ps: list[Player], go: asyncio.Event) -> None:
+    """Every socket cut at once: nginx shut down fast (it closes its connections, with no
+    WebSocket close frame: it only relays bytes) and started again on the same port."""
+    await asyncio.to_thread(shape.restart_nginx)
+    go.set()
+
+
+def fault_figures(fault: str, store: str, url: str, sessions: dict[str, Player],
+                  began: float | None) -> Figures:
+    """The run's figures (tests/fault_figures.py), from every session's stored moves."""
+    runs = []
     for sid, p in sessions.items():
         moves = httpx.get(f"{url}/api/v1/sessions/{sid}/moves", timeout=10).json()["moves"]
         assert p.acked, f"{sid} played no move"
-        for rev, move in p.acked:
-            assert len(moves) >= rev and moves[rev - 1] == move, (sid, rev, move, moves)
+        runs.append((p.tally, moves))
+    return measure(fault, store, runs, [c for p in sessions.values()
+                                        for c in p.client.lost_codes], began)
 
 
-async def race(shape: Shape, disrupt: Disrupt | None) -> list[Player]:
+async def race(shape: Shape, disrupt: Disrupt | None, fault: str = "none",
+               frames_may_drop: bool = False) -> list[Player]:
     ps = await players(shape.url, PLAYERS)
     try:
-        await race_with(shape, ps, disrupt)
+        figures = await race_with(shape, ps, disrupt, fault)
     finally:
         for p in ps:
             await p.client.close()
+    record(figures, frames_may_drop)
     return ps
 
 
-async def race_with(shape: Shape, ps: list[Player], disrupt: Disrupt | None) -> None:
+async def race_with(shape: Shape, ps: list[Player], disrupt: Disrupt | None,
+                    fault: str) -> Figures:
     creator = ps[0].client
     r = await creator.create_race("klondike", "easy", PLAYERS, countdown=0, time_limit=600)
     for p in ps[1:]:
@@ -269,18 +314,19 @@ async def race_with(shape: Shape, ps: list[Player], disrupt: Disrupt | None) -> 
     assert len(results.ranking) == PLAYERS
     assert {e["player"] for e in results.ranking} == {p.client.player["id"] for p in ps
                                                       if p.client.player}
-    check_transcripts(shape.url, sessions)
+    return fault_figures(fault, "one Redis", shape.url, sessions,
+                         halt.began if halt is not None else None)
 
 
 async def test_a_twenty_player_race_through_nginx(shape: Shape) -> None:
-    ps = await race(shape, None)
+    ps = await race(shape, None, "no fault")
     assert sum(len(p.acked) for p in ps) >= PLAYERS * MOVES // 2
     assert all(p.client.connections == 1 for p in ps)  # nothing dropped on the way
 
 
 async def test_a_node_killed_mid_race_loses_no_acknowledged_move(shape: Shape) -> None:
     victim = shape.nodes[0][1]
-    ps = await race(shape, signal_node(signal.SIGKILL))
+    ps = await race(shape, signal_node(signal.SIGKILL), "a node killed", frames_may_drop=True)
     assert victim.wait(10) == -signal.SIGKILL
     moved = [p for p in ps if p.client.connections > 1]
     assert moved, "no player was on the killed node"
@@ -288,7 +334,7 @@ async def test_a_node_killed_mid_race_loses_no_acknowledged_move(shape: Shape) -
 
 async def test_a_node_shut_down_mid_race_hands_its_players_over(shape: Shape) -> None:
     node, proc = shape.nodes[0]
-    ps = await race(shape, signal_node(signal.SIGTERM))
+    ps = await race(shape, signal_node(signal.SIGTERM), "a node shut down")
     assert proc.wait(30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal it handled
     moved = [p for p in ps if p.client.connections > 1]
     assert moved, "no player was on the node shut down"
@@ -297,10 +343,21 @@ async def test_a_node_shut_down_mid_race_hands_its_players_over(shape: Shape) ->
 
 
 async def test_redis_restarted_mid_race(shape: Shape) -> None:
-    ps = await race(shape, redis_outage)
+    ps = await race(shape, redis_outage, "Redis killed and restarted")
     assert sum(p.retried for p in ps) > 0, "no move met the restart"
     for node, proc in shape.nodes:
         assert proc.poll() is None, node.log.read_text()[-2000:]
+
+
+async def test_redis_paused_past_the_store_deadline_mid_race(shape: Shape) -> None:
+    ps = await race(shape, redis_paused(10), "Redis paused for 10 s")
+    assert sum(p.retried for p in ps) > 0, "no move met the pause"
+
+
+async def test_every_socket_cut_at_once_mid_race(shape: Shape) -> None:
+    ps = await race(shape, balancer_restarted, "every socket cut at once",
+                    frames_may_drop=True)
+    assert all(p.client.connections > 1 for p in ps), "a player kept its connection"
 
 
 async def test_redis_restarted_mid_daily_loses_no_move_and_no_board_entry(
@@ -331,14 +388,15 @@ async def test_redis_restarted_mid_daily_loses_no_move_and_no_board_entry(
             await asyncio.sleep(0.2)
         entries = {e["player"]: e for e in board.entries}
         assert board.total == len(entries) == 10
+        runs = []
         for sid, p in sessions.items():
             assert entries[p.client.player["id"]]["session"] == sid
-            moves = (await p.client.transcript(sid))["moves"]  # after the board: Redis is up
-            for rev, move in p.acked:
-                assert moves[rev - 1] == move, (sid, rev, move, moves)
+            runs.append((p.tally, (await p.client.transcript(sid))["moves"]))  # Redis is up
         alltime = await settled(lambda: ps[0].client.board("alltime/golf/easy", kind="bot",
                                                             count=100))
         assert sorted(e["results"] for e in alltime.entries) == [1] * 10  # none counted twice
+        record(measure("Redis killed and restarted mid-daily", "one Redis", runs,
+                       [c for p in ps for c in p.client.lost_codes], halt.began))
     finally:
         for p in ps:
             await p.client.close()

@@ -31,10 +31,11 @@ import pytest
 from redis import asyncio as redis
 
 from server import store as keys
+from server.botrace import live_key
 from server.crash_points import EXIT_CODE
 from tests.conftest import FAST, ROOT, free_port
 
-from .client import Node, Ws, player
+from .client import Node, Rest, Ws, player
 
 RACE = {"game": "golf", "variant": "easy", "countdown": 0, "time_limit": 5}
 MATCH = {"game": "bowling", "variant": "easy", "turn_time": 30}
@@ -77,8 +78,12 @@ class Forks:
             self.count += 1
             port, log = free_port(), self.logs / f"node{self.count}.log"
             # A store deadline for a busy machine: many nodes start and play at once.
+            # Bot races as short as races here, their bots quick.
             env = {**FAST, "SAMEDEAL_CRASH_AT": crash_at, "SAMEDEAL_HINT_WORKERS": "0",
-                   "SAMEDEAL_STORE_TIMEOUT": "15", **(env or {})}
+                   "SAMEDEAL_STORE_TIMEOUT": "15", "SAMEDEAL_BOT_COUNTDOWN": "0",
+                   "SAMEDEAL_BOT_TIME_LIMIT": str(RACE["time_limit"]),
+                   "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1",
+                   **(env or {})}
             assert self.proc.stdin is not None
             self.proc.stdin.write(json.dumps({"port": port, "url": self.url, "env": env,
                                               "log": str(log)}) + "\n")
@@ -130,6 +135,7 @@ class Made:
     races: list[str] = field(default_factory=list)
     matches: list[str] = field(default_factory=list)
     again: Callable[[Ws], Awaitable[None]] | None = None  # the player's retry, elsewhere
+    bot_racer: str = ""  # the player racing a bot: their live bot race names its race
 
 
 def scenario(token: str, what: str, verb: str, game: str) -> Made:
@@ -203,18 +209,60 @@ async def challenge_accept(n: Node) -> Made:
     return made
 
 
+async def ghost_enter(n: Node) -> Made:
+    """Bob enters Ann's ghost race: the entry, then his run's race dealt and started."""
+    _, a = await player(n, "Ann")
+    b_id, b = await player(n, "Bob")
+    wa = await Ws.open(n, a)
+    ghost = await wa.request({"type": "ghost.create", "game": "golf", "variant": "easy",
+                              "time_limit": RACE["time_limit"], "countdown": 0})
+    await wa.close()
+    gid = ghost["ghost"]
+    request = {"type": "ghost.enter", "ghost": gid}
+
+    async def again(wb: Ws) -> None:
+        """Bob enters again: his run resumed, or dealt once the dead node's claim on its
+        dealing lapses (10 s; meanwhile ``conflict``, try again)."""
+        for _ in range(3):
+            got = await wb.request(request, timeout=30)
+            if got.get("code") != "conflict":
+                break
+        assert got["type"] == "ghost.entry" or got["code"] == "ghost.entered", got
+
+    return Made(b, request, races=[f"{gid}-{b_id}"], again=again)
+
+
+async def race_bot(n: Node) -> Made:
+    """Ann races a bot: a race made with both seats taken, started, its bot played."""
+    a_id, a = await player(n, "Ann", "human")
+    return Made(a, {"type": "race.bot", "game": "golf", "variant": "easy"}, bot_racer=a_id)
+
+
+async def bot_race_of(url: str, made: Made) -> None:
+    """The race a bot race request made, if any, among ``made``'s races: its player's live
+    bot race names it (``pending`` while it is made)."""
+    r = redis.from_url(url)
+    try:
+        rid = keys.text(await r.get(live_key(made.bot_racer)))
+    finally:
+        await r.aclose()
+    if rid and rid != "pending" and rid not in made.races:
+        made.races.append(rid)
+
+
 SCENARIOS: dict[str, Callable[[Node], Awaitable[Made]]] = {
     "race.join": partial(filled_by_bob, what="race"),
     "match.join": partial(filled_by_bob, what="match"),
     "race.start": partial(started_by_creator, what="race"),
     "match.start": partial(started_by_creator, what="match"),
-    "race.rematch": race_rematch, "challenge.accept": challenge_accept}
+    "race.rematch": race_rematch, "challenge.accept": challenge_accept,
+    "ghost.enter": ghost_enter, "race.bot": race_bot}
 
 
 async def stuck(r: redis.Redis, races: list[str], matches: list[str]) -> list[str]:
-    """What is still left half-done: an open race or match with every seat taken; a race
-    not ended past its time limit, or ended with its recording still due; a running match
-    with no turn timer."""
+    """What is still left half-done: an open race or match with every seat taken, or an
+    open bot race (it is made full and started at once); a race not ended past its time
+    limit, or ended with its recording still due; a running match with no turn timer."""
     now = await keys.now_ms(r)
     due = {keys.text(m) for m in await r.zrange(keys.DUE, 0, -1)}
     timed = {keys.text(m) for m in await r.zrange(keys.DUE_MATCHES, 0, -1)}
@@ -227,6 +275,8 @@ async def stuck(r: redis.Redis, races: list[str], matches: list[str]) -> list[st
         seated = await r.hlen(ek)
         if meta["state"] == "open" and meta["start"] == "full" and seated >= int(meta["seats"]):
             out.append(f"race {rid} open and full")
+        elif meta["state"] == "open" and meta.get("bot"):
+            out.append(f"bot race {rid} open with {seated} of its seats taken")
         elif meta["state"] == "running" and now > int(meta["ends_at"]) + 4000:
             out.append(f"race {rid} still running past its time limit")
         elif meta["state"] == "ended" and keys.follow_up("race", rid) in due:
@@ -265,6 +315,8 @@ async def crash_at(forks: Forks, n: Node, op: str, call: int, when: str) -> Trie
     if reply is not None and reply["type"] == "race" and reply.get("race"):
         made.races.append(reply["race"])
     code = await asyncio.to_thread(forks.end, pid, 30 if reply is None else 0)
+    if made.bot_racer:
+        await bot_race_of(forks.url, made)
     if reply is not None:  # fewer calls than that: every one was tried
         assert reply["type"] != "error", (op, call, when, reply)
         return Tried(False, made.races, made.matches, False)
@@ -277,7 +329,10 @@ async def crash_at(forks: Forks, n: Node, op: str, call: int, when: str) -> Trie
         else:
             again = await wr.request(made.request)
             assert again["type"] != "error" or again["code"] in (
-                "race.joined", "match.joined", "race.not_open", "match.not_open"), again
+                "race.joined", "match.joined", "race.not_open", "match.not_open",
+                "race.bot_busy"), again  # a bot race made: the player races it already
+            if again["type"] == "race":
+                made.races.append(again["race"])
         await wr.close()
     return Tried(True, made.races, made.matches, retry)
 
@@ -354,4 +409,51 @@ async def test_a_joiner_trying_again_starts_what_their_seat_filled(
         assert not await stuck(r, made.races, made.matches)
     finally:
         await r.aclose()
+        await asyncio.to_thread(forks.end, live, 0)
+
+
+async def test_a_move_whose_reply_was_lost_is_answered_as_made_when_sent_again(
+        forks: Forks) -> None:
+    """The node dies just after a store call of a move, each in turn, until the call is the
+    one that stores the move: its reply is lost with the node. The player's identical retry,
+    on a node that lives, gets the move's ack (``repeated``), and the move is stored once."""
+    n, live = await asyncio.to_thread(forks.start, "")
+    rest = Rest(n)
+    try:
+        # A move on the node that lives first: Redis has the change's script from then on
+        # (else a node loads it, one store call more)
+        _, rest.token = await player(n, "Warm")
+        s = (await rest.call("POST", "/solo", {"game": "klondike", "variant": "easy"}))[1]
+        assert (await rest.call("POST", f"/sessions/{s['session']}/moves",
+                                {"move": s["legal"][0]}))[0] == 200
+        for call in range(1, 12):
+            _, rest.token = await player(n, "Ann")
+            ws = await Ws.open(n, rest.token)
+            s = await ws.request({"type": "solo.start", "game": "klondike",
+                                  "variant": "easy", "seed": "00"})
+            await ws.close()
+            move = {"type": "move", "session": s["session"], "move": "t7-t1", "rev": 0}
+            node, pid = await asyncio.to_thread(forks.start, f"move:{call}:after")
+            wd = await Ws.open(node, rest.token)
+            reply: dict[str, Any] | None = None
+            with contextlib.suppress(Exception):  # the node dies under it
+                reply = await wd.request(move, timeout=30)
+            code = await asyncio.to_thread(forks.end, pid, 30 if reply is None else 0)
+            if reply is not None:  # a call that failed and was made again: no reply to lose
+                continue
+            assert code == EXIT_CODE, (call, code)
+            _, stored = await rest.call("GET", f"/sessions/{s['session']}/moves")
+            if stored["moves"]:
+                break
+        else:
+            raise AssertionError("no store call of a move stored it")
+        wr = await Ws.open(n, rest.token)
+        again = await wr.request(move)
+        await wr.close()
+        assert again["type"] == "ack" and again["repeated"] is True, again
+        assert again["rev"] == 1 and again["view"]["moves"] == 1, again
+        _, stored = await rest.call("GET", f"/sessions/{s['session']}/moves")
+        assert stored["moves"] == ["t7-t1"], stored
+    finally:
+        await rest.aclose()
         await asyncio.to_thread(forks.end, live, 0)

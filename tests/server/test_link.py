@@ -511,3 +511,110 @@ async def test_channels_started_without_redis_retry_with_backoff_until_it_comes(
         await pool.aclose()
         if proc is not None:
             own_redis_server.stop(proc)
+
+
+async def test_a_connect_cut_short_fails_its_waiting_callers_as_a_lost_connection() -> None:
+    """Callers share one connection attempt; when it is cut short under them (here the link
+    is closed while a peer that accepts but never answers the handshake holds it), each
+    fails as on a lost connection, which the server answers ``store.unavailable``, never
+    with a cancellation that would end the request without a reply."""
+    silent = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = silent.sockets[0].getsockname()[1]
+    client = store.connect(f"redis://127.0.0.1:{port}/0", timeout=30)
+    assert isinstance(client, Client)
+    try:
+        callers = [asyncio.create_task(client.link.call("ECHO", f"c{i}")) for i in range(3)]
+        await asyncio.sleep(0.1)
+        assert client.link._opening is not None and not any(c.done() for c in callers)
+        client.link.close()
+        for caller in callers:
+            with pytest.raises(RedisConnectionError, match="cut short"):
+                await caller
+        mine = asyncio.create_task(client.link.call("ECHO", "mine"))
+        await asyncio.sleep(0.1)
+        mine.cancel()  # a caller cancelled itself still sees its own cancellation
+        with pytest.raises(asyncio.CancelledError):
+            await mine
+    finally:
+        client.link.close()
+        await client.aclose()
+        silent.close()
+
+
+class Freezer:
+    """A pass-through to the real redis-server whose connections so far can be frozen: their
+    bytes are held in both directions while their sockets stay open, as a network cut or a
+    vanished host leaves them (a half-open connection). Later connections pass."""
+
+    def __init__(self, real_url: str) -> None:
+        self.real_port = int(real_url.rsplit(":", 1)[1].split("/")[0])
+        self.frozen: list[asyncio.Event] = []  # one a connection: set, it stops relaying
+        self.server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/0"
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+    def freeze(self) -> None:
+        for f in self.frozen:
+            f.set()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        frozen = asyncio.Event()
+        self.frozen.append(frozen)
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.real_port)
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            while data := await src.read(65536):
+                if frozen.is_set():
+                    await asyncio.Event().wait()  # held for good, the socket left open
+                dst.write(data)
+                await dst.drain()
+
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+            up_writer.close()
+
+
+async def test_a_half_open_pub_sub_connection_is_found_by_its_heartbeat_and_made_again(
+        redis_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A connection whose peer went silent without closing it gets no event again, ever:
+    the heartbeat's PING goes unanswered, the connection is broken and made again, and the
+    channels are subscribed again, as after any lost connection."""
+    freezer = Freezer(redis_url)
+    async with freezer as url:
+        client = store.connect(url)
+        assert isinstance(client, Client)
+        got: list[bytes] = []
+        reconnected = asyncio.Event()
+        channels = Channels(client.connection_pool, lambda c, d: got.append(d),
+                            reconnected.set, timeout=0.5)
+        channels.HEARTBEAT_S = 0.3
+        channels.RETRY_S = 0.05
+        ch = key("half-open")
+        admin = redis.Redis.from_url(redis_url)
+        try:
+            await channels.start(ch)
+            await asyncio.sleep(1)  # a few heartbeats answered: a quiet connection stays
+            assert not reconnected.is_set()
+            assert await admin.publish(ch, b"1") == 1
+            await wait(lambda: got == [b"1"])
+            freezer.freeze()
+            await admin.publish(ch, b"lost")  # Redis sent it; it never arrives
+            await asyncio.wait_for(reconnected.wait(), 10)
+            assert await admin.publish(ch, b"2") >= 1
+            await wait(lambda: got[-1:] == [b"2"])
+            assert b"lost" not in got
+        finally:
+            await channels.stop()
+            await admin.aclose()
+            await client.aclose()
+    assert "no answer to PING within 0.5 s" in caplog.text

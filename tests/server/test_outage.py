@@ -15,6 +15,7 @@ import pytest
 from redis import Redis
 from websockets.exceptions import ConnectionClosed
 
+from tests.cluster import PRIMARIES, Cluster, node_port
 from tests.conftest import FAST, free_port, start_node, wait_for
 
 from . import own_redis
@@ -139,3 +140,38 @@ async def test_a_socket_whose_catch_up_fails_is_closed_to_resume_not_left_deaf(
         proc.terminate()
         proc.wait(15)
         own_redis.stop(redis)
+
+
+async def test_a_node_started_before_its_cluster_answers_store_unavailable_until_it_comes(
+        tmp_path: Path) -> None:
+    """As with one Redis: a node whose cluster's seed nodes do not answer yet stays up,
+    answers ``store.unavailable`` with no traceback in its log, and serves once they come."""
+    ports = [node_port() for _ in range(2 * PRIMARIES)]
+    url = "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for p in ports[:PRIMARIES])
+    log = tmp_path / "node.log"
+    node, proc = start_node(url, log, **FAST)
+    cluster: Cluster | None = None
+    try:
+        wait_for(lambda: status(node, "/healthz") == 200, "the node")
+        assert status(node, "/readyz") == 503
+        for _ in range(3):
+            code, body = await Rest(node).call("POST", "/players",
+                                               {"name": "Early", "kind": "bot"})
+            assert code == 503 and body["code"] == "store.unavailable", body
+        (tmp_path / "cluster").mkdir()
+        cluster = Cluster(tmp_path / "cluster", ports)
+        wait_for(lambda: status(node, "/readyz") == 200, "readiness once the cluster came",
+                 timeout=60)
+        _, token = await player(node, "Late")
+        ws = await Ws.open(node, token)
+        s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy"})
+        assert (await ws.request({"type": "move", "session": s["session"],
+                                  "move": s["legal"][0]}))["type"] == "ack"
+        await ws.close()
+    finally:
+        proc.terminate()
+        proc.wait(15)
+        if cluster is not None:
+            cluster.close()
+    text = log.read_text()
+    assert "Traceback" not in text and "server.error" not in text, text[-3000:]

@@ -254,7 +254,7 @@ async def test_v2_refusals_are_v1s(node: Node, protocol: str) -> None:
                 {"type": "move", "session": sid, "move": {"kind": "move", "from": "t1"}},
                 {"type": "undo", "session": sid},
                 {"type": "move", "session": "s-nope", "move": "s"},
-                {"type": "resign", "session": sid, "rev": 0}):
+                {"type": "resign", "session": sid, "rev": "0"}):
         err, old = await ws.request(bad), await v1.request(bad)
         assert err["type"] == "error" and err["id"], err
         assert (err["code"], err["message"]) == (old["code"], old["message"])
