@@ -1,8 +1,9 @@
 """``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers|
-solver|solver_board|faults ...] [--quick]``:
+solver|solver_board|faults|session_cache ...] [--quick]``:
 run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print). Benchmarks named
-replace their sections in the last results, which keep the others."""
+replace their sections in the last results, which keep the others; so does the hour-long
+soak (``python -m bench.soak``), which runs on its own."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from .common import CORES, Section, Target
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
-         "watchers", "solver", "solver_board", "faults")
+         "watchers", "solver", "solver_board", "faults",
+         "session_cache")
 
 
 def machine() -> str:
@@ -83,6 +85,19 @@ def main() -> None:
         return
     (HERE / "results.md").write_text(text)
     (HERE / "results.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+
+
+def refresh(sections: list[Section], took: float) -> str:
+    """Write ``sections`` in place of their last ones in the results (a benchmark run on its
+    own, as the soak is); the text of the results."""
+    now = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    data = merged(last_results(), {"machine": machine(), "seconds": took, "at": now,
+                                   "sections": [dataclasses.asdict(s) for s in sections]})
+    text = markdown([section(d) for d in data["sections"]], data["seconds"], data["at"],
+                    data["refreshed"])
+    (HERE / "results.md").write_text(text)
+    (HERE / "results.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+    return text
 
 
 def last_results() -> dict[str, Any]:

@@ -128,6 +128,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
+    metrics.cached_sessions.set_function(lambda: sessions.kept)
     leagues = Leagues(redis, settings, daily.clock)
     winnable = daily.winnable = Winnable(redis, settings, daily, metrics)
     daily.linked = Linked(redis)

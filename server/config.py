@@ -90,8 +90,10 @@ class Settings:
     league_join_per_hour: float = 30.0
     #: Seconds an unauthenticated socket may stay open.
     hello_timeout: float = 10.0
-    #: Game states each process keeps in its cache.
-    cache_size: int = 10000
+    #: Game states in play each process keeps (server/session_cache.py): at most this many,
+    #: none finished, none unmoved for ``cache_idle`` seconds.
+    cache_size: int = 4000
+    cache_idle: float = 600.0
     #: Seconds between sweeps for races past their time limit and daily attempts past the day.
     sweep_interval: float = 1.0
     #: Seconds the work that follows a game's end (ending the race, recording results and

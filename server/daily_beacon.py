@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 from . import store
 from .errors import ApiError
 from .records import opens_at
+from .remembered import Remembered
 
 log = logging.getLogger("samedeal")
 NO_BEACON = b"none"  # a day that opened without a beacon: it keeps none for ever
@@ -67,7 +68,7 @@ class DayRounds:
         self.redis = redis
         self.beacon = beacon
         self.clock = clock
-        self._known: dict[date, bytes | None] = {}  # stored, so fixed for good
+        self._known: Remembered[date, bytes | None] = Remembered(366)  # stored: fixed for good
 
     async def stored(self, day: date) -> dict[str, Any] | None:
         """The beacon round stored with the day, if any."""

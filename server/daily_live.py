@@ -34,6 +34,7 @@ from .config import Settings
 from .daily import Daily, daily_rule_sets, day_of, parse_day
 from .errors import ApiError
 from .records import opens_at
+from .remembered import Remembered
 from .sessions import rules_for
 
 #: The arena kind of a live edition (``Arenas.scorers``).
@@ -101,7 +102,8 @@ class DailyLive:
         self.arenas = arenas
         self.boards = boards
         self.at, self.window, self.rule_sets = schedule(settings)
-        self._made: set[str] = set()  # editions this process has made (or seen made)
+        #: editions this process has made (or seen made)
+        self._made: Remembered[str, None] = Remembered(1024)
         arenas.scorers[KIND] = self.scored
 
     # ----- the day's editions -------------------------------------------------------------
@@ -151,7 +153,7 @@ class DailyLive:
                 "interval": self.window, "repeat": 0, "created": await self.daily.clock(),
                 "repeat_of": "", "kind": KIND, "sealed": 1, "day": day.isoformat(),
                 "seed": seed.hex()})
-            self._made.add(aid)
+            self._made[aid] = None
         return aid
 
     # ----- players ------------------------------------------------------------------------

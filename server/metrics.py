@@ -80,6 +80,8 @@ class Metrics:
         self.errors = Counter("samedeal_errors", "Errors sent to clients", ["code"],
                               registry=r)
         self.sockets = Gauge("samedeal_sockets", "Open WebSocket connections", registry=r)
+        self.cached_sessions = Gauge("samedeal_cached_sessions", "Game states in play this "
+                                     "process keeps (at most cache_size)", registry=r)
         self.races = Counter("samedeal_races", "Race transitions", ["event"], registry=r)
         self.board_reads = Counter("samedeal_board_reads", "Reads of a watched board (one per "
                                    "board per second at most, however many sockets watch it)",

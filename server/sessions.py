@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +28,7 @@ from .accounts import Player, new_id
 from .config import Settings
 from .errors import ApiError
 from .followups import Expected
+from .session_cache import SessionCache
 from .turns import Turns
 
 PUSH, POP = "push", "pop"
@@ -119,7 +119,7 @@ class Sessions:
         self.redis = redis
         self.settings = settings
         self.on_change = on_change  # after every stored change, with the CHANGE script's result
-        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._cache = SessionCache(settings.cache_size, settings.cache_idle)
         self._turns = Turns()  # one change at a time per session on this process
         self._store_change = script_replies.bind(redis, scripts.CHANGE, script_replies.Changed.of,
                                                  settings.move_wait)
@@ -164,22 +164,23 @@ class Sessions:
 
     def cached(self, sid: str) -> Session | None:
         """The session as this process last had it, without asking Redis (maybe stale)."""
-        return self._cache.get(sid)
+        return self._cache.peek(sid)
+
+    @property
+    def kept(self) -> int:
+        """How many game states this process keeps (``samedeal_cached_sessions``)."""
+        return len(self._cache)
 
     def _remember(self, s: Session) -> None:
-        self._cache[s.id] = s
-        self._cache.move_to_end(s.id)
-        while len(self._cache) > self.settings.cache_size:
-            self._cache.popitem(last=False)
+        self._cache.keep(s)
 
     async def load(self, sid: str, check: bool = True) -> Session:
         """The session as Redis has it now; the cached state when its revision is current."""
         key, _ = store.session_keys(sid)
-        cached = self._cache.get(sid)
+        cached = self._cache.use(sid)
         if cached is not None and check:
             rev = await self.redis.hget(key, "rev")
             if rev is not None and int(rev) == cached.rev:
-                self._cache.move_to_end(sid)
                 return cached
         elif cached is not None:
             return cached
@@ -239,7 +240,7 @@ class Sessions:
             # Redis away: the change may or may not be stored, so the cached state is not to be
             # trusted. If it was stored and ended the game, its follow-up is in the due set
             # (stored with it), for any node's sweep to complete (server/followups.py).
-            self._cache.pop(sid, None)
+            self._cache.drop(sid)
             raise
 
     async def _change(self, player: Player, sid: str, op: str,
@@ -278,6 +279,8 @@ class Sessions:
                 s.rev = result.rev
                 s.progress_seq = result.seq
                 await self.on_change(s, result)
+                if s.state.over:  # nothing left to save a replay for
+                    self._cache.drop(sid)
                 return s, False
             done()  # put the state back as it was
             why = result.why
@@ -292,7 +295,7 @@ class Sessions:
                     raise ApiError(why, "the day's challenge has closed: the attempt "
                                    "counts as it stands")
                 raise ApiError(why, "that session is gone")
-            self._cache.pop(sid, None)
+            self._cache.drop(sid)
             latest = int(result.detail)
         raise ApiError("conflict", "the session kept changing; try again", rev=latest)
 

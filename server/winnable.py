@@ -41,10 +41,13 @@ from .daily import Daily, daily_rule_sets, day_of
 from .errors import ApiError
 from .loops import pause
 from .metrics import Metrics
+from .remembered import Remembered
 
 log = logging.getLogger("samedeal")
 #: The job's processes run this many steps behind the game traffic for the CPU.
 NICE = 10
+#: (day, rule set) choices and pars a process keeps (each stored for good: a miss reads it)
+REMEMBERED = 2048
 #: The rule's first day when no setting gives it: recorded once, at first use, as tomorrow.
 START = "sd:winnable:from"
 #: The all-day daily's label (engine/fairness.py); the live edition's is ``live``.
@@ -109,9 +112,10 @@ class Winnable:
         self.only = {k.strip() for k in settings.winnable_only.split(",") if k.strip()}
         self._start: date | None = None
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._choices: dict[tuple[str, ...], dict[str, Any]] = {}
-        self._pars: dict[tuple[date, str], int | None] = {}
-        self._told: set[date] = set()  # days whose decided batch the log has told
+        self._choices: Remembered[tuple[str, ...], dict[str, Any]] = Remembered(REMEMBERED)
+        self._pars: Remembered[tuple[date, str], int | None] = Remembered(REMEMBERED)
+        #: days whose decided batch the log has told
+        self._told: Remembered[date, None] = Remembered(REMEMBERED)
         self._claim = store.script(redis, CLAIM)
         self._keep = store.script(redis, KEEP)
         self._finish = store.script(redis, FINISH)
@@ -350,7 +354,7 @@ class Winnable:
                 else:
                     open_ += 1  # another node's claim
             if decided and not open_ and day not in self._told:
-                self._told.add(day)
+                self._told[day] = None
                 # Never which candidates, how many, nor how long they took: secret until
                 # the reveal.
                 log.info("winnable daily %s: its %d deal%s decided (the live edition's "

@@ -45,6 +45,11 @@ WS_TYPES -= arena_live.ADMIN  # so are the operator's calls
 #: Messages whose operation copies the player's name (into a race, a match, a board).
 NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
                          "daily.start", "race.bot", "arena.join", "daily_live.join"})
+#: Races and matches a socket goes on following once they ended (a rematch's event may
+#: still come); past it, the one that ended first is let go, so a socket that plays race
+#: after race keeps no listener for each.
+ENDED_KEPT = 16
+ENDED_EVENTS = frozenset({"race.ended", "match.ended"})
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
@@ -97,6 +102,7 @@ class Connection(V2Socket):
         self.outbox = Outbox(OUTBOX)
         self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
         self.listeners: dict[str, Any] = {}
+        self.ended: dict[str, None] = {}  # followed races and matches that ended, oldest first
         self.present: set[str] = set()  # matches this socket counts as the player's presence
         self.boards: set[str] = set()  # the boards this socket watches (their key names)
         self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
@@ -360,6 +366,7 @@ class Connection(V2Socket):
         self._post(("subscribe", eid, after, quiet))
 
     async def _unsubscribe(self, eid: str) -> None:
+        self.ended.pop(eid, None)
         listener = self.listeners.pop(eid, None)
         self.last_seq.pop(eid, None)
         self.grid_as_of.pop(eid, None)
@@ -509,6 +516,8 @@ class Connection(V2Socket):
         """A published event (its stored entry): the next one is sent as the frame every
         socket of this encoding shares (encoded once); after a gap, the missed ones first."""
         event = decode_event(entry)
+        if event["type"] in ENDED_EVENTS and eid in self.listeners and eid not in self.ended:
+            await self._ended(eid)
         last = self.last_seq.get(eid)
         if last is None or event["seq"] <= last:
             return
@@ -536,6 +545,13 @@ class Connection(V2Socket):
                     await self._own_session(eid, e["sessions"])
                 elif e["type"] in OWN_GRID_EVENTS:
                     await self._own_grid(eid, e)
+
+    async def _ended(self, eid: str) -> None:
+        """Note that ``eid`` ended; let go of the races and matches that ended before it
+        past ``ENDED_KEPT``."""
+        self.ended[eid] = None
+        while len(self.ended) > ENDED_KEPT:
+            await self._unsubscribe(next(iter(self.ended)))
 
     async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
         """A subscription: the events after ``after`` if the window has them, else the whole
