@@ -17,12 +17,16 @@ life. Keys are ``position.key_maker``'s; a pack is the state's position as bytes
 from __future__ import annotations
 
 import marshal
+from operator import methodcaller
 
 from ..core import _T as JOURNAL_MOVE
 from ..core import _V as JOURNAL_VAR
 from ..core import MOVE, STOCK, WON, Move, State
 from .board import DEAL, EXTRA, STRIDE, VARS, Board, Layout
 from .position import key_maker
+
+#: A pile's bytes padded to its place on the board.
+PADDED = methodcaller("ljust", STRIDE, b"\0")
 
 
 class StateBoard(Board):
@@ -48,6 +52,10 @@ class StateBoard(Board):
         #: The piles whose bytes lag behind the state (``ready``), and whether the vars do.
         self.dirty: set[int] = set(range(count))
         self.vars_dirty = True
+        #: After ``unpack``: the piles and face-down counts as packed, for ``ready`` to copy
+        #: in one go rather than pile by pile (a best-first or beam search unpacks every
+        #: position it expands).
+        self.unpacked: tuple[tuple[bytes, ...], bytes] | None = None
         self.ready()
 
     def ready(self) -> None:
@@ -55,28 +63,28 @@ class StateBoard(Board):
         the last time: only a position the search chooses moves from or scores needs them
         (most positions it meets are in its table already)."""
         st = self.state
-        for p in self.dirty:
-            pile = st.piles[p]
-            self.cards[p * STRIDE:p * STRIDE + len(pile)] = bytes(pile)
-            self.size[p] = len(pile)
-            self.down[p] = st.down[p]
-        self.dirty.clear()
+        if self.unpacked is not None:
+            packed, down = self.unpacked
+            self.unpacked = None
+            self.cards[:] = b"".join(map(PADDED, packed))
+            self.size[:] = bytes(map(len, packed))
+            self.down[:] = down
+        dirty = self.dirty
+        if dirty:
+            cards, size = self.cards, self.size
+            piles, downs = st.piles, st.down
+            for p in dirty:
+                pile = piles[p]
+                n = len(pile)
+                at = p * STRIDE
+                cards[at:at + n] = bytes(pile)
+                size[p] = n
+                self.down[p] = downs[p]
+            dirty.clear()
         if self.vars_dirty:
             for i, name in enumerate(VARS):
                 self.vars[i] = st.vars.get(name, 0)
             self.vars_dirty = False
-
-    def changed(self, changes: list[tuple[object, ...]]) -> None:
-        """The piles and vars ``changes`` (the state's journal entries of one move) touched,
-        marked for ``ready``."""
-        dirty = self.dirty
-        for e in changes:
-            if e[0] == JOURNAL_VAR:
-                self.vars_dirty = True
-            else:  # cards moved (two piles), a face-down count, a pile set
-                dirty.add(e[1])  # type: ignore[arg-type]
-                if e[0] == JOURNAL_MOVE:
-                    dirty.add(e[2])  # type: ignore[arg-type]
 
     def code_of(self, m: Move) -> int:
         return self.number(m)
@@ -118,12 +126,28 @@ class StateBoard(Board):
 
     def play(self, m: int) -> None:
         st = self.state
-        st.push(self.move_of(m))
-        self.changed(st._journal[st._marks[-1]:])
+        move = self.decoded.get(m)
+        st.push(self.move_of(m) if move is None else move)
+        # the piles and vars the move's journal entries touched, marked for ``ready``
+        dirty = self.dirty
+        for e in st._journal[st._marks[-1]:]:
+            if e[0] == JOURNAL_VAR:
+                self.vars_dirty = True
+            else:
+                dirty.add(e[1])
+                if e[0] == JOURNAL_MOVE:
+                    dirty.add(e[2])
 
     def undo(self) -> None:
         st = self.state
-        self.changed(st._journal[st._marks[-1]:])
+        dirty = self.dirty
+        for e in st._journal[st._marks[-1]:]:
+            if e[0] == JOURNAL_VAR:
+                self.vars_dirty = True
+            else:
+                dirty.add(e[1])
+                if e[0] == JOURNAL_MOVE:
+                    dirty.add(e[2])
         st.pop()
 
     def key(self) -> object:
@@ -147,9 +171,10 @@ class StateBoard(Board):
     def unpack(self, packed: bytes) -> None:
         piles, down, vars = marshal.loads(packed)
         old = self.state
-        self.state = State(old.rules, old.seed, [list(p) for p in piles], list(down),
+        self.state = State(old.rules, old.seed, list(map(list, piles)), list(down),
                            dict(vars), old.competitive)
-        self.dirty = set(range(len(piles)))
+        self.unpacked = piles, down
+        self.dirty.clear()
         self.vars_dirty = True
 
     # ----- what only the rule set's own rules know --------------------------------------
