@@ -4,6 +4,8 @@ in suit, to build every row from Two to King."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import compress
+from operator import not_
 from typing import Any
 
 from ..cards import RANK, SUIT, card, show
@@ -87,14 +89,17 @@ class Gaps(RuleSet):
     # ----- moves --------------------------------------------------------------------
 
     def iter_moves(self, st: State) -> Iterator[Move]:
+        # The four gaps and the cells of the few cards they want, found by the list's own
+        # loops: the solver lists the moves of every position it meets.
         piles = st.piles
-        where = {piles[g][0]: g for g in range(ROWS * COLS) if piles[g]}
-        for gap in range(ROWS * COLS):
-            if piles[gap]:
-                continue
+        cells = ROWS * COLS
+        for gap in compress(range(cells), map(not_, piles)):
             for c in self.wanted(st, gap):
-                src = where.get(c)
-                if src is not None and (src % COLS or RANK[c] != 2):
+                try:
+                    src = piles.index([c], 0, cells)
+                except ValueError:
+                    continue
+                if src % COLS or RANK[c] != 2:
                     yield Move(MOVE, src, gap, 1)
         yield from self.extra_moves(st)
 
@@ -203,7 +208,17 @@ class Gaps(RuleSet):
     # ----- the end ------------------------------------------------------------------
 
     def won(self, st: State) -> bool:
-        return sum(self.run_cells(st)) == 48
+        """Every row built from its Two to its King (``run_cells`` all 12), stopping at the
+        first cell out of place."""
+        piles = st.piles
+        for row in range(ROWS):
+            g = row * COLS
+            if not piles[g] or RANK[piles[g][0]] != 2:
+                return False
+            for n in range(g + 1, g + COLS - 1):
+                if not piles[n] or piles[n][0] != NEXT[piles[n - 1][0]]:
+                    return False
+        return True
 
     def score(self, st: State) -> int:
         return sum(self.run_cells(st))
