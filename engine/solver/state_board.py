@@ -161,7 +161,11 @@ class StateBoard(Board):
         return marshal.dumps((tuple(map(bytes, st.piles)), bytes(st.down), tuple(vars)))
 
     def is_won(self) -> bool:
-        return self.state.status == WON
+        # The status without the search for a useful move (``RuleSet.settled``): only that
+        # answers won, and par asks this of every position its shortcuts meet.
+        st = self.state
+        known = st._status
+        return (known if known is not None else st.rules.settled(st)) == WON
 
     def pack(self) -> bytes:
         st = self.state
