@@ -8,6 +8,8 @@ after the other, in worker processes. Prints a row a rule set (candidates judged
 seconds: median and most over the days) and, per day, the CPU seconds of all rule sets
 together: the figure the target is about (at most 60 CPU seconds a day); and how many of
 the days of a rule set got a deal proved winnable (the rest fall back to candidate 0).
+``--raw`` writes every candidate's verdict, positions, line and par beside its CPU seconds:
+two runs' files compared show a change to the search left every verdict as it was.
 
 Beside it, the baseline measured in the same run: the CPU seconds this machine takes to
 play 100,000 engine moves (``State.play`` of Klondike easy, random legal moves), so that a
@@ -34,19 +36,22 @@ SECRET = bytes(32)  # a fixed day secret: the same candidates on every run
 FIRST = date(2026, 1, 1)
 
 
-def one_day(key: str, day: date) -> tuple[str, date, int, float, list[tuple[str, float]]]:
+Judged = tuple[str, float, dict[str, object]]
+
+
+def one_day(key: str, day: date) -> tuple[str, date, int, float, list[Judged]]:
     """Judge ``key``'s candidates for ``day`` as the job does: (rule set, day, candidates
-    judged, CPU seconds, each candidate's verdict and CPU seconds)."""
+    judged, CPU seconds, each candidate's verdict, CPU seconds and ``Judged.json``)."""
     game, variant = key.split("/")
-    each: list[tuple[str, float]] = []
+    each: list[Judged] = []
     for k in range(winnable.CAP):
         seed = winnable.candidate_seed(SECRET, day, game, variant, None, k)
         t0 = time.process_time()
-        verdict = winnable.judge(game, variant, seed, winnable.POSITIONS).verdict
-        each.append((verdict, time.process_time() - t0))
-        if verdict == "won":
+        judged = winnable.judge(game, variant, seed, winnable.POSITIONS)
+        each.append((judged.verdict, time.process_time() - t0, judged.json()))
+        if judged.verdict == "won":
             break
-    return key, day, len(each), sum(t for _, t in each), each
+    return key, day, len(each), sum(t for _, t, _ in each), each
 
 
 def baseline(moves: int = 100_000) -> float:
@@ -79,7 +84,8 @@ def main() -> None:
     p = argparse.ArgumentParser(prog="python -m bench.daily_job", description=__doc__)
     p.add_argument("--days", type=int, default=3)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--raw", help="write each candidate's verdict and CPU seconds here (JSON)")
+    p.add_argument("--raw", help="write each candidate's verdict, CPU seconds, positions, "
+                   "line and par here (JSON)")
     p.add_argument("rule_sets", nargs="*")
     args = p.parse_args()
     keys = args.rule_sets or [r.key for r in engine.rule_sets() if winnable.applies(r)]
