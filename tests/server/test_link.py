@@ -310,17 +310,12 @@ HANDSHAKE = {b"HELLO": b"%1\r\n$5\r\nproto\r\n:3\r\n", b"CLIENT": b"+OK\r\n",
              b"SELECT": b"+OK\r\n", b"PING": b"+PONG\r\n"}
 
 
-class Broken:
-    """A tiny server on loopback standing in for a Redis that speaks RESP badly: its first
-    connection answers redis-py's handshake, then each command with ``answer(command)``
-    (``None`` in it: close the connection there); every later connection is passed through to
-    the real redis-server, so the next call after a failure shows where it went."""
+class StandIn:
+    """A tiny server on loopback between a client and the real redis-server: ``async with``
+    gives the URL to connect to; ``_serve`` handles each connection."""
 
-    def __init__(self, real_url: str, answer: Answer) -> None:
+    def __init__(self, real_url: str) -> None:
         self.real_port = int(real_url.rsplit(":", 1)[1].split("/")[0])
-        self.answer = answer
-        self.connections = 0
-        self.misbehaved = 0  # commands answered badly: the test reached the broken part
         self.server: asyncio.Server | None = None
 
     async def __aenter__(self) -> str:
@@ -330,6 +325,22 @@ class Broken:
     async def __aexit__(self, *exc: object) -> None:
         assert self.server is not None
         self.server.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        raise NotImplementedError
+
+
+class Broken(StandIn):
+    """Standing in for a Redis that speaks RESP badly: its first connection answers
+    redis-py's handshake, then each command with ``answer(command)`` (``None`` in it: close
+    the connection there); every later connection is passed through to the real
+    redis-server, so the next call after a failure shows where it went."""
+
+    def __init__(self, real_url: str, answer: Answer) -> None:
+        super().__init__(real_url)
+        self.answer = answer
+        self.connections = 0
+        self.misbehaved = 0  # commands answered badly: the test reached the broken part
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -541,23 +552,14 @@ async def test_a_connect_cut_short_fails_its_waiting_callers_as_a_lost_connectio
         silent.close()
 
 
-class Freezer:
-    """A pass-through to the real redis-server whose connections so far can be frozen: their
-    bytes are held in both directions while their sockets stay open, as a network cut or a
-    vanished host leaves them (a half-open connection). Later connections pass."""
+class Freezer(StandIn):
+    """A pass-through whose connections so far can be frozen: their bytes are held in both
+    directions while their sockets stay open, as a network cut or a vanished host leaves
+    them (a half-open connection). Later connections pass."""
 
     def __init__(self, real_url: str) -> None:
-        self.real_port = int(real_url.rsplit(":", 1)[1].split("/")[0])
+        super().__init__(real_url)
         self.frozen: list[asyncio.Event] = []  # one a connection: set, it stops relaying
-        self.server: asyncio.Server | None = None
-
-    async def __aenter__(self) -> str:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/0"
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self.server is not None
-        self.server.close()
 
     def freeze(self) -> None:
         for f in self.frozen:

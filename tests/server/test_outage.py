@@ -67,6 +67,16 @@ async def test_a_paused_redis_answers_store_unavailable_then_play_goes_on(
         own_redis.stop(redis)
 
 
+async def plays(node: Node) -> None:
+    """A new player starts a game on ``node`` and has a move acknowledged."""
+    _, token = await player(node, "Late")
+    ws = await Ws.open(node, token)
+    s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy"})
+    assert (await ws.request({"type": "move", "session": s["session"],
+                              "move": s["legal"][0]}))["type"] == "ack"
+    await ws.close()
+
+
 async def test_a_node_started_before_redis_waits_unready_and_serves_once_it_comes(
         tmp_path: Path) -> None:
     port = free_port()  # nothing listens there yet
@@ -83,12 +93,7 @@ async def test_a_node_started_before_redis_waits_unready_and_serves_once_it_come
         assert code == 503 and body["code"] == "store.unavailable"
         redis = own_redis.start(port, tmp_path)
         wait_for(lambda: status(node, "/readyz") == 200, "readiness once Redis came")
-        _, token = await player(node, "Late")
-        ws = await Ws.open(node, token)
-        s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy"})
-        assert (await ws.request({"type": "move", "session": s["session"],
-                                  "move": s["legal"][0]}))["type"] == "ack"
-        await ws.close()
+        await plays(node)
     finally:
         proc.terminate()
         proc.wait(15)
@@ -162,12 +167,7 @@ async def test_a_node_started_before_its_cluster_answers_store_unavailable_until
         cluster = Cluster(tmp_path / "cluster", ports)
         wait_for(lambda: status(node, "/readyz") == 200, "readiness once the cluster came",
                  timeout=60)
-        _, token = await player(node, "Late")
-        ws = await Ws.open(node, token)
-        s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy"})
-        assert (await ws.request({"type": "move", "session": s["session"],
-                                  "move": s["legal"][0]}))["type"] == "ack"
-        await ws.close()
+        await plays(node)
     finally:
         proc.terminate()
         proc.wait(15)
