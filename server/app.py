@@ -33,6 +33,7 @@ from .botrace import BotRaces
 from .challenges import Challenges
 from .config import Settings
 from .crash_points import CrashAt
+from .crash_points import operation as counted
 from .daily import Clock, Daily
 from .daily_beacon import DayBeacon
 from .daily_live import DailyLive
@@ -305,7 +306,10 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
             jobs.append(sv.bot_races.take_over)
         for job in jobs:
             try:
-                await job()
+                # A test hook counts each job's store calls (server/crash_points.py); else off.
+                with (counted(f"sweep.{job.__qualname__}") if sv.settings.crash_at
+                      else contextlib.nullcontext()):
+                    await job()
             except (RedisConnectionError, RedisTimeoutError) as e:  # all tried next sweep
                 log.warning("sweep: the store is unreachable (%s)", e)
                 break  # the next jobs would fail the same way, each after the deadline

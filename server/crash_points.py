@@ -6,8 +6,9 @@ in turn and check that nothing is left half-done (tests/server/test_crash_points
 
 Production never sets it. The link (server/link.py) asks it about every command on one
 Redis: single commands and scripts on the link, commands and pipelines on redis-py's pool.
-The operation is the WebSocket request being handled (server/ws.py); calls are counted per
-request, from 1.
+The operation is the WebSocket request being handled (server/ws.py), or one job of a
+node's sweep, named ``sweep.<its qualified name>`` (``sweep.Arenas.run_due``: server/app.py);
+calls are counted per request or per run of the job, from 1.
 """
 
 from __future__ import annotations

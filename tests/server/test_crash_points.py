@@ -30,9 +30,13 @@ import httpx
 import pytest
 from redis import asyncio as redis
 
+from server import arena_admin, ghosts
 from server import store as keys
+from server.arenas import arena_keys, round_race
 from server.botrace import live_key
 from server.crash_points import EXIT_CODE
+from server.events import decode_event
+from server.ghosts import ghost_keys
 from tests.conftest import FAST, ROOT, free_port
 
 from .client import Node, Rest, Ws, player
@@ -73,7 +77,8 @@ class Forks:
                     self._started.append(said["started"])
                 self._said.notify_all()
 
-    def start(self, crash_at: str, env: dict[str, str] | None = None) -> tuple[Node, int]:
+    def start(self, crash_at: str, env: dict[str, str] | None = None,
+              url: str | None = None) -> tuple[Node, int]:
         with self._starting:
             self.count += 1
             port, log = free_port(), self.logs / f"node{self.count}.log"
@@ -85,7 +90,7 @@ class Forks:
                    "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1",
                    **(env or {})}
             assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps({"port": port, "url": self.url, "env": env,
+            self.proc.stdin.write(json.dumps({"port": port, "url": url or self.url, "env": env,
                                               "log": str(log)}) + "\n")
             self.proc.stdin.flush()
             with self._said:
@@ -97,6 +102,9 @@ class Forks:
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError, httpx.HTTPError):
                 if httpx.get(f"{node.url}/healthz", timeout=1).status_code == 200:
+                    return node, pid
+            with self._said:
+                if self.ended.get(pid) == EXIT_CODE:  # its first sweep reached its crash point
                     return node, pid
             time.sleep(0.05)
         raise RuntimeError(f"a forked node did not come up: {log.read_text()[-2000:]}")
@@ -457,3 +465,121 @@ async def test_a_move_whose_reply_was_lost_is_answered_as_made_when_sent_again(
     finally:
         await rest.aclose()
         await asyncio.to_thread(forks.end, live, 0)
+
+
+#: The sweep tests' own database: no other node of the session sweeps it.
+SWEEP_DB = 10
+
+
+@dataclass
+class Due:
+    """Work a sweep job has due: what ``left`` checks once a node that lives has swept."""
+    ident: str
+    left: Callable[[redis.Redis], Awaitable[list[str]]]
+
+
+async def arena_due(n: Node, url: str) -> Due:
+    """An arena whose first round is due now, two players in it; nothing has dealt it (no
+    node of this database sweeps but the ones the test starts)."""
+    made = (await arena_admin.run(url, "create", game="golf", variant="easy", duration="60",
+                                  interval="30", start="now"))[0]
+    aid, players = made["arena"], []
+    for name in ("Ann", "Bob"):
+        pid, token = await player(n, name)
+        ws = await Ws.open(n, token)
+        joined = await ws.request({"type": "arena.join", "arena": aid})
+        assert joined["type"] == "arena", joined
+        await ws.close()
+        players.append(pid)
+
+    async def left(r: redis.Redis) -> list[str]:
+        """What is missing of the first round: claimed, its race made with both players
+        seated and started, and announced once."""
+        hk, _, rk = arena_keys(aid)
+        a = {keys.text(k): keys.text(v) for k, v in (await r.hgetall(hk)).items()}
+        rid = round_race(aid, 0)
+        race = {keys.text(k): keys.text(v) for k, v in
+                (await r.hgetall(keys.race_keys(rid)[0])).items()}
+        seated = {keys.text(p) for p in await r.hkeys(keys.race_keys(rid)[1])}
+        out = []
+        if (a.get("round"), a.get("current")) != ("0", rid):
+            out.append(f"round 0 not claimed: {a.get('round')}, {a.get('current')}")
+        if [keys.text(x) for x in await r.lrange(rk, 0, -1)] != [rid]:
+            out.append("the rounds list is not the one race")
+        if race.get("state") not in ("running", "ended") or seated != set(players):
+            out.append(f"race {rid}: {race.get('state')}, seated {sorted(seated)}")
+        if a.get("announced:0") != "1":
+            out.append("round 0 not announced")
+        return out
+
+    return Due(aid, left)
+
+
+async def ghost_due(n: Node, url: str) -> Due:
+    """A ghost race whose time is up, nobody in it: the sweep closes it, then reveals it."""
+    _, token = await player(n, "Ann")
+    ws = await Ws.open(n, token)
+    made = await ws.request({"type": "ghost.create", "game": "golf", "variant": "easy",
+                             "open_for": 1})
+    await ws.close()
+    gid = made["ghost"]
+    await asyncio.sleep(1.1)
+
+    async def left(r: redis.Redis) -> list[str]:
+        """What is missing: closed and revealed, each said once, and off every list."""
+        gk, _, ek, _ = ghost_keys(gid)
+        out = []
+        if keys.text(await r.hget(gk, "state")) != "revealed":
+            out.append(f"ghost {gid} is {keys.text(await r.hget(gk, 'state'))}")
+        said = [decode_event(e)["type"] for e in await r.lrange(ek, 0, -1)]
+        if said.count("ghost.closed") != 1 or said.count("ghost.revealed") != 1:
+            out.append(f"its events: {said}")
+        for listed in (ghosts.OPEN, ghosts.DUE, ghosts.CLOSING):
+            if await r.zscore(listed, gid) is not None:
+                out.append(f"still on {listed}")
+        return out
+
+    return Due(gid, left)
+
+
+SWEEPS: dict[str, Callable[[Node, str], Awaitable[Due]]] = {
+    "Arenas.run_due": arena_due, "Ghosts.sweep": ghost_due}
+
+
+@pytest.mark.parametrize("job", list(SWEEPS))
+async def test_a_node_killed_at_any_store_call_of_a_sweep_job_leaves_it_to_the_next(
+        forks: Forks, redis_url: str, job: str) -> None:
+    """A sweep job with work due (an arena's round to claim, make, start and announce; a
+    ghost race to close and reveal) killed at each of its store calls in turn, before and
+    after: a node that lives does what is left at its next sweep, once."""
+    url = redis_url.rsplit("/", 1)[0] + f"/{SWEEP_DB}"
+    once = {"SAMEDEAL_SWEEP_INTERVAL": "3600"}  # each node sweeps once, as it starts
+    setup, setup_pid = await asyncio.to_thread(forks.start, "", once, url)
+    r = redis.from_url(url)
+    tried = {"before": 0, "after": 0}
+    try:
+        await r.flushdb()
+        for when in tried:
+            for call in itertools.count(1):
+                due = await SWEEPS[job](setup, url)
+                _, pid = await asyncio.to_thread(
+                    forks.start, f"sweep.{job}:{call}:{when}", once, url)
+                code = await asyncio.to_thread(forks.end, pid, 8)  # its sweep runs at once
+                if code == EXIT_CODE:
+                    tried[when] += 1
+                    _, live = await asyncio.to_thread(forks.start, "", once, url)
+                    deadline = time.monotonic() + SETTLE_S
+                    while (left := await due.left(r)) and time.monotonic() < deadline:
+                        await asyncio.sleep(0.2)
+                    await asyncio.to_thread(forks.end, live, 0)
+                else:
+                    left = await due.left(r)
+                assert not left, (job, when, call, left)
+                await r.flushdb()
+                if code != EXIT_CODE:
+                    break
+    finally:
+        await r.aclose()
+        await asyncio.to_thread(forks.end, setup_pid, 0)
+    print(f"\n{job}: crash points tried {tried}; left undone: 0")
+    assert all(tried.values()), tried
