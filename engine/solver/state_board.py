@@ -128,19 +128,15 @@ class StateBoard(Board):
         st = self.state
         move = self.decoded.get(m)
         st.push(self.move_of(m) if move is None else move)
-        # the piles and vars the move's journal entries touched, marked for ``ready``
-        dirty = self.dirty
-        for e in st._journal[st._marks[-1]:]:
-            if e[0] == JOURNAL_VAR:
-                self.vars_dirty = True
-            else:
-                dirty.add(e[1])
-                if e[0] == JOURNAL_MOVE:
-                    dirty.add(e[2])
+        self._touched()
 
     def undo(self) -> None:
-        st = self.state
-        dirty = self.dirty
+        self._touched()
+        self.state.pop()
+
+    def _touched(self) -> None:
+        """Mark the piles and vars the last move's journal entries touched, for ``ready``."""
+        st, dirty = self.state, self.dirty
         for e in st._journal[st._marks[-1]:]:
             if e[0] == JOURNAL_VAR:
                 self.vars_dirty = True
@@ -148,7 +144,6 @@ class StateBoard(Board):
                 dirty.add(e[1])
                 if e[0] == JOURNAL_MOVE:
                     dirty.add(e[2])
-        st.pop()
 
     def key(self) -> object:
         return self.key_of(self.state)

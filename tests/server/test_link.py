@@ -7,6 +7,7 @@ call reaches the real Redis; a paused Redis fails calls at the deadline."""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import logging
 import random
@@ -310,7 +311,7 @@ HANDSHAKE = {b"HELLO": b"%1\r\n$5\r\nproto\r\n:3\r\n", b"CLIENT": b"+OK\r\n",
              b"SELECT": b"+OK\r\n", b"PING": b"+PONG\r\n"}
 
 
-class StandIn:
+class StandIn(abc.ABC):
     """A tiny server on loopback between a client and the real redis-server: ``async with``
     gives the URL to connect to; ``_serve`` handles each connection."""
 
@@ -326,8 +327,9 @@ class StandIn:
         assert self.server is not None
         self.server.close()
 
+    @abc.abstractmethod
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        raise NotImplementedError
+        """One connection to the stand-in, from its opening to its end."""
 
 
 class Broken(StandIn):
