@@ -436,6 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--token", metavar="T", help="a bearer token, for a URL on a SameDeal server "
                                    "(default: none; public transcripts need none)")
     r.set_defaults(run=_replay)
+    from . import analyse_cli  # beside replay, reading the same transcripts
+
+    analyse_cli.add_command(sub)
     for ep in entry_points(group="samedeal.commands"):  # the server's, the clients'
         ep.load()(sub)
     return p
