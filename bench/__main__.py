@@ -1,5 +1,5 @@
 """``python -m bench [engine|ws|cluster|idle|boards|link|memory|fuzz|beacon|chain|watchers|
-solver|solver_board|faults|session_cache ...] [--quick]``:
+solver|solver_board|faults|session_cache|analysis ...] [--quick]``:
 run benchmarks (all by default)
 and write bench/results.md and bench/results.json (with --quick: only print). Benchmarks named
 replace their sections in the last results, which keep the others; so does the hour-long
@@ -22,7 +22,7 @@ from .common import CORES, Section, Target
 HERE = Path(__file__).resolve().parent
 NAMES = ("engine", "ws", "cluster", "idle", "boards", "link", "memory", "fuzz", "beacon", "chain",
          "watchers", "solver", "solver_board", "faults",
-         "session_cache")
+         "session_cache", "analysis")
 
 
 def machine() -> str:
