@@ -70,3 +70,18 @@ def test_analyse_of_a_secret_or_false_transcript_is_refused(tmp_path, capsys):
 ])
 def test_stretches(verdicts, said):
     assert stretches(verdicts) == said
+
+
+def test_the_example_in_solver_md_is_what_it_prints(tmp_path, capsys):
+    """docs/solver.md shows ``samedeal analyse`` on this file's careless game."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "solver.md").read_text()
+    shown = text.split("$ samedeal analyse game.json\n", 1)[1].split("```", 1)[0].splitlines()
+    path, _ = transcript(tmp_path)
+    assert main(["analyse", path]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(shown) == len(printed)
+    for doc, out in zip(shown[:-1], printed[:-1], strict=True):
+        assert out.startswith(doc.removesuffix("...")) if doc.endswith("...") else out == doc
+    assert shown[-1].split(" in ")[0] == printed[-1].split(" in ")[0]  # the time is the machine's

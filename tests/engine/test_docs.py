@@ -93,7 +93,7 @@ def test_the_solver_examples_in_solver_md_run_and_say_what_they_show():
     from engine.solver import Outcome
 
     text = (ROOT / "docs" / "solver.md").read_text()
-    solve_block, hint_block = re.findall(r"```python\n(.*?)```", text, re.S)
+    solve_block, hint_block, analysis_block = re.findall(r"```python\n(.*?)```", text, re.S)
     names: dict[str, object] = {}
     exec(compile(solve_block, "docs/solver.md", "exec"), names)
     v = names["v"]
@@ -102,3 +102,7 @@ def test_the_solver_examples_in_solver_md_run_and_say_what_they_show():
     h = names["h"]
     assert h.source == "solver" and h.move == h.line[0] and h.line_left == len(h.line)
     assert not h.lost and h.after().move == h.line[1]
+    exec(compile(analysis_block, "docs/solver.md", "exec"), names)
+    a = names["a"]
+    assert a.positions[0].verdict is Outcome.WON
+    assert a.turning_point.text.startswith("The game was resigned with the deal still winnable")
