@@ -25,7 +25,7 @@ log = logging.getLogger("samedeal.bots")
 
 
 class Bot(Protocol):
-    """What the server asks of a bot: the example bots' interface (clients/bots)."""
+    """What the server asks of a bot: the example bots' interface (engine/bots)."""
 
     def learn(self, rules: dict[str, Any]) -> None: ...
 
@@ -44,8 +44,8 @@ class Strength:
 
 
 def installed_strengths() -> dict[str, Strength]:
-    """The strengths the ``samedeal.bots`` entry points declare (clients/bots/strengths.py):
-    found as the ``samedeal`` command finds its commands, so the server imports no client."""
+    """The strengths the ``samedeal.bots`` entry points declare (engine/bots/strengths.py's,
+    and any other installed): found as the ``samedeal`` command finds its commands."""
     out: dict[str, Strength] = {}
     for ep in entry_points(group="samedeal.bots"):
         for name, (title, make, rating) in ep.load().items():

@@ -1,8 +1,7 @@
 """The example bots a server plays races with (docs/protocol.md, "Racing a bot"), by strength.
 
-The server finds this table through the ``samedeal.bots`` entry point (pyproject.toml), as the
-``samedeal`` command finds the server's commands: the server imports nothing of the clients,
-and its bots are clients of the same protocol as anyone's.
+The server finds this table through the ``samedeal.bots`` entry point (pyproject.toml), where
+other strengths can be installed too; its bots play through the same operations as anyone's.
 
 Ordered by self-play (clients/bots/measure.py, deals 0..29; docs/bots.md, "Racing a server's
 bot"): random < greedy scoring moves only < greedy planning, on every rule set tried. Each has
