@@ -11,6 +11,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
+from .analyses import Analyses
 from .arenas import ARENA_ID, Arenas
 from .arenas import board_key as arena_board_key
 from .board_watch import BoardWatch
@@ -69,6 +70,7 @@ class Services:
     challenges: Challenges | None = None  # challenges by name (server/challenges.py)
     daily_live: DailyLive | None = None  # the daily's live edition (server/daily_live.py)
     limits: Limits | None = None  # per account, per address, sockets (server/limits.py)
+    analyses: Analyses | None = None  # post-game analysis (server/analyses.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -279,6 +281,10 @@ async def hint(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, 
     return await sv.hints.hint(player, body["session"])
 
 
+async def analysis_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await analysis(sv, player, body["session"])
+
+
 # ----- leagues (server/leagues.py) ----------------------------------------------------------
 
 
@@ -404,6 +410,7 @@ OPERATIONS: dict[str, tuple[Handler, str]] = {
     "ghost.enter": (ghost_enter, "ghost.entry"),
     "ghost.get": (ghost_get, "ghost"),
     "hint": (hint, "suggestion"),
+    "analysis.get": (analysis_get, "analysis"),
     "league.create": (league_create, "league"),
     "league.join": (league_join, "league"),
     "league.leave": (league_leave, "league.left"),
@@ -444,13 +451,7 @@ async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str,
     s = await sv.sessions.load(sid)
     mine = player is not None and s.player == player.id
     if s.race or (s.daily and s.competitive):
-        if s.race:
-            race = await sv.races.summary(s.race)
-            public = race["state"] == "ended"
-            if race.get("ghost"):  # a ghost race's run: public once the ghost race reveals
-                public = await ghosts_of(sv).revealed(race["ghost"])
-        else:
-            public = await sv.daily.revealed(parse_day(s.daily))
+        public = await moves_public(sv, s.race, s.daily)
         if not public and not mine:
             raise ApiError("session.hidden" if player else "auth.required",
                            "a ranked game's moves are public after the race or the day")
@@ -461,3 +462,46 @@ async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str,
         raise ApiError("session.not_yours", "that session is another player's")
     reveal = s.reveal or (s.state.over and not s.daily)
     return await sv.sessions.transcript(sid, reveal=reveal)
+
+
+async def moves_public(sv: Services, race: str, daily: str) -> bool:
+    """Whether a ranked game's moves are public: its race is over (a ghost race's run: the
+    ghost race is revealed), or its day (``daily``) is revealed."""
+    if race:
+        summary = await sv.races.summary(race)
+        if summary.get("ghost"):
+            return await ghosts_of(sv).revealed(summary["ghost"])
+        return summary["state"] == "ended"  # type: ignore[no-any-return]
+    return await sv.daily.revealed(parse_day(daily))
+
+
+async def analysis(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:
+    """A finished game's analysis (server/analyses.py), to whoever may see its moves in full:
+    a ranked game's to anyone once its transcript is public and to no one before, its own
+    player included (no search reaches a game still being raced); a practice game's to its
+    player once it is over. ``pending`` while it is being computed."""
+    assert sv.analyses is not None  # build_services makes it
+    meta = await sv.analyses.meta(sid)
+    race = sid.partition(".")[0] if "." in sid else ""
+    mine = player is not None and meta["player"] == player.id
+    over = meta["status"] != "playing"
+    if race or (meta.get("daily") and meta.get("competitive") == "1"):
+        if not await moves_public(sv, race, meta.get("daily", "")):
+            if mine and not over:
+                raise not_over()
+            raise ApiError("session.hidden" if player else "auth.required",
+                           "a ranked game's analysis is public after the race or the day, "
+                           "as its moves are")
+    elif player is None:
+        raise ApiError("auth.required", "send your bearer token (register at /api/v1/players)")
+    elif not mine:
+        raise ApiError("session.not_yours", "that session is another player's")
+    elif not over:
+        raise not_over()
+    return await sv.analyses.serve(sid, int(meta["rev"]))
+
+
+def not_over() -> ApiError:
+    return ApiError("analysis.not_over", "the game is still being played: its analysis "
+                    "comes once it is over")
+

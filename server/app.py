@@ -23,6 +23,7 @@ from starlette.routing import Mount, WebSocketRoute
 
 from . import api_docs, asyncapi, logs, openapi, replies, rest, script_replies, store, ws
 from .accounts import Accounts
+from .analyses import Analyses
 from .api import OPERATIONS, Services
 from .arenas import Arenas
 from .beacon import Beacon
@@ -108,7 +109,9 @@ def build_services(settings: Settings, clock: Clock | None = None,
     async def race_over(results: dict[str, Any]) -> None:
         """A race's results: a ghost race's run goes to its ghost race, never to statistics
         or ratings (docs/protocol.md, "Ghost races"); an arena's round also scores on its
-        arena's board; a bot race's recording also lets its player race a bot again."""
+        arena's board; a bot race's recording also lets its player race a bot again. Every
+        race's games are queued for analysis (a ghost race's runs served once it reveals)."""
+        await analyses.race_ended(results)
         if results.get("ghost"):
             await ghosts.run_over(results)
             return
@@ -129,6 +132,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     followups.handle("daily", daily.settle)
     followups.handle("game", game_due)
     hub, metrics = Hub(redis), Metrics()
+    analyses = Analyses(redis, settings, metrics, daily.clock)
     metrics.cached_sessions.set_function(lambda: sessions.kept)
     leagues = Leagues(redis, settings, daily.clock)
     winnable = daily.winnable = Winnable(redis, settings, daily, metrics)
@@ -153,7 +157,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   winnable=winnable, arenas=arenas,
                   challenges=Challenges(redis, settings, accounts, races),
                   daily_live=(live := DailyLive(settings, daily, arenas, boards)),
-                  limits=Limits(redis, settings))
+                  limits=Limits(redis, settings), analyses=analyses)
     if settings.daily_live:  # the live edition's deals are decided ahead too
         winnable.also = [("live", r) for r in live.rule_sets]
     return sv
@@ -230,6 +234,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 await sv.bot_races.stop()
             if sv.winnable is not None:
                 sv.winnable.close()
+            if sv.analyses is not None:
+                sv.analyses.close()
             sv.daily.close()
             with contextlib.suppress(Exception):  # Redis away: the others time this node out
                 await sv.matches.leave_nodes()
@@ -288,6 +294,8 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
         loops.append(sv.winnable.run(stop))
     if sv.limits is not None:  # the leases of this node's sockets (server/limits.py)
         loops.append(sv.limits.run(stop))
+    if sv.analyses is not None:  # finished games judged (server/analyses.py)
+        loops.append(sv.analyses.run(stop))
     await asyncio.gather(*loops)
 
 
@@ -301,7 +309,7 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
         jobs = [sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
                 sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
-                *ghost_jobs(sv), *arena_jobs(sv), *expiring(sv)]
+                *ghost_jobs(sv), *arena_jobs(sv), *expiring(sv), *analysis_jobs(sv)]
         if sv.bot_races is not None:  # bots whose node died, played on here
             jobs.append(sv.bot_races.take_over)
         for job in jobs:
@@ -322,6 +330,11 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
 def ghost_jobs(sv: Services) -> tuple[Any, ...]:
     """Ghost races whose time is up closed, closed ones revealed (server/ghosts.py)."""
     return (sv.ghosts.sweep,) if sv.ghosts is not None else ()
+
+
+def analysis_jobs(sv: Services) -> tuple[Any, ...]:
+    """The ranked attempts on a day's boards queued for analysis once it is revealed."""
+    return (sv.analyses.queue_revealed,) if sv.analyses is not None else ()
 
 
 def arena_jobs(sv: Services) -> tuple[Any, ...]:

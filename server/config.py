@@ -199,6 +199,16 @@ class Settings:
     #: Seconds a solver line is kept for the session it was found for (its next moves are the
     #: next hints, from any node, without a new search).
     hint_line_ttl: float = 3600.0
+    #: Post-game analysis (server/analyses.py): on or off; the positions the solver may
+    #: search from each position of a game, and in all for one game (the rest is "unknown");
+    #: the processes that judge games (one game each at a time, niced); and the seconds a
+    #: node's claim on a game lasts without renewal (a node killed mid-way leaves it to
+    #: another after that).
+    analysis: bool = True
+    analysis_positions: int = 50000
+    analysis_total: int = 2000000
+    analysis_workers: int = 1
+    analysis_lease: float = 30.0
     #: Challenges by name (server/challenges.py): seconds a challenge waits for its answer,
     #: how many unanswered challenges one player may have out at once, and how many of those
     #: to the same player.

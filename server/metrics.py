@@ -92,6 +92,9 @@ class Metrics:
                              "move of a winning line; heuristic: a likely move; none: no "
                              "legal move) and whether a search ran for it", ["source", "searched"],
                              registry=r)
+        self.analyses = Counter("samedeal_analyses", "Post-game analyses: computed by this "
+                                "node's job, and requests answered ready or pending",
+                                ["what"], registry=r)
         # The winnable daily deals' job (server/winnable.py): decisions only, never how many
         # candidates each took (that would say which candidate was dealt before the reveal).
         self.winnable_decided = Counter(

@@ -259,6 +259,22 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                            "description": "heuristic: the search proved that no line from "
                                           "here wins"}},
                  doc="a hint (docs/protocol.md#hints)")),
+    "analysis": ("reply to analysis.get: a finished game's analysis, or pending while it "
+                 "is computed", obj(
+                     {"session": STR, "state": {"enum": ["ready", "pending"]}},
+                     {"analysis": obj({"version": INT, "moves": {"type": "array", "items": STR},
+                                       "positions": {"type": "array", "items": obj(
+                                           {"verdict": {"enum": ["won", "lost", "unknown",
+                                                                 "best"]}})},
+                                       "status": STR, "summary": STR},
+                                      {"turning_point": {"type": ["object", "null"]},
+                                       "last_winnable": {"type": ["integer", "null"]}},
+                                      doc="ready: each position along the line played "
+                                          "judged, and the turning point "
+                                          "(docs/protocol.md#analysis)"),
+                      "retry_ms": {"type": "integer", "minimum": 1,
+                                   "description": "pending: ask again after this long"}},
+                     doc="docs/protocol.md#analysis")),
     "league": ("reply to league.create/join/remove/code/get", LEAGUE),
     "league.left": ("reply to league.leave; closed: you owned it, and it is no more",
                     obj({"league": STR, "closed": BOOL})),

@@ -18,7 +18,7 @@ import engine
 
 from . import admin, codec, replies, schema
 from .accounts import Player
-from .api import OPERATIONS, SEEN, Services, seen_from, transcript
+from .api import OPERATIONS, SEEN, Services, analysis, seen_from, transcript
 from .api import daily_page as page_of_day
 from .daily import day_of
 from .endpoints import Endpoint, Handler
@@ -241,6 +241,13 @@ async def moves(request: Request) -> Response:
                                              param(request, "session")))
 
 
+async def analysis_of(request: Request) -> Response:
+    """A finished game's analysis: public like its moves once they are, no token needed."""
+    who = await caller(request) if "authorization" in request.headers else None
+    body = query_body(request, "analysis.get", "session")
+    return respond(request, await analysis(services(request), who, body["session"]))
+
+
 def query_body(request: Request, kind: str, path: str = "") -> dict[str, Any]:
     """The query string (and a path part) as the body of a ``kind`` message, checked; whole
     numbers (ASCII digits, at most 30 of them) are read as integers, after the text check."""
@@ -400,6 +407,13 @@ ENDPOINTS: list[Endpoint] = [
                                            "moves": {"type": "array"}}),
              auth="optional", errors=("auth.required", "session.unknown", "session.hidden",
                                       "session.not_yours")),
+    Endpoint("GET", f"{API}/sessions/{{session}}/analysis", analysis_of,
+             "A finished game's analysis: each position along the line played, won (moves to "
+             "go), proved lost or unknown, and its turning point; pending while it is "
+             "computed (public when its moves are)", "analysis.get",
+             reply=reply_of("analysis.get"), auth="optional",
+             errors=("auth.required", "session.unknown", "session.hidden", "session.not_yours",
+                     "analysis.not_over", "analysis.match", "analysis.off")),
     post("/sessions/{session}/undo", "undo", "Take back the last move",
          ("session.unknown", "session.not_yours", "conflict"), refusable=True),
     post("/sessions/{session}/resign", "resign", "Give up the game",

@@ -294,6 +294,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "ghost.get": {"ghost": GHOST},
     "hint": {"session": Field("string", doc="a practice session of yours (or an unranked "
                                             "replay of a revealed daily deal)")},
+    "analysis.get": {"session": Field("string", doc="a game whose moves you may see "
+                                      "in full: your practice game once over, a race's or a "
+                                      "daily attempt's once its transcript is public")},
 }
 LEAGUE = Field("string", lo=1, hi=64, doc="a league's id")
 MESSAGES.update({  # leagues (docs/protocol.md "Leagues")

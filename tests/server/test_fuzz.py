@@ -172,6 +172,7 @@ BASE: dict[str, dict[str, Any]] = {
     "ghost.enter": {"ghost": "gnothere"},
     "ghost.get": {"ghost": "gnothere"},
     "hint": {"session": "snothere"},
+    "analysis.get": {"session": "snothere"},
     # A league made by league.create is the hostile player's own (up to league_max of them,
     # then league.too_many): the one change a base here makes, as a rename is.
     "league.create": {"name": "Hostile"},
@@ -442,6 +443,7 @@ ROUTES: dict[str, tuple[str, str, str | None]] = {
     "daily.get": ("GET", "/daily", None),
     "board.get": ("GET", "/boards/{board}", "board"),
     "hint": ("POST", "/sessions/{session}/hint", "session"),
+    "analysis.get": ("GET", "/sessions/{session}/analysis", "session"),
     "league.create": ("POST", "/leagues", None),
     "league.join": ("POST", "/leagues/join", None),
     "league.leave": ("POST", "/leagues/{league}/leave", "league"),

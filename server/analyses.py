@@ -1,0 +1,285 @@
+"""Post-game analysis: every position along the line a game was played judged by the solver
+(won with moves to go, proved lost, unknown; for a scored game the best score still reachable)
+and its turning point (engine/analysis.py), computed once and kept with the game.
+
+Who may see one is decided by the operation (server/api.py ``analysis_get``), by the rule of
+the game's transcript: a practice game's to its player once it is over; a race's, a ranked
+daily attempt's and a ghost race's runs to anyone once their moves are public, and to no one
+before, not even their player. This module only computes and keeps.
+
+**Computed once, kept.** The analysis of session ``S`` is stored beside its moves
+(``sd:{S}:analysis``, a race entry's ``sd:{R}:analysis:P``: the session's hash tag, kept for
+good as the session is) with the revision it judged and when; a practice game taken back and
+played on is judged again at its new end.
+
+**The queue.** ``sd:{analysis}:queue`` is a sorted set of sessions to judge, scored by when any
+node may take one: a session asked for at 0 (first), one queued by an event (a race's end, a
+day's reveal) at the time it was queued. Every node's job claims the lowest due one (``CLAIM``
+moves it a lease ahead, so no other node takes it), renews the lease while the engine works,
+stores the result and drops it. A node killed mid-job stops renewing: once the lease lapses,
+another node's job takes the session. The engine runs in the node's analysis pool
+(``analysis_workers`` processes, niced), one analysis per process at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import date, timedelta
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from . import analysis_worker, store, workers
+from .boards import board_keys
+from .config import Settings
+from .daily import attempt_id, daily_rule_sets, day_of
+from .errors import ApiError
+from .loops import pause
+from .metrics import Metrics
+
+log = logging.getLogger("samedeal.analyses")
+
+QUEUE = "sd:{analysis}:queue"
+#: The pool's processes run this many steps behind the game traffic (and behind the winnable
+#: daily deals' job, 10) for the CPU.
+NICE = 15
+#: How soon a caller told ``pending`` should ask again.
+RETRY_MS = 1000
+#: Days a day's "its board entries are queued" mark is kept.
+MARK_S = 7 * 86400
+
+# KEYS: the queue. ARGV: the session. Ask for it first, unless a node is judging it now (its
+# score is a lease ahead of the store's clock). 1 queued, 0 under way.
+ASK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if s and tonumber(s) > now then return 0 end
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+return 1
+"""
+# KEYS: the queue. ARGV: the lease (ms). The lowest due session, now held a lease ahead; or
+# nothing due.
+CLAIM = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, 1)
+if #due == 0 then return false end
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), due[1])
+return due[1]
+"""
+
+
+def key(sid: str) -> str:
+    """Where session ``sid``'s analysis is kept: on its session's shard."""
+    race, _, player = sid.partition(".")
+    return f"sd:{{{race}}}:analysis:{player}" if player else f"sd:{{{sid}}}:analysis"
+
+
+def day_mark(day: date) -> str:
+    """Set once a revealed day's board entries are queued."""
+    return f"sd:analysis:day:{day.isoformat()}"
+
+
+def match_refusal(kind: str) -> ApiError:
+    """Why a match has no analysis: the engine's analyses one player's line on one deal."""
+    why = ("a Bowling match is one deal its bowlers take turns on, so no position is one "
+           "player's" if kind == "turns" else
+           "in a called-card match the cards come by call, and each player's grid is judged "
+           "only against the others'")
+    return ApiError("analysis.match", f"matches have no analysis: {why}; races, daily "
+                    "attempts and practice games do")
+
+
+class Analyses:
+    def __init__(self, redis: Redis, settings: Settings, metrics: Metrics,
+                 clock: Callable[[], Awaitable[int]]) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.clock = clock  # the daily challenge's clock: which days are revealed
+        self.counted = metrics.analyses
+        self._pool: ProcessPoolExecutor | None = None
+        self._ask = store.script(redis, ASK)
+        self._claim = store.script(redis, CLAIM)
+        self._marked: set[date] = set()  # revealed days whose entries this node saw queued
+
+    # -- serving ---------------------------------------------------------------------------
+
+    async def meta(self, sid: str) -> dict[str, str]:
+        """Session ``sid``'s fields (player, status, rev, daily, competitive...), without
+        rebuilding its game; a match's id is refused with why it has no analysis."""
+        raw = await self.redis.hgetall(store.session_keys(sid)[0])
+        if not raw:
+            kind = await self.redis.hget(store.match_keys(sid)[0], "kind")
+            if kind is not None:
+                raise match_refusal(store.text(kind))
+            raise ApiError("session.unknown", f"there is no session {sid[:40]!r}")
+        return {store.text(k): store.text(v) for k, v in raw.items()}
+
+    async def stored(self, sid: str, rev: int) -> dict[str, Any] | None:
+        """The analysis kept for ``sid`` at revision ``rev``, if there is one."""
+        raw = await self.redis.get(key(sid))
+        if raw is None:
+            return None
+        kept: dict[str, Any] = json.loads(raw)
+        return kept["analysis"] if kept.get("rev") == rev else None
+
+    async def serve(self, sid: str, rev: int) -> dict[str, Any]:
+        """The reply to a caller allowed to see it: ready, or pending (asked for first)."""
+        done = await self.stored(sid, rev)
+        if done is not None:
+            self.counted.labels("ready").inc()
+            return {"session": sid, "state": "ready", "analysis": done}
+        if not self.settings.analysis:
+            raise ApiError("analysis.off", "this server does not analyse games")
+        await self._ask(keys=[QUEUE], args=[sid])
+        self.counted.labels("pending").inc()
+        return {"session": sid, "state": "pending", "retry_ms": RETRY_MS}
+
+    # -- what the events queue ---------------------------------------------------------------
+
+    async def queue(self, sids: list[str]) -> None:
+        """Judge these sessions in the background, after any asked for (already queued:
+        left where they are)."""
+        if sids and self.settings.analysis:
+            now = await store.now_ms(self.redis)
+            await self.redis.zadd(QUEUE, dict.fromkeys(sids, now), nx=True)
+
+    async def race_ended(self, results: dict[str, Any]) -> None:
+        """A race's entrants' games (a ghost race's run too: served once it is revealed)."""
+        await self.queue([f"{results['race']}.{e['player']}" for e in results["ranking"]])
+
+    async def queue_revealed(self) -> int:
+        """A sweep job: the ranked attempts on the boards of each recent day now revealed,
+        queued once (a day's mark is set after they are, so a node dying between leaves
+        them to the next sweep); how many."""
+        if not self.settings.analysis:
+            return 0
+        today = day_of(await self.clock())
+        queued = 0
+        for day in (today - timedelta(2), today - timedelta(1)):
+            if day in self._marked or not await self.redis.exists(
+                    store.daily_reveal(day.isoformat())):
+                continue
+            if not await self.redis.exists(day_mark(day)):
+                sids = await self._entries(day)
+                await self.queue(sids)
+                queued += len(sids)
+                await self.redis.set(day_mark(day), len(sids), ex=MARK_S)
+            self._marked.add(day)
+        return queued
+
+    async def _entries(self, day: date) -> list[str]:
+        """The day's ranked attempts on its boards, humans' and bots'."""
+        rule_sets = daily_rule_sets()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for rules in rule_sets:
+                for kind in ("human", "bot"):
+                    name = f"daily:{day.isoformat()}:{rules.id}:{rules.variant}:{kind}"
+                    pipe.zrange(board_keys(name)[0], 0, -1)
+            lists = await pipe.execute()
+        out = []
+        for i, members in enumerate(lists):
+            rules = rule_sets[i // 2]
+            out += [attempt_id(day, rules, store.text(m).partition(":")[2]) for m in members]
+        return out
+
+    # -- the job -----------------------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Every node: drain the queue, ``analysis_workers`` at a time, until ``stop``."""
+        if not self.settings.analysis:
+            return
+        await asyncio.gather(*(self._drain(stop)
+                               for _ in range(max(1, self.settings.analysis_workers))))
+
+    async def _drain(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                worked = await self.step()
+            except (RedisConnectionError, RedisTimeoutError) as e:
+                log.warning("analysis: the store is unreachable (%s)", e)
+                worked = False
+            except Exception:
+                log.exception("analysis: the job failed")
+                worked = False
+            if not worked and await pause(stop, self.settings.sweep_interval):
+                return
+
+    async def step(self) -> bool:
+        """Claim the next due session and judge it; whether there was one."""
+        lease = int(self.settings.analysis_lease * 1000)
+        got = await self._claim(keys=[QUEUE], args=[lease])
+        if not got:
+            return False
+        sid = store.text(got)
+        renew = asyncio.create_task(self._renew(sid))
+        try:
+            await self.judge(sid)
+        finally:
+            renew.cancel()
+        return True
+
+    async def judge(self, sid: str) -> None:
+        """Judge session ``sid`` as stored now (unless its analysis is kept already), keep
+        it, and take it off the queue."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(store.session_keys(sid)[0])
+            pipe.lrange(store.session_keys(sid)[1], 0, -1)
+            raw, entries = await pipe.execute()
+        meta = {store.text(k): store.text(v) for k, v in raw.items()}
+        if meta and await self.stored(sid, int(meta["rev"])) is None:
+            moves = [store.text(e).partition(" ")[2] for e in entries]
+            judged = await self._in_pool(meta, moves)
+            if judged is None:
+                return  # the pool broke: left claimed, so judged again after the lease
+            if not judged:
+                await self.redis.zrem(QUEUE, sid)
+                return
+            at = await store.now_ms(self.redis)  # when: a second computation would show
+            await self.redis.set(key(sid), json.dumps({"rev": int(meta["rev"]), "at": at,
+                                                       "analysis": judged}))
+            self.counted.labels("computed").inc()
+        await self.redis.zrem(QUEUE, sid)
+
+    async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> dict[str, Any] | None:
+        if self._pool is None:
+            self._pool = workers.pool(self.settings.analysis_workers, nice=NICE)
+        try:
+            out: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
+                self._pool, analysis_worker.analyse, meta["game"], meta["variant"],
+                meta["seed"], moves, meta.get("competitive") == "1",
+                self.settings.analysis_positions, self.settings.analysis_total)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool
+            log.warning("the analysis pool broke: starting a new one")
+            workers.stop(self._pool)
+            self._pool = None
+            return None
+        except Exception:  # the engine refused this game: not tried again until asked
+            log.exception("analysis of a %s/%s game failed", meta["game"], meta["variant"])
+            return {}
+        return out
+
+    async def _renew(self, sid: str) -> None:
+        """Keep the claim while the engine works (it may take a while)."""
+        lease = int(self.settings.analysis_lease * 1000)
+        while True:
+            await asyncio.sleep(self.settings.analysis_lease / 3)
+            # Redis away: tried again; past the lease another node takes the session.
+            with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+                now = await store.now_ms(self.redis)
+                await self.redis.zadd(QUEUE, {sid: now + lease}, xx=True)
+
+    def close(self) -> None:
+        """End the pool (an analysis under way is dropped: its claim lapses)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            workers.stop(pool)
