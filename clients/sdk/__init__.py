@@ -5,6 +5,7 @@ so it works against any SameDeal server. Reference: docs/bots.md."""
 
 from __future__ import annotations
 
+from .analysis import Analysis, AnalysisPending, Position
 from .arenas import ArenaRounds
 from .blocking import BlockingClient
 from .board_updates import BoardUpdates
@@ -35,9 +36,10 @@ from .messages import (
 )
 
 __all__ = [
-    "ArenaRounds", "BlockingClient", "Board", "BoardUpdate", "BoardUpdates", "Challenge",
-    "Client", "ConnectionLost", "Daily", "Event", "Hint", "Match",
-    "MatchEvent", "MatchState", "Notice", "ProtocolError", "Race", "RaceEnded", "RaceEvent",
-    "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync", "RaceStarted",
-    "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError", "Session", "SessionPushed",
+    "Analysis", "AnalysisPending", "ArenaRounds", "BlockingClient", "Board", "BoardUpdate",
+    "BoardUpdates", "Challenge", "Client", "ConnectionLost", "Daily", "Event", "Hint", "Match",
+    "MatchEvent", "MatchState", "Notice", "Position", "ProtocolError", "Race", "RaceEnded",
+    "RaceEvent", "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync",
+    "RaceStarted", "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError",
+    "Session", "SessionPushed",
 ]

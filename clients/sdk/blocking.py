@@ -10,6 +10,7 @@ from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 from . import rest
+from .analysis import Analysis
 from .challenges import Challenge
 from .client import Client, MatchState, RaceState
 from .hints import Hint
@@ -117,6 +118,9 @@ class BlockingClient:
 
     def hint(self, session_id: str) -> Hint:
         return self._run(self.client.hint(session_id))
+
+    def analysis(self, session: str, *, wait: float = 120.0) -> Analysis:
+        return self._run(self.client.analysis(session, wait=wait))
 
     # races
     def races(self) -> list[Race]:

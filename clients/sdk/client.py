@@ -5,10 +5,12 @@ reconnecting). It speaks only the documented protocol; it imports nothing of the
 ``Client`` is assembled from mixins, one job each: ``Connection`` (the socket, requests,
 reconnecting, the event queue), ``Following`` (what arrives, races and matches followed),
 ``Accounts`` (REST reads), ``Sessions``, ``DailyAndBoards``, ``Leagues``, ``Races``,
-``Matches``, ``Hints``, ``Arenas`` and ``Challenges``."""
+``Matches``, ``Hints``, ``Analyses`` (a finished game's analysis), ``Arenas`` and
+``Challenges``."""
 
 from __future__ import annotations
 
+from .analysis import Analyses
 from .arenas import Arenas
 from .bot_races import BotRaces
 from .challenges import Challenges
@@ -24,8 +26,8 @@ from .state import MatchState, RaceState
 __all__ = ["Client", "MatchState", "RaceState", "RequestTimeout"]
 
 
-class Client(Challenges, Races, Matches, Arenas, Sessions, Leagues, DailyAndBoards, BotRaces,
-             Hints):
+class Client(Challenges, Races, Matches, Arenas, Analyses, Sessions, Leagues, DailyAndBoards,
+             BotRaces, Hints):
     """An asyncio SameDeal client for one player.
 
     ``url`` is the server's address (``http://127.0.0.1:8000``); ``token`` the bearer token
