@@ -1,0 +1,320 @@
+"""Post-game analysis (server/analyses.py) on real nodes over a real redis-server: a practice
+game's to its player once it is over; a race's to no one while it runs (its players, another
+account, a spectator; WebSocket and REST) and to everyone after, computed by the background
+job without anyone asking, once; a ranked daily attempt's hidden until its day is revealed,
+then queued by the reveal. Matches are refused with why."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import date, timedelta
+from typing import Any
+
+import jsonschema
+import pytest
+import uvicorn
+from redis.asyncio import Redis
+
+import engine
+from server import replies
+from server.analyses import key
+from server.app import create_app
+from server.config import Settings
+from server.daily import opens_at
+
+from ..conftest import free_port
+from .client import JSON, MSGPACK, Node, Rest, Ws, player
+
+KLONDIKE = engine.get("klondike", "easy")
+#: A deal the solver wins at once (docs/solver.md: 5,625 positions).
+WON_AT_ONCE = "00"
+#: How long a test waits for an analysis at most: a cap against hanging, not a speed.
+PATIENCE = 180
+SCHEMA = replies.REPLIES["analysis"][1]
+
+Ask = Callable[[], Awaitable[dict[str, Any]]]
+
+
+async def ready(ask: Ask) -> dict[str, Any]:
+    """Ask until the analysis is ready, as the reply's ``retry_ms`` says."""
+    end = time.monotonic() + PATIENCE
+    while True:
+        r = await ask()
+        jsonschema.validate(r, SCHEMA)
+        if r["state"] == "ready":
+            return r
+        assert r["state"] == "pending" and r["retry_ms"] >= 1, r
+        assert time.monotonic() < end, f"no analysis in {PATIENCE} s"
+        await asyncio.sleep(r["retry_ms"] / 1000)
+
+
+def by_ws(ws: Ws, sid: str) -> Ask:
+    return lambda: ws.request({"type": "analysis.get", "session": sid})
+
+
+def by_rest(rest: Rest, sid: str) -> Ask:
+    async def ask() -> dict[str, Any]:
+        status, body = await rest.call("GET", f"/sessions/{sid}/analysis")
+        assert status == 200, (status, body)
+        return dict(body, type="analysis")
+
+    return ask
+
+
+async def stored(redis_url: str, sid: str) -> dict[str, Any] | None:
+    """The analysis as the server keeps it in Redis (read straight from the store)."""
+    r = Redis.from_url(redis_url)
+    try:
+        raw = await r.get(key(sid))
+    finally:
+        await r.aclose()
+    return None if raw is None else json.loads(raw)
+
+
+async def refused(ws: Ws, sid: str, code: str) -> None:
+    r = await ws.request({"type": "analysis.get", "session": sid})
+    assert r["type"] == "error" and r["code"] == code, r
+
+
+async def refused_rest(node: Node, token: str | None, sid: str, code: str, status: int) -> None:
+    rest = Rest(node, token)
+    got, body = await rest.call("GET", f"/sessions/{sid}/analysis")
+    await rest.aclose()
+    assert (got, body["code"]) == (status, code), (got, body)
+
+
+def replayed(moves: list[str]) -> engine.State:
+    st = KLONDIKE.deal(bytes.fromhex(WON_AT_ONCE))
+    for m in moves:
+        st.play(engine.parse_move(KLONDIKE, m))
+    return st
+
+
+def check_line(analysis: dict[str, Any]) -> None:
+    """Its shape, and its verdicts held against the engine: a won position's winning line
+    (the turning point's better line) replays to a win from where it stood."""
+    moves = analysis["moves"]
+    assert len(analysis["positions"]) == len(moves) + 1
+    assert analysis["game"] == "klondike" and analysis["variant"] == "easy"
+    assert analysis["positions"][0]["verdict"] == "won"  # dealt winnable, proved at once
+    tp = analysis["turning_point"]
+    if tp is not None and tp.get("better"):
+        n = tp["move_number"]
+        st = replayed(moves[:n - 1])
+        assert analysis["positions"][n - 1]["verdict"] == "won"
+        for m in tp["better"]:
+            st.play(engine.parse_move(KLONDIKE, m))
+        assert st.status == "won", tp
+
+
+@pytest.mark.parametrize("protocol", [JSON, MSGPACK])
+async def test_a_practice_game_is_analysed_for_its_player_once_it_is_over(
+        nodes: list[Node], redis_url: str, protocol: str) -> None:
+    _, token = await player(nodes[0], "Student", "human")
+    _, other = await player(nodes[0], "Onlooker", "human")
+    ws = await Ws.open(nodes[0], token, protocol)
+    s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
+                          "seed": WON_AT_ONCE})
+    sid = s["session"]
+    await refused(ws, sid, "analysis.not_over")
+    await refused_rest(nodes[1], token, sid, "analysis.not_over", 409)
+    played = []
+    for _ in range(4):  # the first legal move each time, then give up
+        move = s["legal"][0]
+        s = await ws.request({"type": "move", "session": sid, "move": move})
+        assert s["type"] == "ack", s
+        played.append(move)
+    assert (await ws.request({"type": "resign", "session": sid}))["type"] == "ack"
+    # Over: not anyone else's to see, nor without a token; its player's, on either node.
+    await refused_rest(nodes[0], other, sid, "session.not_yours", 403)
+    await refused_rest(nodes[0], None, sid, "auth.required", 401)
+    got = await ready(by_ws(ws, sid))
+    assert got["type"] == "analysis" and got["session"] == sid
+    analysis = got["analysis"]
+    assert analysis["moves"] == played and analysis["resigned"] is True, analysis
+    check_line(analysis)
+    rest = Rest(nodes[1], token)
+    assert (await ready(by_rest(rest, sid)))["analysis"] == analysis
+    # Computed once: asked again, the kept one is served, not judged anew.
+    kept = await stored(redis_url, sid)
+    assert kept is not None and kept["analysis"] == analysis and kept["at"] > 0
+    for ask in (by_ws(ws, sid), by_rest(rest, sid)):
+        assert (await ask())["state"] == "ready"
+    assert await stored(redis_url, sid) == kept  # the same stamp: not computed again
+    await rest.aclose()
+    await ws.close()
+
+
+async def play_out(ws: Ws, s: dict[str, Any]) -> list[str]:
+    """Play the last legal move until the game is over (Golf: lost within some 20 moves);
+    the moves played."""
+    played = []
+    while s["view"]["status"] == "playing":
+        move = s["legal"][-1]
+        s = await ws.request({"type": "move", "session": s["session"], "move": move})
+        assert s["type"] == "ack", s
+        played.append(move)
+    return played
+
+
+async def test_a_practice_game_taken_back_is_judged_again_at_its_new_end(
+        nodes: list[Node]) -> None:
+    _, token = await player(nodes[0], "Rethinker", "human")
+    ws = await Ws.open(nodes[0], token)
+    s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy",
+                          "seed": WON_AT_ONCE})
+    sid = s["session"]
+    first = await play_out(ws, s)
+    one = await ready(by_ws(ws, sid))
+    assert one["analysis"]["moves"] == first and one["analysis"]["status"] == "lost"
+    s = await ws.request({"type": "undo", "session": sid})  # practice: undo after the end
+    assert s["type"] == "ack" and s["view"]["status"] == "playing", s
+    await refused(ws, sid, "analysis.not_over")
+    s = await ws.request({"type": "undo", "session": sid})
+    assert s["type"] == "ack", s
+    again = first[:-2] + await play_out(ws, s)
+    two = await ready(by_ws(ws, sid))
+    assert two["analysis"]["moves"] == again
+    await ws.close()
+
+
+async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_after(
+        nodes: list[Node], redis_url: str) -> None:
+    a_id, a_token = await player(nodes[0], "Anna", "human")
+    b_id, b_token = await player(nodes[1], "Boris", "human")
+    _, a2_token = await player(nodes[1], "Anna Again", "human")  # Anna's other account
+    _, c_token = await player(nodes[0], "Watcher", "human")
+    a = await Ws.open(nodes[0], a_token)
+    b = await Ws.open(nodes[1], b_token, MSGPACK)
+    a2 = await Ws.open(nodes[1], a2_token)
+    c = await Ws.open(nodes[0], c_token)
+    race = await a.request({"type": "race.create", "game": "klondike", "variant": "easy",
+                            "seats": 2, "countdown": 0})
+    rid = race["race"]
+    await c.send({"type": "race.subscribe", "race": rid})  # a spectator
+    await c.expect("race", race=rid)
+    await b.request({"type": "race.join", "race": rid})
+    started = await a.expect("race.started")
+    sa, sb = started["sessions"][a_id], started["sessions"][b_id]
+    own = await a.request({"type": "session.get", "session": sa})
+    await a.request({"type": "move", "session": sa, "move": own["legal"][0]})
+    await a.request({"type": "resign", "session": sa})  # Anna is done; Boris plays on
+    # While the race runs: Anna's game is over, yet no one sees its analysis, Anna neither.
+    for ws in (a, b, a2, c):
+        await refused(ws, sa, "session.hidden")
+    await refused(b, sb, "analysis.not_over")  # Boris's own, still being played
+    for ws in (a, a2, c):
+        await refused(ws, sb, "session.hidden")
+    for token in (a_token, b_token, a2_token, c_token):
+        await refused_rest(nodes[1], token, sa, "session.hidden", 403)
+    await refused_rest(nodes[0], None, sa, "auth.required", 401)
+    await refused_rest(nodes[0], b_token, sb, "analysis.not_over", 409)
+    assert await stored(redis_url, sa) is None  # nothing judged yet, nor queued
+    # Boris resigns: the race ends, and the job judges both games with no one asking.
+    await b.request({"type": "resign", "session": sb})
+    await a.expect("race.ended", race=rid)
+    end = time.monotonic() + PATIENCE
+    while await stored(redis_url, sa) is None or await stored(redis_url, sb) is None:
+        assert time.monotonic() < end, "the race's games were not analysed"
+        await asyncio.sleep(0.2)
+    kept = await stored(redis_url, sa)
+    for ws in (a, b, a2, c):
+        got = await ws.request({"type": "analysis.get", "session": sa})
+        assert got["type"] == "analysis" and got["state"] == "ready", got
+        assert got["analysis"] == kept["analysis"]  # type: ignore[index]
+    public = Rest(nodes[1])  # no token: public, as the transcript is
+    status, body = await public.call("GET", f"/sessions/{sb}/analysis")
+    assert status == 200 and body["state"] == "ready", body
+    assert len(body["analysis"]["positions"]) == len(body["analysis"]["moves"]) + 1
+    status, moves = await public.call("GET", f"/sessions/{sa}/moves")
+    assert kept["analysis"]["moves"] == [m for m in moves["moves"] if m != "resign"]  # type: ignore[index]
+    assert await stored(redis_url, sa) == kept  # served, not judged again
+    await public.aclose()
+    for ws in (a, b, a2, c):
+        await ws.close()
+
+
+async def test_a_match_and_an_unknown_session_are_refused(nodes: list[Node]) -> None:
+    _, token = await player(nodes[0], "Bowler", "human")
+    ws = await Ws.open(nodes[0], token)
+    match = await ws.request({"type": "match.create", "game": "bowling", "variant": "easy",
+                              "seats": 2})
+    r = await ws.request({"type": "analysis.get", "session": match["match"]})
+    assert r["code"] == "analysis.match" and "Bowling" in r["message"], r
+    await refused(ws, "snothere", "session.unknown")
+    await refused_rest(nodes[0], None, "snothere", "session.unknown", 404)
+    await ws.close()
+
+
+# ----- a ranked daily attempt: a node of our own, its clock moved by the test --------------
+
+class Clock:
+    def __init__(self, day: date) -> None:
+        self.ms = opens_at(day) + 3_600_000
+
+    async def __call__(self) -> int:
+        return self.ms
+
+
+@pytest.fixture
+def clocked(clocked_redis_url: str) -> Iterator[tuple[Node, Clock]]:
+    """A real uvicorn serving the app on loopback in a thread of its own, with the daily
+    challenge's clock set by the test (a day years ahead no other test uses)."""
+    day = date(2041, 3, 4) + timedelta(days=time.time_ns() % 1000)
+    clock = Clock(day)
+    settings = Settings(redis_url=clocked_redis_url, daily_secret=f"analysis {day}",
+                        daily_rank_new_accounts=True, daily_winnable=False, daily_live=False,
+                        signup_burst=0, origin_burst=0, hint_workers=1)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, clock), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < end and thread.is_alive(), "the node did not start"
+        time.sleep(0.05)
+    yield Node(f"http://127.0.0.1:{port}", 0, None), clock  # type: ignore[arg-type]
+    server.should_exit = True
+    thread.join(30)
+
+
+async def test_a_daily_attempt_is_hidden_until_the_day_is_revealed_then_queued(
+        clocked: tuple[Node, Clock], clocked_redis_url: str) -> None:
+    node, clock = clocked
+    _, token = await player(node, "Early", "human")
+    _, other = await player(node, "Later", "human")
+    rest = Rest(node, token)
+    status, s = await rest.call("POST", "/daily", {"game": "klondike", "variant": "easy"})
+    assert status == 201 and s["mode"] == "daily" and s["ranked"], s
+    sid = s["session"]
+    await refused_rest(node, token, sid, "analysis.not_over", 409)
+    status, _ = await rest.call("POST", f"/sessions/{sid}/moves", {"move": s["legal"][0]})
+    status, _ = await rest.call("POST", f"/sessions/{sid}/resign")
+    assert status == 200
+    # Over, and on the board, but the day's deal is still being played by others.
+    for who in (token, other):
+        await refused_rest(node, who, sid, "session.hidden", 403)
+    await refused_rest(node, None, sid, "auth.required", 401)
+    ws = await Ws.open(node, other)
+    await refused(ws, sid, "session.hidden")
+    assert await stored(clocked_redis_url, sid) is None
+    # Past the day's deadline: the sweep reveals it and queues its board's entries, and the
+    # job judges this one with nobody asking.
+    clock.ms += 2 * 86_400_000
+    end = time.monotonic() + PATIENCE
+    while await stored(clocked_redis_url, sid) is None:
+        assert time.monotonic() < end, "the revealed day's attempt was not analysed"
+        await asyncio.sleep(0.2)
+    public = Rest(node)
+    got = await ready(by_rest(public, sid))  # anyone, no token needed
+    await public.aclose()
+    assert got["analysis"]["resigned"] is True and len(got["analysis"]["moves"]) == 1
+    got = await ws.request({"type": "analysis.get", "session": sid})
+    assert got["state"] == "ready", got
+    await ws.close()
+    await rest.aclose()
