@@ -43,6 +43,7 @@ from .config import Settings
 from .daily import attempt_id, daily_rule_sets, day_of
 from .errors import ApiError
 from .loops import pause
+from .matches.record import CALLED
 from .metrics import Metrics
 
 log = logging.getLogger("samedeal.analyses")
@@ -89,14 +90,13 @@ def day_mark(day: date) -> str:
     return f"sd:analysis:day:{day.isoformat()}"
 
 
-def match_refusal(kind: str) -> ApiError:
-    """Why a match has no analysis: the engine's analyses one player's line on one deal."""
-    why = ("a Bowling match is one deal its bowlers take turns on, so no position is one "
-           "player's" if kind == "turns" else
-           "in a called-card match the cards come by call, and each player's grid is judged "
-           "only against the others'")
-    return ApiError("analysis.match", f"matches have no analysis: {why}; races, daily "
-                    "attempts and practice games do")
+def match_refusal(kind: str, mid: str) -> ApiError:
+    """Why a match as a whole has no analysis: the engine judges one player's line."""
+    if kind == CALLED:
+        return ApiError("analysis.match", "a called-card match is analysed per player: ask for "
+                        f"{mid[:40]}.<player id>, one player's grid")
+    return ApiError("analysis.match", "a Bowling match has no analysis: it is one deal its "
+                    "bowlers take turns on, so no position is one player's")
 
 
 class Analyses:
@@ -115,14 +115,22 @@ class Analyses:
 
     async def meta(self, sid: str) -> dict[str, str]:
         """Session ``sid``'s fields (player, status, rev, daily, competitive...), without
-        rebuilding its game; a match's id is refused with why it has no analysis."""
+        rebuilding its game. A called-card match player's grid (``<match>.<player>``) has
+        ``match`` and ``ended``; a match's own id is refused with why."""
         raw = await self.redis.hgetall(store.session_keys(sid)[0])
-        if not raw:
-            kind = await self.redis.hget(store.match_keys(sid)[0], "kind")
-            if kind is not None:
-                raise match_refusal(store.text(kind))
-            raise ApiError("session.unknown", f"there is no session {sid[:40]!r}")
-        return {store.text(k): store.text(v) for k, v in raw.items()}
+        if raw:
+            return {store.text(k): store.text(v) for k, v in raw.items()}
+        mid, _, pid = sid.partition(".")
+        kind, state = (store.text(v) for v in await self.redis.hmget(
+            store.match_keys(mid)[0], "kind", "state"))
+        if kind and (kind != CALLED or not pid):
+            raise match_refusal(kind, mid)
+        if kind and await self.redis.hexists(store.match_keys(mid)[1], pid):
+            placed = await self.redis.llen(store.match_moves(mid, pid))
+            return {"player": pid, "match": mid, "ended": str(int(state == "ended")),
+                    "status": "finished" if state == "ended" else "playing",
+                    "rev": str(placed)}
+        raise ApiError("session.unknown", f"there is no session {sid[:40]!r}")
 
     async def stored(self, sid: str, rev: int) -> dict[str, Any] | None:
         """The analysis kept for ``sid`` at revision ``rev``, if there is one."""
@@ -152,6 +160,11 @@ class Analyses:
         if sids and self.settings.analysis:
             now = await store.now_ms(self.redis)
             await self.redis.zadd(QUEUE, dict.fromkeys(sids, now), nx=True)
+
+    async def match_ended(self, results: dict[str, Any]) -> None:
+        """A called-card match's players' grids (a Bowling match has no analysis)."""
+        if results.get("kind") == CALLED:
+            await self.queue([f"{results['match']}.{e['player']}" for e in results["ranking"]])
 
     async def race_ended(self, results: dict[str, Any]) -> None:
         """A race's entrants' games (a ghost race's run too: served once it is revealed)."""
@@ -231,11 +244,7 @@ class Analyses:
     async def judge(self, sid: str) -> None:
         """Judge session ``sid`` as stored now (unless its analysis is kept already), keep
         it, and take it off the queue."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hgetall(store.session_keys(sid)[0])
-            pipe.lrange(store.session_keys(sid)[1], 0, -1)
-            raw, entries = await pipe.execute()
-        meta = {store.text(k): store.text(v) for k, v in raw.items()}
+        meta, entries = await self._game(sid)
         if meta and await self.stored(sid, int(meta["rev"])) is None:
             moves = [store.text(e).partition(" ")[2] for e in entries]
             judged = await self._in_pool(meta, moves)
@@ -249,6 +258,26 @@ class Analyses:
                                                        "analysis": judged}))
             self.counted.labels("computed").inc()
         await self.redis.zrem(QUEUE, sid)
+
+    async def _game(self, sid: str) -> tuple[dict[str, str], list[bytes]]:
+        """A session's fields and move-list entries, as stored now; a called-card match
+        player's grid (``<match>.<player>``) as such a session, final once the match ended;
+        nothing for what is neither."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(store.session_keys(sid)[0])
+            pipe.lrange(store.session_keys(sid)[1], 0, -1)
+            raw, entries = await pipe.execute()
+        if raw:
+            return {store.text(k): store.text(v) for k, v in raw.items()}, entries
+        mid, _, pid = sid.partition(".")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(store.match_keys(mid)[0], "kind", "game", "variant", "seed")
+            pipe.lrange(store.match_moves(mid, pid), 0, -1)
+            (kind, game, variant, seed), entries = await pipe.execute()
+        if store.text(kind) != CALLED or not pid:
+            return {}, []
+        return {"game": store.text(game), "variant": store.text(variant),
+                "seed": store.text(seed), "competitive": "1", "rev": str(len(entries))}, entries
 
     async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> dict[str, Any] | None:
         if self._pool is None:

@@ -124,7 +124,12 @@ def build_services(settings: Settings, clock: Clock | None = None,
     races = Races(redis, settings, sessions, race_over)
     ghosts = Ghosts(redis, settings, sessions, races, boards)
     arenas = Arenas(redis, settings, races, boards)
-    matches = Matches(redis, settings, records.results)
+    async def match_over(results: dict[str, Any]) -> None:
+        """A match's results recorded; a called-card match's grids queued for analysis."""
+        await records.results(results)
+        await analyses.match_ended(results)
+
+    matches = Matches(redis, settings, match_over)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)
     followups = FollowUps(redis, settings)
     followups.handle("race", races.follow_up)

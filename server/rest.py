@@ -413,7 +413,7 @@ ENDPOINTS: list[Endpoint] = [
              "computed (public when its moves are)", "analysis.get",
              reply=reply_of("analysis.get"), auth="optional",
              errors=("auth.required", "session.unknown", "session.hidden", "session.not_yours",
-                     "analysis.not_over", "analysis.match", "analysis.off")),
+                     "analysis.not_over", "analysis.match", "analysis.off", "match.not_over")),
     post("/sessions/{session}/undo", "undo", "Take back the last move",
          ("session.unknown", "session.not_yours", "conflict"), refusable=True),
     post("/sessions/{session}/resign", "resign", "Give up the game",

@@ -296,7 +296,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
                                             "replay of a revealed daily deal)")},
     "analysis.get": {"session": Field("string", doc="a game whose moves you may see "
                                       "in full: your practice game once over, a race's or a "
-                                      "daily attempt's once its transcript is public")},
+                                      "daily attempt's once its transcript is public, a "
+                                      "called-card match player's grid (<match>.<player>) "
+                                      "once the match is over")},
 }
 LEAGUE = Field("string", lo=1, hi=64, doc="a league's id")
 MESSAGES.update({  # leagues (docs/protocol.md "Leagues")

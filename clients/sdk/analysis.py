@@ -75,10 +75,12 @@ class Analyses(Accounts):
     async def analysis(self, session: str, *, wait: float = 120.0) -> Analysis:
         """The analysis of a finished game whose moves you may see in full: your practice
         game once it is over, a race's or a ranked daily attempt's once its race or day is
-        over (anyone's then). While the server computes it, asks again as often as it says,
+        over, a called-card match player's grid (``<match>.<player id>``) once the match is
+        (anyone's then). While the server computes it, asks again as often as it says,
         for up to ``wait`` seconds (0: once), then raises ``AnalysisPending``. Refusals raise
-        ``ServerError``: ``analysis.not_over`` (still being played), ``session.hidden`` (not
-        public yet), ``session.not_yours``, ``analysis.match``."""
+        ``ServerError``: ``analysis.not_over`` (still being played), ``session.hidden`` or
+        ``match.not_over`` (not public yet), ``session.not_yours``, ``analysis.match``
+        (a Bowling match)."""
         end = time.monotonic() + wait
         while True:
             raw = await self._rest("GET", f"/sessions/{session}/analysis")

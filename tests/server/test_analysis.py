@@ -238,16 +238,59 @@ async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_afte
         await ws.close()
 
 
-async def test_a_match_and_an_unknown_session_are_refused(nodes: list[Node]) -> None:
-    _, token = await player(nodes[0], "Bowler", "human")
-    ws = await Ws.open(nodes[0], token)
-    match = await ws.request({"type": "match.create", "game": "bowling", "variant": "easy",
-                              "seats": 2})
-    r = await ws.request({"type": "analysis.get", "session": match["match"]})
+async def test_a_called_card_grid_is_analysed_after_its_match_and_bowling_never(
+        nodes: list[Node], redis_url: str) -> None:
+    """A called-card player's grid is a one-player game on the match's deal: analysed per
+    player once the match is over; a Bowling match, one deal in turns, is refused."""
+    ids, socks = [], []
+    for i in range(2):
+        pid, token = await player(nodes[i], f"Placer{i}", "human")
+        ids.append(pid)
+        socks.append(await Ws.open(nodes[i], token))
+    mid = (await socks[0].request({"type": "match.create", "game": "poker-square",
+                                   "variant": "easy", "seats": 2}))["match"]
+    assert (await socks[1].request({"type": "match.join", "match": mid}))["type"] == "match"
+    grids = [f"{mid}.{p}" for p in ids]
+    r = await socks[0].request({"type": "analysis.get", "session": mid})
+    assert r["code"] == "analysis.match" and grids[0].partition(".")[0] in r["message"], r
+    end = time.monotonic() + PATIENCE
+    rounds = 0
+    while (await socks[0].request({"type": "match.get", "match": mid}))["state"] != "ended":
+        assert time.monotonic() < end, "the match did not end"
+        # While it runs (no move since it was read): no one's, the player's own neither.
+        for ws in socks:
+            await refused(ws, grids[0], "match.not_over")
+        assert await stored(redis_url, grids[0]) is None
+        for ws in socks:
+            you = (await ws.request({"type": "match.get", "match": mid})).get("you")
+            if you and you["waiting"]:
+                await ws.request({"type": "match.move", "match": mid, "move": you["legal"][0]})
+        rounds += 1
+    assert rounds >= 25
+    # Over: the job judges both grids with nobody asking; anyone may read them.
+    while any([await stored(redis_url, g) is None for g in grids]):
+        assert time.monotonic() < end, "the match's grids were not analysed"
+        await asyncio.sleep(0.2)
+    public = Rest(nodes[1])
+    status, transcript = await public.call("GET", f"/matches/{mid}/transcript")
+    assert status == 200, transcript
+    for pid, sid in zip(ids, grids, strict=True):
+        got = await ready(by_rest(public, sid))
+        placed = [m["move"] for m in transcript["moves"][pid]]
+        assert got["analysis"]["moves"] == placed and len(placed) == 25
+        assert got["analysis"]["positions"][0]["verdict"] == "best", got["analysis"]
+    await public.aclose()
+    bowling = await socks[0].request({"type": "match.create", "game": "bowling",
+                                      "variant": "easy", "seats": 2})
+    r = await socks[0].request({"type": "analysis.get", "session": bowling["match"]})
     assert r["code"] == "analysis.match" and "Bowling" in r["message"], r
-    await refused(ws, "snothere", "session.unknown")
+    r = await socks[0].request({"type": "analysis.get",
+                                "session": f"{bowling['match']}.{ids[0]}"})
+    assert r["code"] == "analysis.match", r
+    await refused(socks[0], "snothere", "session.unknown")
     await refused_rest(nodes[0], None, "snothere", "session.unknown", 404)
-    await ws.close()
+    for ws in socks:
+        await ws.close()
 
 
 # ----- a ranked daily attempt: a node of our own, its clock moved by the test --------------
