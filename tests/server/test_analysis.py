@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
+import signal
+import subprocess
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -21,12 +26,12 @@ from redis.asyncio import Redis
 
 import engine
 from server import replies
-from server.analyses import key
+from server.analyses import QUEUE, key
 from server.app import create_app
 from server.config import Settings
 from server.daily import opens_at
 
-from ..conftest import free_port
+from ..conftest import FAST, free_port, start_node, wait_for
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
 
 KLONDIKE = engine.get("klondike", "easy")
@@ -361,3 +366,65 @@ async def test_a_daily_attempt_is_hidden_until_the_day_is_revealed_then_queued(
     assert got["state"] == "ready", got
     await ws.close()
     await rest.aclose()
+
+
+# ----- a node killed mid-way: its game is left to another ----------------------------------
+
+
+@pytest.fixture
+def own_store(tmp_path: Path) -> Iterator[str]:
+    """A redis-server of this test's own: no other node drains its queue."""
+    port = free_port()
+    proc = subprocess.Popen([shutil.which("redis-server") or "redis-server", "--port", str(port),
+                             "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    wait_for(lambda: subprocess.run(["redis-cli", "-p", str(port), "ping"],
+                                    capture_output=True).stdout.startswith(b"PONG"),
+             "redis-server")
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(10)
+
+
+async def test_a_node_killed_while_judging_leaves_the_game_to_another(
+        own_store: str, tmp_path: Path) -> None:
+    """Node A, whose budget makes an analysis take minutes, claims a game and is killed
+    (SIGKILL) while its pool judges it; node B takes the game once A's lease lapses."""
+    lease = {"SAMEDEAL_ANALYSIS_LEASE": "2", **FAST}
+    a, a_proc = start_node(own_store, tmp_path / "a.log", SAMEDEAL_ANALYSIS_POSITIONS="100000000",
+                           SAMEDEAL_ANALYSIS_TOTAL="1000000000", **lease)
+    _, token = await player(a, "Patient", "human")
+    ws = await Ws.open(a, token)
+    s = await ws.request({"type": "solo.start", "game": "poker-square", "variant": "easy",
+                          "seed": "0a"})
+    sid, played = s["session"], []
+    while s["view"]["status"] == "playing":
+        played.append(s["legal"][0])
+        s = await ws.request({"type": "move", "session": sid, "move": played[-1]})
+    assert (await ws.request({"type": "analysis.get", "session": sid}))["state"] == "pending"
+    await ws.close()
+    store = Redis.from_url(own_store)
+    end = time.monotonic() + PATIENCE
+    while not (await store.zscore(QUEUE, sid) or 0) > 0:  # asked: 0; claimed: a lease ahead
+        assert time.monotonic() < end, "node A never claimed the game"
+        await asyncio.sleep(0.05)
+    os.kill(a_proc.pid, signal.SIGKILL)
+    a_proc.wait(10)
+    assert await store.get(key(sid)) is None  # A died before it could keep anything
+    b, b_proc = start_node(own_store, tmp_path / "b.log", SAMEDEAL_ANALYSIS_POSITIONS="200",
+                           SAMEDEAL_ANALYSIS_TOTAL="20000", **lease)
+    try:
+        while await store.get(key(sid)) is None:
+            assert time.monotonic() < end, "no node took the game over"
+            await asyncio.sleep(0.1)
+        kept = json.loads(await store.get(key(sid)))
+        assert kept["analysis"]["moves"] == played
+        assert await store.zscore(QUEUE, sid) is None  # done: off the queue
+        rest = Rest(b)
+        metrics = (await rest.http.get("/metrics")).text
+        await rest.aclose()
+        assert 'samedeal_analyses_total{what="computed"} 1.0' in metrics, metrics[-2000:]
+    finally:
+        await store.aclose()
+        b_proc.terminate()
+        b_proc.wait(30)
