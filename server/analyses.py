@@ -178,6 +178,7 @@ class Analyses:
             return 0
         today = day_of(await self.clock())
         queued = 0
+        self._marked &= {today - timedelta(2), today - timedelta(1)}
         for day in (today - timedelta(2), today - timedelta(1)):
             if day in self._marked or not await self.redis.exists(
                     store.daily_reveal(day.isoformat())):
