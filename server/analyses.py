@@ -212,8 +212,13 @@ class Analyses:
         """Every node: drain the queue, ``analysis_workers`` at a time, until ``stop``."""
         if not self.settings.analysis:
             return
-        await asyncio.gather(*(self._drain(stop)
-                               for _ in range(max(1, self.settings.analysis_workers))))
+
+        async def stopping() -> None:  # an analysis under way is dropped at once
+            await stop.wait()
+            self.close()
+
+        await asyncio.gather(stopping(), *(self._drain(stop)
+                                           for _ in range(max(1, self.settings.analysis_workers))))
 
     async def _drain(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -283,15 +288,17 @@ class Analyses:
     async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> dict[str, Any] | None:
         if self._pool is None:
             self._pool = workers.pool(self.settings.analysis_workers, nice=NICE)
+        pool = self._pool
         try:
             out: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
-                self._pool, analysis_worker.analyse, meta["game"], meta["variant"],
+                pool, analysis_worker.analyse, meta["game"], meta["variant"],
                 meta["seed"], moves, meta.get("competitive") == "1",
                 self.settings.analysis_positions, self.settings.analysis_total)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool
-            log.warning("the analysis pool broke: starting a new one")
-            workers.stop(self._pool)
-            self._pool = None
+        except BrokenProcessPool:  # a worker died (killed, out of memory), or the node stops
+            if pool is self._pool:
+                log.warning("the analysis pool broke: starting a new one")
+                workers.stop(pool)
+                self._pool = None
             return None
         except Exception:  # the engine refused this game: not tried again until asked
             log.exception("analysis of a %s/%s game failed", meta["game"], meta["variant"])

@@ -206,7 +206,7 @@ class Settings:
     #: another after that).
     analysis: bool = True
     analysis_positions: int = 50000
-    analysis_total: int = 2000000
+    analysis_total: int = 1000000
     analysis_workers: int = 1
     analysis_lease: float = 30.0
     #: Challenges by name (server/challenges.py): seconds a challenge waits for its answer,

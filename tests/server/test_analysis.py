@@ -106,14 +106,15 @@ def check_line(analysis: dict[str, Any]) -> None:
     assert len(analysis["positions"]) == len(moves) + 1
     assert analysis["game"] == "klondike" and analysis["variant"] == "easy"
     assert analysis["positions"][0]["verdict"] == "won"  # dealt winnable, proved at once
-    tp = analysis["turning_point"]
-    if tp is not None and tp.get("better"):
-        n = tp["move_number"]
-        st = replayed(moves[:n - 1])
-        assert analysis["positions"][n - 1]["verdict"] == "won"
-        for m in tp["better"]:
-            st.play(engine.parse_move(KLONDIKE, m))
-        assert st.status == "won", tp
+    tp = analysis["turning_point"]  # resigned with the deal still winnable: the resignation
+    assert tp is not None and tp["better"], analysis
+    n = tp["move_number"]
+    st = replayed(moves[:n - 1])
+    assert analysis["positions"][n - 1]["verdict"] == "won"
+    assert tp["to_go"] <= analysis["positions"][n - 1]["to_go"]  # the line made short
+    for m in tp["better"]:
+        st.play(engine.parse_move(KLONDIKE, m))
+    assert st.status == "won", tp
 
 
 @pytest.mark.parametrize("protocol", [JSON, MSGPACK])
