@@ -2,10 +2,12 @@
 (won with moves to go, proved lost, unknown; for a scored game the best score still reachable)
 and its turning point (engine/analysis.py), computed once and kept with the game.
 
-Who may see one is decided by the operation (server/api.py ``analysis_get``), by the rule of
-the game's transcript: a practice game's to its player once it is over; a race's, a ranked
-daily attempt's and a ghost race's runs to anyone once their moves are public, and to no one
-before, not even their player. This module only computes and keeps.
+Who may see one is decided by the operation (server/api.py ``analysis``), by the rule of the
+game's transcript: a practice game's to its player once it is over; a race's, a ranked daily
+attempt's, a ghost race's runs and a called-card match player's grid (``<match>.<player>``: a
+one-player game on the match's deal) to anyone once their moves are public, and to no one
+before, not even their player. A Bowling match, one deal in turns, has none. This module only
+computes and keeps.
 
 **Computed once, kept.** The analysis of session ``S`` is stored beside its moves
 (``sd:{S}:analysis``, a race entry's ``sd:{R}:analysis:P``: the session's hash tag, kept for

@@ -25,7 +25,7 @@ import uvicorn
 from redis.asyncio import Redis
 
 import engine
-from server import replies
+from server import replies, store
 from server.analyses import QUEUE, key
 from server.app import create_app
 from server.config import Settings
@@ -33,6 +33,8 @@ from server.daily import opens_at
 
 from ..conftest import FAST, free_port, start_node, wait_for
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
+
+pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
 KLONDIKE = engine.get("klondike", "easy")
 #: A deal the solver wins at once (docs/solver.md: 5,625 positions).
@@ -70,13 +72,14 @@ def by_rest(rest: Rest, sid: str) -> Ask:
     return ask
 
 
-async def stored(redis_url: str, sid: str) -> dict[str, Any] | None:
-    """The analysis as the server keeps it in Redis (read straight from the store)."""
-    r = Redis.from_url(redis_url)
+async def stored(url: str, sid: str) -> dict[str, Any] | None:
+    """The analysis as the server keeps it (read straight from the store: one Redis or the
+    cluster, connected as a node connects)."""
+    r = store.connect(url)
     try:
         raw = await r.get(key(sid))
     finally:
-        await r.aclose()
+        await store.close(r)
     return None if raw is None else json.loads(raw)
 
 
@@ -119,7 +122,7 @@ def check_line(analysis: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("protocol", [JSON, MSGPACK])
 async def test_a_practice_game_is_analysed_for_its_player_once_it_is_over(
-        nodes: list[Node], redis_url: str, protocol: str) -> None:
+        nodes: list[Node], store_url: str, protocol: str) -> None:
     _, token = await player(nodes[0], "Student", "human")
     _, other = await player(nodes[0], "Onlooker", "human")
     ws = await Ws.open(nodes[0], token, protocol)
@@ -146,11 +149,11 @@ async def test_a_practice_game_is_analysed_for_its_player_once_it_is_over(
     rest = Rest(nodes[1], token)
     assert (await ready(by_rest(rest, sid)))["analysis"] == analysis
     # Computed once: asked again, the kept one is served, not judged anew.
-    kept = await stored(redis_url, sid)
+    kept = await stored(store_url, sid)
     assert kept is not None and kept["analysis"] == analysis and kept["at"] > 0
     for ask in (by_ws(ws, sid), by_rest(rest, sid)):
         assert (await ask())["state"] == "ready"
-    assert await stored(redis_url, sid) == kept  # the same stamp: not computed again
+    assert await stored(store_url, sid) == kept  # the same stamp: not computed again
     await rest.aclose()
     await ws.close()
 
@@ -189,7 +192,7 @@ async def test_a_practice_game_taken_back_is_judged_again_at_its_new_end(
 
 
 async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_after(
-        nodes: list[Node], redis_url: str) -> None:
+        nodes: list[Node], store_url: str) -> None:
     a_id, a_token = await player(nodes[0], "Anna", "human")
     b_id, b_token = await player(nodes[1], "Boris", "human")
     _, a2_token = await player(nodes[1], "Anna Again", "human")  # Anna's other account
@@ -219,15 +222,15 @@ async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_afte
         await refused_rest(nodes[1], token, sa, "session.hidden", 403)
     await refused_rest(nodes[0], None, sa, "auth.required", 401)
     await refused_rest(nodes[0], b_token, sb, "analysis.not_over", 409)
-    assert await stored(redis_url, sa) is None  # nothing judged yet, nor queued
+    assert await stored(store_url, sa) is None  # nothing judged yet, nor queued
     # Boris resigns: the race ends, and the job judges both games with no one asking.
     await b.request({"type": "resign", "session": sb})
     await a.expect("race.ended", race=rid)
     end = time.monotonic() + PATIENCE
-    while await stored(redis_url, sa) is None or await stored(redis_url, sb) is None:
+    while await stored(store_url, sa) is None or await stored(store_url, sb) is None:
         assert time.monotonic() < end, "the race's games were not analysed"
         await asyncio.sleep(0.2)
-    kept = await stored(redis_url, sa)
+    kept = await stored(store_url, sa)
     for ws in (a, b, a2, c):
         got = await ws.request({"type": "analysis.get", "session": sa})
         assert got["type"] == "analysis" and got["state"] == "ready", got
@@ -238,14 +241,14 @@ async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_afte
     assert len(body["analysis"]["positions"]) == len(body["analysis"]["moves"]) + 1
     status, moves = await public.call("GET", f"/sessions/{sa}/moves")
     assert kept["analysis"]["moves"] == [m for m in moves["moves"] if m != "resign"]  # type: ignore[index]
-    assert await stored(redis_url, sa) == kept  # served, not judged again
+    assert await stored(store_url, sa) == kept  # served, not judged again
     await public.aclose()
     for ws in (a, b, a2, c):
         await ws.close()
 
 
 async def test_a_called_card_grid_is_analysed_after_its_match_and_bowling_never(
-        nodes: list[Node], redis_url: str) -> None:
+        nodes: list[Node], store_url: str) -> None:
     """A called-card player's grid is a one-player game on the match's deal: analysed per
     player once the match is over; a Bowling match, one deal in turns, is refused."""
     ids, socks = [], []
@@ -266,7 +269,7 @@ async def test_a_called_card_grid_is_analysed_after_its_match_and_bowling_never(
         # While it runs (no move since it was read): no one's, the player's own neither.
         for ws in socks:
             await refused(ws, grids[0], "match.not_over")
-        assert await stored(redis_url, grids[0]) is None
+        assert await stored(store_url, grids[0]) is None
         for ws in socks:
             you = (await ws.request({"type": "match.get", "match": mid})).get("you")
             if you and you["waiting"]:
@@ -274,7 +277,7 @@ async def test_a_called_card_grid_is_analysed_after_its_match_and_bowling_never(
         rounds += 1
     assert rounds >= 25
     # Over: the job judges both grids with nobody asking; anyone may read them.
-    while any([await stored(redis_url, g) is None for g in grids]):
+    while any([await stored(store_url, g) is None for g in grids]):
         assert time.monotonic() < end, "the match's grids were not analysed"
         await asyncio.sleep(0.2)
     public = Rest(nodes[1])
