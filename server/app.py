@@ -124,6 +124,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     races = Races(redis, settings, sessions, race_over)
     ghosts = Ghosts(redis, settings, sessions, races, boards)
     arenas = Arenas(redis, settings, races, boards)
+
     async def match_over(results: dict[str, Any]) -> None:
         """A match's results recorded; a called-card match's grids queued for analysis."""
         await records.results(results)
