@@ -4,13 +4,15 @@
 // deal) and plays the transcript's moves on it, one at a time, keeping every board the server
 // answers. Stepping back shows a kept board; nothing is ever computed in the browser.
 // Moves read in card words (words.js) from the board before each move, the notation as their
-// title; the page names the game and the race or match, not their ids.
+// title; the page names the game and the race or match, not their ids. Once a game is over its
+// analysis (analysis.js) runs along the moves above the board.
 
 import { renderBoard } from "./render.js";
 import { h, errorText } from "./dom.js";
 import { duration } from "./time.js";
 import { seedReveal } from "./seed.js";
 import { gameWords, moveWords, playWords } from "./words.js";
+import { analysisPanel } from "./analysis.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -147,8 +149,13 @@ function mountStepper(el, ctx, t) {
   const btn = (label, act, aria) => h("button", { type: "button", text: label, "aria-label": aria, "data-step": act });
   const first = btn("« First", "first", "the deal"), prev = btn("‹ Prev", "prev", "previous move");
   const next = btn("Next ›", "next", "next move"), last = btn("Last »", "last", "last move");
+  // The analysis of a finished session's game (not of a match's: it has no session); the
+  // better line shows its boards here through `host`.
+  const host = { rules, go: (k) => go(k), show: showAside };
+  const panel = t.session && t.seed && t.status && t.status !== "playing" ? analysisPanel(ctx, t, host) : null;
   el.append(h("div.replay", {},
     h("div.replay-controls", {}, first, prev, pos, next, last),
+    panel?.el,
     note,
     h("div.replay-body", {}, boardEl, list)));
   first.onclick = () => go(0);
@@ -184,7 +191,8 @@ function mountStepper(el, ctx, t) {
       text = k - 1 === resignAt ? `Move ${k}: resigned.` : `${text} — this move ended the game: ${t.status}${t.score !== null ? `, score ${t.score}` : ""}.`;
     }
     if (failedAt >= 0 && k > failedAt) text = `Move ${failedAt + 1} (${said(failedAt + 1)}, ${moves[failedAt]}) did not replay on this deal.`;
-    note.textContent = text;
+    note.textContent = text + (panel?.say(k) ?? "");
+    panel?.shown(k);
     for (const li of list.children) li.classList.toggle("current", Number(li.dataset.step) === k);
     // Keep the current move in view inside the list, without scrolling the page.
     const li = list.children[k - 1];
@@ -195,6 +203,17 @@ function mountStepper(el, ctx, t) {
         list.scrollTop = top + li.offsetHeight - list.clientHeight;
       }
     }
+  }
+
+  // A board off the game's path (the better line's), with its note and where it is.
+  function showAside(view, text, where) {
+    if (view) {
+      if (!board) board = renderBoard(boardEl, rules, view, { legal: [], interactive: false, onMove: async () => {} });
+      else board.update(view, []);
+    }
+    note.textContent = text;
+    pos.textContent = where;
+    for (const li of list.children) li.classList.remove("current");
   }
 
   // Play the practice game forward to step k (within the playable moves), keeping each board.
@@ -248,6 +267,10 @@ function mountStepper(el, ctx, t) {
 
   const onKey = (e) => {
     if (e.target.closest?.("input, select, textarea")) return;
+    if (panel?.key(e.key)) {
+      e.preventDefault();
+      return;
+    }
     const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: moves.length }[e.key];
     if (to === undefined) return;
     e.preventDefault();
@@ -266,6 +289,7 @@ function mountStepper(el, ctx, t) {
     destroy() {
       dead = true;
       document.removeEventListener("keydown", onKey);
+      panel?.destroy();
       board?.destroy();
     },
   };
