@@ -76,13 +76,21 @@ export async function mount(root, ctx, params) {
       undo: true,
       resign: true,
       actions: [{ label: "New deal", onClick: newDeal, className: "new-deal" }],
-      overActions: [{ label: "Play again", onClick: newDeal, className: "play-again primary" }],
+      overActions: [
+        { label: "Play again", onClick: newDeal, className: "play-again primary" },
+        { label: "Analyse", onClick: analyse, className: "analyse" },
+      ],
       onEnd: (p) => {
         showSeed(p);
         const offer = !head.querySelector(".name-offer") && nameOffer(ctx); // a guest's first game ended
         if (offer) head.append(offer);
       },
     });
+  }
+
+  // The game's replay, where its analysis runs along the moves.
+  function analyse() {
+    if (session) location.hash = `#/replay/session/${encodeURIComponent(session.payload.session)}`;
   }
 
   function newDeal() {
