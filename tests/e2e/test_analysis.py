@@ -1,0 +1,207 @@
+"""A finished game's analysis on its replay, in a real browser against real servers: a practice
+Klondike game played a few moves and resigned, "Analyse" on its game-over screen, then on the
+replay the bar (one cell per position, each verdict the REST analysis's), the turning point one
+click away (the board at the position before the turning move, the sentence in the note) and
+one move of the better line played on the replay's board. A game still being played is never
+analysed: its replay shows no bar and asks nothing. And the bar's room is kept from the start:
+the board does not move when it arrives, at desktop and phone size.
+
+The deal is one the solver proves winnable from the start (found with the engine here), so a
+game resigned short of the win has a turning point."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+import engine
+from engine.solver import Budget, Outcome, solve
+
+from .conftest import ARTIFACTS, resize
+
+WAIT = 180_000  # the server analyses in the background; the machine is shared
+RULES = ("klondike", "easy")
+PLAYED = 8  # moves played before resigning
+View = dict[str, Any]
+
+
+def a_winnable_deal() -> tuple[str, list[str]]:
+    """A seed whose deal the solver wins within a small budget, and the first moves of a plain
+    player's game on it: a card moved when one can be, else the stock."""
+    rules = engine.get(*RULES)
+    for n in range(1, 60):
+        seed = f"{n:02x}"
+        st = rules.deal(bytes.fromhex(seed))
+        if solve(st, Budget(positions=20_000)).outcome != Outcome.WON:
+            continue
+        moves = []
+        for _ in range(PLAYED):
+            legal = [engine.move_text(rules, m) for m in st.legal_moves()]
+            pick = next((m for m in legal if "-" in m), "s" if "s" in legal else None)
+            if pick is None:
+                break
+            moves.append(pick)
+            st.play(engine.parse_move(rules, pick))
+        if len(moves) == PLAYED and st.status == "playing":
+            return seed, moves
+    raise AssertionError("no Klondike deal was won within the budget")
+
+
+def view_after(seed: str, moves: list[str]) -> View:
+    rules = engine.get(*RULES)
+    st = rules.deal(bytes.fromhex(seed))
+    for m in moves:
+        st.play(engine.parse_move(rules, m))
+    view: View = st.view()
+    return view
+
+
+# Each pile of the replay's board as it shows, by name in order: its backs and face-up cards.
+PILES = """Object.fromEntries([...document.querySelectorAll('.replay-board .pile[data-pile]')]
+    .map((p) => [p.dataset.pile, {down: p.querySelectorAll('.card.back').length,
+                 up: [...p.querySelectorAll('.card:not(.back)')].map((c) => c.dataset.card)}])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))"""
+
+
+def piles_of(view: View) -> dict[str, Any]:
+    return {k: {"down": view["piles"][k].get("down", 0), "up": list(view["piles"][k]["up"])}
+            for k in sorted(view["piles"])}
+
+
+def expect_board(page: Page, view: View) -> None:
+    """Waits until the replay's board shows `view`'s piles, every card of them."""
+    want = piles_of(view)
+    page.wait_for_function(f"(want) => JSON.stringify({PILES}) === JSON.stringify(want)",
+                           arg=want, timeout=WAIT)
+    assert page.evaluate(f"() => {PILES}") == want
+
+
+def play_and_resign(page: Page, seed: str, moves: list[str]) -> str:
+    """A practice game on `seed`: `moves` through the page's own connection, then Resign and
+    Analyse on the game-over screen. The session's id."""
+    base = page.url.split("#")[0]
+    page.goto(f"{base}#/play/{RULES[0]}/{RULES[1]}?seed={seed}")
+    page.wait_for_selector(".session[data-rev='0']")
+    sid = page.locator(".session").get_attribute("data-session")
+    assert sid
+    for rev, m in enumerate(moves):
+        page.evaluate("([sid, move, rev]) => samedeal.net.request({type: 'move', session: sid, "
+                      "move, rev})", [sid, m, rev])
+    page.reload()  # the practice page resumes the game where it stands
+    expect(page.locator(".session")).to_have_attribute("data-rev", str(len(moves)))
+    page.get_by_role("button", name="Resign").click()
+    over = page.locator(".game-over")
+    expect(over).to_contain_text("Game lost")
+    over.get_by_role("button", name="Analyse").click()
+    expect(page).to_have_url(f"{base}#/replay/session/{sid}")
+    return sid
+
+
+def rest_analysis(page: Page, sid: str) -> dict[str, Any]:
+    answer: dict[str, Any] = page.evaluate(
+        "(sid) => samedeal.net.rest('GET', `/sessions/${sid}/analysis`)", sid)
+    return answer
+
+
+def test_the_bar_the_turning_point_and_the_better_line(page_for: Callable[..., Page]) -> None:
+    seed, moves = a_winnable_deal()
+    page = page_for("Analyst")
+    sid = play_and_resign(page, seed, moves)
+    # The board's place before the analysis is in: the bar's room is already kept above it.
+    page.wait_for_selector(".replay-board .pile")
+    top = page.locator(".replay-board").bounding_box()
+    assert top
+
+    panel = page.locator(".analysis")
+    expect(panel).to_have_attribute("data-state", "ready", timeout=WAIT)
+    answer = rest_analysis(page, sid)
+    assert answer["state"] == "ready" and answer["session"] == sid
+    a = answer["analysis"]
+    assert a["moves"] == moves and a["resigned"]
+    assert page.locator(".replay-board").bounding_box() == top
+
+    # One cell per position, each with its verdict.
+    cells = panel.locator(".analysis-bar .cell")
+    expect(cells).to_have_count(len(moves) + 1)
+    assert len(a["positions"]) == len(moves) + 1
+    shown = cells.evaluate_all("(cs) => cs.map((c) => [c.dataset.verdict, c.className])")
+    for (verdict, classes), p in zip(shown, a["positions"], strict=True):
+        assert verdict == p["verdict"] and f"v-{p['verdict']}" in classes.split()
+    assert a["positions"][0]["verdict"] == "won"
+    expect(panel.locator(".analysis-status")).to_have_text(a["summary"])
+
+    # The turning point, one click away: the position before the turning move.
+    tp = a["turning_point"]
+    assert tp, "a winnable deal resigned short of the win has a turning point"
+    before = tp["move_number"] - 1
+    panel.get_by_role("button", name=f"Turning point: move {tp['move_number']}").click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Move {before} of {len(moves) + 1}")
+    expect(page.locator(".replay-note")).to_contain_text(tp["text"])
+    expect(cells.nth(before)).to_have_class(re.compile(r"\bcurrent\b"))
+    assert "tp" in (cells.nth(before).get_attribute("class") or "").split()
+    expect_board(page, view_after(seed, moves[:before]))
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "analysis-desktop.png")
+
+    # The better line from there: one move of it played on the replay's board.
+    better = tp["better"]
+    assert len(better) > 1  # its last move (the win) is described, not played
+    panel.get_by_role("button", name="Play the better line").click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Better line 0 of {len(better)}")
+    panel.get_by_role("button", name="the better line's next move").click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Better line 1 of {len(better)}")
+    expect(page.locator(".replay-note")).to_contain_text(f"Better line, move 1 of {len(better)}: ")
+    expect_board(page, view_after(seed, moves[:before] + better[:1]))
+
+    # The keys step the line; Escape goes back to the game's position.
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".replay-pos")).to_have_text(f"Better line 2 of {len(better)}")
+    if len(better) > 2:
+        expect_board(page, view_after(seed, moves[:before] + better[:2]))
+    page.keyboard.press("Escape")
+    expect(page.locator(".replay-pos")).to_have_text(f"Move {before} of {len(moves) + 1}")
+    expect_board(page, view_after(seed, moves[:before]))
+
+    # Clicking a cell goes to its position; the bar is one Tab stop, on the position shown.
+    cells.nth(2).click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Move 2 of {len(moves) + 1}")
+    expect(cells.nth(2)).to_have_attribute("tabindex", "0")
+    assert cells.evaluate_all("(cs) => cs.filter((c) => c.tabIndex === 0).length") == 1
+    cells.nth(2).focus()
+    page.keyboard.press("ArrowRight")
+    expect(cells.nth(3)).to_be_focused()
+    expect(page.locator(".replay-pos")).to_have_text(f"Move 3 of {len(moves) + 1}")
+
+    # At phone size the bar still fits across and the board keeps its place.
+    resize(page, {"width": 390, "height": 844})
+    page.reload()
+    expect(panel).to_have_attribute("data-state", "ready", timeout=WAIT)
+    bar = panel.locator(".analysis-bar").bounding_box()
+    assert bar and bar["x"] >= 0 and bar["x"] + bar["width"] <= 390
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    for name in (f"Turning point: move {tp['move_number']}", "Play the better line"):
+        box = panel.get_by_role("button", name=name).bounding_box()
+        assert box and box["x"] + box["width"] <= 390 and box["height"] > 0
+    page.screenshot(path=ARTIFACTS / "analysis-phone.png")
+
+
+def test_a_game_being_played_is_not_analysed(page_for: Callable[..., Page]) -> None:
+    seed, moves = a_winnable_deal()
+    page = page_for("Player")
+    base = page.url.split("#")[0]
+    page.goto(f"{base}#/play/{RULES[0]}/{RULES[1]}?seed={seed}")
+    page.wait_for_selector(".session[data-rev='0']")
+    sid = page.locator(".session").get_attribute("data-session")
+    page.evaluate("([sid, move]) => samedeal.net.request({type: 'move', session: sid, move, "
+                  "rev: 0})", [sid, moves[0]])
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/analysis" in r.url else None)
+    page.goto(f"{base}#/replay/session/{sid}")
+    expect(page.locator(".replay-moves li")).to_have_count(1)
+    page.wait_for_selector(".replay-board .pile")
+    assert page.locator(".analysis").count() == 0
+    assert asked == []
