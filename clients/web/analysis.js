@@ -118,7 +118,7 @@ export function analysisPanel(ctx, t, host) {
         r = await net.rest("GET", `/sessions/${encodeURIComponent(t.session)}/analysis`);
       } catch (e) {
         if (dead) return;
-        if (e.code === "net.lost" || e.status >= 500) {
+        if (e.code === "net.lost" || e.status === 429 || e.status >= 500) {
           await sleep(RETRY_LOST);
           continue;
         }

@@ -56,6 +56,7 @@ export function betterLine(ctx, t, tp, host, changed) {
     n = Math.max(0, Math.min(line.length, n));
     at = n;
     changed();
+    if (!sid && !failed) host.show(null, `Playing the game up to move ${from} to start the better line…`, `Better line ${n} of ${line.length}`);
     busy = busy.then(() => reach(n)).catch((e) => { failed = `The better line did not replay: ${errorText(e)}`; });
     await busy;
     if (dead || at !== n) return;

@@ -112,16 +112,19 @@ def test_the_bar_the_turning_point_and_the_better_line(page_for: Callable[..., P
     sid = play_and_resign(page, seed, moves)
     # The board's place before the analysis is in: the bar's room is already kept above it.
     page.wait_for_selector(".replay-board .pile")
-    top = page.locator(".replay-board").bounding_box()
-    assert top
-
     panel = page.locator(".analysis")
+    top, room = page.locator(".replay-board").bounding_box(), panel.bounding_box()
+    assert top and room
+    state, said = panel.evaluate(
+        "(p) => [p.dataset.state, p.querySelector('.analysis-status').textContent]")
+    assert said == "analysing…" if state == "pending" else state == "ready", (state, said)
     expect(panel).to_have_attribute("data-state", "ready", timeout=WAIT)
     answer = rest_analysis(page, sid)
     assert answer["state"] == "ready" and answer["session"] == sid
     a = answer["analysis"]
     assert a["moves"] == moves and a["resigned"]
     assert page.locator(".replay-board").bounding_box() == top
+    assert panel.bounding_box() == room
 
     # One cell per position, each with its verdict.
     cells = panel.locator(".analysis-bar .cell")
