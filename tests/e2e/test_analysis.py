@@ -208,3 +208,29 @@ def test_a_game_being_played_is_not_analysed(page_for: Callable[..., Page]) -> N
     page.wait_for_selector(".replay-board .pile")
     assert page.locator(".analysis").count() == 0
     assert asked == []
+
+
+def test_a_won_game_shows_its_moves_over_par(page_for: Callable[..., Page]) -> None:
+    seed, _ = a_winnable_deal()
+    rules = engine.get(*RULES)
+    line = [engine.move_text(rules, m) for m in
+            solve(rules.deal(bytes.fromhex(seed)), Budget(positions=20_000)).moves]
+    page = page_for("Winner")
+    base = page.url.split("#")[0]
+    page.goto(f"{base}#/play/{RULES[0]}/{RULES[1]}?seed={seed}")
+    page.wait_for_selector(".session[data-rev='0']")
+    sid = page.locator(".session").get_attribute("data-session")
+    status = page.evaluate("""async ([sid, line]) => { let ack;
+        for (let rev = 0; rev < line.length; rev++) {
+          ack = await samedeal.net.request({type: 'move', session: sid, move: line[rev], rev}); }
+        return ack.view.status; }""", [sid, line])
+    assert status == "won"
+    page.goto(f"{base}#/replay/session/{sid}")
+    panel = page.locator(".analysis")
+    expect(panel).to_have_attribute("data-state", "ready", timeout=WAIT)
+    a = rest_analysis(page, sid)["analysis"]
+    assert a["status"] == "won" and a["turning_point"] is None and a["over_par"] is not None
+    said = "On par" if a["over_par"] == 0 else f"{a['over_par']} over par"
+    expect(panel.locator(".analysis-status")).to_have_text(f"{said}. {a['summary']}")
+    expect(panel.locator(".analysis-bar .cell")).to_have_count(len(line) + 1)
+    assert panel.locator(".turning-point, .better-line").count() == 0
