@@ -2,12 +2,13 @@
 Klondike game played a few moves and resigned, "Analyse" on its game-over screen, then on the
 replay the bar (one cell per position, each verdict the REST analysis's), the turning point one
 click away (the board at the position before the turning move, the sentence in the note) and
-one move of the better line played on the replay's board. A game still being played is never
-analysed: its replay shows no bar and asks nothing. And the bar's room is kept from the start:
-the board does not move when it arrives, at desktop and phone size.
+moves of the better line played on the replay's board. A game won on the solver's line shows
+its moves over par. A game still being played is never analysed: its replay shows no bar and
+asks nothing. And the bar's room is kept from the start: the board does not move when it
+arrives, at desktop and phone size.
 
-The deal is one the solver proves winnable from the start (found with the engine here), so a
-game resigned short of the win has a turning point."""
+The games are chosen with the engine here: one whose deal is won from the start and lost some
+moves later, so its bar has both verdicts and a turning point that is a move."""
 
 from __future__ import annotations
 
@@ -18,36 +19,40 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 import engine
-from engine.solver import Budget, Outcome, solve
+from engine.analysis import analyse
+from engine.solver import Budget, solve
 
 from .conftest import ARTIFACTS, resize
 
 WAIT = 180_000  # the server analyses in the background; the machine is shared
-RULES = ("klondike", "easy")
-PLAYED = 8  # moves played before resigning
+RULES = ("klondike", "difficult")  # one pass through the stock: soon lost by a careless player
+WON = ("klondike", "easy")
+PLAYED = 30  # moves at most before resigning
 View = dict[str, Any]
 
 
-def a_winnable_deal() -> tuple[str, list[str]]:
-    """A seed whose deal the solver wins within a small budget, and the first moves of a plain
-    player's game on it: a card moved when one can be, else the stock."""
+def a_lost_chance() -> tuple[str, list[str]]:
+    """A seed and a careless player's first moves on it (the stock whenever it can, else the
+    first card move), after which the deal, winnable at first, is lost."""
     rules = engine.get(*RULES)
     for n in range(1, 60):
         seed = f"{n:02x}"
         st = rules.deal(bytes.fromhex(seed))
-        if solve(st, Budget(positions=20_000)).outcome != Outcome.WON:
-            continue
-        moves = []
-        for _ in range(PLAYED):
+        moves: list[str] = []
+        while len(moves) < PLAYED and st.status == "playing":
             legal = [engine.move_text(rules, m) for m in st.legal_moves()]
-            pick = next((m for m in legal if "-" in m), "s" if "s" in legal else None)
+            pick = "s" if "s" in legal else next((m for m in legal if "-" in m), None)
             if pick is None:
                 break
             moves.append(pick)
             st.play(engine.parse_move(rules, pick))
-        if len(moves) == PLAYED and st.status == "playing":
+        if st.status != "playing":
+            continue
+        verdicts = [p["verdict"] for p in analyse(rules, bytes.fromhex(seed), moves).to_json()[
+            "positions"]]
+        if verdicts[0] == "won" and verdicts[-1] == "lost":
             return seed, moves
-    raise AssertionError("no Klondike deal was won within the budget")
+    raise AssertionError("no Klondike deal was lost along a careless player's moves")
 
 
 def view_after(seed: str, moves: list[str]) -> View:
@@ -107,7 +112,7 @@ def rest_analysis(page: Page, sid: str) -> dict[str, Any]:
 
 
 def test_the_bar_the_turning_point_and_the_better_line(page_for: Callable[..., Page]) -> None:
-    seed, moves = a_winnable_deal()
+    seed, moves = a_lost_chance()
     page = page_for("Analyst")
     sid = play_and_resign(page, seed, moves)
     # The board's place before the analysis is in: the bar's room is already kept above it.
@@ -133,12 +138,13 @@ def test_the_bar_the_turning_point_and_the_better_line(page_for: Callable[..., P
     shown = cells.evaluate_all("(cs) => cs.map((c) => [c.dataset.verdict, c.className])")
     for (verdict, classes), p in zip(shown, a["positions"], strict=True):
         assert verdict == p["verdict"] and f"v-{p['verdict']}" in classes.split()
-    assert a["positions"][0]["verdict"] == "won"
+    assert {"won", "lost"} <= {p["verdict"] for p in a["positions"]}
     expect(panel.locator(".analysis-status")).to_have_text(a["summary"])
 
     # The turning point, one click away: the position before the turning move.
     tp = a["turning_point"]
-    assert tp, "a winnable deal resigned short of the win has a turning point"
+    assert tp and tp["move"] == moves[tp["move_number"] - 1]
+    assert a["positions"][tp["move_number"] - 1]["verdict"] == "won"
     before = tp["move_number"] - 1
     panel.get_by_role("button", name=f"Turning point: move {tp['move_number']}").click()
     expect(page.locator(".replay-pos")).to_have_text(f"Move {before} of {len(moves) + 1}")
@@ -193,7 +199,7 @@ def test_the_bar_the_turning_point_and_the_better_line(page_for: Callable[..., P
 
 
 def test_a_game_being_played_is_not_analysed(page_for: Callable[..., Page]) -> None:
-    seed, moves = a_winnable_deal()
+    seed, moves = a_lost_chance()
     page = page_for("Player")
     base = page.url.split("#")[0]
     page.goto(f"{base}#/play/{RULES[0]}/{RULES[1]}?seed={seed}")
@@ -211,13 +217,14 @@ def test_a_game_being_played_is_not_analysed(page_for: Callable[..., Page]) -> N
 
 
 def test_a_won_game_shows_its_moves_over_par(page_for: Callable[..., Page]) -> None:
-    seed, _ = a_winnable_deal()
-    rules = engine.get(*RULES)
+    rules = engine.get(*WON)
+    seed = "01"
     line = [engine.move_text(rules, m) for m in
-            solve(rules.deal(bytes.fromhex(seed)), Budget(positions=20_000)).moves]
+            solve(rules.deal(bytes.fromhex(seed)), Budget(positions=50_000)).moves]
+    assert line, "the solver wins this deal"
     page = page_for("Winner")
     base = page.url.split("#")[0]
-    page.goto(f"{base}#/play/{RULES[0]}/{RULES[1]}?seed={seed}")
+    page.goto(f"{base}#/play/{WON[0]}/{WON[1]}?seed={seed}")
     page.wait_for_selector(".session[data-rev='0']")
     sid = page.locator(".session").get_attribute("data-session")
     status = page.evaluate("""async ([sid, line]) => { let ack;
