@@ -1,8 +1,9 @@
 // The better line from a game's turning point, stepped through on the replay's board. Like the
 // replay itself (replay.js), it deals the seed again as a practice game of its own, plays the
 // game's moves up to the turning point and then the line's moves as the player steps, keeping
-// every board the server answers. The line's last move wins the game: it is described, never
-// played, so the line never counts in the viewer's own statistics.
+// every board the server answers. The line's last move ends the game (a win, or the best score
+// of a game played for points): it is described, never played, so the line never counts in the
+// viewer's own statistics.
 
 import { errorText } from "./dom.js";
 import { moveWords } from "./words.js";
@@ -43,13 +44,17 @@ export function betterLine(ctx, t, tp, host, changed) {
     }
   }
 
+  // A game played for points has a best score at the line's end rather than a win.
+  const points = tp.to_go == null && tp.score_before != null;
   function text(i) {
     if (failed) return failed;
     if (i === 0) {
-      return `Before move ${tp.move_number}: the better line starts here, ${line.length} moves to the win.`;
+      const end = points ? `to a score of ${tp.score_before}` : "to the win";
+      return `Before move ${tp.move_number}: the better line starts here, ${line.length} moves ${end}.`;
     }
     const words = moveWords(host.rules, line[i - 1], views[i - 1] ?? null);
-    return `Better line, move ${i} of ${line.length}: ${words}${i === line.length ? " — this move wins the game." : "."}`;
+    const last = points ? " — this move ends the game." : " — this move wins the game.";
+    return `Better line, move ${i} of ${line.length}: ${words}${i === line.length ? last : "."}`;
   }
 
   async function step(n) {

@@ -67,7 +67,7 @@ export async function mount(root, ctx, params) {
       choose(t.order.map((p, i) => ({
         key: p.player,
         label: `${p.name} — score ${ranks.get(p.player)?.score ?? "?"}, rank ${ranks.get(p.player)?.rank ?? "?"}`,
-        load: async () => matchGame(t, p, i),
+        load: async () => matchGame(t, p, i, id),
       })), params.query?.get("player"));
     } else {
       throw new Error(`there is no ${kind} replay`);
@@ -102,8 +102,9 @@ export async function mount(root, ctx, params) {
 }
 
 // One player's game in a match transcript, as a one-player transcript: a bowler's frames are
-// dealt from the same per-frame decks in a solo game, a called-card grid is a solo grid.
-function matchGame(t, p, i) {
+// dealt from the same per-frame decks in a solo game, a called-card grid is a solo grid (and is
+// analysed as one, under `<match>.<player>`; a Bowling match, one deal in turns, is not).
+function matchGame(t, p, i, match) {
   let moves;
   if (t.kind === "turns") {
     moves = t.moves.filter((m) => m.bowler === i + 1);
@@ -114,6 +115,7 @@ function matchGame(t, p, i) {
   if (forfeit >= 0) moves = moves.slice(0, forfeit);
   return {
     game: t.game, variant: t.variant, seed: t.seed, commitment: t.commitment, label: p.name,
+    session: t.kind === "turns" ? null : `${match}.${p.player}`,
     moves: moves.map((m) => m.move), times: moves.map((m) => m.t),
     // A player who stayed to the end made the placement that ended their game; one who left
     // stopped mid-game.
@@ -149,7 +151,7 @@ function mountStepper(el, ctx, t) {
   const btn = (label, act, aria) => h("button", { type: "button", text: label, "aria-label": aria, "data-step": act });
   const first = btn("« First", "first", "the deal"), prev = btn("‹ Prev", "prev", "previous move");
   const next = btn("Next ›", "next", "next move"), last = btn("Last »", "last", "last move");
-  // The analysis of a finished session's game (not of a match's: it has no session); the
+  // The analysis of a finished game (a session's, or a called-card match player's grid); the
   // better line shows its boards here through `host`.
   const host = { rules, go: (k) => go(k), show: showAside };
   const panel = t.session && t.seed && t.status && t.status !== "playing" ? analysisPanel(ctx, t, host) : null;
