@@ -241,3 +241,35 @@ def test_a_won_game_shows_its_moves_over_par(page_for: Callable[..., Page]) -> N
     expect(panel.locator(".analysis-status")).to_have_text(f"{said}. {a['summary']}")
     expect(panel.locator(".analysis-bar .cell")).to_have_count(len(line) + 1)
     assert panel.locator(".turning-point, .better-line").count() == 0
+
+
+def test_a_called_card_grid_has_its_best_scores_on_the_match_replay(
+        page_for: Callable[..., Page], web2: str) -> None:
+    """A called-card match's player's grid is analysed as a one-player game played for points:
+    its replay's bar shows the best score still reachable at each placement."""
+    ann, bob = page_for("Caller Ann"), page_for("Caller Bob", web2)
+    mid = ann.evaluate("() => samedeal.net.request({type: 'match.create', game: 'poker-square', "
+                       "variant: 'easy', seats: 2})")["match"]
+    bob.evaluate("(m) => samedeal.net.request({type: 'match.join', match: m})", mid)
+    place = """async (m) => { const s = await samedeal.net.request({type: 'match.get', match: m});
+        if (s.state === 'ended') return 'ended';
+        if (s.you?.waiting) await samedeal.net.request({type: 'match.move', match: m,
+                                                        move: s.you.legal[0]});
+        return s.state; }"""
+    for _ in range(200):
+        if "ended" in [p.evaluate(place, mid) for p in (ann, bob)]:
+            break
+    else:
+        raise AssertionError("the match did not end")
+    ann.goto(ann.url.split("#")[0] + f"#/replay/match/{mid}")
+    panel = ann.locator(".analysis")
+    expect(panel).to_have_attribute("data-state", "ready", timeout=WAIT)
+    who = ann.locator(".replay-player").input_value()
+    a = rest_analysis(ann, f"{mid}.{who}")["analysis"]
+    cells = panel.locator(".analysis-bar .cell")
+    expect(cells).to_have_count(len(a["positions"]))
+    verdicts = cells.evaluate_all("(cs) => cs.map((c) => c.dataset.verdict)")
+    assert verdicts == [p["verdict"] for p in a["positions"]] and set(verdicts) == {"best"}
+    assert cells.first.get_attribute("aria-label") == \
+        f"the deal: best score {a['positions'][0]['score']}"
+    expect(panel.locator(".analysis-key")).to_be_hidden()
