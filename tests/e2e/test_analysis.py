@@ -180,10 +180,15 @@ def test_the_bar_the_turning_point_and_the_better_line(page_for: Callable[..., P
     expect(page.locator(".replay-pos")).to_have_text(f"Move 2 of {len(moves) + 1}")
     expect(cells.nth(2)).to_have_attribute("tabindex", "0")
     assert cells.evaluate_all("(cs) => cs.filter((c) => c.tabIndex === 0).length") == 1
-    cells.nth(2).focus()
+    page.locator("[data-step=last]").focus()
+    page.keyboard.press("Tab")
+    expect(cells.nth(2)).to_be_focused()
     page.keyboard.press("ArrowRight")
     expect(cells.nth(3)).to_be_focused()
     expect(page.locator(".replay-pos")).to_have_text(f"Move 3 of {len(moves) + 1}")
+    page.keyboard.press("Tab")
+    expect(panel.get_by_role("button", name=f"Turning point: move {tp['move_number']}")
+           ).to_be_focused()
 
     # At phone size the bar still fits across and the board keeps its place.
     resize(page, {"width": 390, "height": 844})
