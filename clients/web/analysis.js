@@ -92,7 +92,10 @@ export function analysisPanel(ctx, t, host) {
     }
   }
 
-  function openLine() {
+  // The line starts from the turning point's position: the replay goes there first, so its own
+  // buttons and the bar step on from where the line branches off.
+  async function openLine() {
+    await toTurn();
     line ??= betterLine(ctx, t, analysis.turning_point, lineHost, () => drawActions());
     lineOpen = true;
     line.step(0);
