@@ -187,6 +187,12 @@ def session_keys(sid: str) -> tuple[str, str]:
     return f"sd:{{{sid}}}:session", f"sd:{{{sid}}}:moves"
 
 
+def analysis_key(sid: str) -> str:
+    """Where session ``sid``'s analysis is kept (server/analyses.py): beside its moves."""
+    race, _, player = sid.partition(".")
+    return f"sd:{{{race}}}:analysis:{player}" if player else f"sd:{{{sid}}}:analysis"
+
+
 def undos_key(sid: str) -> str:
     """Which of session ``sid``'s revisions were undos: a bit per revision (an undo takes its
     entry off the move list, so the list alone can't say which revision made which entry)."""
