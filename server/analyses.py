@@ -4,9 +4,9 @@ and its turning point (engine/analysis.py), computed once and kept with the game
 
 Who may see one is decided by the operation (server/api.py ``analysis``), by the rule of the
 game's transcript: a practice game's to its player once it is over; a race's, a ranked daily
-attempt's, a ghost race's runs and a called-card match player's grid (``<match>.<player>``: a
-one-player game on the match's deal) to anyone once their moves are public, and to no one
-before, not even their player. A Bowling match, one deal in turns, has none. This module only
+attempt's, a ghost race's runs and a match player's game (``<match>.<player>``: a one-player
+game on the match's deal, a called-card grid or a bowler's frames) to anyone once their moves
+are public, and to no one before, not even their player. This module only
 computes and keeps.
 
 **Computed once, kept.** The analysis of session ``S`` is stored beside its moves
@@ -81,24 +81,29 @@ return due[1]
 """
 
 
-def key(sid: str) -> str:
-    """Where session ``sid``'s analysis is kept: on its session's shard."""
-    race, _, player = sid.partition(".")
-    return f"sd:{{{race}}}:analysis:{player}" if player else f"sd:{{{sid}}}:analysis"
-
-
 def day_mark(day: date) -> str:
     """Set once a revealed day's board entries are queued."""
     return f"sd:analysis:day:{day.isoformat()}"
 
 
-def match_refusal(kind: str, mid: str) -> ApiError:
+def match_refusal(mid: str) -> ApiError:
     """Why a match as a whole has no analysis: the engine judges one player's line."""
-    if kind == CALLED:
-        return ApiError("analysis.match", "a called-card match is analysed per player: ask for "
-                        f"{mid[:40]}.<player id>, one player's grid")
-    return ApiError("analysis.match", "a Bowling match has no analysis: it is one deal its "
-                    "bowlers take turns on, so no position is one player's")
+    return ApiError("analysis.match", "a match is analysed per player: ask for "
+                    f"{mid[:40]}.<player id>, one player's game")
+
+
+def own_line(entries: list[bytes], bowler: int) -> list[bytes]:
+    """One bowler's entries of a turns match's move list (``t who move``), up to a forfeit:
+    a bowler's frames are dealt from the same per-frame decks as a solo game's, so their own
+    placements are a one-player game on the match's deal."""
+    out = []
+    for e in entries:
+        t, who, text = store.text(e).split(" ", 2)
+        if int(who) == bowler:
+            if text == "forfeit":
+                break
+            out.append(f"{t} {text}".encode())
+    return out
 
 
 class Analyses:
@@ -117,7 +122,7 @@ class Analyses:
 
     async def meta(self, sid: str) -> dict[str, str]:
         """Session ``sid``'s fields (player, status, rev, daily, competitive...), without
-        rebuilding its game. A called-card match player's grid (``<match>.<player>``) has
+        rebuilding its game. A match player's game (``<match>.<player>``) has
         ``match`` and ``ended``; a match's own id is refused with why."""
         raw = await self.redis.hgetall(store.session_keys(sid)[0])
         if raw:
@@ -125,10 +130,10 @@ class Analyses:
         mid, _, pid = sid.partition(".")
         kind, state = (store.text(v) for v in await self.redis.hmget(
             store.match_keys(mid)[0], "kind", "state"))
-        if kind and (kind != CALLED or not pid):
-            raise match_refusal(kind, mid)
+        if kind and not pid:
+            raise match_refusal(mid)
         if kind and await self.redis.hexists(store.match_keys(mid)[1], pid):
-            placed = await self.redis.llen(store.match_moves(mid, pid))
+            placed = len((await self._game(sid))[1])
             return {"player": pid, "match": mid, "ended": str(int(state == "ended")),
                     "status": "finished" if state == "ended" else "playing",
                     "rev": str(placed)}
@@ -136,7 +141,7 @@ class Analyses:
 
     async def stored(self, sid: str, rev: int) -> dict[str, Any] | None:
         """The analysis kept for ``sid`` at revision ``rev``, if there is one."""
-        raw = await self.redis.get(key(sid))
+        raw = await self.redis.get(store.analysis_key(sid))
         if raw is None:
             return None
         kept: dict[str, Any] = json.loads(raw)
@@ -164,9 +169,8 @@ class Analyses:
             await self.redis.zadd(QUEUE, dict.fromkeys(sids, now), nx=True)
 
     async def match_ended(self, results: dict[str, Any]) -> None:
-        """A called-card match's players' grids (a Bowling match has no analysis)."""
-        if results.get("kind") == CALLED:
-            await self.queue([f"{results['match']}.{e['player']}" for e in results["ranking"]])
+        """A match's players' games: a called-card player's grid, a bowler's frames."""
+        await self.queue([f"{results['match']}.{e['player']}" for e in results["ranking"]])
 
     async def race_ended(self, results: dict[str, Any]) -> None:
         """A race's entrants' games (a ghost race's run too: served once it is revealed)."""
@@ -262,15 +266,15 @@ class Analyses:
                 await self.redis.zrem(QUEUE, sid)
                 return
             at = await store.now_ms(self.redis)  # when: a second computation would show
-            await self.redis.set(key(sid), json.dumps({"rev": int(meta["rev"]), "at": at,
-                                                       "analysis": judged}))
+            kept = {"rev": int(meta["rev"]), "at": at, "analysis": judged}
+            await self.redis.set(store.analysis_key(sid), json.dumps(kept))
             self.counted.labels("computed").inc()
         await self.redis.zrem(QUEUE, sid)
 
     async def _game(self, sid: str) -> tuple[dict[str, str], list[bytes]]:
-        """A session's fields and move-list entries, as stored now; a called-card match
-        player's grid (``<match>.<player>``) as such a session, final once the match ended;
-        nothing for what is neither."""
+        """A session's fields and move-list entries, as stored now; a match player's game
+        (``<match>.<player>``: a called-card grid, a bowler's frames) as such a session, final
+        once the match ended; nothing for what is neither."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hgetall(store.session_keys(sid)[0])
             pipe.lrange(store.session_keys(sid)[1], 0, -1)
@@ -279,13 +283,22 @@ class Analyses:
             return {store.text(k): store.text(v) for k, v in raw.items()}, entries
         mid, _, pid = sid.partition(".")
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hmget(store.match_keys(mid)[0], "kind", "game", "variant", "seed")
-            pipe.lrange(store.match_moves(mid, pid), 0, -1)
-            (kind, game, variant, seed), entries = await pipe.execute()
-        if store.text(kind) != CALLED or not pid:
+            pipe.hgetall(store.match_keys(mid)[0])
+            pipe.hkeys(store.match_keys(mid)[1])
+            pipe.lrange(store.match_moves(mid, pid), 0, -1)  # a called-card player's own
+            pipe.lrange(store.match_moves(mid), 0, -1)  # a turns match's one list
+            raw, players, own, shared = await pipe.execute()
+        meta = {store.text(k): store.text(v) for k, v in raw.items()}
+        players = [store.text(p) for p in players]
+        if not meta.get("kind") or pid not in players:
             return {}, []
-        return {"game": store.text(game), "variant": store.text(variant),
-                "seed": store.text(seed), "competitive": "1", "rev": str(len(entries))}, entries
+        if meta["kind"] == CALLED:
+            entries = own
+        else:  # the bowling order, as the match's book sorts it
+            order = sorted(players, key=lambda p: int(meta.get(f"seat:{p}", 0)))
+            entries = own_line(shared, order.index(pid))
+        return {"game": meta["game"], "variant": meta["variant"], "seed": meta["seed"],
+                "competitive": "1", "rev": str(len(entries))}, entries
 
     async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> dict[str, Any] | None:
         if self._pool is None:

@@ -102,8 +102,8 @@ export async function mount(root, ctx, params) {
 }
 
 // One player's game in a match transcript, as a one-player transcript: a bowler's frames are
-// dealt from the same per-frame decks in a solo game, a called-card grid is a solo grid (and is
-// analysed as one, under `<match>.<player>`; a Bowling match, one deal in turns, is not).
+// dealt from the same per-frame decks in a solo game, a called-card grid is a solo grid; each is
+// analysed as one, under `<match>.<player>`.
 function matchGame(t, p, i, match) {
   let moves;
   if (t.kind === "turns") {
@@ -115,7 +115,7 @@ function matchGame(t, p, i, match) {
   if (forfeit >= 0) moves = moves.slice(0, forfeit);
   return {
     game: t.game, variant: t.variant, seed: t.seed, commitment: t.commitment, label: p.name,
-    session: t.kind === "turns" ? null : `${match}.${p.player}`,
+    session: `${match}.${p.player}`,
     moves: moves.map((m) => m.move), times: moves.map((m) => m.t),
     // A player who stayed to the end made the placement that ended their game; one who left
     // stopped mid-game.
@@ -151,7 +151,7 @@ function mountStepper(el, ctx, t) {
   const btn = (label, act, aria) => h("button", { type: "button", text: label, "aria-label": aria, "data-step": act });
   const first = btn("« First", "first", "the deal"), prev = btn("‹ Prev", "prev", "previous move");
   const next = btn("Next ›", "next", "next move"), last = btn("Last »", "last", "last move");
-  // The analysis of a finished game (a session's, or a called-card match player's grid); the
+  // The analysis of a finished game (a session's, or a match player's game); the
   // better line shows its boards here through `host`.
   const host = { rules, go: (k) => go(k), show: showAside };
   const panel = t.session && t.seed && t.status && t.status !== "playing" ? analysisPanel(ctx, t, host) : null;

@@ -26,10 +26,11 @@ from redis.asyncio import Redis
 
 import engine
 from server import replies, store
-from server.analyses import QUEUE, key
+from server.analyses import QUEUE
 from server.app import create_app
 from server.config import Settings
 from server.daily import opens_at
+from server.store import analysis_key as key
 
 from ..conftest import FAST, free_port, start_node, wait_for
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
@@ -247,10 +248,10 @@ async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_afte
         await ws.close()
 
 
-async def test_a_called_card_grid_is_analysed_after_its_match_and_bowling_never(
+async def test_a_called_card_grid_is_analysed_after_its_match(
         nodes: list[Node], store_url: str) -> None:
     """A called-card player's grid is a one-player game on the match's deal: analysed per
-    player once the match is over; a Bowling match, one deal in turns, is refused."""
+    player once the match is over; the match's own id is refused with why."""
     ids, socks = [], []
     for i in range(2):
         pid, token = await player(nodes[i], f"Placer{i}", "human")
@@ -289,13 +290,6 @@ async def test_a_called_card_grid_is_analysed_after_its_match_and_bowling_never(
         assert got["analysis"]["moves"] == placed and len(placed) == 25
         assert got["analysis"]["positions"][0]["verdict"] == "best", got["analysis"]
     await public.aclose()
-    bowling = await socks[0].request({"type": "match.create", "game": "bowling",
-                                      "variant": "easy", "seats": 2})
-    r = await socks[0].request({"type": "analysis.get", "session": bowling["match"]})
-    assert r["code"] == "analysis.match" and "Bowling" in r["message"], r
-    r = await socks[0].request({"type": "analysis.get",
-                                "session": f"{bowling['match']}.{ids[0]}"})
-    assert r["code"] == "analysis.match", r
     await refused(socks[0], "snothere", "session.unknown")
     await refused_rest(nodes[0], None, "snothere", "session.unknown", 404)
     for ws in socks:
@@ -432,3 +426,50 @@ async def test_a_node_killed_while_judging_leaves_the_game_to_another(
         await store.aclose()
         b_proc.terminate()
         b_proc.wait(30)
+
+
+async def test_each_bowler_s_frames_are_analysed_after_a_bowling_match(
+        own_store: str, tmp_path: Path) -> None:
+    """A bowler's frames are dealt from the same per-frame decks as a solo game's: each
+    bowler's own placements are analysed as a one-player game once the match is over (a
+    small budget: the test is of who gets what, not of the search)."""
+    node, proc = start_node(own_store, tmp_path / "n.log", SAMEDEAL_ANALYSIS_POSITIONS="200",
+                            SAMEDEAL_ANALYSIS_TOTAL="20000", **FAST)
+    socks, ids = [], []
+    try:
+        for i in range(2):
+            pid, token = await player(node, f"Bowler{i}", "human")
+            ids.append(pid)
+            socks.append(await Ws.open(node, token))
+        mid = (await socks[0].request({"type": "match.create", "game": "bowling",
+                                       "variant": "easy", "seats": 2}))["match"]
+        assert (await socks[1].request({"type": "match.join", "match": mid}))["type"] == "match"
+        await refused(socks[0], mid, "analysis.match")
+        end = time.monotonic() + PATIENCE
+        while (await socks[0].request({"type": "match.get", "match": mid}))["state"] != "ended":
+            assert time.monotonic() < end, "the match did not end"
+            await refused(socks[1], f"{mid}.{ids[0]}", "match.not_over")
+            for ws in socks:
+                you = (await ws.request({"type": "match.get", "match": mid})).get("you")
+                if you and you["waiting"]:
+                    await ws.request({"type": "match.move", "match": mid,
+                                      "move": you["legal"][0]})
+        public = Rest(node)
+        status, transcript = await public.call("GET", f"/matches/{mid}/transcript")
+        assert status == 200, transcript
+        for pid in ids:
+            got = await ready(by_rest(public, f"{mid}.{pid}"))
+            own = [m["move"] for m in transcript["moves"] if m["player"] == pid]
+            assert got["analysis"]["moves"] == own and len(own) > 20
+            assert {p["verdict"] for p in got["analysis"]["positions"]} == {"best"}
+            solo = engine.replay("bowling", "easy", bytes.fromhex(transcript["seed"]), own,
+                                 competitive=True)  # the bowler's line is a solo game
+            assert got["analysis"]["positions"][-1]["score"] == solo.score
+            assert solo.score == next(e["score"] for e in transcript["results"]["ranking"]
+                                      if e["player"] == pid)
+        await public.aclose()
+    finally:
+        for ws in socks:
+            await ws.close()
+        proc.terminate()
+        proc.wait(30)
