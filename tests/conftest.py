@@ -54,7 +54,11 @@ FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
         "SAMEDEAL_ACCOUNT_PER_SECOND": "5000", "SAMEDEAL_ACCOUNT_BURST": "5000",
         "SAMEDEAL_SOCKETS_PER_ACCOUNT": "0",
         "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1",
-        "SAMEDEAL_NODE_TIMEOUT": "4", **SUITE_ACCOUNTS}
+        "SAMEDEAL_NODE_TIMEOUT": "4",
+        # every race a test ends is analysed in the background: a budget the suite's two
+        # cores spare (the tests are of who sees what; the search has its own)
+        "SAMEDEAL_ANALYSIS_POSITIONS": "20000", "SAMEDEAL_ANALYSIS_TOTAL": "200000",
+        **SUITE_ACCOUNTS}
 
 
 def clear_of_midnight(margin: float = 300) -> date:
