@@ -3,6 +3,8 @@
 // as the game grows. Columns fanned down get a fixed depth below their first card and fan their
 // cards closer as they grow; piles fanned to the right get a fixed width the same way. The board
 // therefore keeps its size from move to move: the next click lands where the player aimed.
+// Once fitted, its box is held at that size (with a line's room under it for the named-move
+// buttons and facts that come and go during play), so nothing it shows later moves it.
 
 const MAX_CW = 112; // px: cards stop growing here on large screens
 const MIN_CW = 16; // px: below this even the corner's rank is unreadable
@@ -13,12 +15,16 @@ const BACK = 0.14; // the same for a card lying on a face-down card
 const RIGHT = 0.55; // the card widths each card of a right fan shows beside the one under it
 const FAN_WIDE = 2.1; // card widths a right-fanned pile of the main area is given (three cards)
 const BELOW = 16; // px kept free under the board (the page's padding)
+const SPARE = 36; // px held under the board's content for a line of buttons or facts to come
 
 // Sets the card width (--cw) and the columns' depth (--depth) on the board from the room around
 // it, with the facts under the board or beside it (whichever leaves larger cards), then fans
 // every pile into its room. Called once the board is in the page, and when the room changes.
 export function fitBoard(board) {
   if (!board.isConnected || !board.parentElement) return;
+  board.classList.remove("held");
+  board.style.removeProperty("width");
+  board.style.removeProperty("height");
   const info = board.querySelector(".board-info");
   let best = { beside: false, ...sizeFor(board, false) };
   if (info && info.childElementCount) {
@@ -28,6 +34,16 @@ export function fitBoard(board) {
   board.classList.toggle("facts-beside", best.beside);
   setSize(board, best.cw, best.depth);
   fanPiles(board);
+  hold(board, best.room);
+}
+
+// The board's box, held: what appears under the cards later (a redeal button, a chip, a longer
+// line-score table) takes the spare room or scrolls inside the board, never moves it.
+function hold(board, room) {
+  const box = board.getBoundingClientRect();
+  board.style.width = `${box.width}px`;
+  board.style.height = `${Math.max(box.height, Math.min(room, box.height + SPARE))}px`;
+  board.classList.add("held");
 }
 
 // {cw, depth}: the largest cards that fit, with the facts under the board or beside it.
@@ -37,25 +53,26 @@ function sizeFor(board, beside) {
   const wide = board.parentElement.clientWidth;
   const top = board.getBoundingClientRect().top + window.scrollY;
   const room = Math.max(window.innerHeight - top - BELOW, window.innerHeight * 0.5);
+  const fill = room - SPARE; // the cards leave the spare line free
   // Across: the padding, the columns and their gaps, and beside them the facts and a gap.
   const facts = beside ? board.querySelector(".board-info").getBoundingClientRect().width : 0;
   const across = beside ? cols * 1.12 + 0.36 : cols * 1.12 + 0.12;
   const byWidth = Math.min(MAX_CW, (wide - facts) / across);
-  if (byWidth < MIN_CW) return { cw: MIN_CW, depth: DEPTH_MIN };
+  if (byWidth < MIN_CW) return { cw: MIN_CW, depth: DEPTH_MIN, room };
 
   // The board's height is linear in the card width (all but its text scales with it) and in
   // the columns' depth: two measures of each give the sizes that fill the room exactly.
   const h1 = heightAt(board, byWidth, DEPTH_MIN);
   let cw = byWidth;
-  if (h1 > room) {
+  if (h1 > fill) {
     const h2 = heightAt(board, byWidth / 2, DEPTH_MIN);
     const slope = (h1 - h2) / (byWidth / 2);
-    cw = slope > 0 ? (room - (h1 - slope * byWidth)) / slope : byWidth;
+    cw = slope > 0 ? (fill - (h1 - slope * byWidth)) / slope : byWidth;
     // What does not scale (text under the board, borders) can make that a little too large.
     for (let i = 0; i < 3 && cw > MIN_CW; i++) {
       const h = heightAt(board, cw, DEPTH_MIN);
-      if (h <= room) break;
-      cw *= room / h;
+      if (h <= fill) break;
+      cw *= fill / h;
     }
   }
   cw = Math.floor(Math.max(MIN_CW, Math.min(byWidth, cw)) * 4) / 4;
@@ -63,9 +80,9 @@ function sizeFor(board, beside) {
   if (board.querySelector(".pile.fan-down")) {
     const at = heightAt(board, cw, DEPTH_MIN);
     const perDepth = heightAt(board, cw, DEPTH_MIN + 1) - at;
-    if (perDepth > 0) depth = Math.min(DEPTH_MAX, DEPTH_MIN + Math.max(0, room - at) / perDepth);
+    if (perDepth > 0) depth = Math.min(DEPTH_MAX, DEPTH_MIN + Math.max(0, fill - at) / perDepth);
   }
-  return { cw, depth };
+  return { cw, depth, room };
 }
 
 // Every pile's cards spread within its room: after the size is set and after each move.

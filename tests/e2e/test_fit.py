@@ -1,8 +1,11 @@
 """Every board fits its screen: for each of the 60 rule sets, at a laptop's and a large desktop's
 viewport and a phone's in both orientations, the practice page shows the whole board without
 scrolling either way, every pile and every card inside it, after the deal and in a grown state
-(a long game played through the server that lengthens columns and fills the waste). Screenshots
-of a few boards are saved for review (tests/e2e/artifacts), not compared."""
+(a long game played through the server that lengthens columns and fills the waste). And the
+board never moves under a finger: at the five sizes of the players' trials (two laptops, a
+tablet, a phone upright and sideways), 30 moves played by clicks leave its box where it was at
+the deal, with the page unscrolled and every playable card on screen. Screenshots of a few
+boards are saved for review (tests/e2e/artifacts), not compared."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 import engine
+from tests.e2e.board_clicks import OFF_SCREEN, PLAY_BY_CLICKS
 from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context, resize
 
 SEED = "f17f17f17f17f17f17f1"
@@ -23,6 +27,17 @@ VIEWPORTS: dict[str, ViewportSize] = {
     "phone": {"width": 390, "height": 844},
     "landscape": {"width": 844, "height": 390},
 }
+# The sizes of the players' trials: one page each, kept at its size while boards are played.
+PLAYED_AT: dict[str, ViewportSize] = {
+    "laptop": VIEWPORTS["laptop"],
+    "small-laptop": {"width": 1280, "height": 720},
+    "tablet": {"width": 820, "height": 1180},
+    "phone": VIEWPORTS["phone"],
+    "landscape": VIEWPORTS["landscape"],
+}
+CLICKED_MOVES = 30
+# Moves are played by hand here: auto-move would play moves of its own between them.
+NO_AUTO_MOVE = "localStorage.setItem('samedeal.automove.practice', '0');"
 RULE_SETS = [(r.id, r.variant) for r in engine.rule_sets()]
 SLACK = 1.0  # px: rounding of fractional sizes
 GROWN_MOVES = 160
@@ -114,11 +129,7 @@ def check_fits(page: Page, what: str, shot: str | None = None) -> list[str]:
     for name, size in VIEWPORTS.items():
         resize(page, size)
         m: dict[str, Any] = page.evaluate(MEASURE)
-        problems = []
-        if m["scroll"][0] > SLACK or m["scroll"][1] > SLACK:
-            problems.append(f"the page scrolls by {m['scroll']}")
-        if m["overflow"]:
-            problems.append(f"outside: {m['overflow'][:6]}")
+        problems = fit_problems(m)
         if problems:
             failures.append(f"{what} at {name} (card {m['cw']} px): " + "; ".join(problems))
         if shot:
@@ -142,3 +153,58 @@ def test_every_board_fits_after_the_deal_and_grown(page: Page, game: str, varian
     failures += check_fits(page, f"{game}/{variant} after {len(line)} moves",
                            shot and shot + "-grown")
     assert not failures, "\n".join(failures)
+
+
+@pytest.fixture(scope="module")
+def sized_pages(browser: Browser, web: str) -> Iterator[dict[str, Page]]:
+    contexts = []
+    pages = {}
+    for name, size in PLAYED_AT.items():
+        context = open_context(browser, f"Clicker {name}", viewport=size)
+        context.add_init_script(NO_AUTO_MOVE)
+        contexts.append(context)
+        pages[name] = lobby_page(context, web)
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize(("game", "variant"), RULE_SETS, ids=[f"{g}-{v}" for g, v in RULE_SETS])
+def test_the_board_never_moves_under_a_finger(sized_pages: dict[str, Page], game: str,
+                                               variant: str) -> None:
+    line = grown_line(game, variant, SEED, CLICKED_MOVES)
+    failures = []
+    for name, page in sized_pages.items():
+        what = f"{game}/{variant} at {name}"
+        open_practice(page, game, variant)
+        dealt = fit_problems(page.evaluate(MEASURE)) + off_screen(page)
+        played: dict[str, Any] = page.evaluate(PLAY_BY_CLICKS, [line])
+        grown = fit_problems(page.evaluate(MEASURE)) + off_screen(page)
+        if dealt:
+            failures.append(f"{what} at the deal: " + "; ".join(dealt))
+        if played["failed"] or played["played"] != len(line):
+            failures.append(f"{what}: {played['played']} of {len(line)} moves played by clicks, "
+                            f"then {played['failed']}")
+        if played["moved"]:
+            first = played["moved"][0]
+            failures.append(f"{what}: the board moved from {played['box']} to {first[1]} at "
+                            f"{first[0]} ({len(played['moved'])} moves with it elsewhere)")
+        if played["scrolled"]:
+            failures.append(f"{what}: the page scrolled at {played['scrolled'][:3]}")
+        if grown:
+            failures.append(f"{what} after {played['played']} moves: " + "; ".join(grown))
+    assert not failures, "\n".join(failures)
+
+
+def fit_problems(m: dict[str, Any]) -> list[str]:
+    problems = []
+    if m["scroll"][0] > SLACK or m["scroll"][1] > SLACK:
+        problems.append(f"the page scrolls by {m['scroll']}")
+    if m["overflow"]:
+        problems.append(f"outside: {m['overflow'][:6]}")
+    return problems
+
+
+def off_screen(page: Page) -> list[str]:
+    cards: list[str] = page.evaluate(OFF_SCREEN)
+    return [f"playable cards off screen: {cards[:6]}"] if cards else []
