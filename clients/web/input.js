@@ -14,6 +14,12 @@ export function attachInput(layout, board, { interactive, removal }) {
   let sel = null; // {piles: [names], n: count from the top (build play)}
   let press = null; // a pointer press that may become a drag
   let suppressClick = false;
+  // The card the click before last picked up, and the card the last click picked up: a
+  // double-click sends a card up only when its first click picked that card up. A finger that
+  // drops a card on a column and picks up that column's card at once lands twice on one spot,
+  // which the browser calls a double tap; it must not put down the card just picked up.
+  let pickedBefore = null;
+  let picked = null;
 
   const view = () => board.view();
   const legal = () => board.legal();
@@ -163,17 +169,22 @@ export function attachInput(layout, board, { interactive, removal }) {
   function onClick(e) {
     if (suppressClick) {
       suppressClick = false;
+      picked = null;
       return;
     }
     const pile = e.target.closest?.(".pile");
     if (!pile || !root.contains(pile)) return;
     const card = cardOf(e.target);
+    const held = sel;
     activate(pile.dataset.pile, card ? Number(card.dataset.index) : null);
+    pickedBefore = picked;
+    picked = card && !held && sel ? card : null;
   }
 
   function onDblClick(e) {
     const card = cardOf(e.target);
-    if (!card || card.classList.contains("back")) return;
+    if (!card || card.classList.contains("back") || card !== pickedBefore) return;
+    pickedBefore = null;
     clear();
     toFoundation(card.dataset.pile);
   }
