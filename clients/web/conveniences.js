@@ -4,8 +4,8 @@
 // move chosen here is sent as a normal move, one at a time.
 
 import { h } from "./dom.js";
-
-const STOCK_MOVE = "s"; // the stock's move in the notation (docs/notation.md)
+import { finishingLine } from "./finish.js";
+import { parseMove } from "./moves.js";
 
 // Races and ranked daily attempts: what counts for a ranking.
 export function isRanked(mode) {
@@ -37,33 +37,30 @@ export function nothingHidden(view) {
   return Object.values(view.piles || {}).every((p) => !p.down);
 }
 
-// Auto-complete is offered in a game that builds onto foundations, while it is on and nothing
-// is hidden, when there is something for it to play.
+// Auto-complete is offered only where it will finish (finish.js: every card face up, the
+// stock and waste empty, and every card able to go up), in a game that builds onto
+// foundations, when it has something to play.
 export function canAutoComplete(ruleSet, payload) {
-  const v = payload.view;
-  return ruleSet?.play === "build" && pilesOfKind(ruleSet, "foundation").length > 0
-    && v.status === "playing" && nothingHidden(v)
-    && ((payload.safe || []).length > 0 || (payload.legal || []).includes(STOCK_MOVE));
+  return payload.view.status === "playing" && nextFinishing(ruleSet, payload) !== null;
 }
 
 // One auto-complete run: each call gives the next move, or null when it stops. A safe
-// foundation move first; else a turn of the stock, but no more turns in a row than there are
-// cards in the stock and waste (and two), so a run that finds nothing stops.
+// foundation move first; else the next card of the finishing line, as the server's legal move
+// from its pile to a foundation. Every move sends a card up, so the run ends.
 export function autoCompleteRun(ruleSet) {
-  let turns = 0;
-  return (payload) => {
-    const v = payload.view;
-    if (v.status !== "playing") return null;
-    if ((payload.safe || []).length) {
-      turns = 0;
-      return payload.safe[0];
-    }
-    const around = [...pilesOfKind(ruleSet, "stock"), ...pilesOfKind(ruleSet, "waste")]
-      .reduce((n, name) => n + (v.piles[name]?.down || 0) + (v.piles[name]?.up?.length || 0), 0);
-    if (!(payload.legal || []).includes(STOCK_MOVE) || turns > around + 2) return null;
-    turns += 1;
-    return STOCK_MOVE;
-  };
+  return (payload) => (payload.view.status === "playing" ? nextFinishing(ruleSet, payload) : null);
+}
+
+function nextFinishing(ruleSet, payload) {
+  const line = finishingLine(ruleSet, payload.view);
+  if (!line?.length) return null;
+  if ((payload.safe || []).length) return payload.safe[0];
+  const foundations = new Set(pilesOfKind(ruleSet, "foundation"));
+  const [from] = line[0];
+  return (payload.legal || []).find((m) => {
+    const p = parseMove(m);
+    return p.from === from && p.n === 1 && foundations.has(p.to);
+  }) ?? null;
 }
 
 // "Resign this race?" as a modal dialog; resolves true only for Resign (Escape keeps playing).

@@ -203,9 +203,8 @@ export function mountSession(el, ctx, session, opts = {}) {
   }
 
   // Auto-move: the safe foundation moves, after each accepted move while the setting is on.
-  // In unranked play auto-complete follows by itself the first time nothing is hidden; once it
-  // has stopped short, it waits for the button, so it never turns the stock under the
-  // player's hands again.
+  // In unranked play auto-complete follows by itself the first time it is offered (only where
+  // it will finish); after that it waits for the button or the A key.
   let selfCompleted = false;
   async function autoPlay() {
     if (!autoBox.checked || autoRunning) return;
