@@ -51,11 +51,12 @@ export async function mount(root, ctx, params) {
   const list = h("div.daily-deals-host");
   const detail = h("section.daily-game", {},
     h("p.notice", { text: "Pick a deal: its commitment, your ranked attempt and its leaderboard show here." }));
-  root.append(h("section.live.daily", {},
+  const page = h("section.live.daily", {},
     h("header.live-head", {}, title, days), when, streaks, error,
     h("div.daily-main", {},
       h("div.daily-list", {}, filter, list),
-      detail)));
+      detail));
+  root.append(page);
 
   const fail = (e) => { error.textContent = errorText(e); };
 
@@ -115,7 +116,9 @@ export async function mount(root, ctx, params) {
 
   // A deal's own view: its commitment (and seed once revealed), the player's result or the
   // ranked offer, the unranked replay, and its leaderboard. what: "board", "ranked" (the
-  // warning first) or "start" (from the front door, whose button carried the warning).
+  // warning first) or "start" (from the front door, whose button carried the warning). From
+  // the front door the attempt comes first: its area at the top of the page, scrolled there,
+  // and the rest of the page below it, so the board is in view when its clock starts.
   function pick(d, what) {
     session?.destroy();
     session = null;
@@ -140,9 +143,15 @@ export async function mount(root, ctx, params) {
     drawActions(view);
     showBoard(view);
     if (what === "ranked" && offersRanked(d)) warn(view);
-    // From the front door: straight in, unless the attempt would not rank (say so first).
-    if (what === "start" && offersRanked(d)) (ranks(d) ? begin(view) : warn(view));
-    detail.scrollIntoView?.({ block: "nearest" });
+    page.classList.toggle("focus", what === "start");
+    if (what !== "start") {
+      detail.scrollIntoView?.({ block: "nearest" });
+      return;
+    }
+    window.scrollTo(0, 0);
+    // From the front door: straight in once the view is laid out, unless the attempt would not
+    // rank (then the warning says so and why, and the clock waits for the player).
+    if (offersRanked(d)) requestAnimationFrame(() => (ranks(d) ? begin(view) : warn(view)));
   }
 
   function offersRanked(d) {
