@@ -8,8 +8,14 @@ import { applyAck, ownProgress } from "./acks.js";
 const API = "/api/v1";
 const FIRST_DELAY = 250;
 const MAX_DELAY = 5000;
-const PING_EVERY = 20000;
-const PONG_WITHIN = 10000;
+// A dead network shows within a few seconds: a ping every few seconds, and a socket that has
+// said nothing for longer (not even a pong) is dropped and reconnected. A request waiting for
+// its reply asks sooner: a ping after ASK_AFTER, dropped when nothing at all has come back
+// GIVE_UP_AFTER after it was sent (its page then reads the session again, see play.js).
+const PING_EVERY = 4000;
+const SILENT_FOR = 7000;
+const ASK_AFTER = 1500;
+const GIVE_UP_AFTER = 4000;
 // v2 first; a server that only speaks v1 picks samedeal.json, whose acks are whole.
 const PROTOCOLS = ["samedeal.v2.json", "samedeal.json"];
 const KEPT_SESSIONS = 32; // sessions whose latest payload is kept for v2 acks
@@ -44,6 +50,13 @@ export class Connection {
     this.everOnline = false;
     this.retryTimer = null;
     this.pingTimer = null;
+    // The browser knows the network went (or came back) before any ping can tell.
+    if (typeof window !== "undefined") {
+      window.addEventListener("offline", () => this.drop());
+      window.addEventListener("online", () => {
+        if (!this.ws && !this.closed && this.everOnline) this._open();
+      });
+    }
   }
 
   // ---- REST ----
@@ -238,17 +251,27 @@ export class Connection {
     this.lastHeard = Date.now();
     this.pingTimer = setInterval(() => {
       if (!this.authed) return;
-      if (Date.now() - this.lastHeard > PING_EVERY + PONG_WITHIN) {
+      if (Date.now() - this.lastHeard > SILENT_FOR) {
         this.drop(); // nothing heard, not even a pong: the network is gone
         return;
       }
-      this.ws?.send(JSON.stringify({ type: "ping", id: "ping" }));
+      this._ping();
     }, PING_EVERY);
+  }
+
+  _ping() {
+    try { this.ws?.send(JSON.stringify({ type: "ping", id: "ping" })); } catch { /* closing */ }
   }
 
   _send(id, p) {
     p.sent = true;
-    this.ws.send(JSON.stringify({ ...p.msg, id }));
+    const ws = this.ws;
+    const at = Date.now();
+    ws.send(JSON.stringify({ ...p.msg, id }));
+    // Nothing back since it went: ask whether the socket lives, then give it up.
+    const silent = () => this.ws === ws && this.pending.get(id) === p && this.lastHeard < at;
+    setTimeout(() => { if (silent()) this._ping(); }, ASK_AFTER);
+    setTimeout(() => { if (silent()) this.drop(); }, GIVE_UP_AFTER);
   }
 
   request(msg) {

@@ -12,6 +12,7 @@ import { keysHelp, listenKeys } from "./keys.js";
 import { hintAllowed, hintControl } from "./hint.js";
 
 const OVER_TEXT = { won: "You won!", lost: "Game lost", finished: "Game over" };
+const SENDING_AFTER = 250; // ms a move may take before the page says it is still sending
 
 function button(label, onClick, className = "") {
   return h(`button${className ? `.${className.split(" ").join(".")}` : ""}`,
@@ -74,11 +75,15 @@ export function mountSession(el, ctx, session, opts = {}) {
 
   const refusal = h("p.refusal", { role: "alert" });
   refusal.hidden = true;
+  // A move on its way: said over the top of the board, as a refusal is, once it takes a moment
+  // (a dead network shows here and in the header's badge, not as a tap that did nothing).
+  const sending = h("p.sending", { role: "status", text: "Sending your move…" });
+  sending.hidden = true;
   const boardHost = h("div.board-host");
   const over = h("div.game-over", { role: "dialog", "aria-label": "game over" });
   over.hidden = true;
 
-  root.append(bar, refusal, ...(hint ? [hint.note] : []), boardHost, over, help.panel);
+  root.append(bar, refusal, sending, ...(hint ? [hint.note] : []), boardHost, over, help.panel);
   el.append(root);
 
   const board = renderBoard(boardHost, ruleSet, payload.view, {
@@ -155,6 +160,7 @@ export function mountSession(el, ctx, session, opts = {}) {
     if (busy) return false;
     busy = true;
     drawStats();
+    const slow = setTimeout(() => { sending.hidden = false; }, SENDING_AFTER);
     try {
       const reply = await net.request(msg);
       refuse("");
@@ -167,6 +173,8 @@ export function mountSession(el, ctx, session, opts = {}) {
       if (e.code === "conflict" || e.code === "net.lost") refresh();
       return false;
     } finally {
+      clearTimeout(slow);
+      sending.hidden = true;
       busy = false;
       drawStats();
     }
