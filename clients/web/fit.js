@@ -16,6 +16,8 @@ const RIGHT = 0.55; // the card widths each card of a right fan shows beside the
 const FAN_WIDE = 2.1; // card widths a right-fanned pile of the main area is given (three cards)
 const BELOW = 16; // px kept free under the board (the page's padding)
 const SPARE = 36; // px held under the board's content for a line of buttons or facts to come
+const SHORT = 500; // px: a screen this short (a phone held sideways) may stand a row of columns
+                   // in one line, wider than the description's width, where cards come larger
 
 // Sets the card width (--cw) and the columns' depth (--depth) on the board from the room around
 // it, with the facts under the board or beside it (whichever leaves larger cards), then fans
@@ -25,12 +27,20 @@ export function fitBoard(board) {
   board.classList.remove("held");
   board.style.removeProperty("width");
   board.style.removeProperty("height");
+  board.dataset.width ??= board.style.getPropertyValue("--cols") || "7";
+  const described = Number(board.dataset.width);
+  const widest = Math.max(0, ...[...board.querySelectorAll(".board-main .group.fan-down > .row")]
+    .map((row) => row.querySelectorAll(":scope > .pile").length));
+  const widths = window.innerHeight < SHORT && widest > described ? [described, widest] : [described];
   const info = board.querySelector(".board-info");
-  let best = { beside: false, ...sizeFor(board, false) };
-  if (info && info.childElementCount) {
-    const beside = sizeFor(board, true);
-    if (beside.cw > best.cw) best = { beside: true, ...beside };
+  let best = null;
+  for (const cols of widths) {
+    board.style.setProperty("--cols", String(cols));
+    const options = [{ beside: false, ...sizeFor(board, false) }];
+    if (info && info.childElementCount) options.push({ beside: true, ...sizeFor(board, true) });
+    for (const o of options) if (!best || o.cw > best.cw) best = { cols, ...o };
   }
+  board.style.setProperty("--cols", String(best.cols));
   board.classList.toggle("facts-beside", best.beside);
   setSize(board, best.cw, best.depth);
   fanPiles(board);

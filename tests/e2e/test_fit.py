@@ -43,8 +43,8 @@ SLACK = 1.0  # px: rounding of fractional sizes
 GROWN_MOVES = 160
 SHOTS = {("klondike", "easy"), ("pyramid", "easy"), ("bowling", "easy"), ("la-belle-lucie", "easy")}
 
-# What overflows: the page's scroll size against the viewport, the board's box, and every pile
-# and card whose box leaves the board's (or the viewport's).
+# What overflows: the page's scroll size against the viewport, the board's box, every pile
+# and card whose box leaves the board's (or the viewport's), and facts cut at a side.
 MEASURE = """
 () => {
   const board = document.querySelector('.session .board');
@@ -62,6 +62,9 @@ MEASURE = """
     const what = (el.dataset.pile || '') + card;
     inside(r(el), b, what);
   }
+  // The facts under or beside the cards (a line-score table) shown whole, not cut at a side.
+  const info = board.querySelector('.board-info');
+  if (info && info.scrollWidth > info.clientWidth + s) out.push('facts');
   const doc = document.documentElement;
   return {overflow: out, scroll: [doc.scrollWidth - vw, doc.scrollHeight - vh],
           cw: parseFloat(board.style.getPropertyValue('--cw'))};
@@ -208,3 +211,43 @@ def fit_problems(m: dict[str, Any]) -> list[str]:
 def off_screen(page: Page) -> list[str]:
     cards: list[str] = page.evaluate(OFF_SCREEN)
     return [f"playable cards off screen: {cards[:6]}"] if cards else []
+
+
+def longest_column_row(game: str, variant: str) -> int:
+    """The most columns (piles fanned down) a row of the description stands side by side."""
+    desc = engine.get(game, variant).describe()
+    return max((len(row) for g in desc["layout"] if g["fan"] == "down"
+                for row in (g.get("rows") or [g["piles"]])), default=0)
+
+
+LONG_ROWS = [(g, v) for g, v in RULE_SETS
+             if longest_column_row(g, v) > engine.get(g, v).describe()["width"]]
+# Wrapped, these rows' cards were 23-28 px wide held sideways; in one line, wider than this.
+SIDEWAYS_CW = 30
+
+# How many lines the longest row of columns stands on, and the card width.
+ROW_LINES = """
+() => {
+  const board = document.querySelector('.session .board');
+  const rows = [...board.querySelectorAll('.board-main .group.fan-down > .row')];
+  const row = rows.sort((a, b) => b.children.length - a.children.length)[0];
+  const tops = new Set([...row.querySelectorAll(':scope > .pile')]
+    .map((p) => Math.round(p.getBoundingClientRect().top)));
+  return {lines: tops.size, piles: row.children.length,
+          cw: parseFloat(board.style.getPropertyValue('--cw'))};
+}
+"""
+
+
+@pytest.mark.parametrize(("game", "variant"), LONG_ROWS, ids=[f"{g}-{v}" for g, v in LONG_ROWS])
+def test_a_long_row_of_columns_stands_in_one_line_held_sideways(
+        sized_pages: dict[str, Page], game: str, variant: str) -> None:
+    # Baker's Dozen's 13 columns wrapped 10 + 3 on a phone held sideways, with cards 23-28 px
+    # wide; in one line they come larger, and the board still fits (checked above).
+    page = sized_pages["landscape"]
+    page.evaluate("(h) => { location.hash = h; }", f"#/play/{game}/{variant}?seed={SEED}")
+    page.wait_for_selector(f".session .board[data-game='{game}'][data-variant='{variant}']")
+    m: dict[str, Any] = page.evaluate(ROW_LINES)
+    assert m["piles"] == longest_column_row(game, variant)
+    assert m["lines"] == 1 and m["cw"] > SIDEWAYS_CW, m
+    assert not fit_problems(page.evaluate(MEASURE))

@@ -90,3 +90,37 @@ def test_a_refused_placement_leaves_the_lane_where_it_was(page_for) -> None:
     expect(ann.locator(".match .refusal")).to_be_visible()
     expect(ann.locator(".match .refusal")).not_to_have_text("")
     assert lane.bounding_box() == before
+
+
+# The lane where the page opens, unscrolled: its box, its front pin's, and the page's scroll.
+UNSCROLLED = """
+() => {
+  const lane = document.querySelector('.match-board .board');
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  return {lane: box(lane), front: box(lane.querySelector('.pile[data-pile=p1]')),
+          scrolled: scrollY, vh: innerHeight, vw: innerWidth};
+}
+"""
+
+
+@pytest.mark.parametrize("held", list(PHONES))
+def test_the_whole_lane_shows_without_scrolling(page_for, held: str) -> None:
+    # The lane stood under the match's details: its front pin was cut off at the bottom of the
+    # screen, 628 px of scrolling away on a phone held upright.
+    ann, bob = page_for("Ann"), page_for("Bob")
+    m = request(ann, {"type": "match.create", "game": "bowling", "variant": "easy", "seats": 2,
+                      "turn_time": 300})
+    request(bob, {"type": "match.join", "match": m["match"]})
+    ann.set_viewport_size(PHONES[held])
+    ann.goto(ann.url.split("#")[0] + f"#/match/{m['match']}")
+    expect(ann.locator(".match .match-state")).to_have_text("running")
+    ann.wait_for_function(
+        "() => document.querySelector('.match-board .board')?.style.getPropertyValue('--cw')")
+    ann.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    seen = ann.evaluate(UNSCROLLED)
+    assert seen["scrolled"] == 0
+    for what in ("lane", "front"):
+        box = seen[what]
+        assert box["top"] >= 0 and box["bottom"] <= seen["vh"] + 1, (what, seen)
+        assert box["left"] >= 0 and box["right"] <= seen["vw"] + 1, (what, seen)
