@@ -284,6 +284,24 @@ class Stock:
 
 
 @dataclass(frozen=True)
+class GapRule:
+    """Cards slid one at a time into the gaps of a grid (``Kind.GRID``: rows of
+    ``Group.columns`` cells of one card each), where a rule set lists and plays such moves
+    itself: a gap takes the card that lies on its left neighbour by ``build`` and, with
+    ``before``, the card its right neighbour lies on by it; a card of rank ``start`` in a
+    row's first cell never moves; the game is won when every row runs from that rank by the
+    build across all its cells but the last. Every such move is useful (it changes the rows).
+    ``redeals``: how many times the rule set's own move (``REDEAL``, played by its
+    ``apply_extra``) may gather and deal the cards again, counted by the var ``redeals``.
+    Declared so that a solver plays these moves in C (docs/solver.md, Boards)."""
+
+    build: Build
+    before: bool = False
+    start: int = 1
+    redeals: int = 0
+
+
+@dataclass(frozen=True)
 class MatchMode:
     """How a rule set is played as a match. kind: ``turns`` (one deal the players take turns
     on, a whole game each, one after the other) | ``called`` (each player has their own board
@@ -315,6 +333,8 @@ class RuleSet(ABC):
 
     base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
     stock: Stock | None = None
+    #: Cards slid into the gaps of a grid by the rule set's own moves (``GapRule``).
+    gaps: GapRule | None = None
 
     #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
     #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).

@@ -11,9 +11,9 @@ from typing import Any
 from ..cards import RANK, SUIT, card, show
 from ..core import MOVE, REDEAL, Move, Refusal, State
 from ..deal import Stream, shuffle
-from ..options import Fan, Unit
+from ..options import Direction, Fan, SuitRule, Unit
 from ..registry import register
-from ..rules import GRID, WASTE, Group, RuleSet
+from ..rules import GRID, WASTE, Build, GapRule, Group, RuleSet
 
 ROWS, COLS = 4, 13
 REDEALS = 2  # difficult only
@@ -31,6 +31,9 @@ class Gaps(RuleSet):
                "left neighbour only, two redeals.")
 
     def declare(self) -> tuple[Group, ...]:
+        # The moves below, declared for a solver that plays them without this class.
+        self.gaps = GapRule(Build(Direction.UP, SuitRule.SAME), before=self.easy, start=2,
+                            redeals=0 if self.easy else REDEALS)
         return (
             Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, unit=Unit.TOP,
                   to=(GRID,), fan=Fan.GRID, columns=COLS),

@@ -5,6 +5,7 @@
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal
     cdef public bint endless, asks, plain
+    cdef public tuple names
     cdef public object rules
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources

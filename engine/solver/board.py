@@ -154,6 +154,9 @@ class Layout:
         #: The rule set judges whether a game goes on by its own rule (``ASKED``): asked.
         self.rules = rules
         self.asks = own_hooks(rules, ASKED)
+        #: The vars a board keeps: the shared rules', then the var that counts the redeals
+        #: of a grid's gaps (``RuleSet.gaps``, ``gap_board.GapBoard``).
+        self.names = VARS + (("redeals",) if rules.gaps is not None else ())
         self.decoded: dict[int, Move] = {}  # each move met, as the engine's ``Move``
 
 
@@ -165,7 +168,7 @@ class Board:
         #: Whether ``legal`` asks the rule set's own end-of-game rule (``asked``); a search
         #: does without it (``legal`` says why).
         self.ask = lay.asks and ask
-        unknown = set(st.vars) - set(VARS)
+        unknown = set(st.vars) - set(lay.names)
         if unknown:
             raise ValueError(f"a board keeps no var {sorted(unknown)[0]!r}")
         self.cards = bytearray(lay.count * STRIDE)
@@ -174,13 +177,13 @@ class Board:
         for p, pile in enumerate(st.piles):
             self.cards[p * STRIDE:p * STRIDE + len(pile)] = bytes(pile)
             self.size[p] = len(pile)
-        #: The vars, present or not, and their values: base, pass, progress.
-        self.has = bytes(name in st.vars for name in VARS)
-        self.vars = [st.vars.get(name, 0) for name in VARS]
+        #: The vars, present or not, and their values: base, pass, progress (``names``).
+        self.has = bytes(name in st.vars for name in lay.names)
+        self.vars = [st.vars.get(name, 0) for name in lay.names]
         #: The key's pile order: the piles alone, then each group's piles as the last key
         #: sorted them (``key`` sorts them again from there, so a move costs it a few steps).
         self.order = bytearray(lay.alone + b"".join(lay.groups))
-        self.keybuf = bytearray(5 * lay.count + 52 + 3 * len(VARS))
+        self.keybuf = bytearray(5 * lay.count + 52 + 3 * len(lay.names))
         self.journal = bytearray(1024)
         self.used = 0  # bytes of the journal in use
         self.marks: list[int] = []  # where each move's entries begin
@@ -192,7 +195,7 @@ class Board:
                 for p in range(self.layout.count)]
 
     def var_dict(self) -> dict[str, int]:
-        return {name: self.vars[i] for i, name in enumerate(VARS) if self.has[i]}
+        return {name: self.vars[i] for i, name in enumerate(self.layout.names) if self.has[i]}
 
     def pack(self) -> bytes:
         """The position in a few bytes, for a best-first queue or a beam: each pile's size and
@@ -209,7 +212,7 @@ class Board:
         i: cython.Py_ssize_t
         v: cython.Py_ssize_t
         at: cython.Py_ssize_t = 2 * count
-        total: cython.Py_ssize_t = at + 3 * len(VARS)
+        total: cython.Py_ssize_t = at + 3 * len(self.vars)
         for p in range(count):
             total += size[p]
         buf = bytearray(total)
@@ -246,7 +249,7 @@ class Board:
             for i in range(n):
                 cards[p * stride + i] = kept[at + i]
             at += n
-        for q in range(len(VARS)):
+        for q in range(len(self.vars)):
             self.vars[q] = kept[at] | kept[at + 1] << 8 | kept[at + 2] << 16
             at += 3
         self.used = 0
@@ -294,7 +297,7 @@ class Board:
         where passes are unlimited (``uncounted``: it only counts)."""
         packed = bytearray(self.pack())
         if uncounted:
-            at = len(packed) - 3 * (len(VARS) - 1)  # the pass, the second of ``VARS``
+            at = len(packed) - 3 * (len(self.vars) - 1)  # the pass, the second of ``VARS``
             packed[at:at + 3] = b"\0\0\0"
         return bytes(packed)
 
@@ -761,7 +764,7 @@ class Board:
                         out[i - 3 + j] = out[i + j]
                         out[i + j] = c
                     i -= 3
-        for q in range(3):  # the vars, by their place in ``VARS``
+        for q in range(len(self.vars)):  # the vars, by their place in ``Layout.names``
             if self.has[q] and not (lay.endless and q == 1):
                 v = self.vars[q]
                 if lay.endless and q == 2 and v > 1:

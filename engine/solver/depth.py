@@ -442,7 +442,7 @@ class DepthFirst:
         self.choice = choice_for(st.rules, not self.scored, narrow, st)
         #: Positions between two looks at the clock: a look costs about what a position on
         #: a board does; a position played through a state can cost much more.
-        self.clock_every = 16 if self.board.layout.plain else 1
+        self.clock_every = 1 if isinstance(self.board, state_board.StateBoard) else 16
         self.seen: set[object] = set()
         self.t0 = time.perf_counter()
         self.next_report = self.t0 + REPORT_EVERY  # kept across runs: one report a second

@@ -18,12 +18,13 @@ piles), but for the pass count of a stock gone through without limit, which only
 Every line is replayed to a win before it is kept. The work is bounded by a count of
 positions, never by seconds, so par is the same on every machine (docs/fairness.md). It
 plays on the searches' boards (``board_of``: a ``Board`` that asks the rule set's own end
-rule, or a ``StateBoard``), in C where a board plays the rule set.
+rule, a ``GapBoard``, or a ``StateBoard``), in C where a board plays the rule set.
 """
 
 from __future__ import annotations
 
 from ..core import PLAYING, WON, Move, State
+from . import gap_board
 from .board import Board, playable
 from .position import endless
 from .state_board import StateBoard
@@ -41,9 +42,13 @@ SPREAD = 50
 
 def board_of(start: State) -> Board:
     """The board par plays ``start`` on, with the engine's own status at every position: a
-    ``Board`` that asks the rule set's own end rule where one plays it, else a
-    ``StateBoard``."""
-    return Board(start.copy()) if playable(start) else StateBoard(start)
+    ``Board`` that asks the rule set's own end rule where one plays it, a ``GapBoard``
+    (whose moves are all useful: its status asks nothing), else a ``StateBoard``."""
+    if playable(start):
+        return Board(start.copy())
+    if gap_board.playable(start):
+        return gap_board.GapBoard(start.copy())
+    return StateBoard(start)
 
 
 def wins(start: State, moves: list[Move] | tuple[Move, ...]) -> bool:

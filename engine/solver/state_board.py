@@ -199,10 +199,13 @@ class StateBoard(Board):
 
 def board_for(st: State) -> Board:
     """The board the searches play ``st`` on: a ``Board`` where one plays its rule set (the
-    shared rules alone), else a ``StateBoard``."""
-    from .board import playable
+    shared rules alone), a ``GapBoard`` where its moves are cards slid into gaps, else a
+    ``StateBoard``."""
+    from . import board, gap_board
 
-    return Board(st.copy(), ask=False) if playable(st) else StateBoard(st)
+    if board.playable(st):
+        return Board(st.copy(), ask=False)
+    return gap_board.GapBoard(st.copy()) if gap_board.playable(st) else StateBoard(st)
 
 
 __all__ = ["StateBoard", "board_for"]

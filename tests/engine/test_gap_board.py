@@ -1,0 +1,154 @@
+"""The gap board (engine/solver/gap_board.py) plays exactly as the engine does, on every rule
+set whose moves are cards slid into a grid's gaps (``RuleSet.gaps``): the same legal moves in
+the same order, the same piles and vars after each move and each take-back (a redeal
+included), the same status, and keys that tell positions apart exactly as the solver's key
+function does. And the searches on it are the searches through the state: the same verdicts,
+lines and positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.core import PLAYING, REDEAL, Move, State
+from engine.solver import Outcome, Verdict, state_board
+from engine.solver.beam import beam
+from engine.solver.bestfirst import best_first
+from engine.solver.depth import DepthFirst
+from engine.solver.gap_board import REDEAL_CODE, GapBoard, gapped, playable
+from engine.solver.par import board_of, par_line
+from engine.solver.position import key_maker
+from engine.solver.state_board import StateBoard, board_for
+
+GAPPED = [r for r in engine.rule_sets() if gapped(r)]
+#: A deal won within the budgets below, where deals 0-3 are not.
+DECIDED = {"gaps/easy": (13,)}
+
+
+def test_the_gapped_rule_sets_are_gaps() -> None:
+    assert sorted(r.key for r in GAPPED) == ["gaps/difficult", "gaps/easy"]
+    with pytest.raises(ValueError, match="slides no cards"):
+        GapBoard(engine.get("pyramid", "easy").deal(b"\x01"))
+    st = engine.get("gaps", "easy").deal(b"\x01")
+    st.vars["resigned"] = 1
+    assert not playable(st)
+    assert isinstance(board_for(st), StateBoard)
+
+
+def same(board: GapBoard, st: State) -> None:
+    assert board.piles() == st.piles
+    assert list(board.down) == st.down
+    assert board.var_dict() == st.vars
+
+
+def check_position(board: GapBoard, st: State) -> list[int]:
+    moves = board.moves()
+    assert [board.move_of(m) for m in moves] == st.rules.legal_moves(st)
+    legal, status = board.legal()
+    assert ([board.move_of(m) for m in legal], status) == (st.legal_moves(), st.status)
+    assert board.is_won() == (st.status == "won")
+    assert board.redeal_ahead() == st.rules.redeal_ahead(st)
+    same(board, st)
+    return moves
+
+
+@pytest.mark.parametrize("rules", GAPPED, ids=lambda r: r.key)
+def test_a_gap_board_plays_as_the_engine_does(rules: engine.RuleSet) -> None:
+    """Random games, with take-backs of one to five moves (redeals among them), compared at
+    every position; and keys that are equal exactly when the engine's key function's are."""
+    engine_key = key_maker(rules)
+    pairs: dict[object, object] = {}
+    reverse: dict[object, object] = {}
+    rng = random.Random(rules.key)
+    positions = redeals = 0
+    for deal in range(40):
+        if positions >= 900:
+            break
+        st = rules.deal(deal.to_bytes(4, "big"))
+        board = GapBoard(st.copy())
+        for _ in range(120):
+            moves = check_position(board, st)
+            k, b = engine_key(st), board.key()
+            assert pairs.setdefault(k, b) == b
+            assert reverse.setdefault(b, k) == k
+            positions += 1
+            if st.status != PLAYING or not moves:
+                break
+            if st.history and rng.random() < 0.15:
+                for _ in range(rng.randint(1, min(5, len(st.history)))):
+                    st.pop()
+                    board.undo()
+                    same(board, st)
+                continue
+            m = REDEAL_CODE if REDEAL_CODE in moves and rng.random() < 0.1 else rng.choice(moves)
+            redeals += m == REDEAL_CODE
+            st.push(board.move_of(m))
+            board.play(m)
+        while st.history:  # all the way back: the deal again
+            st.pop()
+            board.undo()
+        same(board, st)
+        assert board.key() == GapBoard(st).key()
+    assert positions >= 900
+    assert len(pairs) > 100
+    assert redeals or rules.easy
+
+
+def test_a_packed_gap_board_comes_back_as_it_was() -> None:
+    """Packed after a redeal, unpacked on another board: the same position, key and moves,
+    and a redeal played there is taken back to it."""
+    rules = engine.get("gaps", "difficult")
+    st = rules.deal(b"\x07")
+    board = GapBoard(st.copy())
+    board.play(REDEAL_CODE)
+    st.push(board.move_of(REDEAL_CODE))
+    other = GapBoard(rules.deal(b"\x08"))
+    other.seed = st.seed
+    other.unpack(board.pack())
+    same(other, st)
+    assert other.key() == board.key() and other.moves() == board.moves()
+    other.play(REDEAL_CODE)
+    st.push(other.move_of(REDEAL_CODE))
+    same(other, st)
+    assert other.moves()[-1] != REDEAL_CODE  # both redeals spent
+    other.undo()
+    st.pop()
+    same(other, st)
+    assert board.move_of(REDEAL_CODE).kind == REDEAL
+    assert board.code_of(board.move_of(REDEAL_CODE)) == REDEAL_CODE
+
+
+@pytest.mark.parametrize("rules", GAPPED, ids=lambda r: r.key)
+def test_the_searches_on_a_gap_board_are_the_searches_through_the_state(
+        rules: engine.RuleSet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Depth first (narrowed or not, on from where it stopped), best first, a beam and par:
+    the same verdicts, lines and positions on a gap board as through the state."""
+    def run(st: State) -> list[tuple[Outcome, tuple[Move, ...], int]]:
+        out: list[Verdict] = []
+        for narrow in (False, True):
+            search = DepthFirst(st, None, narrow)
+            v = search.run(300)
+            out.append(v if v.outcome is not Outcome.UNKNOWN else search.run(3_000))
+        out.append(best_first(st, 2_000, None))
+        out.append(beam(st, 2_000, None))
+        return [(v.outcome, v.moves, v.positions) for v in out]
+
+    decided = 0
+    for deal in [*range(4), *DECIDED.get(rules.key, ())]:
+        st = rules.deal(deal.to_bytes(4, "big"))
+        assert isinstance(board_for(st), GapBoard) and isinstance(board_of(st), GapBoard)
+        on_board = run(st)
+        with monkeypatch.context() as m:
+            m.setattr(state_board, "board_for", lambda s: StateBoard(s))
+            on_state = run(st)
+        assert on_board == on_state, deal
+        for outcome, moves, _ in on_board:
+            if outcome is Outcome.WON:
+                decided += 1
+                on_gap = par_line(st, moves)
+                with monkeypatch.context() as m:
+                    m.setattr("engine.solver.par.board_of", lambda s: StateBoard(s))
+                    assert par_line(st, moves) == on_gap
+    assert decided
