@@ -4,6 +4,7 @@ in suit, to build every row from Two to King."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from itertools import compress
 from operator import not_
 from typing import Any
@@ -19,6 +20,15 @@ ROWS, COLS = 4, 13
 REDEALS = 2  # difficult only
 NEXT = [card(RANK[c] + 1, SUIT[c]) if RANK[c] < 13 else -1 for c in range(52)]
 PREV = [card(RANK[c] - 1, SUIT[c]) if RANK[c] > 1 else -1 for c in range(52)]
+
+
+@lru_cache(maxsize=64)
+def redeal_order(seed: bytes, k: int, n: int) -> tuple[int, ...]:
+    """The order the ``k``-th redeal shuffles ``n`` cards into: ``shuffle`` of them with the
+    seed's sub-stream, as the indices of the cards it puts in each place. Its draws depend on
+    the count alone, not on the cards, so a solver redealing from many positions of one deal
+    draws them once."""
+    return tuple(shuffle(list(range(n)), Stream(seed, f"redeal/{k}")))
 
 
 @register
@@ -193,7 +203,7 @@ class Gaps(RuleSet):
         free = [row * COLS + col for row in range(ROWS) for col in range(runs[row], COLS)]
         aces = self.by_kind[WASTE][0]
         gathered = [piles[g][0] for g in free if piles[g]] + list(piles[aces])
-        cards = shuffle(gathered, Stream(st.seed, f"redeal/{k}"))
+        cards = [gathered[i] for i in redeal_order(st.seed, k, len(gathered))]
         out: list[int] = []
         for g, c in zip(free, cards, strict=True):
             keep = [] if RANK[c] == 1 else [c]

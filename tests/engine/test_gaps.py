@@ -216,3 +216,15 @@ def test_difficult_lost_only_when_stuck_with_no_redeal_left():
     easy = EASY.setup(pos)
     assert engine.parse_move(EASY, "g36-g38") in easy.rules.legal_moves(easy)
     assert easy.status == "playing"
+
+
+def test_a_redeal_order_is_the_seeds_shuffle_of_the_cards() -> None:
+    """The redeal draws its order once per count of cards (``redeal_order``): the cards put in
+    that order are the shuffle of them by the redeal's sub-stream, whatever the cards."""
+    from engine.games.gaps import redeal_order
+
+    for k, n in ((1, 8), (1, 40), (2, 23)):
+        cards = [51 - 2 * i for i in range(n)]
+        order = redeal_order(SEED, k, n)
+        assert sorted(order) == list(range(n))
+        assert [cards[i] for i in order] == shuffle(cards, Stream(SEED, f"redeal/{k}"))
