@@ -1,13 +1,14 @@
 """What the winnable-daily job costs (docs/fairness.md, Winnable daily deals):
-``python -m bench.daily_job [--days N] [--jobs J] [RULE_SET ...]``.
+``python -m bench.daily_job [--days N] [--first DAY] [--jobs J] [RULE_SET ...]``.
 
-For each of N sample days (a fixed secret, the days from 2026-01-01), every rule set the
-rule covers has its candidates judged as the server's job judges them (``engine.winnable
-.judge``: the published budget of positions, up to the cap, par for the one won), one
-after the other, in worker processes. Prints a row a rule set (candidates judged, CPU
-seconds: median and most over the days) and, per day, the CPU seconds of all rule sets
-together: the figure the target is about (at most 60 CPU seconds a day); and how many of
-the days of a rule set got a deal proved winnable (the rest fall back to candidate 0).
+For each of N sample days (a fixed secret, the days from 2026-01-01 or ``--first``), every
+rule set the rule covers has its candidates judged as the server's job judges them
+(``engine.winnable.judge``: the published budget of positions, up to the cap, par for the
+one won), one after the other, in worker processes. Prints a row a rule set (candidates
+judged, CPU seconds: median and most over the days) and, per day, the CPU seconds of all
+rule sets together: the figure the target is about (at most 60 CPU seconds a day); and how
+many of the days of a rule set got a deal proved winnable (the rest fall back to candidate
+0).
 ``--raw`` writes every candidate's verdict, positions, line and par beside its CPU seconds:
 two runs' files compared show a change to the search left every verdict as it was.
 
@@ -83,13 +84,15 @@ def baseline(moves: int = 100_000) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m bench.daily_job", description=__doc__)
     p.add_argument("--days", type=int, default=3)
+    p.add_argument("--first", type=date.fromisoformat, default=FIRST,
+                   help=f"the first day (default {FIRST}): --first 2026-01-07 --days 1 for one")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--raw", help="write each candidate's verdict, CPU seconds, positions, "
                    "line and par here (JSON)")
     p.add_argument("rule_sets", nargs="*")
     args = p.parse_args()
     keys = args.rule_sets or [r.key for r in engine.rule_sets() if winnable.applies(r)]
-    days = [FIRST + timedelta(days=i) for i in range(args.days)]
+    days = [args.first + timedelta(days=i) for i in range(args.days)]
     base = baseline()
     with ProcessPoolExecutor(args.jobs) as pool:
         work = [pool.submit(one_day, key, day) for day in days for key in keys]

@@ -184,8 +184,8 @@ def run(quick: bool = False) -> list[Section]:
                      fmt(solver[key] / pure[key]) if pure[key] else "-",
                      f"{engine_rate:,.0f}",
                      fmt(solver[key] / engine_rate) if engine_rate else "-",
-                     "board" if state_board.board_for(engine.get(*key.split("/")).deal(
-                         seed(0))).layout.plain else "state"])
+                     "state" if isinstance(state_board.board_for(engine.get(
+                         *key.split("/")).deal(seed(0))), state_board.StateBoard) else "board"])
     speedups = sorted(solver[k] / pure[k] for k in keys if pure[k])
     method = (
         "For every rule set: the solver's distinct positions per CPU second over "
