@@ -46,9 +46,12 @@ def gapped(rules: RuleSet) -> bool:
 
 
 def playable(st: State) -> bool:
-    """Whether a ``GapBoard`` plays ``st``: its rule set is ``gapped``, and the state keeps no
-    var the board does not (a resignation)."""
-    return gapped(st.rules) and set(st.vars) <= set(Layout(st.rules, strict=False).names)
+    """Whether a ``GapBoard`` plays ``st``: its rule set is ``gapped``, the state keeps no var
+    the board does not (a resignation), and it counts its redeals where it has any (a
+    position set up by hand may not: a redeal would start the count)."""
+    gaps = st.rules.gaps
+    return (gapped(st.rules) and set(st.vars) <= set(Layout(st.rules, strict=False).names)
+            and (gaps is None or not gaps.redeals or "redeals" in st.vars))
 
 
 class GapBoard(Board):
@@ -58,6 +61,8 @@ class GapBoard(Board):
         rules = st.rules
         if not gapped(rules):
             raise ValueError(f"{rules.key} slides no cards into gaps: no gap board plays it")
+        if not playable(st):
+            raise ValueError("a gap board keeps the shared vars and a count of redeals alone")
         Board.__init__(self, st, layout or Layout(rules, strict=False), ask)
         self.ask = False  # every move into a gap is useful: the status needs no search
         gaps = rules.gaps

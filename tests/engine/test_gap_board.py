@@ -35,6 +35,14 @@ def test_the_gapped_rule_sets_are_gaps() -> None:
     st.vars["resigned"] = 1
     assert not playable(st)
     assert isinstance(board_for(st), StateBoard)
+    with pytest.raises(ValueError, match="count of redeals"):
+        GapBoard(st)
+    # Set up by hand, with no count of redeals yet: the first redeal would start one.
+    hard = engine.get("gaps", "difficult")
+    st = hard.setup({"g1": "2c", "g2": "3c"})
+    assert not playable(st) and isinstance(board_for(st), StateBoard)
+    assert playable(hard.setup({"g1": "2c"}, redeals=1))
+    assert playable(engine.get("gaps", "easy").setup({"g1": "2c"}))
 
 
 def same(board: GapBoard, st: State) -> None:
