@@ -23,9 +23,10 @@ from .verdict import Budget, Outcome, Verdict
 
 
 def plays_on_board(rules: RuleSet) -> bool:
-    """Whether the solver plays ``rules`` by steps (``step_rules``) or on a board
-    (``board.plain``), rather than through the engine's own state, whose positions cost
-    several times as much."""
+    """Whether the solver plays ``rules`` by steps (``step_rules``) or on a plain board
+    (``board.plain``), rather than by rules of its own, whose positions cost several times
+    as much through the engine's own state: the published budget goes by it
+    (``winnable.budget``), so Gaps, played on a ``gap_board.GapBoard`` since, keeps its."""
     from .board import plain
     from .step_rules import plan
 

@@ -1,5 +1,6 @@
-"""The daily job's verdicts pinned where the solver plays through the engine's state
-(``StateBoard``): a published day is checked again by ``samedeal verify-day`` with the same
+"""The daily job's verdicts pinned where the budget is an eighth, the rule sets with rules of
+their own (played through the engine's state, ``StateBoard``, or Gaps' ``GapBoard``): a
+published day is checked again by ``samedeal verify-day`` with the same
 ``judge``, so a change that makes these searches cheaper must leave every verdict, its count
 of positions, the line and its par exactly as they were. Candidates of bench/daily_job.py's
 sample day (its fixed secret), chosen for a won and an unknown verdict of Gaps (a move of
@@ -41,7 +42,7 @@ PINS = [
 def test_a_candidate_is_judged_as_it_was(key: str, k: int, verdict: str, positions: int,
                                          par: int | None, line_hash: str | None) -> None:
     game, variant = key.split("/")
-    assert not plays_on_board(registry.get(game, variant))  # played through the state
+    assert not plays_on_board(registry.get(game, variant))  # an eighth of the budget
     seed = winnable.candidate_seed(SECRET, DAY, game, variant, None, k)
     got = winnable.judge(game, variant, seed, winnable.POSITIONS)
     assert (got.verdict, got.positions, got.par) == (verdict, positions, par)
