@@ -44,7 +44,7 @@ from .boards import board_keys
 from .config import Settings
 from .daily import attempt_id, daily_rule_sets, day_of
 from .errors import ApiError
-from .loops import pause
+from .loops import drain
 from .matches.record import CALLED
 from .metrics import Metrics
 
@@ -227,17 +227,7 @@ class Analyses:
                                            for _ in range(max(1, self.settings.analysis_workers))))
 
     async def _drain(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            try:
-                worked = await self.step()
-            except (RedisConnectionError, RedisTimeoutError) as e:
-                log.warning("analysis: the store is unreachable (%s)", e)
-                worked = False
-            except Exception:
-                log.exception("analysis: the job failed")
-                worked = False
-            if not worked and await pause(stop, self.settings.sweep_interval):
-                return
+        await drain(stop, self.step, self.settings.sweep_interval, log, "analysis")
 
     async def step(self) -> bool:
         """Claim the next due session and judge it; whether there was one."""

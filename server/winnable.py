@@ -39,7 +39,7 @@ from . import store, workers
 from .config import Settings
 from .daily import Daily, daily_rule_sets, day_of
 from .errors import ApiError
-from .loops import pause
+from .loops import drain
 from .metrics import Metrics
 from .remembered import Remembered
 
@@ -312,17 +312,7 @@ class Winnable:
         """Every node: decide today's and tomorrow's choices ahead, one pair at a time."""
         if not self.settings.daily_winnable:
             return
-        while not stop.is_set():
-            try:
-                worked = await self.step()
-            except (RedisConnectionError, RedisTimeoutError) as e:
-                log.warning("winnable daily: the store is unreachable (%s)", e)
-                worked = False
-            except Exception:
-                log.exception("winnable daily: the job failed")
-                worked = False
-            if not worked and await pause(stop, self.settings.winnable_interval):
-                return
+        await drain(stop, self.step, self.settings.winnable_interval, log, "winnable daily")
 
     async def step(self) -> bool:
         """Decide one pair not decided yet and not claimed by another node; whether one was.
