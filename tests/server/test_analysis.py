@@ -43,6 +43,8 @@ WON_AT_ONCE = "00"
 #: How long a test waits for an analysis at most: a cap against hanging, not a speed.
 PATIENCE = 180
 SCHEMA = replies.REPLIES["analysis"][1]
+#: A budget that makes an analysis quick, where a test is of who gets what, not the search.
+SMALL = {"SAMEDEAL_ANALYSIS_POSITIONS": "200", "SAMEDEAL_ANALYSIS_TOTAL": "20000"}
 
 Ask = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -389,8 +391,8 @@ async def test_a_node_killed_while_judging_leaves_the_game_to_another(
     """Node A, whose budget makes an analysis take minutes, claims a game and is killed
     (SIGKILL) while its pool judges it; node B takes the game once A's lease lapses."""
     lease = {"SAMEDEAL_ANALYSIS_LEASE": "2", **FAST}
-    a, a_proc = start_node(own_store, tmp_path / "a.log", SAMEDEAL_ANALYSIS_POSITIONS="100000000",
-                           SAMEDEAL_ANALYSIS_TOTAL="1000000000", **lease)
+    a, a_proc = start_node(own_store, tmp_path / "a.log", **lease | {
+        "SAMEDEAL_ANALYSIS_POSITIONS": "100000000", "SAMEDEAL_ANALYSIS_TOTAL": "1000000000"})
     _, token = await player(a, "Patient", "human")
     ws = await Ws.open(a, token)
     s = await ws.request({"type": "solo.start", "game": "poker-square", "variant": "easy",
@@ -409,8 +411,7 @@ async def test_a_node_killed_while_judging_leaves_the_game_to_another(
     os.kill(a_proc.pid, signal.SIGKILL)
     a_proc.wait(10)
     assert await store.get(key(sid)) is None  # A died before it could keep anything
-    b, b_proc = start_node(own_store, tmp_path / "b.log", SAMEDEAL_ANALYSIS_POSITIONS="200",
-                           SAMEDEAL_ANALYSIS_TOTAL="20000", **lease)
+    b, b_proc = start_node(own_store, tmp_path / "b.log", **lease | SMALL)
     try:
         while await store.get(key(sid)) is None:
             assert time.monotonic() < end, "no node took the game over"
@@ -433,8 +434,7 @@ async def test_each_bowler_s_frames_are_analysed_after_a_bowling_match(
     """A bowler's frames are dealt from the same per-frame decks as a solo game's: each
     bowler's own placements are analysed as a one-player game once the match is over (a
     small budget: the test is of who gets what, not of the search)."""
-    node, proc = start_node(own_store, tmp_path / "n.log", SAMEDEAL_ANALYSIS_POSITIONS="200",
-                            SAMEDEAL_ANALYSIS_TOTAL="20000", **FAST)
+    node, proc = start_node(own_store, tmp_path / "n.log", **FAST | SMALL)
     socks, ids = [], []
     try:
         for i in range(2):
