@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from . import match_forms
 from .rules import RuleSet
 
 _RULE_SETS: dict[tuple[str, str], RuleSet] = {}
@@ -24,7 +25,9 @@ class UnknownGame(KeyError):
 def register(cls: type[RuleSet]) -> type[RuleSet]:
     """Class decorator: one registry entry per declared variant."""
     for variant in cls.variants:
-        _RULE_SETS[(cls.id, variant)] = cls(variant)
+        rules = cls(variant)
+        match_forms.check(rules)  # a declared match kind needs its form's methods
+        _RULE_SETS[(cls.id, variant)] = rules
     return cls
 
 

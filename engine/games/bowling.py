@@ -322,6 +322,19 @@ class Bowling(RuleSet):
 
         st.record(Move(FORFEIT, bowler), leave)
 
+    # ----- as a turns match (engine/match_forms.py) ---------------------------------------
+
+    def round(self, st: State) -> int:
+        """The frame being bowled; the tenth once the match is over."""
+        return int(st.vars["frame"])
+
+    def scorecards(self, info: dict[str, Any]) -> list[dict[str, Any]]:
+        return list(info["bowlers"])
+
+    def shown_info(self, info: dict[str, Any], turn: int,
+                   scorecards: list[dict[str, Any]]) -> dict[str, Any]:
+        return info | {"bowler": turn + 1, "bowlers": scorecards}
+
     # ----- the end and the score ----------------------------------------------------------
 
     def finished(self, st: State) -> bool:

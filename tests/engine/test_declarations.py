@@ -149,3 +149,39 @@ def test_words_given_as_strings_become_the_typed_options():
     assert column.to == ("tableau", "foundation")
     described = rules.describe()["layout"]
     assert described == engine.get("klondike", "easy").describe()["layout"]
+
+
+@pytest.mark.parametrize(("kind", "needs"), [
+    ("turns", "forfeit, round, scorecards, shown_info, timer_move"),
+    ("called", "scored, timer_move"),
+])
+def test_a_match_kind_without_its_form_fails_at_registration(kind, needs):
+    """The server plays a match through its form alone: a rule set that declares a kind of
+    match without the form's methods would fail mid-match, so it fails as it registers."""
+    from engine.rules import MatchMode
+
+    with pytest.raises(ValueError, match=re.escape(
+            f"Typo (typo/easy): match kind {kind!r} needs {needs}")):
+        registry.register(declare(match=MatchMode(kind, (2, 4))))
+    assert ("typo", "easy") not in registry._RULE_SETS
+
+
+def test_a_turns_game_missing_one_method_of_its_form_fails():
+    from engine.games.bowling import Bowling
+
+    cls = type("Typo", (Bowling,), {"id": "typo", "name": "Typo", "forfeit": None})
+    with pytest.raises(ValueError, match=re.escape(
+            "Typo (typo/easy): match kind 'turns' needs forfeit")):
+        registry.register(cls)
+
+
+def test_every_game_played_as_a_match_has_its_form():
+    from engine import match_forms
+
+    matched = [r for r in engine.rule_sets() if r.match is not None]
+    assert {r.id for r in matched} >= {"bowling", "poker-square", "cribbage-square"}
+    for r in matched:
+        form = match_forms.FORMS[r.match.kind]
+        assert isinstance(r, form), r.key
+        with pytest.raises(TypeError):  # and not the other form
+            (match_forms.called if form is match_forms.TurnsForm else match_forms.turns)(r)
