@@ -8,6 +8,9 @@ frame k is being bowled, everyone sees the lane and the scorecards as they stood
 began (face down), and each placement of frame k is its bowler's alone; the bowler whose turn
 it is gets their own lane. A frame's cards and placements show to all once every bowler still
 in the match has bowled it: the match then lists them, bowler by bowler.
+
+The game is read through its turns form alone (engine/match_forms.py): the round being played
+(Bowling's frame) and the players' scorecards, never its own vars or info keys.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine import match_forms
 from engine.cards import TEXT
 from engine.core import State
 
@@ -33,6 +37,15 @@ class Bowled:
     move: str
 
 
+@dataclass(frozen=True)
+class RoundStart:
+    """The lane face down as a round (a frame) began: all that others see of it until every
+    bowler still in has bowled it."""
+
+    round: int
+    view: dict[str, Any]
+
+
 def face_down(view: dict[str, Any]) -> dict[str, Any]:
     """A view with every card turned face down: which piles hold cards and how many, never
     which cards."""
@@ -43,12 +56,14 @@ def face_down(view: dict[str, Any]) -> dict[str, Any]:
 
 def about_to_bowl(st: State, move: str) -> Bowled:
     """The card the next placement bowls (the stock's top), before it is made."""
-    return Bowled(st.turn, st.vars["frame"], st.piles[st.rules.stock_pile][-1], move)
+    frame = match_forms.turns(st.rules).round(st)
+    return Bowled(st.turn, frame, st.piles[st.rules.stock_pile][-1], move)
 
 
 def complete(st: State) -> int:
     """How many frames every bowler still in the match has bowled: all once it is over."""
-    return st.vars["frame"] if st.over else st.vars["frame"] - 1
+    frame = match_forms.turns(st.rules).round(st)
+    return frame if st.over else frame - 1
 
 
 def frames(m: Match, first: int = 1) -> list[dict[str, Any]]:
@@ -74,8 +89,10 @@ def settle(m: Match) -> None:
     assert st is not None
     if st.over:
         m.frame_start = None
-    elif m.frame_start is None or m.frame_start["info"]["frame"] != st.vars["frame"]:
-        m.frame_start = face_down(st.view())
+    else:
+        frame = m.turns_form.round(st)
+        if m.frame_start is None or m.frame_start.round != frame:
+            m.frame_start = RoundStart(frame, face_down(st.view()))
 
 
 def public(m: Match) -> dict[str, Any]:
@@ -88,8 +105,9 @@ def public(m: Match) -> dict[str, Any]:
     if not m.running or st.over:
         return {"view": view, "turn": None}
     start = started(m)
-    info = start["info"] | {"bowler": st.turn + 1,
-                            "bowlers": scorecards(m, view["info"]["bowlers"], None)}
+    form = m.turns_form
+    info = form.shown_info(start["info"], st.turn,
+                           scorecards(m, form.scorecards(view["info"]), None))
     return {"view": start | {"info": info},
             "turn": {"player": m.order[st.turn], "bowler": st.turn + 1,
                      "deadline": turn_deadline(m)}}
@@ -112,15 +130,16 @@ def started(m: Match) -> dict[str, Any]:
     st = m.state
     start = m.frame_start
     assert st is not None and start is not None and (
-        start["info"]["frame"] == st.vars["frame"]), "settle() first"
-    return start
+        start.round == m.turns_form.round(st)), "settle() first"
+    return start.view
 
 
 def scorecards(m: Match, now: list[dict[str, Any]], mine: int | None) -> list[dict[str, Any]]:
     """The scorecards as they stood when the frame being bowled began, with who has left
     since; bowler ``mine`` (0-based) as it stands now, their own."""
+    was_then = m.turns_form.scorecards(started(m)["info"])
     return [b if k == mine else was | {"forfeited": b["forfeited"]} for k, (was, b) in
-            enumerate(zip(started(m)["info"]["bowlers"], now, strict=True))]
+            enumerate(zip(was_then, now, strict=True))]
 
 
 def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
@@ -130,13 +149,13 @@ def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
     st = m.state
     if st is None or not m.running or st.over or pid not in m.order:
         return None
-    k, frame = m.order.index(pid), st.vars["frame"]
+    k, frame = m.order.index(pid), m.turns_form.round(st)
     cards = [{"card": TEXT[b.card], "move": b.move} for b in m.bowled
              if b.bowler == k and b.frame == frame]
     if not cards:
         return None
     return {"frame": frame, "bowler": k + 1, "player": pid, "cards": cards,
-            "scorecard": st.view()["info"]["bowlers"][k]}
+            "scorecard": m.turns_form.scorecards(st.view()["info"])[k]}
 
 
 def own(m: Match, pid: str) -> dict[str, Any] | None:
@@ -149,8 +168,9 @@ def own(m: Match, pid: str) -> dict[str, Any] | None:
     legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()]
     view = st.view()
     # the lane is theirs; the others' scorecards, as everyone sees them
-    bowlers = scorecards(m, view["info"]["bowlers"], st.turn)
-    view |= {"info": view["info"] | {"bowlers": bowlers},
+    form = m.turns_form
+    bowlers = scorecards(m, form.scorecards(view["info"]), st.turn)
+    view |= {"info": form.shown_info(view["info"], st.turn, bowlers),
              "score": max(b["total"] for b in bowlers)}
     return {"view": view, "legal": legal, "waiting": True, "as_of": m.meta["seq"],
             "deadline": m.meta["deadline"]}

@@ -176,12 +176,12 @@ class Matches:
             for pid in m.awaited():
                 if m.kind == TURNS:
                     assert m.state is not None
-                    mv = m.rules.timer_move(m.state)  # type: ignore[attr-defined]
+                    mv = m.turns_form.timer_move(m.state)
                 else:
                     m = await self.book.load(mid)
                     if pid not in m.awaited():
                         continue
-                    mv = m.rules.timer_move(m.grids[pid])  # type: ignore[attr-defined]
+                    mv = m.called_form.timer_move(m.grids[pid])
                 await self._place(m, pid, mv, "timer")
 
     async def run_timers(self, stop: asyncio.Event) -> None:

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from engine import match_forms
 from engine.core import State
+from engine.match_forms import CalledForm, TurnsForm
 from engine.rules import MatchMode
 
 from .. import lanes
@@ -73,11 +75,21 @@ class Match:
     grids: dict[str, State] = field(default_factory=dict)  # called-card: each player's
     bowled: list[lanes.Bowled] = field(default_factory=list)  # turns: every card, in order
     #: turns: the lane face down as the frame being bowled began, all that others see of it
-    frame_start: dict[str, Any] | None = None
+    frame_start: lanes.RoundStart | None = None
 
     @property
     def kind(self) -> str:
         return self.form.kind
+
+    @property
+    def turns_form(self) -> TurnsForm:
+        """The rule set as a turns match plays it (engine/match_forms.py)."""
+        return match_forms.turns(self.rules)
+
+    @property
+    def called_form(self) -> CalledForm:
+        """The rule set as a called-card match plays it (engine/match_forms.py)."""
+        return match_forms.called(self.rules)
 
     @property
     def rev(self) -> int:

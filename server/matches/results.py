@@ -29,10 +29,10 @@ def results(m: Match, now: int) -> dict[str, Any]:
                            "started_at": m.meta["started_at"], "ended_at": now}
     entries = []
     if m.state is not None:
-        bowlers = m.state.view()["info"]["bowlers"]
-        out["scorecards"] = bowlers
-        for p, b in zip(m.order, bowlers, strict=True):
-            entries.append({"player": p, "bowler": b["bowler"], "score": b["total"]})
+        cards = m.turns_form.scorecards(m.state.view()["info"])
+        out["scorecards"] = cards
+        for k, (p, card) in enumerate(zip(m.order, cards, strict=True)):
+            entries.append({"player": p, "bowler": k + 1, "score": card["total"]})
     else:
         # The card after the last called: a common starter where the game scores with one
         # (its scoring names it), ignored where it does not.
@@ -40,7 +40,7 @@ def results(m: Match, now: int) -> dict[str, Any]:
         out["starter"] = None
         out["lines"] = {}
         for p in m.order:
-            score, info = m.rules.scored(m.grids[p], starter)  # type: ignore[attr-defined]
+            score, info = m.called_form.scored(m.grids[p], starter)
             out["starter"] = info.get("starter")
             out["lines"][p] = info["lines"]
             entries.append({"player": p, "score": score})

@@ -55,11 +55,11 @@ class Rounds:
             if by != "timer":
                 refuse(st, mv, None)
             st.push(mv)
-            score, info = rules.scored(st)  # type: ignore[attr-defined]
+            score, info = m.called_form.scored(st)
             event = {
                 "type": "match.placed", "match": m.id, "player": pid, "round": rnd,
                 "by": "timer" if by == "timer" else "player", "score": score,
-                "lines": info["lines"], "done": rules.finished(st)}
+                "lines": info["lines"], "done": m.called_form.finished(st)}
         else:
             event = {"type": "match.forfeit", "match": m.id, "player": pid}
         now = await self.book.now()
@@ -68,7 +68,7 @@ class Rounds:
                "card": TEXT[m.calls[rnd + 1]], "deadline": deadline}
         mk, _, ek = store.match_keys(m.id)
         window, chan = self.book.emit_args(m.id)
-        full = mv is not None and rules.finished(st)
+        full = mv is not None and m.called_form.finished(st)
         if full or mv is None:  # the match ends in the round where the last grid fills
             await self.book.expected.soon(store.follow_up("match", m.id))
         placed = await self._place(

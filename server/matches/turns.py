@@ -30,7 +30,7 @@ def replay(m: Match, entries: list[bytes]) -> None:
     for entry in entries:
         _, who, text = entry.decode().split(" ", 2)
         if text == FORFEIT:
-            rules.forfeit(st, int(who))  # type: ignore[attr-defined]
+            m.turns_form.forfeit(st, int(who))
         else:
             m.bowled.append(lanes.about_to_bowl(st, text))
             st.push(engine.parse_move(rules, text))
@@ -64,7 +64,7 @@ class Turns:
         bowled = None
         event: dict[str, Any]
         if mv is None:
-            rules.forfeit(st, k)  # type: ignore[attr-defined]
+            m.turns_form.forfeit(st, k)
             entry = f"{k} {FORFEIT}"
             event = {"type": "match.forfeit", "match": m.id, "player": pid}
         else:

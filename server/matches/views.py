@@ -79,7 +79,7 @@ def starter(m: Match) -> int:
 def line_scores(m: Match, pid: str) -> dict[str, Any]:
     """A player's running score line by line, as everyone sees it."""
     st = m.grids[pid]
-    score, info = m.rules.scored(st, starter(m))  # type: ignore[attr-defined]
+    score, info = m.called_form.scored(st, starter(m))
     return {"score": score, "lines": info["lines"], "placed": len(st.history),
             "done": m.flag("full", pid), "waiting": pid in m.awaited()}
 
@@ -93,7 +93,7 @@ def own_grid(m: Match, pid: str) -> dict[str, Any]:
     s = m.rules.pile_names[m.rules.stock_pile]
     view["piles"][s] = {"down": len(st.piles[m.rules.stock_pile]) - int(waiting),
                         "up": [TEXT[st.piles[m.rules.stock_pile][-1]]] if waiting else []}
-    view["score"], view["info"] = m.rules.scored(st, starter(m))  # type: ignore[attr-defined]
+    view["score"], view["info"] = m.called_form.scored(st, starter(m))
     if m.running:
         view["status"] = "finished" if m.flag("full", pid) else "playing"
     legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()] if waiting else []
