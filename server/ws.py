@@ -104,6 +104,9 @@ class Connection(V2Socket):
         self.listeners: dict[str, Any] = {}
         self.ended: dict[str, None] = {}  # followed races and matches that ended, oldest first
         self.present: set[str] = set()  # matches this socket counts as the player's presence
+        #: the followed ids that are matches, as the subscription or the seat taken said (an
+        #: id's letters mean nothing)
+        self.matches: set[str] = set()
         self.boards: set[str] = set()  # the boards this socket watches (their key names)
         self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
         self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
@@ -242,13 +245,14 @@ class Connection(V2Socket):
                 if request_id is not None:
                     reply["id"] = request_id
                 await self._answer(reply)
-                eid = reply.get("race") or reply.get("match")
+                match = reply["type"] == "match"  # the reply says which it joined
+                eid = reply.get("match") if match else reply.get("race")
                 if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
                     # A new entrant follows the race or match from its own seat on, after
                     # the reply; a match counted them present as they sat.
-                    if is_match(eid):
+                    if match:
                         self.present.add(eid)
-                    await self._subscribe(eid, reply["joined_seq"], quiet=True)
+                    await self._subscribe(eid, reply["joined_seq"], quiet=True, match=match)
                 if reply["type"] == "ghost.entry" and self.player is not None:
                     self.ghost_replays.start(self.sv, self.push, reply["ghost"]["ghost"],
                                              self.player.id)
@@ -295,7 +299,7 @@ class Connection(V2Socket):
             return await boards_live.handle(self, kind, m)
         if kind == "match.subscribe":
             await self.sv.matches.load(m["match"])  # match.unknown before subscribing
-            await self._subscribe(m["match"], m.get("after"))
+            await self._subscribe(m["match"], m.get("after"), match=True)
             return None
         if kind == "match.unsubscribe":
             await self._unsubscribe(m["match"])
@@ -345,7 +349,9 @@ class Connection(V2Socket):
 
     # ----- race and match events -------------------------------------------------------
 
-    async def _subscribe(self, eid: str, after: int | None, quiet: bool = False) -> None:
+    async def _subscribe(self, eid: str, after: int | None, quiet: bool = False,
+                         match: bool = False) -> None:
+        """Follow race ``eid``, or match ``eid`` (``match``), from after event ``after``."""
         if eid not in self.listeners:
             def listener(data: bytes | None, eid: str = eid) -> None:
                 step = None if data is None else step_of(data)
@@ -358,9 +364,11 @@ class Connection(V2Socket):
                     self._follow(eid, ("resume", eid))
 
             self.listeners[eid] = listener
+            if match:
+                self.matches.add(eid)
             await self.sv.hub.subscribe(store.channel(eid), listener)
             assert self.player is not None
-            if is_match(eid) and eid not in self.present:
+            if match and eid not in self.present:
                 self.present.add(eid)
                 await self.sv.matches.present(eid, self.player.id, +1)
         self._post(("subscribe", eid, after, quiet))
@@ -368,6 +376,7 @@ class Connection(V2Socket):
     async def _unsubscribe(self, eid: str) -> None:
         self.ended.pop(eid, None)
         listener = self.listeners.pop(eid, None)
+        self.matches.discard(eid)
         self.last_seq.pop(eid, None)
         self.grid_as_of.pop(eid, None)
         if listener is not None:
@@ -581,7 +590,7 @@ class Connection(V2Socket):
 
     async def _summary(self, eid: str) -> dict[str, Any]:
         assert self.player is not None
-        if is_match(eid):
+        if eid in self.matches:
             return await self.sv.matches.summary(eid, self.player.id)
         return await self.sv.races.summary(eid)
 
@@ -590,12 +599,12 @@ class Connection(V2Socket):
         # Events resume after the summary's number; never before one this socket was sent.
         self.last_seq[eid] = max(summary["seq"], self.last_seq.get(eid, 0))
         if not quiet:
-            await self._send({"type": "match" if is_match(eid) else "race", **summary})
+            await self._send({"type": "match" if eid in self.matches else "race", **summary})
         return summary
 
     async def _own(self, eid: str, summary: dict[str, Any] | None) -> None:
         """What is the player's own in a race or match they follow, after a (re)sync."""
-        if is_match(eid):
+        if eid in self.matches:
             await self._own_grid(eid)
             return
         summary = summary or await self.sv.races.summary(eid)
@@ -655,11 +664,6 @@ class Connection(V2Socket):
         self.send({"type": "error", "code": error, "message": message})
         self._post(("close", code, message))
         self.closing = True
-
-
-def is_match(eid: str) -> bool:
-    """Match ids start with 'm', race ids with 'r' (accounts.new_id)."""
-    return eid.startswith("m")
 
 
 async def endpoint(ws: WebSocket) -> None:

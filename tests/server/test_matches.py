@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine.cards import TEXT, parse_card
+from server import store
 from tests.conftest import FAST, start_node
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
@@ -459,6 +460,35 @@ async def test_a_matchs_kind_is_its_rule_sets_match_form(node: Node) -> None:
     assert status == 200 and transcript["kind"] == "turns"
     await ws.close()
     await rest.aclose()
+
+
+async def test_a_socket_knows_a_match_by_how_it_was_followed_not_its_id(
+        nodes: list[Node], store_url: str) -> None:
+    """Ids carry no meaning: a match kept under an id that looks like a race's is still
+    followed as a match (its summary, its seats), because the socket subscribed to a match."""
+    _, token = await player(node := nodes[0], "Creator", "human")
+    _, watcher_token = await player(node, "Watcher", "human")
+    ws = await Ws.open(node, token)
+    made = await ws.request({"type": "match.create", "game": "poker-square", "variant": "easy",
+                             "seats": 2})
+    mid = made["match"]
+    other = "r" + mid[1:]  # the same match, under a race's first letter
+    r = store.connect(store_url)
+    try:
+        for old, new in zip(store.match_keys(mid), store.match_keys(other), strict=True):
+            await r.restore(new, 0, await r.dump(old))
+    finally:
+        await r.aclose()
+    watcher = await Ws.open(nodes[1], watcher_token)
+    await watcher.send({"type": "match.subscribe", "match": other})
+    summary = await watcher.expect("match", match=other)
+    assert summary["kind"] == "called" and summary["state"] == "open", summary
+    assert [p["name"] for p in summary["players"]] == ["Creator"]
+    joined = await watcher.request({"type": "match.join", "match": other})
+    assert joined["type"] == "match" and joined["match"] == other, joined
+    assert len(joined["players"]) == 2
+    await watcher.close()
+    await ws.close()
 
 
 # ----- refusals --------------------------------------------------------------------------
