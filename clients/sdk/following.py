@@ -119,13 +119,16 @@ class Following(Connection):
             whole = diffs.apply(known, msg)
         if whole is not None:
             self._note_session(whole)
-        seq, rid = msg.get("seq"), sid.partition(".")[0]
-        rs = self._races.get(rid)
+        # The race is the session's own word (its payload's ``race``), never cut from its id.
+        seq, rid = msg.get("seq"), (whole or known or {}).get("race")
+        rs = self._races.get(rid) if isinstance(rid, str) else next(
+            (r for r in self._races.values() if r.session is not None and r.session.id == sid),
+            None)
         if isinstance(seq, int) and rs is not None and seq > rs.seq and self.player:
             rs.seq = seq
             view = (whole or {}).get("view")
             if view is not None:  # else the session read next brings the numbers
-                raw = {"type": "race.progress", "race": rid, "player": self.player["id"],
+                raw = {"type": "race.progress", "race": rs.id, "player": self.player["id"],
                        "moves": view["moves"], "score": view["score"],
                        "cards": msg.get("cards", 0), "status": view["status"], "seq": seq}
                 self._emit(event_from(raw))
