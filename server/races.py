@@ -366,7 +366,7 @@ class Races:
                 stamp = await self._expected.at(due, ends)
             result = await self._start(keys=keys, args=[
                 msgpack.packb(event), self.settings.event_window, store.channel(rid),
-                starts, ends, st.status, st.score, rules.tie_break(st), *pids])
+                starts, ends, st.status, st.score, rules.tie_break(st), rid, *pids])
             if result.ok:
                 if not st.over:  # a join's expectation of this start is met
                     await self._expected.met(due, stamp, ends)

@@ -148,7 +148,8 @@ return {1, emit(KEYS[1], KEYS[3], ARGV[4], ARGV[2], tonumber(ARGV[3]))}
 
 # Start an open race with exactly the entrants the caller read. KEYS: race, entrants, events,
 # then a session hash per entrant; ARGV: payload, window, chan, starts ms, ends ms, status,
-# score, tie-break, then the entrants' ids in KEYS order.
+# score, tie-break, the race's id (each session hash names its race), then the entrants' ids
+# in KEYS order.
 START = _EMIT + """
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return {0, 'race.unknown'} end
@@ -157,11 +158,11 @@ local n = #KEYS - 3
 if redis.call('HLEN', KEYS[2]) ~= n then return {0, 'conflict'} end
 local r = redis.call('HMGET', KEYS[1], 'game', 'variant', 'seed')
 for i = 1, n do
-  local pid = ARGV[8 + i]
+  local pid = ARGV[9 + i]
   if redis.call('HEXISTS', KEYS[2], pid) == 0 then return {0, 'conflict'} end
   redis.call('HSET', KEYS[3 + i], 'game', r[1], 'variant', r[2], 'seed', r[3],
     'player', pid, 'competitive', 1, 'rev', 0, 'status', ARGV[6], 'score', ARGV[7],
-    'moves', 0, 'tie', ARGV[8], 'created', ARGV[4])
+    'moves', 0, 'tie', ARGV[8], 'created', ARGV[4], 'race', ARGV[9])
 end
 local done = 0  -- a deal with no move at all is over for everyone from the start
 if ARGV[6] ~= 'playing' then done = n end

@@ -15,6 +15,7 @@ import pytest
 
 import engine
 from engine.cli import check_transcript
+from server import store
 from server.races import rank
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
@@ -159,6 +160,33 @@ def test_a_resignation_ranks_after_the_same_score_played_on() -> None:
                  low=False, ended_at=100)
     assert [x["player"] for x in order] == [
         "stuck-late", "playing-at-the-limit", "resigned-at-once", "resigned-late"]
+
+
+async def test_an_entrys_session_names_its_race(nodes: list[Node], store_url: str) -> None:
+    """A race entry's session hash names its race; one stored before it did still loads as
+    the race's entry."""
+    _, a_token = await player(nodes[0], "Ann", "human")
+    _, b_token = await player(nodes[0], "Bob", "human")
+    a = await Ws.open(nodes[0], a_token)
+    race = await a.request({"type": "race.create", "game": "klondike", "variant": "easy",
+                            "seats": 2, "countdown": 0, "time_limit": 60})
+    b = await Ws.open(nodes[0], b_token)
+    await b.request({"type": "race.join", "race": race["race"]})
+    await b.close()
+    session = await a.expect("session")
+    assert session["race"] == race["race"], session
+    key = store.session_keys(session["session"])[0]
+    r = store.connect(store_url)
+    rest = Rest(nodes[1], a_token)  # a node that has not read the session yet
+    try:
+        assert await r.hget(key, "race") == race["race"].encode()
+        await r.hdel(key, "race")  # as an entry stored before the hash named its race
+        status, body = await rest.call("GET", f"/sessions/{session['session']}")
+        assert status == 200 and body["race"] == race["race"], body
+    finally:
+        await r.aclose()
+        await rest.aclose()
+        await a.close()
 
 
 async def test_resigning_at_once_ranks_below_playing_on_to_the_same_score(
