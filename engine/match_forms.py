@@ -6,7 +6,7 @@ server change. Checked when a rule set registers (``check``), as its other decla
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from .core import Move, State
 from .options import DeclarationError, MatchKind
@@ -82,14 +82,15 @@ def check(rules: RuleSet) -> None:
 
 
 def turns(rules: RuleSet) -> TurnsForm:
-    """The rule set as a turns match plays it (checked at registration)."""
-    if not isinstance(rules, TurnsForm):
+    """The rule set as a turns match plays it: its declared kind says so, and registration
+    checked that it has the form's methods (a cheaper test than the protocol's own)."""
+    if rules.match is None or rules.match.kind != MatchKind.TURNS:
         raise TypeError(f"{rules.key} is not played as a turns match")
-    return rules
+    return cast(TurnsForm, rules)
 
 
 def called(rules: RuleSet) -> CalledForm:
-    """The rule set as a called-card match plays it (checked at registration)."""
-    if not isinstance(rules, CalledForm):
+    """The rule set as a called-card match plays it (as ``turns``)."""
+    if rules.match is None or rules.match.kind != MatchKind.CALLED:
         raise TypeError(f"{rules.key} is not played as a called-card match")
-    return rules
+    return cast(CalledForm, rules)

@@ -20,7 +20,9 @@ from engine.rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, R
 
 @pytest.fixture(autouse=True)
 def registry_unchanged():
-    """Whatever a test registers is taken out again, so no other test sees it."""
+    """Whatever a test registers is taken out again, so no other test sees it (every game is
+    registered first: a game module imported by a test registers only once)."""
+    registry.rule_sets()
     before = dict(registry._RULE_SETS)
     yield
     registry._RULE_SETS.clear()
