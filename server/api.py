@@ -37,7 +37,7 @@ from .matches import Matches
 from .metrics import Metrics
 from .races import Races
 from .records import Records, board_name
-from .sessions import Session, Sessions, session_payload
+from .sessions import Session, Sessions, race_of, session_payload
 from .signups import SignupLimit
 from .winnable import Winnable, add_par
 
@@ -478,15 +478,15 @@ async def moves_public(sv: Services, race: str, daily: str) -> bool:
 async def analysis(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:
     """A finished game's analysis (server/analyses.py), to whoever may see its moves in full:
     a ranked game's to anyone once its transcript is public and to no one before, its own
-    player included (no search reaches a game still being raced), a called-card match
-    player's grid likewise once the match is over; a practice game's to its player once it
-    is over. ``pending`` while it is being computed."""
+    player included (no search reaches a game still being raced), a match player's game
+    (a called-card grid, a bowler's frames) likewise once the match is over; a practice
+    game's to its player once it is over. ``pending`` while it is being computed."""
     assert sv.analyses is not None  # build_services makes it
     meta = await sv.analyses.meta(sid)
-    race = sid.partition(".")[0] if "." in sid and not meta.get("match") else ""
+    race = "" if meta.get("match") else race_of(sid, meta)
     mine = player is not None and meta["player"] == player.id
     over = meta["status"] != "playing"
-    if meta.get("match"):  # a called-card player's grid: public once the match is over
+    if meta.get("match"):  # a match player's game: public once the match is over
         if meta["ended"] != "1":
             raise ApiError("match.not_over", "a match's analysis is published when it ends, "
                            "as its transcript is")
