@@ -14,6 +14,7 @@ import * as leagues from "./leagues.js";
 import * as arenas from "./arenas.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
 import { mountChallenges } from "./challenge.js";
+import { followSystem, mountLookControl } from "./look.js";
 
 const TOKEN = "samedeal.token";
 const NAME = "samedeal.name";
@@ -143,6 +144,8 @@ async function route(ctx) {
 }
 
 async function start() {
+  followSystem(); // the theme before anything is drawn
+  mountLookControl(document.getElementById("look"));
   showNet("connecting");
   let player;
   try {

@@ -48,7 +48,7 @@ export function cardElement(text) {
     el.setAttribute("aria-label", String(text));
     return el;
   }
-  el.classList.add(c.red ? "red" : "black");
+  el.classList.add(c.red ? "red" : "black", `suit-${c.suit}`);
   el.setAttribute("aria-label", c.name);
   const corner = document.createElement("span");
   corner.className = "corner";
