@@ -9,6 +9,7 @@ import { drawPiles } from "./piles.js";
 import { attachInput } from "./input.js";
 import { drawActions, drawInfo } from "./info.js";
 import { fanPiles, fitBoard } from "./fit.js";
+import { animateChange, snapshot } from "./motion.js";
 
 // opts: {legal, interactive, onMove(text), bowlerName(number)}
 export function renderBoard(el, ruleSet, view, opts = {}) {
@@ -44,12 +45,14 @@ export function renderBoard(el, ruleSet, view, opts = {}) {
   }
 
   function draw() {
+    const before = snapshot(layout.board);
     drawPiles(layout, current, legal);
     drawMoves();
     drawInfo(layout.info, current, opts);
     fanPiles(layout.board);
     input.drawSelection();
     layout.board.classList.toggle("over", current.status !== "playing");
+    if (layout.board.isConnected) animateChange(layout.board, before);
   }
 
   draw();

@@ -1,0 +1,67 @@
+// Moves seen as moves: after the board is redrawn, a card that changed place slides from where
+// it was, and a card newly face up flips over, both in CSS (style.css, "motion") so that the
+// system's reduced-motion setting and the player's switch turn them off in one place. The board
+// is already the new one while they run: a tap during an animation acts on the new board, and a
+// transform never moves the board's box. With sounds on, a move makes a soft card sound.
+
+import { animating, sounding } from "./look.js";
+
+const MANY = 12; // more cards changed than this is a new deal, not a move: drawn as it is
+
+// Where each face-up card is before a redraw: card text -> its box.
+export function snapshot(board) {
+  const at = new Map();
+  for (const el of board.querySelectorAll(".pile > .card:not(.back)")) {
+    at.set(el.dataset.card, el.getBoundingClientRect());
+  }
+  return at;
+}
+
+// After the redraw: slide the cards that moved, flip the ones turned up; a sound if any did.
+export function animateChange(board, before) {
+  const moved = [];
+  const turned = [];
+  for (const el of board.querySelectorAll(".pile > .card:not(.back)")) {
+    const was = before.get(el.dataset.card);
+    if (!was) { turned.push(el); continue; }
+    const now = el.getBoundingClientRect();
+    const dx = was.left - now.left;
+    const dy = was.top - now.top;
+    if (Math.abs(dx) > 0.5 || Math.abs(dy) > 0.5) moved.push([el, dx, dy]);
+  }
+  const changed = moved.length + turned.length;
+  if (!changed || before.size === 0) return;
+  if (sounding()) cardSound();
+  if (!animating() || changed > MANY) return;
+  for (const [el, dx, dy] of moved) {
+    el.style.setProperty("--from-x", `${dx}px`);
+    el.style.setProperty("--from-y", `${dy}px`);
+    el.classList.add("slide");
+  }
+  for (const el of turned) el.classList.add("flip");
+}
+
+let audio = null;
+
+// A soft card sound: a short burst of filtered noise, made here (no sound file to load). The
+// number played is kept on the root element, where a page's tests can read it.
+export function cardSound() {
+  const root = document.documentElement;
+  root.dataset.sounds = String(Number(root.dataset.sounds || 0) + 1);
+  try {
+    audio ??= new AudioContext();
+    const length = Math.floor(audio.sampleRate * 0.06);
+    const buffer = audio.createBuffer(1, length, audio.sampleRate);
+    const data = buffer.getChannelData(0);
+    for (let i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / length) ** 3;
+    const source = audio.createBufferSource();
+    source.buffer = buffer;
+    const filter = audio.createBiquadFilter();
+    filter.type = "bandpass";
+    filter.frequency.value = 1800;
+    const gain = audio.createGain();
+    gain.gain.value = 0.25;
+    source.connect(filter).connect(gain).connect(audio.destination);
+    source.start();
+  } catch { /* no audio here: the move stands without its sound */ }
+}
