@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { parseMove } from "./moves.js";
+import { moveWords } from "./words.js";
 
 // The sessions the server gives hints in (its allow-list): practice and replays of a
 // revealed day. Elsewhere no button is shown and the key does nothing.
@@ -13,10 +14,11 @@ export function hintAllowed(mode) {
   return mode === "practice" || mode === "daily-replay";
 }
 
-// net: the socket; current(): the session payload shown; boardEl: the element holding the board.
+// net: the socket; current(): the session payload shown; boardEl: the element holding the board;
+// ruleSet: the catalog's entry, whose words name the hinted move ("A♦ from column 3 to …").
 // Returns {button, note, ask(), clear(), count}: count is the session's hints so far, as the
 // server last said (0 before the first).
-export function hintControl(net, current, boardEl) {
+export function hintControl(net, current, boardEl, ruleSet) {
   const button = h("button.hint", { type: "button", text: "Hint", title: "show a good next move (H)",
     "aria-keyshortcuts": "H", onclick: () => ask() });
   const note = h("p.hint-note", { role: "status" });
@@ -67,11 +69,13 @@ export function hintControl(net, current, boardEl) {
         mark(s.move);
         note.dataset.move = s.move;
         note.dataset.source = s.source;
+        note.title = s.move; // the notation, for a player who reads it
+        const said = moveWords(ruleSet, s.move, current().view);
         note.textContent = s.source === "solver"
-          ? `Hint: ${s.move} (a winning line: ${s.line_left} moves to go)`
+          ? `Hint: ${said} (a winning line: ${s.line_left} moves to go)`
           : s.lost
-            ? `Hint: ${s.move} (no winning line is left from here: a likely move)`
-            : `Hint: ${s.move} (no winning line found: a likely move)`;
+            ? `Hint: ${said} (no winning line is left from here: a likely move)`
+            : `Hint: ${said} (no winning line found: a likely move)`;
       }
       note.hidden = false;
     } catch (e) {

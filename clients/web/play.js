@@ -63,7 +63,7 @@ export function mountSession(el, ctx, session, opts = {}) {
   const tools = h("div.tools");
   if (opts.undo !== false) tools.append(undoBtn);
   // A hint where the server gives them (practice, replays of a revealed day): button and H.
-  const hint = interactive && hintAllowed(payload.mode) ? hintControl(net, () => payload, root) : null;
+  const hint = interactive && hintAllowed(payload.mode) ? hintControl(net, () => payload, root, ruleSet) : null;
   if (hint) tools.append(hint.button);
   if (interactive) tools.append(completeBtn);
   for (const a of opts.actions || []) tools.append(button(a.label, a.onClick, a.className || ""));
