@@ -1,9 +1,10 @@
 // Moves seen as moves: after the board is redrawn, a card that changed place slides from where
-// it was, and a card newly face up flips over, both in CSS (style.css, "motion") so that the
-// system's reduced-motion setting and the player's switch turn them off in one place. The board
-// is already the new one while they run: a tap during an animation acts on the new board, and a
-// transform never moves the board's box. With sounds on, a move makes a soft card sound.
-
+// it was, and a card newly face up flips over. The board is already the new one while they run:
+// each card stands in its new place at once (unseen until its animation ends, but there for a
+// tap), and a copy that takes no pointer events does the sliding or the flipping over it. So a
+// tap during an animation acts on the new board, and a transform never moves the board's box.
+// Both are CSS animations (look.css, "moves animate"), so the system's reduced-motion setting
+// and the player's switch still them in one place. With sounds on, a move makes a card sound.
 import { animating, sounding } from "./look.js";
 
 const MANY = 12; // more cards changed than this is a new deal, not a move: drawn as it is
@@ -19,6 +20,7 @@ export function snapshot(board) {
 
 // After the redraw: slide the cards that moved, flip the ones turned up; a sound if any did.
 export function animateChange(board, before) {
+  for (const copy of document.querySelectorAll(".card.moving")) copy.remove(); // a newer board
   const moved = [];
   const turned = [];
   for (const el of board.querySelectorAll(".pile > .card:not(.back)")) {
@@ -33,12 +35,35 @@ export function animateChange(board, before) {
   if (!changed || before.size === 0) return;
   if (sounding()) cardSound();
   if (!animating() || changed > MANY) return;
-  for (const [el, dx, dy] of moved) {
-    el.style.setProperty("--from-x", `${dx}px`);
-    el.style.setProperty("--from-y", `${dy}px`);
-    el.classList.add("slide");
+  const cw = getComputedStyle(board).getPropertyValue("--cw");
+  for (const [el, dx, dy] of moved) stand(el, "slide", cw, dx, dy);
+  for (const el of turned) stand(el, "flip", cw, 0, 0);
+}
+
+// The card waits unseen in its place while its copy moves over it: `kind` is slide or flip.
+function stand(el, kind, cw, dx, dy) {
+  el.classList.add(kind);
+  const r = el.getBoundingClientRect();
+  const copy = el.cloneNode(true);
+  for (const a of ["data-card", "data-pile", "data-index", "role", "aria-label", "tabindex"]) {
+    copy.removeAttribute(a);
   }
-  for (const el of turned) el.classList.add("flip");
+  copy.setAttribute("aria-hidden", "true");
+  copy.classList.remove("slide", "flip", "selected", "hinted", "dragging");
+  copy.classList.add("moving", kind);
+  if (el.parentElement?.classList.contains("fan-down")) copy.classList.add("strip");
+  const st = copy.style;
+  st.setProperty("--cw", cw);
+  st.setProperty("--from-x", `${dx}px`);
+  st.setProperty("--from-y", `${dy}px`);
+  st.left = `${r.left}px`;
+  st.top = `${r.top}px`;
+  st.width = `${r.width}px`;
+  st.height = `${r.height}px`;
+  copy.addEventListener("animationend", () => copy.remove());
+  copy.addEventListener("animationcancel", () => copy.remove());
+  document.body.append(copy);
+  setTimeout(() => copy.remove(), 1000); // however its animation went
 }
 
 let audio = null;

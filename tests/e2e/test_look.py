@@ -122,9 +122,12 @@ def test_moves_animate_unless_motion_is_reduced_or_switched_off(contexts: Any, w
     turned = ".board .pile[data-pile='t3'] .card.flip"
     expect(moving.locator(slid)).to_have_count(1)
     expect(moving.locator(turned)).to_have_count(1)
-    assert style(moving, slid, "animationName") == "card-slide"
+    assert style(moving, slid, "animationName") == "card-wait"  # its copy slides over it
     assert style(moving, slid, "animationDuration") == "0.18s"
     assert style(moving, turned, "animationDuration") == "0.18s"
+    # The moved card is in its place for a tap at once: the copies take no pointer events.
+    assert moving.eval_on_selector(slid, """(el) => { const r = el.getBoundingClientRect();
+        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el; }""")
 
     # The player's switch: the next move is drawn still.
     look(moving)
