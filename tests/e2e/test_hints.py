@@ -78,5 +78,10 @@ def test_a_hint_in_a_position_proved_lost_says_so(page_for: Callable[..., Page])
     page.locator("body").press("h")
     note = page.locator(".session .hint-note")
     expect(note).to_have_text(re.compile(
-        r"^Hint: \S+ \(no winning line is left from here: a likely move\)$"))
+        r"^Hint: .+ \(no winning line is left from here: a likely move\)$"))
+    # In words: a move of cards names a card; the stock's deal says so.
+    move = note.get_attribute("data-move")
+    assert move is not None and note.get_attribute("title") == move
+    said = "deal from the stock" if move == "s" else "[♠♥♦♣] from "
+    assert re.search(said, note.inner_text())
     expect(note).to_have_attribute("data-source", "heuristic")
