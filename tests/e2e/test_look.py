@@ -7,6 +7,7 @@ current look in docs/web.md are taken here (docs/images/look-*.png)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -159,15 +160,18 @@ def test_four_colours_and_sounds_are_switched_on_by_the_player(contexts: Any, we
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_screenshots_of_the_look_for_the_docs(contexts: Any, web: str, theme: str) -> None:
+def test_screenshots_of_the_look_for_the_docs(contexts: Any, web: str, theme: str,
+                                              tmp_path: Path) -> None:
     """docs/images/look-{theme}-{phone,desktop}.png, as docs/web.md shows them: the deal after
-    A♦ went up, in the system's theme."""
+    A♦ went up, in the system's theme. Taken on every run; written over the docs' images only
+    with ``SAMEDEAL_REGEN=1`` (a clock on the page makes no two runs' bytes the same)."""
+    where = IMAGES if os.environ.get("SAMEDEAL_REGEN") else tmp_path
     for size, viewport in (("phone", PHONE), ("desktop", LAPTOP)):
         context = contexts(f"Shot {theme} {size}", color_scheme=theme, viewport=viewport,
                            reduced_motion="reduce")
         page = practice(context, web)
         play_ace(page)
         assert page.locator("html").get_attribute("data-theme") == theme
-        path = IMAGES / f"look-{theme}-{size}.png"
+        path = where / f"look-{theme}-{size}.png"
         page.screenshot(path=str(path))
         assert 0 < path.stat().st_size < 150_000  # small enough to keep in the repo
