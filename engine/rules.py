@@ -302,6 +302,21 @@ class GapRule:
 
 
 @dataclass(frozen=True)
+class PairRule:
+    """Cards removed to the one foundation (a discard pile), where a rule set lists and plays
+    such moves itself: the face-up top cards of the piles of ``kinds`` that no pile covers
+    (``covered_by``) leave alone when of rank ``total``, or two together whose ranks add up
+    to it, listed lone cards first, then pairs, each in pile order; no card moves from pile
+    to pile. The stock deals one card at a time, once through; with ``shift`` onto the first
+    of two wastes, whose card moves onto the second first. Declared so that a solver plays
+    these moves in C (docs/solver.md, Boards)."""
+
+    total: int
+    kinds: tuple[Kind, ...]
+    shift: bool = False
+
+
+@dataclass(frozen=True)
 class MatchMode:
     """How a rule set is played as a match. kind: ``turns`` (one deal the players take turns
     on, a whole game each, one after the other) | ``called`` (each player has their own board
@@ -335,6 +350,8 @@ class RuleSet(ABC):
     stock: Stock | None = None
     #: Cards slid into the gaps of a grid by the rule set's own moves (``GapRule``).
     gaps: GapRule | None = None
+    #: Cards removed alone or in pairs by the rule set's own moves (``PairRule``).
+    pairs: PairRule | None = None
 
     #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
     #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).

@@ -9,7 +9,7 @@ from ..core import REMOVE, Move, Refusal, State
 from ..mechanics.matching import Matching, pairs_by_rank
 from ..options import Align, Deals, Fan, Fill, Goal
 from ..registry import register
-from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, Stock
+from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, PairRule, Stock
 
 ROWS = 7
 # COVER[k]: the two pyramid positions lying over position k (row r, place i) in the row below;
@@ -36,6 +36,7 @@ class Pyramid(Matching):
     count_rule = "remove a King alone or two cards that total 13"
     stock = Stock(Deals.WASTE, draw=1, passes=1)
     goal = Goal.CLEAR
+    pairs = PairRule(total=13, kinds=remove_kinds, shift=True)
 
     def declare(self) -> tuple[Group, ...]:
         groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.NONE,

@@ -4,7 +4,7 @@
 
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal
-    cdef public bint endless, asks, plain
+    cdef public bint endless, asks, plain, discard
     cdef public tuple names
     cdef public object rules
     cdef public dict decoded

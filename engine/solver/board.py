@@ -151,6 +151,9 @@ class Layout:
         self.sunk = bytes(p for p in sorted(sunk) if p not in flat)
         self.groups = [bytes(g) for g in grouped if not sunk & set(g)]
         self.sunk_groups = [bytes(g) for g in grouped if sunk & set(g)]
+        #: The one foundation is a discard pile (``RuleSet.discard``): keyed by its size alone,
+        #: as ``position.discarded`` keys it (``pair_board.PairBoard``).
+        self.discard = bool(rules.discard)
         #: The rule set judges whether a game goes on by its own rule (``ASKED``): asked.
         self.rules = rules
         self.asks = own_hooks(rules, ASKED)
@@ -777,14 +780,16 @@ class Board:
 
     def sink(self, p: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """A foundation no card leaves as three bytes at ``n`` of the key: face-down count,
-        size, top card (``position.sink``); where the key goes on."""
+        size, top card (``position.sink``; a discard pile's as 0, ``position.discarded``);
+        where the key goes on."""
+        lay: Layout = self.layout
         out: cython.p_uchar = self.keybuf
         cards: cython.p_uchar = self.cards
         stride: cython.Py_ssize_t = STRIDE
         size: cython.Py_ssize_t = self.size[p]
         out[n] = self.down[p]
         out[n + 1] = size
-        out[n + 2] = cards[p * stride + size - 1] if size else 0
+        out[n + 2] = cards[p * stride + size - 1] if size and not lay.discard else 0
         return n + 3
 
 

@@ -24,7 +24,7 @@ rule, a ``GapBoard``, or a ``StateBoard``), in C where a board plays the rule se
 from __future__ import annotations
 
 from ..core import PLAYING, WON, Move, State
-from . import gap_board
+from . import gap_board, pair_board
 from .board import Board, playable
 from .position import endless
 from .state_board import StateBoard
@@ -42,12 +42,15 @@ SPREAD = 50
 
 def board_of(start: State) -> Board:
     """The board par plays ``start`` on, with the engine's own status at every position: a
-    ``Board`` that asks the rule set's own end rule where one plays it, a ``GapBoard``
-    (whose moves are all useful: its status asks nothing), else a ``StateBoard``."""
+    ``Board`` that asks the rule set's own end rule where one plays it, a ``GapBoard`` or a
+    ``PairBoard`` (whose moves are all useful: its status asks nothing), else a
+    ``StateBoard``."""
     if playable(start):
         return Board(start.copy())
     if gap_board.playable(start):
         return gap_board.GapBoard(start.copy())
+    if pair_board.playable(start):
+        return pair_board.PairBoard(start.copy())
     return StateBoard(start)
 
 

@@ -1,0 +1,19 @@
+# C types for pair_board.py in the compiled build (Cython's augmenting declarations), as
+# board.pxd for board.py: a pair board a C type extending the board, its listing in C.
+
+from engine.solver.board cimport Board
+
+cdef class PairBoard(Board):
+    cdef public Py_ssize_t total, foundation
+    cdef public bint shift
+    cdef public bytes removable, over1, over2, rank
+    cdef public bytearray free
+    cdef public dict decoded
+
+    cpdef object move_of(self, Py_ssize_t m)
+    cpdef list moves(self, bytes sources=*)
+    cpdef bint useful(self, Py_ssize_t m)
+    cpdef bint costless(self, Py_ssize_t m)
+    cpdef void play(self, Py_ssize_t m)
+    cdef void deal(self)
+    cpdef Py_ssize_t way_back(self, Py_ssize_t m)

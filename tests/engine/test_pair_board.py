@@ -1,0 +1,157 @@
+"""The pair board (engine/solver/pair_board.py) plays exactly as the engine does, on every
+rule set whose moves remove cards alone or in pairs (``RuleSet.pairs``): the same legal moves
+in the same order, the same piles and vars after each move and each take-back, the same
+status, and keys that tell positions apart exactly as the solver's key function does. And
+the searches on it are the searches through the state: the same verdicts, lines and
+positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.core import PLAYING, REMOVE, Move, State
+from engine.solver import Outcome, Verdict, state_board
+from engine.solver.beam import beam
+from engine.solver.bestfirst import best_first
+from engine.solver.board import DEAL
+from engine.solver.depth import DepthFirst
+from engine.solver.pair_board import PairBoard, paired, playable
+from engine.solver.par import board_of, par_line
+from engine.solver.position import key_maker
+from engine.solver.state_board import StateBoard, board_for
+
+PAIRED = [r for r in engine.rule_sets() if paired(r)]
+#: Deals decided within the budgets below: proved lost, and won.
+DECIDED = {"pyramid/easy": (0, 1, 9), "pyramid/difficult": (0, 7, 34)}
+
+
+def test_the_paired_rule_sets_are_pyramid() -> None:
+    assert sorted(r.key for r in PAIRED) == ["pyramid/difficult", "pyramid/easy"]
+    with pytest.raises(ValueError, match="removes no pairs"):
+        PairBoard(engine.get("gaps", "easy").deal(b"\x01"))
+    st = engine.get("pyramid", "easy").deal(b"\x01")
+    st.vars["resigned"] = 1
+    assert not playable(st)
+    assert isinstance(board_for(st), StateBoard)
+    with pytest.raises(ValueError, match="shared vars"):
+        PairBoard(st)
+
+
+def same(board: PairBoard, st: State) -> None:
+    assert board.piles() == st.piles
+    assert list(board.down) == st.down
+    assert board.var_dict() == st.vars
+
+
+def check_position(board: PairBoard, st: State) -> list[int]:
+    moves = board.moves()
+    assert [board.move_of(m) for m in moves] == st.rules.legal_moves(st)
+    assert all(board.code_of(board.move_of(m)) == m for m in moves)
+    legal, status = board.legal()
+    assert ([board.move_of(m) for m in legal], status) == (st.legal_moves(), st.status)
+    assert board.is_won() == (st.status == "won")
+    for m in moves:
+        assert board.costless(m) == st.rules.costless(st, board.move_of(m))
+        assert board.useful(m) == st.rules.useful(st, board.move_of(m))
+    same(board, st)
+    return moves
+
+
+@pytest.mark.parametrize("rules", PAIRED, ids=lambda r: r.key)
+def test_a_pair_board_plays_as_the_engine_does(rules: engine.RuleSet) -> None:
+    """Random games, with take-backs of one to five moves, compared at every position; and
+    keys that are equal exactly when the engine's key function's are."""
+    engine_key = key_maker(rules)
+    pairs: dict[object, object] = {}
+    reverse: dict[object, object] = {}
+    rng = random.Random(rules.key)
+    positions = removals = deals = 0
+    for deal in range(60):
+        if positions >= 1500:
+            break
+        st = rules.deal(deal.to_bytes(4, "big"))
+        board = PairBoard(st.copy())
+        for _ in range(120):
+            moves = check_position(board, st)
+            k, b = engine_key(st), board.key()
+            assert pairs.setdefault(k, b) == b
+            assert reverse.setdefault(b, k) == k
+            positions += 1
+            if st.status != PLAYING or not moves:
+                break
+            if st.history and rng.random() < 0.15:
+                for _ in range(rng.randint(1, min(5, len(st.history)))):
+                    st.pop()
+                    board.undo()
+                    same(board, st)
+                continue
+            m = rng.choice(moves)
+            removals += board.move_of(m).kind == REMOVE
+            deals += m == DEAL
+            st.push(board.move_of(m))
+            board.play(m)
+        while st.history:  # all the way back: the deal again
+            st.pop()
+            board.undo()
+        same(board, st)
+        assert board.key() == PairBoard(st).key()
+    assert positions >= 1500
+    assert len(pairs) > 500 and removals > 100 and deals > 100
+
+
+def test_a_packed_pair_board_comes_back_as_it_was() -> None:
+    """Packed after removals and deals, unpacked on another board: the same position, key
+    and moves."""
+    rules = engine.get("pyramid", "easy")
+    st = rules.deal(b"\x07")
+    board = PairBoard(st.copy())
+    rng = random.Random(7)
+    for _ in range(12):
+        moves = board.moves()
+        if not moves:
+            break
+        m = rng.choice(moves)
+        board.play(m)
+        st.push(board.move_of(m))
+    other = PairBoard(rules.deal(b"\x08"))
+    other.unpack(board.pack())
+    same(other, st)
+    assert other.key() == board.key() and other.moves() == board.moves()
+
+
+@pytest.mark.parametrize("rules", PAIRED, ids=lambda r: r.key)
+def test_the_searches_on_a_pair_board_are_the_searches_through_the_state(
+        rules: engine.RuleSet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Depth first (narrowed or not, on from where it stopped), best first, a beam and par:
+    the same verdicts, lines and positions on a pair board as through the state."""
+    def run(st: State) -> list[tuple[Outcome, tuple[Move, ...], int]]:
+        out: list[Verdict] = []
+        for narrow in (False, True):
+            search = DepthFirst(st, None, narrow)
+            v = search.run(300)
+            out.append(v if v.outcome is not Outcome.UNKNOWN else search.run(5_000))
+        out.append(best_first(st, 2_000, None))
+        out.append(beam(st, 2_000, None))
+        return [(v.outcome, v.moves, v.positions) for v in out]
+
+    decided = won = 0
+    for deal in DECIDED[rules.key]:
+        st = rules.deal(deal.to_bytes(4, "big"))
+        assert isinstance(board_for(st), PairBoard) and isinstance(board_of(st), PairBoard)
+        on_board = run(st)
+        with monkeypatch.context() as m:
+            m.setattr(state_board, "board_for", lambda s: StateBoard(s))
+            on_state = run(st)
+        assert on_board == on_state, deal
+        for outcome, moves, _ in on_board:
+            decided += outcome is not Outcome.UNKNOWN
+            if outcome is Outcome.WON:
+                won += 1
+                on_pairs = par_line(st, moves)
+                with monkeypatch.context() as m:
+                    m.setattr("engine.solver.par.board_of", lambda s: StateBoard(s))
+                    assert par_line(st, moves) == on_pairs
+    assert decided and won
