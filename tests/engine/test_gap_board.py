@@ -12,15 +12,16 @@ import random
 import pytest
 
 import engine
-from engine.core import PLAYING, REDEAL, Move, State
+from engine.core import REDEAL, Move, State
 from engine.solver import Outcome, Verdict, state_board
 from engine.solver.beam import beam
 from engine.solver.bestfirst import best_first
 from engine.solver.depth import DepthFirst
 from engine.solver.gap_board import REDEAL_CODE, GapBoard, gapped, playable
 from engine.solver.par import board_of, par_line
-from engine.solver.position import key_maker
 from engine.solver.state_board import StateBoard, board_for
+
+from .board_walk import walk_beside
 
 GAPPED = [r for r in engine.rule_sets() if gapped(r)]
 #: A deal won within the budgets below, where deals 0-3 are not.
@@ -66,41 +67,17 @@ def check_position(board: GapBoard, st: State) -> list[int]:
 def test_a_gap_board_plays_as_the_engine_does(rules: engine.RuleSet) -> None:
     """Random games, with take-backs of one to five moves (redeals among them), compared at
     every position; and keys that are equal exactly when the engine's key function's are."""
-    engine_key = key_maker(rules)
-    pairs: dict[object, object] = {}
-    reverse: dict[object, object] = {}
-    rng = random.Random(rules.key)
-    positions = redeals = 0
-    for deal in range(40):
-        if positions >= 900:
-            break
-        st = rules.deal(deal.to_bytes(4, "big"))
-        board = GapBoard(st.copy())
-        for _ in range(120):
-            moves = check_position(board, st)
-            k, b = engine_key(st), board.key()
-            assert pairs.setdefault(k, b) == b
-            assert reverse.setdefault(b, k) == k
-            positions += 1
-            if st.status != PLAYING or not moves:
-                break
-            if st.history and rng.random() < 0.15:
-                for _ in range(rng.randint(1, min(5, len(st.history)))):
-                    st.pop()
-                    board.undo()
-                    same(board, st)
-                continue
-            m = REDEAL_CODE if REDEAL_CODE in moves and rng.random() < 0.1 else rng.choice(moves)
-            redeals += m == REDEAL_CODE
-            st.push(board.move_of(m))
-            board.play(m)
-        while st.history:  # all the way back: the deal again
-            st.pop()
-            board.undo()
-        same(board, st)
-        assert board.key() == GapBoard(st).key()
+    redeals = 0
+
+    def choose(rng: random.Random, moves: list[int], board: GapBoard) -> int:
+        nonlocal redeals
+        m = REDEAL_CODE if REDEAL_CODE in moves and rng.random() < 0.1 else rng.choice(moves)
+        redeals += m == REDEAL_CODE
+        return m
+
+    positions, keys = walk_beside(rules, GapBoard, check_position, same, choose, 40, 900)
     assert positions >= 900
-    assert len(pairs) > 100
+    assert keys > 100
     assert redeals or rules.easy
 
 

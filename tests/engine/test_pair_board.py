@@ -12,7 +12,7 @@ import random
 import pytest
 
 import engine
-from engine.core import PLAYING, REMOVE, Move, State
+from engine.core import REMOVE, Move, State
 from engine.solver import Outcome, Verdict, state_board
 from engine.solver.beam import beam
 from engine.solver.bestfirst import best_first
@@ -20,8 +20,9 @@ from engine.solver.board import DEAL
 from engine.solver.depth import DepthFirst
 from engine.solver.pair_board import PairBoard, paired, playable
 from engine.solver.par import board_of, par_line
-from engine.solver.position import key_maker
 from engine.solver.state_board import StateBoard, board_for
+
+from .board_walk import walk_beside
 
 PAIRED = [r for r in engine.rule_sets() if paired(r)]
 #: Deals decided within the budgets below: proved lost, and won.
@@ -64,42 +65,18 @@ def check_position(board: PairBoard, st: State) -> list[int]:
 def test_a_pair_board_plays_as_the_engine_does(rules: engine.RuleSet) -> None:
     """Random games, with take-backs of one to five moves, compared at every position; and
     keys that are equal exactly when the engine's key function's are."""
-    engine_key = key_maker(rules)
-    pairs: dict[object, object] = {}
-    reverse: dict[object, object] = {}
-    rng = random.Random(rules.key)
-    positions = removals = deals = 0
-    for deal in range(60):
-        if positions >= 1500:
-            break
-        st = rules.deal(deal.to_bytes(4, "big"))
-        board = PairBoard(st.copy())
-        for _ in range(120):
-            moves = check_position(board, st)
-            k, b = engine_key(st), board.key()
-            assert pairs.setdefault(k, b) == b
-            assert reverse.setdefault(b, k) == k
-            positions += 1
-            if st.status != PLAYING or not moves:
-                break
-            if st.history and rng.random() < 0.15:
-                for _ in range(rng.randint(1, min(5, len(st.history)))):
-                    st.pop()
-                    board.undo()
-                    same(board, st)
-                continue
-            m = rng.choice(moves)
-            removals += board.move_of(m).kind == REMOVE
-            deals += m == DEAL
-            st.push(board.move_of(m))
-            board.play(m)
-        while st.history:  # all the way back: the deal again
-            st.pop()
-            board.undo()
-        same(board, st)
-        assert board.key() == PairBoard(st).key()
+    removals = deals = 0
+
+    def choose(rng: random.Random, moves: list[int], board: PairBoard) -> int:
+        nonlocal removals, deals
+        m = rng.choice(moves)
+        removals += board.move_of(m).kind == REMOVE
+        deals += m == DEAL
+        return m
+
+    positions, keys = walk_beside(rules, PairBoard, check_position, same, choose, 60, 1500)
     assert positions >= 1500
-    assert len(pairs) > 500 and removals > 100 and deals > 100
+    assert keys > 500 and removals > 100 and deals > 100
 
 
 def test_a_packed_pair_board_comes_back_as_it_was() -> None:
