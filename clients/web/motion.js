@@ -36,11 +36,11 @@ export function animateChange(board, before) {
   if (sounding()) cardSound();
   if (!animating() || changed > MANY) return;
   const cw = getComputedStyle(board).getPropertyValue("--cw");
-  for (const [el, dx, dy] of moved) stand(el, "slide", cw, dx, dy);
+  for (const [el, dx, dy] of moved) stand(el, "glide", cw, dx, dy);
   for (const el of turned) stand(el, "flip", cw, 0, 0);
 }
 
-// The card waits unseen in its place while its copy moves over it: `kind` is slide or flip.
+// The card waits unseen in its place while its copy moves over it: `kind` is glide or flip.
 function stand(el, kind, cw, dx, dy) {
   el.classList.add(kind);
   const r = el.getBoundingClientRect();
@@ -49,7 +49,7 @@ function stand(el, kind, cw, dx, dy) {
     copy.removeAttribute(a);
   }
   copy.setAttribute("aria-hidden", "true");
-  copy.classList.remove("slide", "flip", "selected", "hinted", "dragging");
+  copy.classList.remove("glide", "flip", "selected", "hinted", "dragging");
   copy.classList.add("moving", kind);
   if (el.parentElement?.classList.contains("fan-down")) copy.classList.add("strip");
   const st = copy.style;

@@ -119,7 +119,7 @@ def test_moves_animate_unless_motion_is_reduced_or_switched_off(contexts: Any, w
     moving = practice(contexts("Moving", reduced_motion="no-preference"), web)
     assert moving.locator("html").get_attribute("data-motion") == "on"
     play_ace(moving)
-    slid = ".board .card.slide[data-card='Ad']"
+    slid = ".board .card.glide[data-card='Ad']"
     turned = ".board .pile[data-pile='t3'] .card.flip"
     expect(moving.locator(slid)).to_have_count(1)
     expect(moving.locator(turned)).to_have_count(1)
