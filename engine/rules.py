@@ -349,9 +349,9 @@ class RuleSet(ABC):
     base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
     stock: Stock | None = None
     #: Cards slid into the gaps of a grid by the rule set's own moves (``GapRule``).
-    gaps: GapRule | None = None
+    gap_rule: GapRule | None = None
     #: Cards removed alone or in pairs by the rule set's own moves (``PairRule``).
-    pairs: PairRule | None = None
+    pair_rule: PairRule | None = None
 
     #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
     #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).

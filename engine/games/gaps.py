@@ -42,7 +42,7 @@ class Gaps(RuleSet):
 
     def declare(self) -> tuple[Group, ...]:
         # The moves below, declared for a solver that plays them without this class.
-        self.gaps = GapRule(Build(Direction.UP, SuitRule.SAME), before=self.easy, start=2,
+        self.gap_rule = GapRule(Build(Direction.UP, SuitRule.SAME), before=self.easy, start=2,
                             redeals=0 if self.easy else REDEALS)
         return (
             Group(GRID, ROWS * COLS, deal=(1,) * (ROWS * COLS), capacity=1, unit=Unit.TOP,

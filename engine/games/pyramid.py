@@ -36,7 +36,7 @@ class Pyramid(Matching):
     count_rule = "remove a King alone or two cards that total 13"
     stock = Stock(Deals.WASTE, draw=1, passes=1)
     goal = Goal.CLEAR
-    pairs = PairRule(total=13, kinds=remove_kinds, shift=True)
+    pair_rule = PairRule(total=13, kinds=remove_kinds, shift=True)
 
     def declare(self) -> tuple[Group, ...]:
         groups = [Group(TABLEAU, 28, deal=(1,) * 28, fill=Fill.NONE, prefix="p", fan=Fan.NONE,

@@ -158,8 +158,8 @@ class Layout:
         self.rules = rules
         self.asks = own_hooks(rules, ASKED)
         #: The vars a board keeps: the shared rules', then the var that counts the redeals
-        #: of a grid's gaps (``RuleSet.gaps``, ``gap_board.GapBoard``).
-        self.names = VARS + (("redeals",) if rules.gaps is not None else ())
+        #: of a grid's gaps (``RuleSet.gap_rule``, ``gap_board.GapBoard``).
+        self.names = VARS + (("redeals",) if rules.gap_rule is not None else ())
         self.decoded: dict[int, Move] = {}  # each move met, as the engine's ``Move``
 
 

@@ -1,4 +1,4 @@
-"""A board for cards slid into the gaps of a grid (``RuleSet.gaps``: Gaps), in C.
+"""A board for cards slid into the gaps of a grid (``RuleSet.gap_rule``: Gaps), in C.
 
 Such a rule set lists and plays its moves by hooks of its own, so no ``Board`` plays it by
 the shared rules; but its moves are declared (``rules.GapRule``): a gap takes the card that
@@ -35,9 +35,9 @@ NONE = 255
 
 def gapped(rules: RuleSet) -> bool:
     """Whether a ``GapBoard`` plays ``rules``: its moves are cards slid into a grid's gaps
-    (``RuleSet.gaps``), and its one other pile holds what is out of play."""
-    gaps = rules.gaps
-    if gaps is None or rules.players != (1, 1) or rules.stock is not None:
+    (``RuleSet.gap_rule``), and its one other pile holds what is out of play."""
+    rule = rules.gap_rule
+    if rule is None or rules.players != (1, 1) or rules.stock is not None:
         return False
     grid = rules.by_kind.get(Kind.GRID, [])
     g = rules.pile_group[grid[0]] if grid else None
@@ -49,9 +49,9 @@ def playable(st: State) -> bool:
     """Whether a ``GapBoard`` plays ``st``: its rule set is ``gapped``, the state keeps no var
     the board does not (a resignation), and it counts its redeals where it has any (a
     position set up by hand may not: a redeal would start the count)."""
-    gaps = st.rules.gaps
+    rule = st.rules.gap_rule
     return (gapped(st.rules) and set(st.vars) <= set(Layout(st.rules, strict=False).names)
-            and (gaps is None or not gaps.redeals or "redeals" in st.vars))
+            and (rule is None or not rule.redeals or "redeals" in st.vars))
 
 
 class GapBoard(Board):
@@ -65,12 +65,12 @@ class GapBoard(Board):
             raise ValueError("a gap board keeps the shared vars and a count of redeals alone")
         Board.__init__(self, st, layout or Layout(rules, strict=False), ask)
         self.ask = False  # every move into a gap is useful: the status needs no search
-        gaps = rules.gaps
-        assert gaps is not None
+        rule = rules.gap_rule
+        assert rule is not None
         grid = rules.by_kind[Kind.GRID]
         self.cells = len(grid)
         self.columns = rules.pile_group[grid[0]].columns
-        table = gaps.build.table
+        table = rule.build.table
         after = bytearray(b"\xff" * 52)  # per card: the card that lies on it by the build
         before = bytearray(b"\xff" * 52)  # and the card it lies on
         for u in range(52):
@@ -79,9 +79,9 @@ class GapBoard(Board):
                     after[u] = o if after[u] == NONE else after[u]
                     before[o] = u if before[o] == NONE else before[o]
         self.after = bytes(after)
-        self.before = bytes(before) if gaps.before else bytes(b"\xff" * 52)
-        self.start = gaps.start
-        self.redeals = gaps.redeals
+        self.before = bytes(before) if rule.before else bytes(b"\xff" * 52)
+        self.start = rule.start
+        self.redeals = rule.redeals
         self.rank = bytes(RANK)
         self.where = bytearray(52)  # (``moves``: per card its cell, NONE if out of the grid)
         self.seed = st.seed

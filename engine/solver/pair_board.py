@@ -2,7 +2,7 @@
 
 Such a rule set lists and plays its removals by hooks of its own, which a ``Board`` does not
 know, so the searches played it through the engine's state. It declares them instead
-(``RuleSet.pairs``, a ``PairRule``): which piles cards leave from, which piles cover which
+(``RuleSet.pair_rule``, a ``PairRule``): which piles cards leave from, which piles cover which
 (``covered_by``), the total a pair makes, how the stock deals. A ``PairBoard`` lists those
 moves and plays them in C: a removal is one card, or two, moved to the discard pile, which
 it plays and takes back as a ``Board`` moves cards. tests/engine/test_pair_board.py holds it
@@ -30,10 +30,10 @@ NONE = 255
 
 def paired(rules: RuleSet) -> bool:
     """Whether a ``PairBoard`` plays ``rules``: its own moves remove cards alone or in pairs
-    (``RuleSet.pairs``) to its one foundation, a discard pile; no card moves from pile to
+    (``RuleSet.pair_rule``) to its one foundation, a discard pile; no card moves from pile to
     pile; no pile is covered by more than two; the stock, if any, deals one card at a time,
     once through, to its wastes (two, where the first's card moves on: ``shift``)."""
-    pairs = rules.pairs
+    pairs = rules.pair_rule
     if (pairs is None or rules.players != (1, 1) or rules.scoring == Scoring.POINTS
             or not rules.discard or rules.sources or rules.refilled
             or any(len(over) > 2 for over in rules.covered_by().values())):
@@ -61,7 +61,7 @@ class PairBoard(Board):
             raise ValueError("a pair board keeps the shared vars alone")
         Board.__init__(self, st, layout or Layout(rules, strict=False), ask)
         self.ask = False  # every removal is useful: the status needs no search
-        pairs = rules.pairs
+        pairs = rules.pair_rule
         assert pairs is not None
         self.total = pairs.total
         self.shift = pairs.shift

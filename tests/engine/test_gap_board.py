@@ -1,5 +1,5 @@
 """The gap board (engine/solver/gap_board.py) plays exactly as the engine does, on every rule
-set whose moves are cards slid into a grid's gaps (``RuleSet.gaps``): the same legal moves in
+set whose moves are cards slid into a grid's gaps (``RuleSet.gap_rule``): the same legal moves in
 the same order, the same piles and vars after each move and each take-back (a redeal
 included), the same status, and keys that tell positions apart exactly as the solver's key
 function does. And the searches on it are the searches through the state: the same verdicts,

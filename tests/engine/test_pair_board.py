@@ -1,5 +1,5 @@
 """The pair board (engine/solver/pair_board.py) plays exactly as the engine does, on every
-rule set whose moves remove cards alone or in pairs (``RuleSet.pairs``): the same legal moves
+rule set whose moves remove cards alone or in pairs (``RuleSet.pair_rule``): the same legal moves
 in the same order, the same piles and vars after each move and each take-back, the same
 status, and keys that tell positions apart exactly as the solver's key function does. And
 the searches on it are the searches through the state: the same verdicts, lines and
