@@ -1,5 +1,7 @@
-"""SameDeal's rules engine: pure, synchronous, deterministic; no I/O, no clock, no globals
-beyond the registry of rule sets (and the finder of its compiled modules, engine/compiled.py).
+"""SameDeal's rules engine: pure, synchronous, deterministic; no I/O, no globals beyond the
+registry of rule sets (and the finder of its compiled modules, engine/compiled.py), and no
+clock but the solver's: a search reads one only for a budget given in seconds and for its
+progress reports (docs/solver.md, "What it answers"); a budget of positions alone is deterministic.
 
     >>> import engine
     >>> game = engine.get("klondike", "easy")
