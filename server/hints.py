@@ -12,7 +12,12 @@ The search runs in the hint process pool (server/hint_worker.py), never on the e
 Its line is kept in Redis for the session (``sd:{S}:hint``, ``hint_line_ttl``): while the
 player plays the hinted moves, the next hint is the line's next move, from any node, with no
 new search. A hint changes nothing in the game (not a move, no revision); the session counts
-the hints served (its ``hints`` field, shown in its transcript).
+the hints served (its ``hints`` field, shown in its transcript). The reply says the move in
+card words too (engine/words.py, from the position it is for), so every client says it alike.
+
+The per-player limit guards the search pool from a player asking again and again, not a player
+taking the help: a hint asked right after playing the previous hint's move (``sd:{S}:hinted``
+holds the position that move leads to) is free, however fast the player follows hints.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from redis.asyncio import Redis
 
 import engine
 from engine.hints import HEURISTIC, NONE, SOLVER, likely_move, visited
+from engine.words import move_words
 
 from . import hint_worker, store, workers
 from .accounts import Player
@@ -47,17 +53,24 @@ PRACTICE_MODES = frozenset({"practice", "daily-replay"})
 #: once instead (a node's hints never queue for longer than a few searches).
 QUEUE_PER_WORKER = 4
 
-# KEYS: the session's hash, its hint line. ARGV: the line record ("" to keep the stored one),
-# its time to live (ms). Counts the hint in a session that still exists; returns the count.
+# KEYS: the session's hash, its hint line, its followed mark. ARGV: the line record ("" to
+# keep the stored one), their time to live (ms), the position the hinted move leads to ("" for
+# none). Counts the hint in a session that still exists; returns the count.
 SERVED = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if ARGV[1] ~= '' then redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end
+if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[2])
+else redis.call('DEL', KEYS[3]) end
 return redis.call('HINCRBY', KEYS[1], 'hints', 1)
 """
 
 
 def line_key(sid: str) -> str:
     return f"sd:{{{sid}}}:hint"
+
+
+def followed_key(sid: str) -> str:
+    return f"sd:{{{sid}}}:hinted"
 
 
 def not_allowed(what: str) -> ApiError:
@@ -113,14 +126,16 @@ class Hints:
         st = s.state
         if st.over:
             raise ApiError("game.over", f"the game is over ({st.status})")
-        await self._limit(player)
         # The position asked about, as stored: the session may move on while this waits.
         s, here = await self.sessions.settled(player, sid)
         if here.over:
             raise ApiError("game.over", f"the game is over ({here.status})")
         rev, rules = s.rev, s.rules
         moves = [engine.move_text(rules, m) for m in s.state.history[:here.ply]]
-        line = rest_of_line(await self.redis.get(line_key(sid)), moves)
+        stored, followed = await self.redis.mget(line_key(sid), followed_key(sid))
+        if followed != fingerprint(moves).encode():
+            await self._limit(player)  # a hint right after playing the last one's move is free
+        line = rest_of_line(stored, moves)
         record, searched, score, lost = "", False, None, False
         if line:
             source = SOLVER
@@ -129,11 +144,15 @@ class Hints:
             if source == SOLVER:
                 record = msgpack.packb({"ply": len(moves), "base": fingerprint(moves),
                                         "line": line})
-        count = await self._served(keys=[store.session_keys(sid)[0], line_key(sid)],
-                                   args=[record, int(self.settings.hint_line_ttl * 1000)])
+        after = fingerprint([*moves, line[0]]) if line else ""
+        count = await self._served(
+            keys=[store.session_keys(sid)[0], line_key(sid), followed_key(sid)],
+            args=[record, int(self.settings.hint_line_ttl * 1000), after])
         self.metrics.hints.labels(source, "yes" if searched else "no").inc()
         out: dict[str, Any] = {"session": sid, "rev": rev, "move": line[0] if line else None,
                                "source": source, "hints": int(count)}
+        if line:
+            out["words"] = move_words(here, engine.parse_move(rules, line[0]))
         if source == SOLVER:
             out["line_left"] = len(line)
             if score is not None:

@@ -249,7 +249,10 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
                   "source": {"enum": ["solver", "heuristic", "none"]},
                   "hints": {"type": "integer", "minimum": 1,
                             "description": "hints served in this session so far"}},
-                 {"line_left": {"type": "integer", "minimum": 1,
+                 {"words": {"type": "string",
+                            "description": "the move in card words, as the board before it "
+                                           "shows it ('the 7♠ onto the 8♥'); with every move"},
+                  "line_left": {"type": "integer", "minimum": 1,
                                 "description": "solver: moves left in its line, this one "
                                                "included"},
                   "score": {"type": "integer",

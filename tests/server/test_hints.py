@@ -19,6 +19,7 @@ import pytest
 import engine
 from engine.hints import SOLVER, hint
 from engine.solver import Budget, Outcome, solve
+from engine.words import move_words
 from server import replies
 
 from ..conftest import SUITE_ACCOUNTS, start_node
@@ -84,6 +85,8 @@ async def test_a_practice_hint_is_the_solver_line_from_either_node(
     # The engine's hint with the node's budget: the search's line, made short as par is.
     line = hint(KLONDIKE.deal(bytes.fromhex(WON_AT_ONCE)), Budget(positions=20000)).line
     assert h["line_left"] == len(line) and h["move"] == engine.move_text(KLONDIKE, line[0])
+    # In card words too, as the board shows it: the A♦ of column 3 goes up.
+    assert h["move"] == "t3-f1" and h["words"] == "the A♦ to the foundation", h
     # A hint changes nothing: same revision, same view.
     again = await a.request({"type": "session.get", "session": sid})
     assert again["rev"] == 0 and again["view"] == s["view"]
@@ -97,6 +100,8 @@ async def test_a_practice_hint_is_the_solver_line_from_either_node(
         assert h["source"] == "solver" and h["rev"] == i and h["hints"] == i + 1
         assert h["move"] == engine.move_text(KLONDIKE, line[i])
         assert h["line_left"] == len(line) - i
+        here = engine.replay("klondike", "easy", bytes.fromhex(WON_AT_ONCE), line[:i])
+        assert h["words"] == move_words(here, line[i]), h
     # The transcript counts the hints.
     rest = Rest(nodes[1], token)
     status, t = await rest.call("GET", f"/sessions/{sid}/moves")
@@ -144,6 +149,7 @@ async def test_a_position_proved_lost_gets_a_likely_move_and_says_so(
     assert solve(st, STEADY).outcome == Outcome.LOST
     assert h["source"] == "heuristic" and h["lost"] is True and h["move"] in s["legal"], h
     assert "line_left" not in h
+    assert h["words"] == move_words(st, engine.parse_move(st.rules, h["move"])), h
     schema = replies.REPLIES["suggestion"][1]
     jsonschema.validate(h, schema)  # as docs/protocol.md declares it
     won = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
@@ -254,6 +260,32 @@ async def test_the_node_answers_others_while_a_hint_is_searched(hint_node: Node)
     await rest.aclose()
     for sock in (ws, other):
         await sock.close()
+
+
+async def test_a_player_following_hints_is_never_limited(hint_node: Node) -> None:
+    """The limit (three at once, one more every ten seconds here) counts the hints a player
+    asks for without playing the one before: taking a hint, playing it, taking the next, 30
+    moves long and as fast as a socket goes, is never refused, in card words all along. Asking
+    again without playing spends the bucket as before."""
+    _, token = await player(hint_node, "Follower", "human")
+    ws = await Ws.open(hint_node, token)
+    s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
+                          "seed": WON_AT_ONCE})
+    sid = s["session"]
+    st = KLONDIKE.deal(bytes.fromhex(WON_AT_ONCE))
+    for i in range(30):
+        h = await ws.request({"type": "hint", "session": sid})
+        assert h["type"] == "suggestion" and h["rev"] == i and h["hints"] == i + 1, h
+        m = engine.parse_move(KLONDIKE, h["move"])
+        assert h["words"] == move_words(st, m)
+        st.play(m)
+        ack = await ws.request({"type": "move", "session": sid, "move": h["move"], "rev": i})
+        assert ack["type"] == "ack" and ack["rev"] == i + 1, ack
+    # Asked again and again in the same place, the bucket (three at most) runs dry.
+    asked = [await ws.request({"type": "hint", "session": sid}) for _ in range(4)]
+    assert asked[0]["type"] == "suggestion" and asked[0]["rev"] == 30, asked[0]
+    assert asked[-1]["type"] == "error" and asked[-1]["code"] == "rate.limited", asked
+    await ws.close()
 
 
 async def test_hints_are_counted_in_the_metrics(nodes: list[Node]) -> None:
