@@ -2,7 +2,9 @@
 // for the next move, and the board shows it, not played: the cards that would move and where
 // they would go are outlined until the board changes. A hint from the solver's winning line
 // says so; otherwise the server's heuristic gave "a likely move", and where the search proved
-// that no line from here wins, the note says that too.
+// that no line from here wins, the note says that too. The move is said in the server's card
+// words ("the 7♠ onto the 8♥"), the same in every client, in a note laid over the board's top
+// so the board never moves.
 
 import { h } from "./dom.js";
 import { parseMove } from "./moves.js";
@@ -15,7 +17,7 @@ export function hintAllowed(mode) {
 }
 
 // net: the socket; current(): the session payload shown; boardEl: the element holding the board;
-// ruleSet: the catalog's entry, whose words name the hinted move ("A♦ from column 3 to …").
+// ruleSet: the catalog's entry, whose words name the hinted move when the reply has none.
 // Returns {button, note, ask(), clear(), count}: count is the session's hints so far, as the
 // server last said (0 before the first).
 export function hintControl(net, current, boardEl, ruleSet) {
@@ -70,7 +72,8 @@ export function hintControl(net, current, boardEl, ruleSet) {
         note.dataset.move = s.move;
         note.dataset.source = s.source;
         note.title = s.move; // the notation, for a player who reads it
-        const said = moveWords(ruleSet, s.move, current().view);
+        // The server's card words ("the 7♠ onto the 8♥"), else the notation read here.
+        const said = s.words || moveWords(ruleSet, s.move, current().view);
         note.textContent = s.source === "solver"
           ? `Hint: ${said} (a winning line: ${s.line_left} moves to go)`
           : s.lost

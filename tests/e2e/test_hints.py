@@ -33,7 +33,8 @@ def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[...
 
     page.get_by_role("button", name="Hint", exact=True).click()
     assert FIRST == ["t3-f1"]
-    expect(note).to_have_text(re.compile(r"^Hint: A♦ from column 3 to foundation 1 "
+    # In the server's card words, as the board shows the move.
+    expect(note).to_have_text(re.compile(r"^Hint: the A♦ to the foundation "
                                          r"\(a winning line: \d+ moves to go\)$"))
     expect(note).to_have_attribute("title", "t3-f1")
     expect(note).to_have_attribute("data-source", "solver")
@@ -54,8 +55,11 @@ def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[...
 
     # The H key: the line's next move.
     page.locator("body").press("h")
-    expect(note).to_have_text(re.compile(rf"^Hint: \S*[♠♥♦♣].* from .+ to .+ \(a winning line: "
+    said = (r"the \S+[♠♥♦♣]( \(\d+ cards\))? "
+            r"(onto the \S+[♠♥♦♣]|to the foundation|to column \d)")
+    expect(note).to_have_text(re.compile(rf"^Hint: {said} \(a winning line: "
                                          rf"{length - 1} moves to go\)$"))
+    assert not re.search(r"\b[a-z]\d+\b", note.inner_text())  # no pile codes
     second = note.get_attribute("data-move")
     assert second is not None and note.get_attribute("title") == second
     src, _, dst = second.partition("-")
@@ -82,6 +86,6 @@ def test_a_hint_in_a_position_proved_lost_says_so(page_for: Callable[..., Page])
     # In words: a move of cards names a card; the stock's deal says so.
     move = note.get_attribute("data-move")
     assert move is not None and note.get_attribute("title") == move
-    said = "deal from the stock" if move == "s" else "[♠♥♦♣] from "
+    said = "deal from the stock" if move == "s" else "^Hint: the .*[♠♥♦♣].* (onto|to) "
     assert re.search(said, note.inner_text())
     expect(note).to_have_attribute("data-source", "heuristic")
