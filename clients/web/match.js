@@ -14,6 +14,8 @@ import { shareBox } from "./share.js";
 import { fairnessProof } from "./proof.js";
 import { endActions } from "./rematch.js";
 
+const SENDING_AFTER = 250; // ms a card may take before the page says it is still sending
+
 export async function mount(root, ctx, params) {
   const { net } = ctx;
   const matchId = params.id;
@@ -41,6 +43,10 @@ export async function mount(root, ctx, params) {
   const players = h("ul.match-players");
   const called = h("div.called-card");
   const refusal = h("p.refusal", { role: "alert", hidden: true });
+  // A card on its way (as on the practice board, play.js): said over the board's top once it
+  // takes longer than a moment, so a dead network shows at the tap, not only in the badge.
+  const sending = h("p.sending", { role: "status", text: "Sending your move…", hidden: true });
+  let busy = false; // a move is out: another tap waits for its answer
   const boardEl = h("div.match-board");
   const scores = h("div.match-scores");
   const events = h("ul.match-log");
@@ -53,7 +59,7 @@ export async function mount(root, ctx, params) {
     h("div.match-main", {},
       // The scores stand right under the lane (beside it on a phone held sideways): a bowler
       // sees both at once.
-      h("div.match-play", {}, called, refusal, boardEl, scores),
+      h("div.match-play", {}, called, refusal, sending, boardEl, scores),
       h("aside.match-side", {}, h("h2", { text: "Players" }), players,
         h("h2", { text: "What happened" }), events)),
     resultsBox);
@@ -196,7 +202,10 @@ export async function mount(root, ctx, params) {
   }
 
   async function move(text) {
+    if (busy) return;
+    busy = true;
     refuse("");
+    const slow = setTimeout(() => { sending.hidden = false; }, SENDING_AFTER);
     try {
       const shown = m?.kind === "turns" ? lane().view : null;
       const reply = await net.request({ type: "match.move", match: matchId, move: text });
@@ -208,6 +217,10 @@ export async function mount(root, ctx, params) {
       applySummary(reply);
     } catch (e) {
       refuse(errorText(e));
+    } finally {
+      clearTimeout(slow);
+      sending.hidden = true;
+      busy = false;
     }
   }
 
