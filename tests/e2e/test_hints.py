@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 import engine
 from engine.safe import safe_moves
+from engine.words import move_words
 
 SEED = "00"
 RULES = engine.get("klondike", "easy")
@@ -89,3 +91,41 @@ def test_a_hint_in_a_position_proved_lost_says_so(page_for: Callable[..., Page])
     said = "deal from the stock" if move == "s" else "^Hint: the .*[♠♥♦♣].* (onto|to) "
     assert re.search(said, note.inner_text())
     expect(note).to_have_attribute("data-source", "heuristic")
+
+
+@pytest.mark.parametrize(("game", "variant"), [
+    ("pyramid", "easy"), ("isabel", "standard"), ("triplets", "easy"), ("gaps", "easy"),
+    ("golf", "easy")])
+def test_a_hint_in_any_game_is_said_in_card_words_and_outlined(
+        page_for: Callable[..., Page], game: str, variant: str) -> None:
+    """Beyond moving columns: the stock or a pair removed (Pyramid), pairs and triples removed
+    (Isabel, whose every move is one; Triplets), a card into a gap (Gaps), a card to the
+    foundation (Golf). The note says the move as the engine words it from the board before it,
+    with no pile code, and outlines its cards (every card of a removal)."""
+    page = page_for(f"Hinted {game}")
+    page.goto(page.url.split("#")[0] + f"#/play/{game}/{variant}?seed={SEED}")
+    page.wait_for_selector(f".session[data-rev='0'] .board[data-game='{game}']")
+    board = page.locator(".session .board")
+    where = board.bounding_box()
+    page.locator("body").press("h")
+    note = page.locator(".session .hint-note")
+    expect(note).to_have_text(re.compile(r"^Hint: .+ \(.+\)$"))
+    assert board.bounding_box() == where  # the note lies over the board: nothing moved
+    move = note.get_attribute("data-move")
+    assert move is not None
+    rules = engine.get(game, variant)
+    before = rules.deal(bytes.fromhex(SEED))
+    said = move_words(before, engine.parse_move(rules, move))
+    assert note.inner_text().startswith(f"Hint: {said} ("), (note.inner_text(), said)
+    assert not re.search(r"\b[a-z]{1,2}\d+\b", said), said
+    m = engine.parse_move(rules, move)
+    if game == "isabel":
+        assert m.kind == "remove" and said.endswith(" removed"), said
+    if m.kind == "remove":
+        expect(page.locator(".board .card.hinted")).to_have_count(len(m.piles))
+    elif m.kind == "move":
+        expect(page.locator(".board .card.hinted")).to_have_count(m.n)
+        expect(page.locator(f".board .pile.hinted[data-pile='{move.split('-')[1]}']")
+               ).to_have_count(1)
+    else:
+        expect(page.locator(".board .hinted")).not_to_have_count(0)
