@@ -3,8 +3,8 @@
 // they would go are outlined until the board changes. A hint from the solver's winning line
 // says so; otherwise the server's heuristic gave "a likely move", and where the search proved
 // that no line from here wins, the note says that too. The move is said in the server's card
-// words ("the 7♠ onto the 8♥"), the same in every client, in a note laid over the board's top
-// so the board never moves.
+// words ("the 7♠ onto the 8♥"), the same in every client, in a note laid over the board (its
+// top, or its bottom when that hides less of the move) so the board never moves.
 
 import { h } from "./dom.js";
 import { parseMove } from "./moves.js";
@@ -53,6 +53,24 @@ export function hintControl(net, current, boardEl, ruleSet) {
       els = [pile || named];
     }
     for (const el of els) el?.classList.add("hinted");
+    return els.filter(Boolean);
+  }
+
+  // The note lies over the board's top, or its bottom where fewer of the hinted cards and
+  // piles are under it: the board never moves for it, and the move it names stays in sight.
+  function place(els) {
+    const under = () => {
+      const n = note.getBoundingClientRect();
+      return els.filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom > n.top && r.top < n.bottom && r.right > n.left && r.left < n.right;
+      }).length;
+    };
+    note.classList.remove("low");
+    const top = under();
+    if (!top) return;
+    note.classList.add("low");
+    if (under() >= top) note.classList.remove("low");
   }
 
   async function ask() {
@@ -65,10 +83,11 @@ export function hintControl(net, current, boardEl, ruleSet) {
       const s = await net.request({ type: "hint", session: payload.session });
       count = s.hints ?? count;
       if (s.session !== current().session || s.rev !== current().rev) return; // moved on
+      let els = [];
       if (!s.move) {
         note.textContent = "No move is left.";
       } else {
-        mark(s.move);
+        els = mark(s.move);
         note.dataset.move = s.move;
         note.dataset.source = s.source;
         note.title = s.move; // the notation, for a player who reads it
@@ -81,6 +100,7 @@ export function hintControl(net, current, boardEl, ruleSet) {
             : `Hint: ${said} (no winning line found: a likely move)`;
       }
       note.hidden = false;
+      place(els);
     } catch (e) {
       note.textContent = e.message || String(e);
       note.hidden = false;

@@ -23,6 +23,15 @@ SEED = "00"
 RULES = engine.get("klondike", "easy")
 FIRST = [engine.move_text(RULES, m) for m in safe_moves(RULES.deal(bytes.fromhex(SEED)))]
 
+# The hinted cards and piles the hint note lies over (it takes the board's top or bottom).
+UNDER_NOTE = """() => {
+  const n = document.querySelector('.session .hint-note').getBoundingClientRect();
+  return [...document.querySelectorAll('.board .hinted')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > n.top && r.top < n.bottom && r.right > n.left && r.left < n.right;
+  }).map((el) => el.dataset.card || el.dataset.pile);
+}"""
+
 
 def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[..., Page]
                                                            ) -> None:
@@ -47,6 +56,10 @@ def test_the_hint_button_and_the_h_key_show_the_next_move(page_for: Callable[...
     expect(page.locator(".board .card.hinted")).to_have_count(1)
     expect(page.locator(".board .card.hinted[data-card='Ad']")).to_have_count(1)
     expect(page.locator(".board .pile.hinted[data-pile='f1']")).to_have_count(1)
+    # The note names the move without hiding it: over the top row it would cover the
+    # foundation, so it lies over the board's bottom instead.
+    assert page.evaluate(UNDER_NOTE) == []
+    expect(note).to_have_class(re.compile(r"\blow\b"))
     expect(page.locator(".session")).to_have_attribute("data-rev", "0")  # nothing played
 
     # The player plays it (a double-click sends the A♦ up): the outline goes with the change.
@@ -111,6 +124,7 @@ def test_a_hint_in_any_game_is_said_in_card_words_and_outlined(
     note = page.locator(".session .hint-note")
     expect(note).to_have_text(re.compile(r"^Hint: .+ \(.+\)$"))
     assert board.bounding_box() == where  # the note lies over the board: nothing moved
+    assert page.evaluate(UNDER_NOTE) == []  # and over none of the move's cards
     move = note.get_attribute("data-move")
     assert move is not None
     rules = engine.get(game, variant)
