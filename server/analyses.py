@@ -51,9 +51,6 @@ from .metrics import Metrics
 log = logging.getLogger("samedeal.analyses")
 
 QUEUE = "sd:{analysis}:queue"
-#: The pool's processes run this many steps behind the game traffic (and behind the winnable
-#: daily deals' job, 10) for the CPU.
-NICE = 15
 #: How soon a caller told ``pending`` should ask again.
 RETRY_MS = 1000
 #: Days a day's "its board entries are queued" mark is kept.
@@ -292,7 +289,8 @@ class Analyses:
 
     async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> dict[str, Any] | None:
         if self._pool is None:
-            self._pool = workers.pool(self.settings.analysis_workers, nice=NICE)
+            settings = self.settings
+            self._pool = workers.pool(settings.analysis_workers, nice=settings.analysis_nice)
         pool = self._pool
         try:
             out: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(

@@ -201,13 +201,15 @@ class Settings:
     hint_line_ttl: float = 3600.0
     #: Post-game analysis (server/analyses.py): on or off; the positions the solver may
     #: search from each position of a game, and in all for one game (the rest is "unknown");
-    #: the processes that judge games (one game each at a time, niced); and the seconds a
-    #: node's claim on a game lasts without renewal (a node killed mid-way leaves it to
-    #: another after that).
+    #: the processes that judge games (one game each at a time) and how many steps behind
+    #: the game traffic they run for the CPU (behind the winnable daily deals' job, 10); and
+    #: the seconds a node's claim on a game lasts without renewal (a node killed mid-way
+    #: leaves it to another after that).
     analysis: bool = True
     analysis_positions: int = 50000
     analysis_total: int = 1000000
     analysis_workers: int = 1
+    analysis_nice: int = 15
     analysis_lease: float = 30.0
     #: Challenges by name (server/challenges.py): seconds a challenge waits for its answer,
     #: how many unanswered challenges one player may have out at once, and how many of those
