@@ -54,7 +54,7 @@ class Cluster:
                             *(f"127.0.0.1:{p}" for p in self.ports),
                             "--cluster-replicas", "1", "--cluster-yes"],
                            check=True, capture_output=True, timeout=60)
-            wait_for(self.settled, "the cluster", timeout=60)
+            wait_for(self.settled, "the cluster")
         except BaseException:  # none left behind
             self.close()
             raise

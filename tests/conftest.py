@@ -56,8 +56,10 @@ FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
         "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1",
         "SAMEDEAL_NODE_TIMEOUT": "4",
         # every race a test ends is analysed in the background: a budget the suite's two
-        # cores spare (the tests are of who sees what; the search has its own)
+        # cores spare (the tests are of who sees what; the search has its own), not niced
+        # (tests wait for analyses, and a niced process on a busy machine waits for idle CPU)
         "SAMEDEAL_ANALYSIS_POSITIONS": "20000", "SAMEDEAL_ANALYSIS_TOTAL": "200000",
+        "SAMEDEAL_ANALYSIS_NICE": "0",
         **SUITE_ACCOUNTS}
 
 
@@ -78,7 +80,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(check, what: str, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+#: How long a test waits for a process to come up or for something to happen at most: a cap
+#: against hanging, not a speed; generous, since a busy machine may be many times slower.
+PATIENCE = 120.0
+
+
+def wait_for(check, what: str, timeout: float = PATIENCE) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -151,8 +158,8 @@ def clocked_redis_url(redis_url: str) -> str:
 
 #: How long a node may take to stop: its drain waits up to 10 s for each socket to finish its
 #: close handshake (server/drain.py; a browser on a busy machine can be that slow to answer),
-#: then its lifespan ends what runs in the background.
-NODE_STOP_SECONDS = 30
+#: then its lifespan ends what runs in the background; a busy machine slows both.
+NODE_STOP_SECONDS = 90
 
 
 def stop_node(proc: subprocess.Popen[bytes]) -> None:

@@ -81,7 +81,7 @@ def test_a_revealed_winnable_deal_shows_par_and_its_board_each_result_against_it
         return any(d["game"] == deal["game"] and d["variant"] == deal["variant"]
                    and "commitment" in d for d in deals)
 
-    wait_for(chosen, "today's choice", timeout=60)
+    wait_for(chosen, "today's choice")
     page.goto(f"{node.url}/#/daily?game={deal['game']}&variant={deal['variant']}")
     today = page.locator(".winnable")
     expect(today).to_have_attribute("data-state", "secret", timeout=60_000)

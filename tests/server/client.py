@@ -41,6 +41,9 @@ def view_cards(view: dict[str, Any]) -> set[str]:
     return {c for pile in view["piles"].values() for c in pile["up"]}
 
 
+#: How long a test waits for a message at most: a cap against hanging, not a speed; generous,
+#: since a busy machine may be many times slower.
+PATIENCE = 60.0
 #: what a v2 ack carries besides the session payload's fields
 ACK_ONLY = ("type", "id", "seq", "cards", "changes")
 
@@ -149,7 +152,7 @@ class Ws:
         self.received.append(message)
         return message
 
-    async def expect(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+    async def expect(self, kind: str, timeout: float = PATIENCE, **match: Any) -> dict[str, Any]:
         """The next message of type ``kind`` (and the given fields); others wait their turn."""
         def fits(m: dict[str, Any]) -> bool:
             return m.get("type") == kind and all(m.get(k) == v for k, v in match.items())
@@ -165,7 +168,7 @@ class Ws:
                 return m
             self._buffer.append(m)
 
-    async def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], timeout: float = PATIENCE) -> dict[str, Any]:
         """Send with a fresh id and return the reply carrying it (a result or an error)."""
         rid = next(self._ids)
         await self.send({**message, "id": rid})

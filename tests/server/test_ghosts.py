@@ -232,7 +232,7 @@ async def test_a_node_killed_mid_run_loses_nothing(nodes: list[Node],
     _, tg = await player(survivor, "Gus", "human")
     gus = await Ws.open(survivor, tg, JSON)
     await gus.request({"type": "ghost.enter", "ghost": gid})
-    steps = [await gus.expect("ghost.progress", timeout=5, player=fay) for _ in range(4)]
+    steps = [await gus.expect("ghost.progress", timeout=30, player=fay) for _ in range(4)]
     assert [m["moves"] for m in steps[:3]] == [1, 2, 3] and steps[3]["status"] != "playing"
     for w in (ws, gus):
         await w.close()

@@ -124,7 +124,7 @@ def played(s: Served) -> dict[str, Any]:
     def on_board() -> bool:
         return s.call("GET", "/boards/daily/today/golf/easy", token)[1]["total"] == 1
 
-    wait_for(on_board, "the attempt on the daily board", 10)
+    wait_for(on_board, "the attempt on the daily board")
     return {"token": token, "solo": solo["session"], "attempt": attempt["session"],
             **kept(s, token, solo["session"], attempt["session"])}
 
@@ -180,7 +180,7 @@ def test_ctrl_c_stops_the_server_and_its_worker_processes_with_no_traceback(
     s = serve(data, log, env={"SAMEDEAL_DAILY_WINNABLE": "true",
                               "SAMEDEAL_WINNABLE_ONLY": "klondike/easy"})
     told = "its 2 deals are decided"  # tomorrow's (the rule's first day): daily and live
-    wait_for(lambda: told in log.read_text(), "the winnable-daily batch", 60)
+    wait_for(lambda: told in log.read_text(), "the winnable-daily batch")
     group = os.getpgid(s.proc.pid)
     workers = in_group(processes(Path("multiprocessing.spawn")), group)
     assert len(workers) >= 2, "no worker processes to interrupt"  # hints', the job's
