@@ -53,8 +53,12 @@ system:
 redis:
 	$(call install,redis-server:redis-server)
 
+# Two workers (pytest-xdist), each taking whole files, so a module's fixtures (its nodes, its
+# Redis database) stay with its tests; each worker has its own redis-server, Redis Cluster and
+# browser. The slowest tests are listed at the end: where the suite's time goes.
+TEST_WORKERS ?= 2
 test: lint system
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Benchmarks against baselines measured in the same run: writes bench/results.md (not a test).
 bench: $(VENV)/.test system
