@@ -5,7 +5,8 @@ a matching If-None-Match), and ``Cache-Control: no-cache``.
 The file names carry no content hash (there is no build step), so a browser may keep a copy but
 must ask before using it: after a deploy every player gets the new files at once, and an
 unchanged file costs a 304 with no body. Each file version (path, size and mtime) is read and
-compressed once, on its first request, and kept; a changed file is read again.
+compressed once, on its first request, and kept; a changed file is read again. The catalog
+(server/rest.py ``games``) goes out the same way, from bytes made once (``pack``).
 
 StaticFiles keeps its job of finding the file (an absolute path, ``..`` out of the folder, a
 name the file system cannot hold: all 404); this module only answers with it. Brotli would need
@@ -58,12 +59,18 @@ def read_version(path: str, media_type: str) -> Version:
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         raw = f.read()
+    return pack(raw, media_type, st.st_mtime_ns)
+
+
+def pack(raw: bytes, media_type: str, mtime_ns: int = 0, text: bool | None = None) -> Version:
+    """Bytes ready to send: their gzip (where the media type is ``text``, by default the
+    TEXT pattern's, and gzip is smaller) and their tag, a digest of the bytes."""
     gzipped = None
-    if TEXT.match(media_type) and len(raw) >= MIN_GZIP:
+    if (TEXT.match(media_type) if text is None else text) and len(raw) >= MIN_GZIP:
         packed = gzip.compress(raw, compresslevel=9, mtime=0)  # mtime 0: the same bytes each time
         gzipped = packed if len(packed) < len(raw) else None
     digest = hashlib.sha256(raw).hexdigest()[:32]
-    return Version(st.st_size, st.st_mtime_ns, media_type, raw, gzipped, f'"{digest}"')
+    return Version(len(raw), mtime_ns, media_type, raw, gzipped, f'"{digest}"')
 
 
 def accepts_gzip(accept_encoding: str) -> bool:
@@ -145,11 +152,13 @@ class WebFiles(StaticFiles):
 
 class VersionResponse(Response):
     """A file version as the request asks for it: whole or one byte range, gzip or not, or
-    304. HEAD gets the headers GET would get, and no body."""
+    304. HEAD gets the headers GET would get, and no body. ``vary`` names the request headers
+    the choice of version depends on besides Accept-Encoding (the catalog's Accept)."""
 
-    def __init__(self, version: Version, status_code: int = 200) -> None:
+    def __init__(self, version: Version, status_code: int = 200, vary: str = "") -> None:
         self.version = version
         self.status_code = status_code
+        self.vary = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
         self.background = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -159,7 +168,7 @@ class VersionResponse(Response):
         gz = v.gzipped is not None and accepts_gzip(asked.get("accept-encoding", ""))
         etag = v.gzip_etag if gz else v.etag
         headers = [("etag", etag), ("cache-control", CACHE_CONTROL),
-                   ("vary", "Accept-Encoding")]
+                   ("vary", self.vary)]
         status, body = self.status_code, v.gzipped if gz and v.gzipped is not None else v.raw
         if status == 200 and "if-none-match" in asked and tag_matches(asked["if-none-match"], etag):
             await self.send(send, 304, headers, b"", head=True)
