@@ -1,8 +1,8 @@
-// Ghost races: the lobby's list of open ones with a form to create one (ghostLobby), and the
-// ghost race page (#/ghost/{id}): enter, play your run on your own board while the earlier
-// entrants' recorded runs move beside it (ghost.progress events: counts only, never a card),
-// the ranking as it stands (the board ghost/<id>, published live), and once the ghost race is
-// revealed the seed checked against its commitment and every run's transcript to replay.
+// A ghost race's page (#/ghost/{id}; the lobby's section is ghost_lobby.js): enter, play your
+// run on your own board while the earlier entrants' recorded runs move beside it
+// (ghost.progress events: counts only, never a card), the ranking as it stands (the board
+// ghost/<id>, published live), and once the ghost race is revealed the seed checked against its
+// commitment and every run's transcript to replay.
 
 import { h, errorText } from "./dom.js";
 import { mountSession } from "./play.js";
@@ -12,63 +12,9 @@ import { duration, syncClock } from "./time.js";
 import { formatNote } from "./fairplay.js";
 
 const REFRESH_MS = 5000;
-const OPEN_FOR = [[3600, "1 hour"], [21600, "6 hours"], [86400, "1 day"], [259200, "3 days"]];
 
 function rulesName(ctx, game, variant) {
   return `${ctx.ruleSet(game, variant)?.name ?? game} (${variant})`;
-}
-
-// A form to create a ghost race: one picker of the one-player rule sets, how long it stays open.
-function ghostForm(ctx) {
-  const rules = ctx.catalog.filter((r) => (r.players?.[0] ?? 1) === 1);
-  const pick = h("select", { name: "rule_set" },
-    rules.map((r) => h("option", { value: `${r.id}/${r.variant}`, text: `${r.name} (${r.variant})` })));
-  const open = h("select", { name: "open_for" },
-    OPEN_FOR.map(([s, text]) => h("option", { value: String(s), text })));
-  open.value = "86400";
-  const error = h("p.error", { role: "alert" });
-  const form = h("form.card-panel.create-ghost", {},
-    h("h3", { text: "Create a ghost race" }),
-    h("p.notice", { text: "Everyone plays the same deal when they like, against the runs recorded before theirs." }),
-    h("label", {}, "Game", pick), h("label", {}, "Open for", open),
-    h("button.primary", { type: "submit", text: "Create ghost race" }), error);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    error.textContent = "";
-    const [game, variant] = pick.value.split("/");
-    try {
-      const g = await ctx.net.request({ type: "ghost.create", game, variant, open_for: Number(open.value) });
-      location.hash = `#/ghost/${g.ghost}`;
-    } catch (err) {
-      error.textContent = errorText(err);
-    }
-  });
-  return form;
-}
-
-// The lobby's section: open ghost races, newest first, and the form.
-export function ghostLobby(ctx) {
-  const list = h("ul.open-ghosts");
-  const section = h("section.ghosts", {}, h("h3", { text: "Ghost races" }), list, ghostForm(ctx));
-  async function load() {
-    let ghosts;
-    try {
-      ghosts = (await ctx.net.rest("GET", "/ghosts")).ghosts;
-    } catch (e) {
-      list.replaceChildren(h("li.error", { text: errorText(e) }));
-      return;
-    }
-    if (!ghosts.length) {
-      list.replaceChildren(h("li.notice", { text: "No open ghost races right now: create one." }));
-      return;
-    }
-    list.replaceChildren(...ghosts.map((g) => h("li", { "data-ghost": g.ghost },
-      h("b", { text: `${g.name} (${g.variant})` }),
-      h("span", { text: `${g.entrants} played` }),
-      g.to_beat ? h("span.notice", { text: `to beat: ${g.to_beat.name}, score ${g.to_beat.score}` }) : null,
-      h("a.join", { href: `#/ghost/${g.ghost}`, text: "Enter" }))));
-  }
-  return { section, load };
 }
 
 export async function mount(root, ctx, params) {

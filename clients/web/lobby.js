@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { showShare } from "./share.js";
 import { frontDoor } from "./frontdoor.js";
 import { botRaceForm } from "./botrace.js";
-import { ghostLobby } from "./ghost.js";
+import { ghostLobby } from "./ghost_lobby.js";
 import { challengeForm } from "./challenge.js";
 
 const REFRESH_MS = 10000;
