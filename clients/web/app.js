@@ -1,17 +1,10 @@
 // The shell: who the player is (a token kept in localStorage), the catalog, the connection, and a
-// hash router that mounts one page module at a time.
+// hash router that mounts one page module at a time. Only the lobby is imported up front: every
+// other page (and the board it brings) is fetched when the player first goes there, so the front
+// door's first visit loads the front door's scripts and no more.
 
 import { Connection, ServerError } from "./net.js";
 import * as lobby from "./lobby.js";
-import * as practice from "./practice.js";
-import * as race from "./race.js";
-import * as daily from "./daily.js";
-import * as match from "./match.js";
-import * as replay from "./replay.js";
-import * as games from "./games.js";
-import * as ghost from "./ghost.js";
-import * as leagues from "./leagues.js";
-import * as arenas from "./arenas.js";
 import { guestName, markGuest, mountNameControl } from "./name.js";
 import { mountChallenges } from "./challenge.js";
 import { followSystem, mountLookControl } from "./look.js";
@@ -28,9 +21,20 @@ const STATE_TEXT = {
   connecting: "connecting…", online: "online", reconnecting: "reconnecting…", offline: "offline",
 };
 
-// [pattern, module, names of the path parts]
+// Each page's module, loaded on first use (the browser keeps it for the next time).
+const games = () => import("./games.js");
+const practice = () => import("./practice.js");
+const race = () => import("./race.js");
+const daily = () => import("./daily.js");
+const match = () => import("./match.js");
+const replay = () => import("./replay.js");
+const ghost = () => import("./ghost.js");
+const leagues = () => import("./leagues.js");
+const arenas = () => import("./arenas.js");
+
+// [pattern, the page's module, names of the path parts]
 const ROUTES = [
-  [/^$/, lobby, []],
+  [/^$/, () => lobby, []],
   [/^games$/, games, []],
   [/^play\/([^/]+)\/([^/]+)$/, practice, ["game", "variant"]],
   [/^race\/([^/]+)$/, race, ["id"]],
@@ -100,6 +104,28 @@ function parseHash() {
   return { path, query };
 }
 
+// A page's module; null, with a sentence and a way to retry in `root`, when it can't be fetched
+// (the network gone). A module that failed stays failed for this document: retrying reloads.
+async function loadPage(load, root) {
+  const slow = setTimeout(() => root.append(message("Loading…")), 300);
+  try {
+    const mod = await load();
+    root.replaceChildren();
+    return mod;
+  } catch (e) {
+    console.error(e);
+    const again = document.createElement("button");
+    again.type = "button";
+    again.textContent = "Try again";
+    again.addEventListener("click", () => location.reload());
+    root.replaceChildren(message("This page can't be loaded: the server can't be reached. "
+      + "Check your connection and try again.", "error"), again);
+    return null;
+  } finally {
+    clearTimeout(slow);
+  }
+}
+
 let cleanup = null;
 let generation = 0;
 
@@ -117,7 +143,7 @@ async function route(ctx) {
     share.hidden = true;
     delete share.dataset.for;
   }
-  for (const [pattern, mod, names] of ROUTES) {
+  for (const [pattern, load, names] of ROUTES) {
     const m = pattern.exec(path);
     if (!m) continue;
     const params = { query };
@@ -125,6 +151,8 @@ async function route(ctx) {
     const root = document.createElement("div");
     root.className = "page";
     app.append(root);
+    const mod = await loadPage(load, root);
+    if (!mod || gen !== generation) return; // not loaded, or the player has gone elsewhere
     try {
       const done = await mod.mount(root, ctx, params);
       if (gen !== generation) done?.();
