@@ -5,14 +5,13 @@
 // answers. Stepping back shows a kept board; nothing is ever computed in the browser.
 // Moves read in card words (words.js) from the board before each move, the notation as their
 // title; the page names the game and the race or match, not their ids. Once a game is over its
-// analysis (analysis.js) runs along the moves above the board.
+// analysis (analysis.js, fetched only then) runs along the moves above the board.
 
 import { renderBoard } from "./render.js";
 import { h, errorText } from "./dom.js";
 import { duration } from "./time.js";
 import { seedReveal } from "./seed.js";
 import { gameWords, moveWords, playWords } from "./words.js";
-import { analysisPanel } from "./analysis.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,10 +33,27 @@ export async function mount(root, ctx, params) {
   let stepper = null;
   let closed = false;
 
-  const open = (t) => {
+  // The analysis panel's script, for a finished game only (no other game has one to show);
+  // without it (the network gone) the replay still steps through the moves.
+  const analysisOf = async (t) => {
+    if (!(t.session && t.seed && t.status && t.status !== "playing")) return null;
+    try {
+      return (await import("./analysis.js")).analysisPanel;
+    } catch (e) {
+      console.error(e);
+      error.textContent = "The analysis can't be loaded: the server can't be reached. "
+        + "Check your connection and reload the page.";
+      return null;
+    }
+  };
+  let opening = 0;
+  const open = async (t) => {
+    const mine = ++opening;
+    const panel = await analysisOf(t);
+    if (closed || mine !== opening) return; // left, or another game chosen meanwhile
     stepper?.destroy();
     stage.replaceChildren();
-    if (!closed) stepper = mountStepper(stage, ctx, t);
+    stepper = mountStepper(stage, ctx, t, panel);
   };
 
   try {
@@ -45,7 +61,7 @@ export async function mount(root, ctx, params) {
       const t = await net.rest("GET", `/sessions/${encodeURIComponent(id)}/moves`);
       const game = named(t, { kind: "game", at: t.created });
       intro.textContent = `${game}, ${t.moves.length} moves, ${t.status}, score ${t.score}.`;
-      open({ ...t, label: t.session });
+      await open({ ...t, label: t.session });
     } else if (kind === "race") {
       const r = await net.rest("GET", `/races/${encodeURIComponent(id)}/results`);
       const game = named(r, { kind: "race", players: r.ranking.length, at: r.starts_at });
@@ -84,7 +100,7 @@ export async function mount(root, ctx, params) {
       const o = options.find((x) => x.key === select.value);
       error.textContent = "";
       try {
-        open(await o.load());
+        await open(await o.load());
       } catch (e) {
         error.textContent = errorText(e);
       }
@@ -125,7 +141,7 @@ function matchGame(t, p, i, match) {
 
 // The stepper: the move list, the board at the chosen step, first/prev/next/last and the arrow
 // keys. Boards come from a practice game dealt from the same seed, moved forward as needed.
-function mountStepper(el, ctx, t) {
+function mountStepper(el, ctx, t, analysisPanel) {
   const { net } = ctx;
   const rules = ctx.ruleSet(t.game, t.variant);
   const moves = t.moves;
@@ -154,7 +170,7 @@ function mountStepper(el, ctx, t) {
   // The analysis of a finished game (a session's, or a match player's game); the
   // better line shows its boards here through `host`.
   const host = { rules, go: (k) => go(k), show: showAside };
-  const panel = t.session && t.seed && t.status && t.status !== "playing" ? analysisPanel(ctx, t, host) : null;
+  const panel = analysisPanel ? analysisPanel(ctx, t, host) : null;
   el.append(h("div.replay", {},
     h("div.replay-controls", {}, first, prev, pos, next, last),
     panel?.el,
