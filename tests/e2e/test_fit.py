@@ -124,6 +124,9 @@ def open_practice(page: Page, game: str, variant: str, rev: int = 0) -> str:
     page.evaluate("(h) => { location.hash = h; }", f"#/play/{game}/{variant}?seed={SEED}")
     board = f".board[data-game='{game}'][data-variant='{variant}']"
     page.wait_for_selector(f".session[data-rev='{rev}']:has({board})")
+    # The board is fitted to its room by a ResizeObserver, before the frame is painted: what
+    # the player first sees is the next frame, not the moment the board joins the page.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return page.locator(".session").get_attribute("data-session") or ""
 
 
