@@ -1,6 +1,7 @@
 """The beacon's BLS check (engine/beacon_check.py, pure-Python py_ecc): what one verification
 of a drand round costs, beside dealing one deal in the same run. The server verifies a day's
-round once per node (server/beacon.py remembers it), so this is a cost per day, not per request.
+round once per node (server/daily/beacon.py remembers it), so this is a cost per day, not per
+request.
 
     python -m bench beacon
 """
@@ -58,8 +59,8 @@ def run(quick: bool = False) -> Section:
               "the key and signature decoded and subgroup-checked, the message hashed to the "
               "curve, two Miller loops and one final exponentiation), beside the median of "
               f"{runs * 20} deals (`{rules.id}/{rules.variant}`) in the same run. "
-              "A node verifies a day's round once (server/beacon.py), in a thread, so players "
-              "never wait for it.")
+              "A node verifies a day's round once (server/daily/beacon.py), in a thread, so "
+              "players never wait for it.")
     return Section("The beacon's BLS verification", method,
                    ["round", "ms per verification", "ms per deal (baseline)",
                     "verification / deal"], rows, raw=raw)

@@ -416,7 +416,7 @@ def run(quick: bool = False) -> Section:
         f"(random Klondike results with the daily details and expiry, random players) on "
         f"{CONCURRENCY} asyncio tasks sharing one client made as the server makes it "
         f"(store.connect: the scripts go over its link, one connection that all requests "
-        f"share, server/link.py); redis-benchmark "
+        f"share, server/store/link.py); redis-benchmark "
         f"'ZREVRANK {ZSET} member:__rand_int__'; {n['page']:,} Boards.page(board, 0, 20, "
         f"around=random player) calls the same way, and as many rank queries (the same with "
         f"count 1); then, as the Python client's ceiling, "

@@ -1,4 +1,4 @@
-"""What the chain of day secrets costs (engine/fairness.py, server/daily.py):
+"""What the chain of day secrets costs (engine/fairness.py, server/daily/__init__.py):
 ``python -m bench chain`` (a section of bench/results.md), or ``python -m bench.chain``.
 
 The one-off walk of a century-long chain (each process does it once per chain), and the
@@ -18,8 +18,8 @@ from datetime import date
 import engine
 from engine import fairness
 from server.app import build_services
+from server.boards.records import opens_at
 from server.config import Settings
-from server.records import opens_at
 
 from .common import Section, start_redis, stop
 

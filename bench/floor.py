@@ -20,9 +20,9 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from server import codec
-from server.channels import Channels
-from server.link import Client, script
+from server.store.channels import Channels
+from server.store.link import Client, script
+from server.transport import codec
 
 MOVE = """
 local n = redis.call('RPUSH', KEYS[1], ARGV[1])

@@ -137,7 +137,7 @@ def pool(protocol: str, seed: int, size: int) -> list[tuple[bytes | str, Any]]:
     """(frame, the id its reply must carry or None) for ``size`` hostile messages, each a base
     message of some type with one part hostile: a field, the type, the id, an unknown field
     (its name hostile too), or a required field left out."""
-    from server.schema import MESSAGES
+    from server.transport.schema import MESSAGES
 
     rng = random.Random(seed)
     fields = {k: {n: {"kind": f.kind, "required": f.required, "lo": f.lo,

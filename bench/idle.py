@@ -298,7 +298,7 @@ def run(quick: bool = False) -> Section:
     if not met:
         note += (". Where to look: beyond the echo's, an idle SameDeal socket holds a second "
                  "task (the writer, waiting on its queue), an asyncio.Queue, a Bucket and two "
-                 "dicts (server/ws.py, Connection)")
+                 "dicts (server/transport/ws.py, Connection)")
     method = (
         f"A fresh server process per measurement (SameDeal `samedeal serve` on Redis, or "
         f"the bare starlette echo on the same uvicorn and websockets-sansio), pinned to core "

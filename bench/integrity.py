@@ -1,4 +1,5 @@
-"""The daily integrity signal (server/integrity.py, server/openplay.py) and its flag rule on
+"""The daily integrity signal (server/fairplay/integrity.py, server/fairplay/openplay.py) and its
+flag rule on
 honest, scouting and solver-assisted transcripts:
 
     python -m bench.integrity --deals 40
@@ -13,8 +14,8 @@ at every step takes a move whose reveal it knows to be playable at once, when th
 finds best; both timed like people. Each scout is judged twice: alone (its scout account was
 on another network and browser) and as the scripted pair, where a scout account opened the
 deal from the same origin and client, resigned within a few moves, and then the main account
-played (server/linked.py records both in a private redis-server and judges the main). Solver
-help: ``solver`` plays the line ``engine.solver`` finds from the deal with a larger budget
+played (server/fairplay/linked.py records both in a private redis-server and judges the main).
+Solver help: ``solver`` plays the line ``engine.solver`` finds from the deal with a larger budget
 than the server's (found again from where it stops), at a machine's steady pace;
 ``solver-jitter`` the same line with log-normal times that do not depend on the position.
 Prints, per rule set and player, the share flagged (for honest players: the false-alarm
@@ -39,8 +40,8 @@ from clients.local import LocalGame
 from engine.core import Move, State
 from engine.solver import Budget, Outcome, solve
 from server import store
-from server.integrity import _useful, _visible, flag, signal
-from server.linked import Linked
+from server.fairplay.integrity import _useful, _visible, flag, signal
+from server.fairplay.linked import Linked
 
 DEFAULT_RULES = ("klondike/easy", "klondike/difficult", "spiderette/easy", "canfield/easy",
                  "eight-off/easy", "fortress/easy", "penguin/easy", "castile/standard")

@@ -1,4 +1,4 @@
-"""Client CPU per Redis call: the link (server/link.py, one connection every request shares)
+"""Client CPU per Redis call: the link (server/store/link.py, one connection every request shares)
 beside redis-py's own client on its pool, as ``store.connect`` makes both, on one redis-server.
 
 The same script call (EVALSHA with one key and one argument, as a move's) from the same asyncio

@@ -31,7 +31,8 @@ MOVES = 100
 REPLAY_S = {False: 120, True: 20}
 GAME = {"game": "klondike", "variant": "easy"}
 
-# Key kinds, by their layout (server/store.py, server/boards.py); the first match wins.
+# Key kinds, by their layout (server/store/__init__.py, server/boards/__init__.py); the first match
+# wins.
 KINDS = [
     ("player", re.compile(rb"^sd:player:")),
     ("token", re.compile(rb"^sd:token:")),

@@ -11,35 +11,35 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .accounts import Accounts, Player
+from .accounts.limits import Limits
+from .accounts.signups import SignupLimit
 from .analyses import Analyses
 from .arenas import ARENA_ID, Arenas
 from .arenas import board_key as arena_board_key
-from .board_watch import BoardWatch
 from .boards import Boards
+from .boards.formats import board_format
+from .boards.records import Records, board_name
+from .boards.watch import BoardWatch
 from .botrace import BotRaces
 from .challenges import Challenges
 from .config import Settings
 from .daily import Daily, day_of, parse_day
-from .daily_beacon import DayBeacon
-from .daily_live import DailyLive
-from .drain import Drain
+from .daily.beacon_rounds import DayBeacon
+from .daily.live import DailyLive
+from .daily.winnable import Winnable, add_par
 from .errors import ApiError
-from .events import Hub
 from .followups import FollowUps
-from .formats import board_format
 from .ghosts import Ghosts
 from .ghosts import board_key as ghost_board_key
 from .hints import Hints
-from .league_boards import LeagueBoards, league_board
 from .leagues import Leagues
-from .limits import Limits
+from .leagues.boards import LeagueBoards, league_board
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
-from .records import Records, board_name
 from .sessions import Session, Sessions, race_of, session_payload
-from .signups import SignupLimit
-from .winnable import Winnable, add_par
+from .transport.drain import Drain
+from .transport.events import Hub
 
 
 @dataclass
@@ -61,16 +61,16 @@ class Services:
     drain: Drain = field(default_factory=Drain)
     board_watch: BoardWatch | None = None  # boards published live to the sockets watching
     bot_races: BotRaces | None = None  # races against a server-run bot
-    ghosts: Ghosts | None = None  # ghost races (server/ghosts.py)
+    ghosts: Ghosts | None = None  # ghost races (server/ghosts/__init__.py)
     hints: Hints | None = None  # hints in practice games, searched in a process pool
-    leagues: Leagues | None = None  # private groups (server/leagues.py)
-    league_boards: LeagueBoards | None = None  # their boards (server/league_boards.py)
+    leagues: Leagues | None = None  # private groups (server/leagues/__init__.py)
+    league_boards: LeagueBoards | None = None  # their boards (server/leagues/boards.py)
     winnable: Winnable | None = None  # the winnable daily deals' choices and par
     arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
-    challenges: Challenges | None = None  # challenges by name (server/challenges.py)
-    daily_live: DailyLive | None = None  # the daily's live edition (server/daily_live.py)
-    limits: Limits | None = None  # per account, per address, sockets (server/limits.py)
-    analyses: Analyses | None = None  # post-game analysis (server/analyses.py)
+    challenges: Challenges | None = None  # challenges by name (server/challenges/__init__.py)
+    daily_live: DailyLive | None = None  # the daily's live edition (server/daily/live.py)
+    limits: Limits | None = None  # per account, per address, sockets (server/accounts/limits.py)
+    analyses: Analyses | None = None  # post-game analysis (server/analyses/__init__.py)
 
 
 Handler = Callable[[Services, Player, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -285,7 +285,8 @@ async def analysis_get(sv: Services, player: Player, body: dict[str, Any]) -> di
     return await analysis(sv, player, body["session"])
 
 
-# ----- leagues (server/leagues.py) ----------------------------------------------------------
+# ----- leagues (server/leagues/__init__.py)
+# ----------------------------------------------------------
 
 
 def _leagues(sv: Services) -> Leagues:
@@ -438,7 +439,7 @@ SEEN = frozenset({"daily.start", "move", "undo", "resign"})
 async def seen_from(sv: Services, kind: str, body: dict[str, Any], reply: dict[str, Any],
                     address: str, agent: str) -> None:
     """After ``kind`` succeeded: note where a ranked daily attempt was played from
-    (server/linked.py; anything else is left alone)."""
+    (server/fairplay/linked.py; anything else is left alone)."""
     sid = reply.get("session") or body.get("session")
     if kind in SEEN and isinstance(sid, str) and sv.daily.linked is not None:
         await sv.daily.linked.saw(sid, address, agent, body.get("install", ""))
@@ -476,8 +477,8 @@ async def moves_public(sv: Services, race: str, daily: str) -> bool:
 
 
 async def analysis(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:
-    """A finished game's analysis (server/analyses.py), to whoever may see its moves in full:
-    a ranked game's to anyone once its transcript is public and to no one before, its own
+    """A finished game's analysis (server/analyses/__init__.py), to whoever may see its moves in
+    full: a ranked game's to anyone once its transcript is public and to no one before, its own
     player included (no search reaches a game still being raced), a match player's game
     (a called-card grid, a bowler's frames) likewise once the match is over; a practice
     game's to its player once it is over. ``pending`` while it is being computed."""

@@ -21,46 +21,48 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 
-from . import api_docs, asyncapi, logs, openapi, replies, rest, script_replies, store, ws
+from . import store
 from .accounts import Accounts
+from .accounts.limits import Limits
+from .accounts.signups import SignupLimit
 from .analyses import Analyses
 from .api import OPERATIONS, Services
 from .arenas import Arenas
-from .beacon import Beacon
-from .board_watch import BoardWatch
 from .boards import Boards
-from .bot_player import Operations
+from .boards.ratings import Ratings
+from .boards.records import Records
+from .boards.watch import BoardWatch
 from .botrace import BotRaces
+from .botrace.player import Operations
 from .challenges import Challenges
 from .config import Settings
 from .crash_points import CrashAt
 from .crash_points import operation as counted
 from .daily import Clock, Daily
-from .daily_beacon import DayBeacon
-from .daily_live import DailyLive
-from .endpoints import Endpoint
+from .daily.beacon import Beacon
+from .daily.beacon_rounds import DayBeacon
+from .daily.live import DailyLive
+from .daily.winnable import Winnable
 from .errors import ApiError, store_unavailable
-from .events import Hub
+from .fairplay.linked import Linked
+from .fairplay.review import Reviews
 from .followups import DONE, IDLE, FollowUps, Outcome, forget
 from .ghosts import Ghosts
-from .headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .hints import Hints
-from .league_boards import LeagueBoards
 from .leagues import Leagues
-from .limits import Limits
-from .link import link_of
-from .linked import Linked
+from .leagues.boards import LeagueBoards
 from .loops import pause
 from .matches import Matches
 from .metrics import Metrics
 from .races import Races
-from .ratings import Ratings
-from .records import Records
-from .review import Reviews
 from .sessions import Session, Sessions
-from .signups import SignupLimit
-from .web_files import WebFiles
-from .winnable import Winnable
+from .store import script_replies
+from .store.link import link_of
+from .transport import api_docs, asyncapi, logs, openapi, replies, rest, ws
+from .transport.endpoints import Endpoint
+from .transport.events import Hub
+from .transport.headers import NOSNIFF, WithHeaders, api_headers, page_headers
+from .transport.web_files import WebFiles
 
 log = logging.getLogger("samedeal")
 
@@ -68,7 +70,7 @@ log = logging.getLogger("samedeal")
 def build_services(settings: Settings, clock: Clock | None = None,
                    beacon: DayBeacon | None = None) -> Services:
     """Every service, wired explicitly; ``clock`` (ms) decides the daily challenge's day;
-    ``beacon`` (server/beacon.py, built from the beacon settings) mixes the public randomness
+    ``beacon`` (server/daily/beacon.py, built from the beacon settings) mixes the public randomness
     beacon into the daily seeds."""
     redis = store.connect(settings.redis_url, settings.redis_connections,
                           settings.store_timeout)
@@ -296,11 +298,11 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
         if await pause(stop, 0.1):
             return
     loops = [sweep(sv, stop), sv.matches.run_timers(stop)]
-    if sv.winnable is not None:  # the winnable daily deals decided ahead (server/winnable.py)
+    if sv.winnable is not None:  # the winnable daily deals decided ahead (server/daily/winnable.py)
         loops.append(sv.winnable.run(stop))
-    if sv.limits is not None:  # the leases of this node's sockets (server/limits.py)
+    if sv.limits is not None:  # the leases of this node's sockets (server/accounts/limits.py)
         loops.append(sv.limits.run(stop))
-    if sv.analyses is not None:  # finished games judged (server/analyses.py)
+    if sv.analyses is not None:  # finished games judged (server/analyses/__init__.py)
         loops.append(sv.analyses.run(stop))
     await asyncio.gather(*loops)
 
@@ -334,7 +336,7 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
 
 
 def ghost_jobs(sv: Services) -> tuple[Any, ...]:
-    """Ghost races whose time is up closed, closed ones revealed (server/ghosts.py)."""
+    """Ghost races whose time is up closed, closed ones revealed (server/ghosts/__init__.py)."""
     return (sv.ghosts.sweep,) if sv.ghosts is not None else ()
 
 
@@ -345,7 +347,7 @@ def analysis_jobs(sv: Services) -> tuple[Any, ...]:
 
 def arena_jobs(sv: Services) -> tuple[Any, ...]:
     """The arenas' step in the sweep: deal the rounds now due, end the arenas whose time is up
-    (server/arenas.py; decided in Redis, so nodes may overlap)."""
+    (server/arenas/__init__.py; decided in Redis, so nodes may overlap)."""
     return (sv.arenas.run_due,) if sv.arenas is not None else ()
 
 

@@ -28,7 +28,7 @@ def port(text: str) -> int:
     return int(text)
 
 
-#: The Redis URL forms the server reads (server/store.py ``connect``).
+#: The Redis URL forms the server reads (server/store/__init__.py ``connect``).
 URL_SCHEMES = ("redis", "rediss", "unix", "redis-cluster", "rediss-cluster")
 
 
@@ -166,7 +166,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 def serve(args: argparse.Namespace) -> int:
     """With a Redis URL, the server on it; without, on a private redis-server of its own
-    (server/own_redis.py), started here: the process that lives as long as the server (with
+    (server/store/own_redis.py), started here: the process that lives as long as the server (with
     ``--workers``, uvicorn's supervisor), so it is never left behind. A port already taken is
     told before anything starts; SIGTERM is a requested stop, as Ctrl-C is: exit 0."""
     taken = unusable(args.host, args.port)
@@ -178,7 +178,7 @@ def serve(args: argparse.Namespace) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             run_server(args, args.redis_url, args.redis_url)
         return 0
-    from . import own_redis
+    from .store import own_redis
 
     try:
         exe = own_redis.find(args.redis_server)
@@ -251,8 +251,8 @@ def run_server(args: argparse.Namespace, url: str, where: str) -> int:
                 ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=settings.ws_compression, lifespan="on",
                 # The client's address is the server's own business (``trusted_proxies``,
-                # server/rest.py client_address): uvicorn would believe X-Forwarded-For from any
-                # local peer, letting a client pick its own registration bucket.
+                # server/transport/rest.py client_address): uvicorn would believe X-Forwarded-For
+                # from any local peer, letting a client pick its own registration bucket.
                 proxy_headers=False)
     return 0
 
@@ -289,7 +289,7 @@ def moderate(args: argparse.Namespace) -> int:
     from redis.exceptions import RedisError
 
     from .errors import ApiError
-    from .moderation import daily_by_signal, decide, queue, queue_table, table
+    from .fairplay.moderation import daily_by_signal, decide, queue, queue_table, table
 
     if not args.redis_url:
         return no_url("samedeal moderate", "the boards")
@@ -319,8 +319,8 @@ def chain(args: argparse.Namespace) -> int:
 
     from redis.exceptions import RedisError
 
-    from .chain import ChainRefused
-    from .chain_admin import run
+    from .daily.chain import ChainRefused
+    from .daily.chain_admin import run
 
     if not args.redis_url:
         return no_url("samedeal chain", "the chains")
@@ -352,7 +352,7 @@ def arena(args: argparse.Namespace) -> int:
 
     from redis.exceptions import RedisError
 
-    from .arena_admin import run
+    from .arenas.admin import run
     from .errors import ApiError
 
     if not args.redis_url:

@@ -33,8 +33,8 @@ class Settings:
     rate_burst: int = 200
     #: Messages refused for the rate limit within 10 s before the socket is closed as a flood.
     flood_after: int = 400
-    #: Per-account limit (server/limits.py): requests a second over REST and every socket of
-    #: the account together, on every node (a token bucket in Redis), and the burst above it;
+    #: Per-account limit (server/accounts/limits.py): requests a second over REST and every socket
+    #: of the account together, on every node (a token bucket in Redis), and the burst above it;
     #: a burst of 0 turns it off. One socket's own limit and the SDK's pace (90 a second) fit
     #: under it with REST calls besides; so do a few bots of one account at full speed.
     account_per_second: float = 150.0
@@ -78,11 +78,11 @@ class Settings:
     #: Run on uvloop's event loop (a dependency, so installed with the server); off: asyncio's
     #: own loop, the same behaviour at more CPU per message.
     uvloop: bool = True
-    #: Boards published live (server/board_watch.py): the fewest seconds between two reads
+    #: Boards published live (server/boards/watch.py): the fewest seconds between two reads
     #: of a watched board by one process, and how many boards one socket may watch at once.
     board_interval: float = 1.0
     board_watches: int = 16
-    #: Leagues (server/leagues.py): members per league, leagues per player (owned ones
+    #: Leagues (server/leagues/__init__.py): members per league, leagues per player (owned ones
     #: included), and tries at joining with a code per player: a burst, earned back per hour.
     league_members: int = 50
     league_max: int = 10
@@ -90,7 +90,7 @@ class Settings:
     league_join_per_hour: float = 30.0
     #: Seconds an unauthenticated socket may stay open.
     hello_timeout: float = 10.0
-    #: Game states in play each process keeps (server/session_cache.py): at most this many,
+    #: Game states in play each process keeps (server/sessions/cache.py): at most this many,
     #: none finished, none unmoved for ``cache_idle`` seconds.
     cache_size: int = 4000
     cache_idle: float = 600.0
@@ -158,11 +158,11 @@ class Settings:
     #: The operator's token for the admin REST calls (``POST /api/v1/arenas``...), sent as
     #: ``Authorization: Bearer <token>``; empty (the default): those calls are refused.
     admin_token: str = ""
-    #: Arenas (server/arenas.py): seconds between a round's deal and its first move, and the
-    #: most players one arena takes.
+    #: Arenas (server/arenas/__init__.py): seconds between a round's deal and its first move, and
+    #: the most players one arena takes.
     arena_countdown: int = 3
     arena_players: int = 500
-    #: The daily's live edition (server/daily_live.py, docs/daily.md "The live edition"): on
+    #: The daily's live edition (server/daily/live.py, docs/daily.md "The live edition"): on
     #: or off; its deal instant each UTC day (``HH:MM`` or ``HH:MM:SS``); its rule sets
     #: (``featured``: those the catalog offers a newcomer first; ``all``: every one-player
     #: rule set; or ``game/variant``, comma-separated); and its
@@ -173,7 +173,7 @@ class Settings:
     daily_live_window: int = 600
     #: The web client's folder, served at ``/``; empty: the installed ``clients/web``.
     web_root: str = ""
-    #: Racing a bot (server/botrace.py): seconds a server-run bot thinks before a move (at
+    #: Racing a bot (server/botrace/__init__.py): seconds a server-run bot thinks before a move (at
     #: random between the two; a third of that for an obvious one), the moves after which
     #: it resigns, the seconds of its node's lease (another node takes the bot over once it
     #: lapses), the bots one node plays at most, the bot races a player may start in any
@@ -186,7 +186,7 @@ class Settings:
     bot_races_per_hour: int = 10
     bot_countdown: int = 3
     bot_time_limit: int = 600
-    #: Hints in practice (server/hints.py): processes the solver runs in (its search is CPU
+    #: Hints in practice (server/hints/__init__.py): processes the solver runs in (its search is CPU
     #: work, never done on the event loop), and what one search may spend: seconds and
     #: positions (whichever runs out first); past that the hint is a likely move instead.
     hint_workers: int = 1
@@ -199,7 +199,7 @@ class Settings:
     #: Seconds a solver line is kept for the session it was found for (its next moves are the
     #: next hints, from any node, without a new search).
     hint_line_ttl: float = 3600.0
-    #: Post-game analysis (server/analyses.py): on or off; the positions the solver may
+    #: Post-game analysis (server/analyses/__init__.py): on or off; the positions the solver may
     #: search from each position of a game, and in all for one game (the rest is "unknown");
     #: the processes that judge games (one game each at a time) and how many steps behind
     #: the game traffic they run for the CPU (behind the winnable daily deals' job, 10); and
@@ -211,7 +211,7 @@ class Settings:
     analysis_workers: int = 1
     analysis_nice: int = 15
     analysis_lease: float = 30.0
-    #: Challenges by name (server/challenges.py): seconds a challenge waits for its answer,
+    #: Challenges by name (server/challenges/__init__.py): seconds a challenge waits for its answer,
     #: how many unanswered challenges one player may have out at once, and how many of those
     #: to the same player.
     challenge_ttl: float = 600.0

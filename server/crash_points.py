@@ -4,9 +4,9 @@ just before the call is sent or just after its reply arrived and before its call
 (the change made, its answer lost). Tests stop a real node at every store call of a request
 in turn and check that nothing is left half-done (tests/server/test_crash_points.py).
 
-Production never sets it. The link (server/link.py) asks it about every command on one
+Production never sets it. The link (server/store/link.py) asks it about every command on one
 Redis: single commands and scripts on the link, commands and pipelines on redis-py's pool.
-The operation is the WebSocket request being handled (server/ws.py), or one job of a
+The operation is the WebSocket request being handled (server/transport/ws.py), or one job of a
 node's sweep, named ``sweep.<its qualified name>`` (``sweep.Arenas.run_due``: server/app.py);
 calls are counted per request or per run of the job, from 1.
 """

@@ -91,7 +91,7 @@ STATUS = {
     "server.error": 500,
     "store.unavailable": 503,
     "server.restarting": 503,
-    # challenges (server/challenges.py)
+    # challenges (server/challenges/__init__.py)
     "player.ambiguous": 409,
     "challenge.unknown": 404,
     "challenge.self": 400,

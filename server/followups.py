@@ -25,8 +25,9 @@ from typing import Literal
 
 from redis.asyncio import Redis
 
-from . import script_replies, scripts, store
+from . import store
 from .config import Settings
+from .store import script_replies, scripts
 
 log = logging.getLogger("samedeal.followups")
 

@@ -95,7 +95,7 @@ class Metrics:
         self.analyses = Counter("samedeal_analyses", "Post-game analyses: computed by this "
                                 "node's job, and requests answered ready or pending",
                                 ["what"], registry=r)
-        # The winnable daily deals' job (server/winnable.py): decisions only, never how many
+        # The winnable daily deals' job (server/daily/winnable.py): decisions only, never how many
         # candidates each took (that would say which candidate was dealt before the reveal).
         self.winnable_decided = Counter(
             "samedeal_winnable_decided",

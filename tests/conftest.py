@@ -157,8 +157,8 @@ def clocked_redis_url(redis_url: str) -> str:
 
 
 #: How long a node may take to stop: its drain waits up to 10 s for each socket to finish its
-#: close handshake (server/drain.py; a browser on a busy machine can be that slow to answer),
-#: then its lifespan ends what runs in the background; a busy machine slows both.
+#: close handshake (server/transport/drain.py; a browser on a busy machine can be that slow to
+#: answer), then its lifespan ends what runs in the background; a busy machine slows both.
 NODE_STOP_SECONDS = 90
 
 

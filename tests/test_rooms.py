@@ -36,7 +36,7 @@ def test_no_module_imports_a_room_above_its_own(room: str) -> None:
 
 def test_the_running_server_loads_nothing_of_the_clients() -> None:
     """Entry points included: the house bots (``samedeal.bots``) come from the engine."""
-    code = ("import sys, server.app, server.bot_player as b; assert b.STRENGTHS; "
+    code = ("import sys, server.app, server.botrace.player as b; assert b.STRENGTHS; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('clients', 'bench')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, timeout=120)

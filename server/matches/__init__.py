@@ -23,7 +23,7 @@ from .. import followups, store
 from ..accounts import Player
 from ..config import Settings
 from ..errors import ApiError
-from ..rematch import Rematches
+from ..races.rematch import Rematches
 from ..sessions import parse
 from . import views
 from .book import Book
@@ -85,7 +85,7 @@ class Matches:
 
     async def rematch(self, player: Player, mid: str, present: bool = False
                       ) -> dict[str, Any]:
-        """The same players on a new deal (server/rematch.py): the caller takes a seat in it;
+        """The same players on a new deal (server/races/rematch.py): the caller takes a seat in it;
         the reply is the new match's summary, with ``rematch_of``."""
         m = await self.book.load(mid)
         if player.id not in m.players:

@@ -12,9 +12,10 @@ from collections.abc import Awaitable, Callable
 
 import msgpack
 
-from .. import script_replies, scripts, store
+from .. import store
 from ..accounts import new_id
 from ..errors import ApiError
+from ..store import script_replies, scripts
 from .book import Book
 from .record import Match
 

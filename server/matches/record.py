@@ -18,8 +18,8 @@ from engine.core import State
 from engine.match_forms import CalledForm, TurnsForm
 from engine.rules import MatchMode
 
-from .. import lanes
 from ..errors import ApiError
+from . import lanes
 
 TURNS, CALLED = "turns", "called"
 DEFAULTS: dict[str, Any] = {"start": "full", "turn_time": 30, "grace": 60, "join": True}

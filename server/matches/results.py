@@ -10,8 +10,9 @@ from typing import Any
 
 import msgpack
 
-from .. import followups, script_replies, scripts, store
+from .. import followups, store
 from ..errors import ApiError
+from ..store import script_replies, scripts
 from .book import Book
 from .record import Match
 

@@ -11,8 +11,9 @@ import msgpack
 import engine
 from engine.cards import TEXT
 
-from .. import script_replies, scripts, store
+from .. import store
 from ..errors import ApiError
+from ..store import script_replies, scripts
 from .record import Match, refused
 from .turns import refuse
 

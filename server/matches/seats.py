@@ -14,10 +14,12 @@ from redis.typing import EncodableT, FieldT
 import engine
 from engine.cards import TEXT
 
-from .. import lanes, script_replies, scripts, store
+from .. import store
 from ..accounts import Player, new_id
 from ..errors import ApiError
 from ..sessions import rules_for
+from ..store import script_replies, scripts
+from . import lanes
 from .book import Book
 from .record import DEFAULTS, MESSAGES, TURNS, Match, matched, refused
 

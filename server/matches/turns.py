@@ -11,8 +11,11 @@ import msgpack
 import engine
 from engine.core import State
 
-from .. import events, lanes, script_replies, scripts, store
+from .. import store
 from ..errors import ApiError
+from ..store import script_replies, scripts
+from ..transport import events
+from . import lanes
 from .record import Match, refused
 
 if TYPE_CHECKING:

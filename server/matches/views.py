@@ -1,5 +1,5 @@
 """What each viewer may see of a match: the summary everyone sees (never a card, nor a
-Bowling placement, not yet everyone's: server/lanes.py for the turns), what is one player's
+Bowling placement, not yet everyone's: server/matches/lanes.py for the turns), what is one player's
 alone, and the transcript published at the end."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from redis.asyncio import Redis
 import engine
 from engine.cards import TEXT
 
-from .. import lanes, store
+from .. import store
 from ..errors import ApiError
+from . import lanes
 from .record import PUBLIC, TURNS, Match
 
 NO_STARTER = -1

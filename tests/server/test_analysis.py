@@ -1,6 +1,6 @@
-"""Post-game analysis (server/analyses.py) on real nodes over a real redis-server: a practice
-game's to its player once it is over; a race's to no one while it runs (its players, another
-account, a spectator; WebSocket and REST) and to everyone after, computed by the background
+"""Post-game analysis (server/analyses/__init__.py) on real nodes over a real redis-server: a
+practice game's to its player once it is over; a race's to no one while it runs (its players,
+another account, a spectator; WebSocket and REST) and to everyone after, computed by the background
 job without anyone asking, once; a ranked daily attempt's hidden until its day is revealed,
 then queued by the reveal. Matches are refused with why."""
 
@@ -25,12 +25,13 @@ import uvicorn
 from redis.asyncio import Redis
 
 import engine
-from server import replies, store
+from server import store
 from server.analyses import QUEUE
 from server.app import create_app
 from server.config import Settings
 from server.daily import opens_at
 from server.store import analysis_key as key
+from server.transport import replies
 
 from ..conftest import FAST, free_port, start_node, wait_for
 from .client import JSON, MSGPACK, Node, Rest, Ws, player

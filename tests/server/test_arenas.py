@@ -23,9 +23,11 @@ import jsonschema
 import pytest
 from redis.asyncio import Redis
 
-from server import admin, arenas, replies, store
+from server import arenas, store
+from server.accounts import admin
 from server.config import Settings
 from server.errors import ApiError
+from server.transport import replies
 from tests.conftest import FAST, ROOT, start_node
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
@@ -108,7 +110,8 @@ async def results(node: Node, rid: str) -> dict[str, Any]:
 
 
 def held_by_their_schemas(messages: list[dict[str, Any]]) -> None:
-    """Every arena reply and event received fits its declared schema (server/replies.py)."""
+    """Every arena reply and event received fits its declared schema
+    (server/transport/replies.py)."""
     schemas = {k: v for k, (_, v) in {**replies.REPLIES, **replies.EVENTS}.items()}
     kinds = {"arena", "arena.round", "arena.ended", "board.update", "unsubscribed"}
     checked = set()

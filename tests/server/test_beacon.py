@@ -1,4 +1,4 @@
-"""server.beacon against a local drand beacon over real sockets (tests/beacon_server.py): the
+"""server.daily.beacon against a local drand beacon over real sockets (tests/beacon_server.py): the
 day's round is the first at or after the opening, verified before use, fetched and checked
 once per process; forgeries, a wrong chain and an absent beacon raise BeaconError."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from engine import beacon_check
 from server import app as app_module
-from server.beacon import Beacon, BeaconError, BeaconRound, Chain
 from server.config import Settings
+from server.daily.beacon import Beacon, BeaconError, BeaconRound, Chain
 from tests.beacon_server import LocalBeacon, serving
 from tests.conftest import free_port
 

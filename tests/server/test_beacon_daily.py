@@ -12,9 +12,9 @@ import engine
 from clients.verify_day import checks
 from engine import beacon_check, fairness
 from server.app import build_services
+from server.boards.records import opens_at
 from server.config import Settings
 from server.errors import ApiError
-from server.records import opens_at
 from tests.beacon_server import LocalBeacon
 
 from .test_chain import empty_database

@@ -18,7 +18,7 @@ import pytest
 from redis import asyncio as aioredis
 
 import engine
-from server import replies
+from server.transport import replies
 from tests.conftest import FAST, start_node
 
 from .client import V2_JSON, Node, Rest, Ws, player

@@ -19,9 +19,9 @@ import engine
 from engine import fairness
 from server import api, store
 from server.app import build_services
-from server.chain import ChainRefused
 from server.config import Settings
 from server.daily import attempt_id
+from server.daily.chain import ChainRefused
 from server.errors import ApiError
 
 from .test_daily import HOUR, Clock, start

@@ -1,5 +1,5 @@
 """The JSON codec reads every frame exactly as Python's own ``json`` read it before orjson
-came in (server/codec.py): the same value, or the same refusal in the same words. Hostile
+came in (server/transport/codec.py): the same value, or the same refusal in the same words. Hostile
 frames are generated (huge integers, NaN and infinities, lone surrogates, control characters,
 duplicate keys, deep nesting, UTF-16 and BOMs in binary frames) and each is decoded both ways.
 Writing, the codec's text reads back as the same value ``json`` wrote."""
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server import codec
 from server.errors import ApiError
+from server.transport import codec
 
 from .client import Node, Ws, player
 

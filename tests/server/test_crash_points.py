@@ -30,13 +30,14 @@ import httpx
 import pytest
 from redis import asyncio as redis
 
-from server import arena_admin, ghosts
+from server import ghosts
 from server import store as keys
+from server.arenas import admin as arena_admin
 from server.arenas import arena_keys, round_race
 from server.botrace import live_key
 from server.crash_points import EXIT_CODE
-from server.events import decode_event
 from server.ghosts import ghost_keys
+from server.transport.events import decode_event
 from tests.conftest import FAST, ROOT, free_port
 
 from .client import Node, Rest, Ws, player

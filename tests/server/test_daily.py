@@ -25,10 +25,10 @@ from engine.core import WON
 from server import api
 from server.accounts import Player
 from server.app import build_services
+from server.boards.records import opens_at
 from server.config import Settings
 from server.daily import attempt_id
 from server.errors import ApiError
-from server.records import opens_at
 from tests.conftest import ROOT
 
 from .client import Node, Rest, Ws, cards_in, player, view_cards

@@ -23,13 +23,14 @@ import pytest
 
 import engine
 from engine import fairness, winnable
-from server import api, replies
+from server import api
 from server.accounts import Player
 from server.app import build_services
 from server.arenas import ARENA_ID
 from server.config import Settings
-from server.daily_live import edition_id, schedule, seconds_of_day
+from server.daily.live import edition_id, schedule, seconds_of_day
 from server.errors import ApiError
+from server.transport import replies
 from tests.conftest import FAST, clear_of_midnight, start_node, stop_node
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
@@ -62,7 +63,7 @@ def two_nodes(url: str, logs: Path, at: str) -> list[tuple[Node, Any]]:
 
 
 def held(kind: str, message: dict[str, Any]) -> None:
-    """A reply or event fits its declared schema (server/replies.py)."""
+    """A reply or event fits its declared schema (server/transport/replies.py)."""
     schema = {**replies.REPLIES, **replies.EVENTS}[kind][1]
     errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(message)]
     assert not errors, (message, errors)

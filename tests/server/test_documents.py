@@ -14,10 +14,10 @@ import jsonschema
 import pytest
 from starlette.routing import Route
 
-from server import api_docs, rest
 from server.app import create_app
 from server.config import Settings
 from server.errors import STATUS
+from server.transport import api_docs, rest
 
 from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Ws, player
 

@@ -1,6 +1,6 @@
-"""The ``durable`` setting on one redis-server with a replica (server/store.py ``durably``): a
-change is answered once the replica has it, or after ``durable_wait`` with a warning; a Redis
-that does not know the script yet runs it once, not twice."""
+"""The ``durable`` setting on one redis-server with a replica (server/store/__init__.py
+``durably``): a change is answered once the replica has it, or after ``durable_wait`` with a
+warning; a Redis that does not know the script yet runs it once, not twice."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from redis.asyncio import Redis
 
 from server import store
-from server.script_replies import bind
+from server.store.script_replies import bind
 from tests.conftest import free_port, wait_for
 
 from . import own_redis

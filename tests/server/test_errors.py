@@ -15,9 +15,9 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from server import api_docs
 from server.app import create_app
 from server.config import Settings
+from server.transport import api_docs
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
 

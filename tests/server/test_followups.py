@@ -20,9 +20,9 @@ from redis import asyncio as redis
 
 from server import store as keys
 from server.boards import Boards
+from server.boards.ratings import Ratings
+from server.boards.records import Records
 from server.config import Settings
-from server.ratings import Ratings
-from server.records import Records
 from tests.conftest import FAST, start_node
 
 from .client import Node, Rest, Ws, player

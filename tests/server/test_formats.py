@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.formats import board_format
+from server.boards.formats import board_format
 
 from .client import Node, Rest, Ws, player
 

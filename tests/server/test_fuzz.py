@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
 from bench.fuzz import NOT_TEXT, SURROGATE, good_id, strings
-from server import schema
 from server.errors import STATUS
+from server.transport import schema
 
 from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Rest, Ws, player
 

@@ -1,5 +1,5 @@
-"""Hints (server/hints.py) on two real nodes over a real redis-server: given in practice, the
-next move of the solver's line after the hinted move is played (from the other node too: the
+"""Hints (server/hints/__init__.py) on two real nodes over a real redis-server: given in practice,
+the next move of the solver's line after the hinted move is played (from the other node too: the
 line is kept in Redis), a position proved lost said to be so, refused in races, ranked daily
 attempts and matches, rate limited per player, answered on a game over with ``game.over``, and
 searched off the event loop."""
@@ -20,7 +20,7 @@ import engine
 from engine.hints import SOLVER, hint
 from engine.solver import Budget, Outcome, solve
 from engine.words import move_words
-from server import replies
+from server.transport import replies
 
 from ..conftest import SUITE_ACCOUNTS, start_node
 from .client import JSON, MSGPACK, V2_JSON, Node, Rest, Ws, player

@@ -20,7 +20,7 @@ from server import api
 from server.app import build_services
 from server.config import Settings
 from server.daily import daily_seed
-from server.integrity import FLAG, _useful, _visible, foresight
+from server.fairplay.integrity import FLAG, _useful, _visible, foresight
 from tests.conftest import ROOT
 
 from .test_daily import Clock, board
@@ -125,8 +125,8 @@ def test_a_player_copying_the_solvers_line_in_an_open_game_is_flagged_and_play_i
         ) -> None:
     """La Belle Lucie is dealt face up: foresight sees nothing there, solver help does."""
     from engine.solver import Budget, solve
-    from server import openplay
-    from server.integrity import flag, signal
+    from server.fairplay import openplay
+    from server.fairplay.integrity import flag, signal
 
     rules = engine.get("la-belle-lucie", "easy")
     seed = bytes([0, 1])  # a deal the solver wins in under a hundred positions
@@ -161,7 +161,7 @@ def test_a_player_copying_the_solvers_line_in_an_open_game_is_flagged_and_play_i
 
 
 def test_the_flag_rule_names_each_reason() -> None:
-    from server.integrity import flag
+    from server.fairplay.integrity import flag
 
     quiet = {"foresight": 0.5, "follow": 0.3, "judged": 40, "pace_cv": 0.9, "pace_corr": 0.4,
              "linked": 0, "linked_early": 0}

@@ -16,9 +16,9 @@ import pytest
 from server import api
 from server.accounts import Player
 from server.app import build_services
+from server.boards.records import opens_at, week_name
 from server.config import Settings
 from server.errors import ApiError
-from server.records import opens_at, week_name
 
 HOUR = 3_600_000
 _weeks = itertools.count()

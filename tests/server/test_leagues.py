@@ -3,7 +3,7 @@ redis-server: created on one node and joined on the other with the invite code; 
 refused and rate-limited; the league's daily board holds its members only, in the public
 board's order, and reaches a member watching live on the other node; non-members and removed
 members learn nothing; new codes, closing, bounds and hostile names. Every league reply is
-checked against its schema in server/replies.py."""
+checked against its schema in server/transport/replies.py."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from server import replies
 from server.daily import daily_rule_sets
+from server.transport import replies
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
 from .test_boards_live import finish
@@ -27,7 +27,7 @@ GAMES = iter([(r.id, r.variant) for r in daily_rule_sets()[3:]])
 
 
 def checked(reply: dict[str, Any]) -> dict[str, Any]:
-    """The reply, which must hold its type's schema (server/replies.py)."""
+    """The reply, which must hold its type's schema (server/transport/replies.py)."""
     kind = reply["type"]
     schema = replies.REPLIES.get(kind) or replies.EVENTS[kind]
     errors = [e.message for e in jsonschema.Draft202012Validator(schema[1]).iter_errors(reply)]

@@ -28,7 +28,7 @@ from .client import JSON, MSGPACK, Node, Ws
 
 BURST, PER_SECOND = 40, 2  # an account's budget on these nodes
 #: Tokens each node may have taken and not spent when the account is refused (they lapse): a
-#: node takes a twentieth of the burst at once (server/limits.py).
+#: node takes a twentieth of the burst at once (server/accounts/limits.py).
 UNSPENT = 2 * (max(1, BURST // 20) - 1)
 ORIGIN_BURST = 10  # requests without a token, per address (1 more a second)
 SOCKETS = 3  # an account's sockets

@@ -29,9 +29,9 @@ from redis.exceptions import DataError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import store
-from server.channels import Channels
-from server.events import Hub
-from server.link import Client, Link, link_of
+from server.store.channels import Channels
+from server.store.link import Client, Link, link_of
+from server.transport.events import Hub
 from tests.conftest import free_port
 
 from . import own_redis as own_redis_server

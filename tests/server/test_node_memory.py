@@ -1,6 +1,7 @@
 """What a node keeps as games and races come and go stays bounded: its session cache holds
 only games in play, at most ``cache_size``, none idle past ``cache_idle``
-(server/session_cache.py); a socket lets go of races that ended long ago (server/ws.py)."""
+(server/sessions/cache.py); a socket lets go of races that ended long ago
+(server/transport/ws.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import redis
 
 from server import store
-from server.ws import ENDED_KEPT
+from server.transport.ws import ENDED_KEPT
 
 from ..conftest import FAST, start_node
 from .client import Node, Ws, player

@@ -1,12 +1,12 @@
-"""A socket's outbox (server/outbox.py): items leave in order, one writer at a time; a frame
-written by another task (a reply) holds the writer back until it is done; a full outbox says
+"""A socket's outbox (server/transport/outbox.py): items leave in order, one writer at a time; a
+frame written by another task (a reply) holds the writer back until it is done; a full outbox says
 so. Real asyncio tasks on a real loop."""
 
 from __future__ import annotations
 
 import asyncio
 
-from server.outbox import Outbox
+from server.transport.outbox import Outbox
 
 
 async def writer(box: Outbox, out: list[str], gate: asyncio.Event | None = None) -> None:

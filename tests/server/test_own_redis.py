@@ -1,5 +1,5 @@
 """``samedeal serve`` without a Redis URL runs a private redis-server on its data directory
-(server/own_redis.py): the data survives a restart and a SIGKILL, the redis-server never
+(server/store/own_redis.py): the data survives a restart and a SIGKILL, the redis-server never
 outlives the server, ``--workers`` share it, and a missing redis-server is told clearly.
 Real processes throughout: the server as a subprocess, its own redis-server, HTTP over TCP."""
 
@@ -325,7 +325,7 @@ def test_no_redis_server_installed_is_one_clear_sentence(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     from engine.cli import main
-    from server import own_redis
+    from server.store import own_redis
 
     monkeypatch.setenv("PATH", str(tmp_path))  # nothing there
     monkeypatch.setattr(own_redis, "FALLBACK", str(tmp_path / "redis-server"))

@@ -10,9 +10,9 @@ import pytest
 
 from server import store
 from server.boards import Boards
+from server.boards.ratings import Ratings
+from server.boards.records import Records
 from server.config import Settings
-from server.ratings import Ratings
-from server.records import Records
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
-"""server/remembered.py: a map of fixed facts that keeps the most recently kept or read."""
+"""server/daily/remembered.py: a map of fixed facts that keeps the most recently kept or read."""
 
 from __future__ import annotations
 
-from server.remembered import Remembered
+from server.daily.remembered import Remembered
 
 
 def test_it_keeps_the_most_recent_up_to_its_limit() -> None:

@@ -1,6 +1,6 @@
-"""The compiled one-pass check (server/schema.py ``fits``) only ever says yes to a message that
-the two full passes, ``check_text`` and ``check_fields``, pass as it is: for every message type,
-each field given valid, edge and hostile values (and unknown fields, and required ones left
+"""The compiled one-pass check (server/transport/schema.py ``fits``) only ever says yes to a message
+that the two full passes, ``check_text`` and ``check_fields``, pass as it is: for every message
+type, each field given valid, edge and hostile values (and unknown fields, and required ones left
 out). A no costs nothing but time: the full passes then decide and word the refusal."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server import schema
 from server.errors import ApiError
+from server.transport import schema
 
 BAD_CHARS = ["\x00", "\x1f", "\x7f", "\x85", "\ud800", "\udfff"]
 

@@ -121,7 +121,7 @@ async def test_an_account_made_today_plays_the_daily_off_the_boards(
 
 
 def test_an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_as_itself() -> None:
-    from server.signups import bucket_name, networks, within
+    from server.accounts.signups import bucket_name, networks, within
 
     assert bucket_name("2001:db8:1:2:aaaa::1") == bucket_name("2001:db8:1:2:ffff::9") \
         == "2001:db8:1:2::/64"
@@ -133,7 +133,7 @@ def test_an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_as_itself() -> None:
 
 
 def test_this_machines_own_addresses_are_loopback_and_no_others() -> None:
-    from server.signups import loopback
+    from server.accounts.signups import loopback
 
     assert loopback("127.0.0.1") and loopback("127.8.9.10") and loopback("::1")
     assert loopback("::ffff:127.0.0.1")

@@ -1,4 +1,4 @@
-"""Turns per session (server/turns.py): one holder at a time, waiters in arrival order, a
+"""Turns per session (server/sessions/turns.py): one holder at a time, waiters in arrival order, a
 waiter cancelled in line or as its turn came never keeps the key, and a key nobody holds
 leaves nothing behind. Real asyncio tasks on a real loop."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from server.turns import Turns
+from server.sessions.turns import Turns
 
 
 async def hold(turns: Turns, key: str, log: list[str], name: str, gate: asyncio.Event) -> None:

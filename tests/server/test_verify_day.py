@@ -16,7 +16,7 @@ import pytest
 from redis.asyncio import Redis
 
 from clients.verify_day import checks
-from server.chain import Chains
+from server.daily.chain import Chains
 from tests.conftest import FAST, ROOT, clear_of_midnight, start_node, wait_for
 
 from .client import Node

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.web_files import accepts_gzip, byte_range
+from server.transport.web_files import accepts_gzip, byte_range
 from tests.conftest import FAST, start_node
 from tests.deploy.test_failover import Shape
 

@@ -32,9 +32,9 @@ from clients.sdk.messages import Board, BoardUpdate
 from engine import winnable
 from engine.solver import VERSION as SOLVER_VERSION
 from server.boards import Boards
-from server.chain import Chains
-from server.replies import EVENTS, REPLIES
-from server.winnable import keys
+from server.daily.chain import Chains
+from server.daily.winnable import keys
+from server.transport.replies import EVENTS, REPLIES
 from tests.conftest import FAST, ROOT, clear_of_midnight, start_node
 
 from .client import Node, Rest, Ws, player

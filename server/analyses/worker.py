@@ -1,0 +1,26 @@
+"""The engine's side of a post-game analysis, in the analysis process pool: engine work only,
+no I/O.
+
+An analysis searches every position of a game (up to ``analysis_total`` positions in all): run
+on the event loop it would stall every socket of the node, so server/analyses/__init__.py runs it in
+a pool of its own, niced behind the game traffic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine.analysis import analyse as judge
+
+
+def analyse(game: str, variant: str, seed_hex: str, moves: list[str], competitive: bool,
+            positions: int, total: int) -> dict[str, Any]:
+    """The analysis of the game dealt from ``seed_hex`` and played by ``moves`` (notation, a
+    final ``resign`` allowed), as JSON: budgets in positions only, so every node makes the
+    same one."""
+    rules = engine.get(game, variant)
+    done = judge(rules, bytes.fromhex(seed_hex), moves, competitive=competitive,
+                 positions=positions, total=total)
+    out: dict[str, Any] = done.to_json()
+    return out

@@ -1,0 +1,146 @@
+"""Linked accounts on a daily deal: where each ranked attempt was played from.
+
+A scout plays (or opens and drops) the day's deal on one account, then plays it knowing the
+deal on another, usually from the same network and the same browser. So every ranked
+attempt's start and moves note two fingerprints: its **origin** (the client's address as
+``server/transport/rest.py`` ``client_address`` reads it, an IPv6 address by its /64; not a loopback
+address, this machine's own) and its **client** (the install id the client sent with
+``daily.start``, with the User-Agent; a User-Agent alone is shared by everyone on one
+browser version, so without an install id there is no client fingerprint). Only a keyed hash
+of each is kept (HMAC-SHA256 under a key made once in Redis), never an address, and only for
+a few days. When an attempt is recorded, the other accounts' attempts on the same deal
+sharing a fingerprint and started before it are its evidence (docs/daily.md, "Integrity
+signal").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+from typing import Any
+
+from redis.asyncio import Redis
+
+from .. import store
+from ..accounts.signups import bucket_name, loopback
+
+#: A ranked daily attempt's id (server/daily/__init__.py ``attempt_id``): the deal, then the player.
+ATTEMPT = re.compile(r"d\d{8}-[a-z0-9-]+-p[a-z0-9]+")
+KEY = "sd:integrity:key"
+#: Seconds the fingerprints are kept: past the day's deadline, when the last attempt is
+#: recorded.
+KEEP = 3 * 86400
+#: Fingerprints this process noted already, (attempt, fingerprint), past which it forgets
+#: them all: each move of an attempt would note the same ones again.
+NOTED = 50_000
+#: An earlier attempt that stopped within this many moves (resigned, or left) before this one
+#: started "ended early": what a look at the deal looks like.
+EARLY_MOVES = 10
+
+
+def is_attempt(sid: str) -> bool:
+    return ATTEMPT.fullmatch(sid) is not None
+
+
+def deal_of(sid: str) -> str:
+    """The deal part of an attempt id (the player id, after the last '-', has none)."""
+    return sid.rpartition("-")[0]
+
+
+def seen_key(sid: str) -> str:
+    return f"sd:{{{sid}}}:seen"  # beside the session's own keys
+
+
+def index_key(deal: str, fingerprint: str) -> str:
+    return f"sd:{{seen:{deal}}}:{fingerprint}"
+
+
+class Linked:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._key: bytes | None = None
+        self._noted: set[tuple[str, str]] = set()
+
+    async def key(self) -> bytes:
+        if self._key is None:
+            await self.redis.set(KEY, os.urandom(32).hex(), nx=True)
+            self._key = bytes.fromhex(store.text(await self.redis.get(KEY)))
+        return self._key
+
+    async def fingerprints(self, address: str, agent: str, install: str = "") -> list[str]:
+        key = await self.key()
+
+        def mark(kind: str, text: str) -> str:
+            return kind + hmac.new(key, text.encode("utf-8", "replace"),
+                                   hashlib.sha256).hexdigest()[:20]
+
+        # This machine's own address says nothing: behind a proxy on the same machine (with
+        # no trusted_proxies) every player would share it, as every local bot and test does.
+        out = [mark("o", bucket_name(address))] if address and not loopback(address) else []
+        if install:  # a User-Agent alone is shared by everyone on that browser's version
+            out.append(mark("c", f"{agent[:512]}\n{install}"))
+        return out
+
+    async def saw(self, sid: str, address: str, agent: str, install: str = "") -> None:
+        """Note where a move (or the start) of attempt ``sid`` came from: once per
+        fingerprint and process, so moves after the first cost nothing here."""
+        if not is_attempt(sid):
+            return
+        prints = [p for p in await self.fingerprints(address, agent, install)
+                  if (sid, p) not in self._noted]  # noted here before: in Redis already
+        if not prints:
+            return
+        deal = deal_of(sid)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(seen_key(sid), *prints)
+            pipe.expire(seen_key(sid), KEEP)
+            for p in prints:
+                pipe.sadd(index_key(deal, p), sid)
+                pipe.expire(index_key(deal, p), KEEP)
+            await pipe.execute()
+        if len(self._noted) >= NOTED:
+            self._noted.clear()
+        self._noted.update((sid, p) for p in prints)
+
+    async def evidence(self, sid: str, created: int) -> dict[str, Any]:
+        """The other accounts' attempts on this deal from one of this attempt's origins or
+        clients, started before it (``created``): how many, how many ended early, and each."""
+        prints = sorted(store.text(p) for p in await self.redis.smembers(seen_key(sid)))
+        player = sid.rpartition("-")[2]
+        via: dict[str, set[str]] = {}
+        for p in prints:
+            for other in await self.redis.smembers(index_key(deal_of(sid), p)):
+                o = store.text(other)
+                if o.rpartition("-")[2] != player:
+                    via.setdefault(o, set()).add("origin" if p[0] == "o" else "client")
+        found = []
+        for other, how in sorted(via.items()):
+            seen = await self._attempt(other)
+            if seen is None or seen["created"] >= created:
+                continue
+            early = seen["moves"] <= EARLY_MOVES and seen["last_at"] < created
+            found.append({"session": other, "player": other.rpartition("-")[2],
+                          "via": sorted(how), "moves": seen["moves"],
+                          "resigned": seen["resigned"], "early": early})
+        return {"linked": len({f["player"] for f in found}),
+                "linked_early": len({f["player"] for f in found if f["early"]}),
+                "linked_attempts": found[:10]}
+
+    async def _attempt(self, sid: str) -> dict[str, Any] | None:
+        key, moves_key = store.session_keys(sid)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(key, "created", "finished_at")
+            pipe.llen(moves_key)
+            pipe.lindex(moves_key, -1)
+            (created, finished), n, last = await pipe.execute()
+        if created is None:
+            return None
+        last_text = store.text(last) if last is not None else ""
+        resigned = last_text.partition(" ")[2] == "resign"
+        moves = n - 1 if resigned else n
+        at = int(last_text.partition(" ")[0]) if last_text else int(created)
+        if finished is not None:
+            at = max(at, int(finished))
+        return {"created": int(created), "moves": moves, "resigned": resigned, "last_at": at}

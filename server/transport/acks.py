@@ -1,0 +1,79 @@
+"""Protocol v2's acks: what changed since the revision the client had, not the whole session.
+
+A v2 ack of a move, undo or resign carries the fields of the session payload that changed
+since the previous revision, and of the view only ``changes``: the piles that changed (each
+whole: its ``down`` count and face-up cards) and the other view fields that changed. A field
+left out is unchanged. When the client's revision is not the previous one (it never had
+this session on this socket, another tab moved meanwhile, the process no longer has the
+previous payload) the ack is the whole payload, as in v1. The changes are built from the
+piles the change touched (the engine's ``moved_piles``, ``view_after``) and the payload the
+session last built, so a diff can name only what a full view would show.
+See docs/protocol.md "Protocol v2".
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..accounts import Player
+from ..api import Services, changed
+from ..sessions import Session, live_fields, session_payload
+
+#: the view's fields besides its piles that a change may change
+VIEW_FACTS = ("status", "score", "moves", "info")
+
+
+async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
+              known: int | None) -> dict[str, Any]:
+    """The v2 reply to ``op`` (move, undo, resign); ``known``: the revision of the session
+    this socket was last sent. A race session's ack also carries ``seq``, the number of the
+    ``race.progress`` event its change made (the mover's socket is not sent that event: the
+    ack stands in its place), and ``cards`` (as in that event). A change made before (sent
+    again: ``repeated``) is answered whole, with neither: this sending made no event."""
+    t0 = time.perf_counter()
+    cached = sv.sessions.cached(body["session"])
+    before = cached.shown if cached is not None else None
+    s, repeated = await changed(sv, player, body, op)
+    out = None
+    if repeated:
+        out = session_payload(s)
+        out["repeated"] = True
+        return out
+    if known is not None and before is not None and before["rev"] == known == s.rev - 1:
+        out = changes_since(s, before)
+    if out is None:
+        out = session_payload(s)
+    if s.race:
+        out["seq"] = s.progress_seq
+        out["cards"] = s.cards
+    sv.metrics.moved(op, time.perf_counter() - t0)
+    return out
+
+
+def changes_since(s: Session, before: dict[str, Any]) -> dict[str, Any] | None:
+    """The ack of the change from ``before`` (the payload of the revision before it) to the
+    session now: the piles the change touched, whole, and every other field that changed.
+    ``None`` when a field went away (a diff cannot say that: the ack is then whole)."""
+    view = s.state.view_after(before["view"], s.moved)
+    old = before["view"]
+    if old.keys() - view.keys():
+        return None
+    live = live_fields(s)
+    if "seed" in before and "seed" not in live:
+        return None
+    names = s.rules.pile_names
+    changes: dict[str, Any] = {}
+    piles = {names[p]: view["piles"][names[p]] for p in sorted(s.moved)
+             if view["piles"][names[p]] != old["piles"][names[p]]}
+    if piles:
+        changes["piles"] = piles
+    for k in VIEW_FACTS:
+        if k in view and old.get(k) != view[k]:
+            changes[k] = view[k]
+    out: dict[str, Any] = {"session": s.id, "rev": s.rev, "changes": changes}
+    for k, v in live.items():
+        if before.get(k) != v:
+            out[k] = v
+    s.shown = {**before, "rev": s.rev, "view": view, **live}
+    return out

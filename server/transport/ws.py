@@ -1,0 +1,683 @@
+"""The WebSocket endpoint: one connection per client for live play.
+
+Each connection reads messages in one task and writes in another, through its outbox
+(server/transport/outbox.py), so replies and race or match events leave in order and a slow client
+never blocks the node. A reply finding the outbox empty and nothing being written is written by the
+reading task itself, with no hand-over to the writer.
+Events carry their number. Every event a socket is sent passes one check (``_frame``), which
+refuses a number at or below the last one sent and notes the new one: no path sends an event
+twice, or goes back. The writer fills a gap from the race's or match's event window, or sends a
+full resync when the window no longer covers it; a catch-up starts where the socket stands when
+it runs, not when it was queued. A match player's sockets following the match tell it they are
+present (for the grace period). On protocol v2 a change's ack carries what changed, and in a
+race takes the place of the mover's own progress event (server/ws_v2.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from typing import Any
+
+from starlette.responses import JSONResponse
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .. import store
+from ..accounts import Player
+from ..api import OPERATIONS, Services, seen_from
+from ..arenas import live as arena_live
+from ..boards import live as boards_live
+from ..challenges import notices as challenge_notices
+from ..crash_points import operation as counted
+from ..daily import live_socket as live_ws
+from ..errors import ApiError, store_unavailable
+from ..ghosts.replay import Replays
+from ..sessions import session_payload
+from . import acks, codec, drain, schema
+from .events import decode_event, event_frame, events_after, seen_by, step_of
+from .outbox import Outbox
+from .rest import address_of
+from .ws_v2 import CHANGES, V2Socket
+
+log = logging.getLogger("samedeal.ws")
+
+WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is REST only
+WS_TYPES -= arena_live.ADMIN  # so are the operator's calls
+#: Messages whose operation copies the player's name (into a race, a match, a board).
+NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
+                         "daily.start", "race.bot", "arena.join", "daily_live.join"})
+#: Races and matches a socket goes on following once they ended (a rematch's event may
+#: still come); past it, the one that ended first is let go, so a socket that plays race
+#: after race keeps no listener for each.
+ENDED_KEPT = 16
+ENDED_EVENTS = frozenset({"race.ended", "match.ended"})
+OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
+POLICY, TRY_AGAIN = 1008, 1013
+FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
+#: Match events after which a player is sent what is theirs alone (``match.you``): a
+#: called-card player's grid, or the lane of the player whose turn the event gives (a turns
+#: match).
+OWN_GRID_EVENTS = frozenset({"match.started", "match.card", "match.ended", "match.moved",
+                             "match.forfeit"})
+
+
+class Bucket:
+    """Token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until the next message would be taken (after a refusal), rounded up to
+        the millisecond so that a client waiting that long is never refused again."""
+        if self.rate <= 0:
+            return 1.0
+        return max(0.001, math.ceil(max(0.0, 1 - self.tokens) / self.rate * 1000) / 1000)
+
+    def refusal(self) -> ApiError:
+        """``rate.limited`` naming the limit, with ``retry_after``."""
+        wait = self.wait()
+        return ApiError("rate.limited", f"slow down: over this socket's limit of {self.rate:g} "
+                        f"messages a second (bursts of {self.burst}); retry in {wait:g} s",
+                        retry_after=wait, limit="socket")
+
+
+class Connection(V2Socket):
+    def __init__(self, ws: WebSocket, sv: Services, encoding: str, v2: bool = False) -> None:
+        self.ws = ws
+        self.sv = sv
+        self.encoding = encoding
+        self._v2_init(v2)
+        self.player: Player | None = None
+        self.outbox = Outbox(OUTBOX)
+        self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
+        self.listeners: dict[str, Any] = {}
+        self.ended: dict[str, None] = {}  # followed races and matches that ended, oldest first
+        self.present: set[str] = set()  # matches this socket counts as the player's presence
+        #: the followed ids that are matches, as the subscription or the seat taken said (an
+        #: id's letters mean nothing)
+        self.matches: set[str] = set()
+        self.boards: set[str] = set()  # the boards this socket watches (their key names)
+        self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
+        self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
+        #: match -> the last own grid sent (its as_of, and a bowler's card deadline)
+        self.grid_as_of: dict[str, tuple[int, int | None]] = {}
+        self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
+        assert sv.limits is not None, "build_services wires them"
+        self.limits = sv.limits  # the account's budget and its sockets, on every node
+        self.socket_id = self.limits.socket_id()
+        self.address = address_of(ws)  # the client's, as the limits and fingerprints read it
+        self.agent = ws.headers.get("user-agent", "")
+        self.limited = not self.limits.free(self.address)
+        self.refused = 0
+        self.refused_since = 0.0
+        self.closing = False
+        self.restarting = False  # the node is shutting down: no new message is handled
+        self.idle = asyncio.Event()  # not in the middle of handling a message
+        self.idle.set()
+        self.ghost_replays = Replays()  # the ghosts this socket's ghost race runs are shown
+
+    # ----- reading ----------------------------------------------------------------------
+
+    async def serve(self, subprotocol: str | None) -> None:
+        await self.ws.accept(subprotocol=subprotocol)
+        self.sv.metrics.sockets.inc()
+        self.sv.drain.opened(self)
+        writer = asyncio.create_task(self._write())
+        try:
+            auth = self.ws.headers.get("authorization", "")
+            if auth.lower().startswith("bearer "):
+                try:
+                    token = schema.check_token(auth[7:].strip())
+                    self.send(await self._hello({"token": token}))
+                except ApiError as e:  # stay open: a hello may still bring a good token
+                    self.send({"type": "error", **e.body()})
+            await self._read()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.sv.metrics.sockets.dec()
+            for eid in list(self.listeners):
+                await self._unsubscribe(eid)
+            await boards_live.leave_all(self)
+            self.ghost_replays.stop()
+            await arena_live.leave_all(self)
+            await challenge_notices.leave(self)
+            with contextlib.suppress(Exception):  # Redis away: the lease lapses by itself
+                await self.limits.close_socket(self.socket_id)
+            await self._stop(writer)
+            self.sv.drain.closed(self)
+
+    async def restart(self) -> None:
+        """The node is shutting down: finish the message in hand, then tell the client to
+        reconnect (to another node) and close; messages after this are left unanswered, so
+        the client sends them again where it lands."""
+        self.restarting = True
+        await self.idle.wait()
+        self.send(drain.NOTICE)
+        self._post(("close", drain.RESTART, "server restarting"))
+        self.closing = True
+
+    async def _stop(self, writer: asyncio.Task[None]) -> None:
+        """End the writer by an item it reads, not by cancelling it: a cancellation that
+        lands in a store call can be swallowed there, and the writer would wait on its queue
+        for ever (and the node's shutdown with it). A closing socket's queue is written
+        first, for up to 2 s."""
+        if not self.closing:
+            self.outbox.clear()
+        self._post(("stop",), force=True)
+        done, _ = await asyncio.wait({writer}, timeout=2.0)
+        if not done:
+            writer.cancel()
+
+    async def _read(self) -> None:
+        deadline = time.monotonic() + self.sv.settings.hello_timeout
+        while not self.closing:
+            if self.player is None:
+                try:
+                    msg = await asyncio.wait_for(self.ws.receive(),
+                                                 max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    await self._close(POLICY, "auth.required", "say hello with your token")
+                    return
+            else:
+                msg = await self.ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            if self.restarting:
+                continue
+            data = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
+            self.idle.clear()
+            try:
+                await self._handle(data or b"")
+            finally:
+                self._held_done()
+                self.idle.set()
+
+    async def _handle(self, data: str | bytes) -> None:
+        request_id = None
+        try:
+            message: Any = None
+            bad: ApiError | None = None  # an undecodable frame, refused after the rate check
+            try:
+                message = codec.decode(data, self.encoding, self.sv.settings.max_message_bytes)
+            except ApiError as e:
+                bad = e
+            if isinstance(message, dict) and schema.plain_id(message.get("id")):
+                request_id = message["id"]  # even a refusal for the rate names its request
+            refusal = None if self.bucket.take() else self.bucket.refusal()
+            if refusal is None and self.player is not None and self.limited and not (
+                    isinstance(message, dict) and message.get("type") == "ping"):
+                refusal = await self.limits.account(self.player.id)  # every socket's, REST's
+            if refusal is not None:
+                now = time.monotonic()
+                if now - self.refused_since > FLOOD_WINDOW:  # count refusals per window
+                    self.refused, self.refused_since = 0, now
+                self.refused += 1
+                if self.refused > self.sv.settings.flood_after:
+                    await self._close(POLICY, "rate.flood", "too many messages: disconnected")
+                    return
+                raise refusal
+            if bad is not None:
+                raise bad
+            if not isinstance(message, dict):
+                raise ApiError("message.invalid", "a message is an object (a map)")
+            kind = message.get("type")
+            if not (type(kind) is str and kind in WS_TYPES and schema.fits(kind, message)):
+                schema.check_text(message)  # before anything else reads a string of it
+                if not isinstance(kind, str) or kind not in WS_TYPES:
+                    raise ApiError("message.unknown_type",
+                                   "a message needs a known 'type' (see docs/protocol.md)")
+                schema.check_fields(kind, message)
+            self._hold(kind, message)
+            reply = await self._dispatch(kind, message)
+            if reply is not None:
+                if request_id is not None:
+                    reply["id"] = request_id
+                await self._answer(reply)
+                match = reply["type"] == "match"  # the reply says which it joined
+                eid = reply.get("match") if match else reply.get("race")
+                if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
+                    # A new entrant follows the race or match from its own seat on, after
+                    # the reply; a match counted them present as they sat.
+                    if match:
+                        self.present.add(eid)
+                    await self._subscribe(eid, reply["joined_seq"], quiet=True, match=match)
+                if reply["type"] == "ghost.entry" and self.player is not None:
+                    self.ghost_replays.start(self.sv, self.push, reply["ghost"]["ghost"],
+                                             self.player.id)
+        except Exception as e:
+            if isinstance(e, ApiError):
+                error = e
+            elif store.failed(e):
+                error = store_unavailable()
+                await store.forget_idle(self.sv.redis)
+            else:
+                self._failed(request_id)
+                return
+            self.sv.metrics.errors.labels(error.code).inc()
+            out: dict[str, Any] = {"type": "error", **error.body()}
+            if request_id is not None:
+                out["id"] = request_id
+            await self._answer(out)
+
+    def _failed(self, request_id: Any) -> None:
+        """A fault of the server's own: logged with its traceback, answered ``server.error``."""
+        log.exception("message failed")
+        self.sv.metrics.errors.labels("server.error").inc()
+        out = {"type": "error", "code": "server.error",
+               "message": "the server failed on that message; it changed nothing"}
+        if request_id is not None:
+            out["id"] = request_id
+        self.send(out)
+
+    async def _dispatch(self, kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "hello":
+            return await self._hello(m)
+        if self.player is None:
+            raise ApiError("auth.required", "say hello with your token first")
+        if kind == "race.subscribe":
+            await self.sv.races.summary(m["race"])  # race.unknown before subscribing
+            await self._subscribe(m["race"], m.get("after"))
+            return None
+        if kind == "race.unsubscribe":
+            await self._unsubscribe(m["race"])
+            return {"type": "unsubscribed", "race": m["race"]}
+        if kind in ("board.subscribe", "board.unsubscribe"):
+            return await boards_live.handle(self, kind, m)
+        if kind == "match.subscribe":
+            await self.sv.matches.load(m["match"])  # match.unknown before subscribing
+            await self._subscribe(m["match"], m.get("after"), match=True)
+            return None
+        if kind == "match.unsubscribe":
+            await self._unsubscribe(m["match"])
+            return {"type": "unsubscribed", "match": m["match"]}
+        if kind in ("match.create", "match.join", "match.rematch"):
+            # This socket follows the match from its seat on (see _handle): the player is
+            # present from the moment they sit, so a start their seat causes finds them here.
+            m = {**m, "present": True}
+        if kind in NAME_COPIED:
+            # The name may have changed since hello (a rename over REST, or on another tab):
+            # what is copied into a race, a match or a board is the current one.
+            self.player = await self.sv.accounts.get(self.player.id)
+        if kind in arena_live.KINDS:
+            return await arena_live.handle(self, kind, m)
+        if kind in live_ws.KINDS:
+            return await live_ws.handle(self, kind, m)
+        if self.v2 and kind in CHANGES:
+            out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
+                                                   self.revs.get(m["session"]))}
+            await seen_from(self.sv, kind, m, out, self.address, self.agent)
+            self._sent_rev(out)
+            return out
+        operation, reply = OPERATIONS[kind]
+        # A test hook counts the request's store calls (server/crash_points.py); else off.
+        with counted(kind) if self.sv.settings.crash_at else contextlib.nullcontext():
+            out = {"type": reply, **await operation(self.sv, self.player, m)}
+        await seen_from(self.sv, kind, m, out, self.address, self.agent)
+        if kind == "player.rename":
+            self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
+        self._sent_rev(out)
+        return out
+
+    @property
+    def watcher_id(self) -> str:
+        """Whose own entry this socket is sent with a board it watches."""
+        assert self.player is not None
+        return self.player.id
+
+    async def _hello(self, m: dict[str, Any]) -> dict[str, Any]:
+        player = await self.sv.accounts.authenticate(m["token"])
+        if self.limited:  # counted among the account's sockets, or refused
+            await self.limits.open_socket(self.socket_id, player.id)
+        self.player = player
+        await challenge_notices.follow(self)
+        reply = {"type": "welcome", "player": self.player.public()}
+        return reply
+
+    # ----- race and match events -------------------------------------------------------
+
+    async def _subscribe(self, eid: str, after: int | None, quiet: bool = False,
+                         match: bool = False) -> None:
+        """Follow race ``eid``, or match ``eid`` (``match``), from after event ``after``."""
+        if eid not in self.listeners:
+            def listener(data: bytes | None, eid: str = eid) -> None:
+                step = None if data is None else step_of(data)
+                if step is not None:  # a bowler's card that kept their turn: theirs alone
+                    if step == self.viewer:
+                        self._post(("own", eid))
+                elif data is not None:
+                    self._follow(eid, ("event", eid, data))
+                elif eid in self.last_seq:  # pub/sub was down: what did we miss?
+                    self._follow(eid, ("resume", eid))
+
+            self.listeners[eid] = listener
+            if match:
+                self.matches.add(eid)
+            await self.sv.hub.subscribe(store.channel(eid), listener)
+            assert self.player is not None
+            if match and eid not in self.present:
+                self.present.add(eid)
+                await self.sv.matches.present(eid, self.player.id, +1)
+        self._post(("subscribe", eid, after, quiet))
+
+    async def _unsubscribe(self, eid: str) -> None:
+        self.ended.pop(eid, None)
+        listener = self.listeners.pop(eid, None)
+        self.matches.discard(eid)
+        self.last_seq.pop(eid, None)
+        self.grid_as_of.pop(eid, None)
+        if listener is not None:
+            await self.sv.hub.unsubscribe(store.channel(eid), listener)
+        if eid in self.present and self.player is not None:
+            self.present.discard(eid)
+            with contextlib.suppress(Exception):  # a closing socket must not fail on this
+                await self.sv.matches.present(eid, self.player.id, -1)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """A reply, or what stands for one: the reply of a change in hand goes with the race
+        events it holds (ws_v2)."""
+        if not self._reply_held(message):
+            self._post(("send", message))
+
+    def push(self, message: dict[str, Any]) -> None:
+        """A message of the server's own (a board's update), from another task: never taken
+        for the reply of the change the reader has in hand."""
+        self._post(("send", message))
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        """A request's reply: written here when nothing is queued or being written (the
+        order is kept: nothing can be ahead of it), else queued behind what is; the reply
+        of a change that holds its race's events goes with them (ws_v2), and is written here
+        only when no earlier event of the race is still to be sent."""
+        rid = self.holding
+        if not self.outbox.idle or self.closing or (
+                rid is not None and not self._ack_now(rid, message)):
+            self.send(message)
+            return
+        held = self._release()[1]
+        self.outbox.begin()
+        try:
+            seq = message.get("seq")
+            if rid is not None and isinstance(seq, int):
+                self._stood_for(rid, seq)
+            await self._send(message)
+        except Exception:  # a closed socket: the reader ends the connection
+            log.debug("write failed", exc_info=True)
+        finally:
+            self.outbox.done()
+        for item in held:
+            self._follow(item[1], item)
+
+    def _post(self, item: tuple[Any, ...], force: bool = False) -> None:
+        if self.outbox.full and not force:
+            if self.closing:
+                return
+            self.closing = True  # drop what is queued: the client resumes from the window
+            self.outbox.clear()
+            item = ("close", TRY_AGAIN, "too slow: reconnect and resume")
+        self.outbox.put(item)
+
+    async def _write(self) -> None:
+        while True:
+            item = await self.outbox.next()
+            try:
+                if item[0] == "stop":
+                    return
+                if item[0] == "close":
+                    await self.ws.close(item[1], item[2])
+                    return
+                await self._run(item)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if item[0] == "send" or WebSocketState.DISCONNECTED in (
+                        self.ws.client_state, self.ws.application_state):
+                    log.debug("write failed", exc_info=True)  # closed: the reader ends it
+                    continue
+                # A catch-up, or the session or grid that goes with an event, could not be
+                # read (the store failed): what this socket was sent is no longer whole, and
+                # it would miss every event after. Close it: the client resumes from its last
+                # event on a new one.
+                log.info("a socket's events could not be read (%s): closing it to resume",
+                         type(e).__name__)
+                with contextlib.suppress(Exception):
+                    await self.ws.close(TRY_AGAIN, "events could not be read: reconnect and resume")
+                return
+            finally:
+                self.outbox.done()
+
+    async def _run(self, item: tuple[Any, ...]) -> None:
+        if item[0] == "send":
+            await self._send(item[1])
+        elif item[0] == "ack":
+            await self._ack(item[1], item[2], item[3])
+        elif item[0] == "event":
+            await self._event(item[1], item[2])
+        elif item[0] == "own":
+            await self._own_grid(item[1])
+        elif item[0] == "resume":
+            await self._resume(item[1])
+        else:
+            await self._catch_up(*item[1:])
+
+    def _encode(self, message: dict[str, Any]) -> str | bytes:
+        return (codec.encode(message, codec.MSGPACK) if self.encoding == codec.MSGPACK
+                else codec.text(message))
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self._send_frame(self._encode(message))
+
+    @property
+    def viewer(self) -> str | None:
+        """Whose eyes this socket's events are for (their audience: events.seen_by)."""
+        return self.player.id if self.player is not None else None
+
+    def _frame(self, eid: str, event: dict[str, Any], entry: bytes | None = None
+               ) -> str | bytes | None:
+        """The frame of race or match ``eid``'s ``event`` for this socket, its number noted as
+        the last one sent; ``None`` when this socket was sent it or a later one, or does not
+        follow ``eid``. Every event sent passes here, so none is ever sent twice. ``entry``:
+        the event as stored, whose frame every socket of this encoding shares."""
+        last = self.last_seq.get(eid)
+        if last is None or event["seq"] <= last:
+            return None
+        self.last_seq[eid] = event["seq"]
+        if entry is not None:
+            whole = "to" not in event or self.viewer in event["to"]
+            return event_frame(entry, self.encoding, whole)
+        return self._encode(seen_by(event, self.viewer))
+
+    def _stood_for(self, rid: str, seq: int) -> None:
+        """A v2 ack that stands for race ``rid``'s event ``seq`` was sent: the event counts
+        as sent (never a step back)."""
+        if seq > self.last_seq.get(rid, seq):
+            self.last_seq[rid] = seq
+
+    async def _send_event(self, eid: str, event: dict[str, Any]) -> bool:
+        """A race's or match's event (a stored one), as this socket's player may see it,
+        unless this socket was sent it already; whether it was sent now."""
+        frame = self._frame(eid, event)
+        if frame is None:
+            return False
+        await self._send_frame(frame)
+        return True
+
+    async def _send_frame(self, frame: str | bytes) -> None:
+        if isinstance(frame, bytes):
+            await self.ws.send_bytes(frame)
+        else:
+            await self.ws.send_text(frame)
+
+    async def _event(self, eid: str, entry: bytes) -> None:
+        """A published event (its stored entry): the next one is sent as the frame every
+        socket of this encoding shares (encoded once); after a gap, the missed ones first."""
+        event = decode_event(entry)
+        if event["type"] in ENDED_EVENTS and eid in self.listeners and eid not in self.ended:
+            await self._ended(eid)
+        last = self.last_seq.get(eid)
+        if last is None or event["seq"] <= last:
+            return
+        if event["seq"] == last + 1 and event["type"] != "race.started" and (
+                event["type"] not in OWN_GRID_EVENTS):
+            frame = self._frame(eid, event, entry)
+            if frame is not None:
+                await self._send_frame(frame)
+            return
+        if event["seq"] > last + 1:
+            missed = await events_after(self.sv.redis, eid, last)
+            if missed is None:
+                await self._own(eid, await self._sync(eid))
+                return
+        else:
+            missed = [event]
+        await self._send_events(eid, missed)
+
+    async def _send_events(self, eid: str, events: list[dict[str, Any]]) -> None:
+        """Events this socket may not have been sent yet, in order, each followed by what is
+        the player's own after it (their session at the start, a called-card grid)."""
+        for e in events:
+            if await self._send_event(eid, e):
+                if e["type"] == "race.started":
+                    await self._own_session(eid, e["sessions"])
+                elif e["type"] in OWN_GRID_EVENTS:
+                    await self._own_grid(eid, e)
+
+    async def _ended(self, eid: str) -> None:
+        """Note that ``eid`` ended; let go of the races and matches that ended before it
+        past ``ENDED_KEPT``."""
+        self.ended[eid] = None
+        while len(self.ended) > ENDED_KEPT:
+            await self._unsubscribe(next(iter(self.ended)))
+
+    async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
+        """A subscription: the events after ``after`` if the window has them, else the whole
+        race or match; an entrant of a started race also gets their own session, a
+        called-card player their own grid. A socket already following ``eid`` goes on from
+        the last event it was sent, if later: it is never sent one again."""
+        if eid not in self.listeners:
+            return  # unsubscribed before this ran
+        missed = None
+        if after is not None:
+            after = max(after, self.last_seq.get(eid, after))
+            missed = await events_after(self.sv.redis, eid, after)
+            if missed is not None:
+                self.last_seq[eid] = after
+                for e in missed:
+                    await self._send_event(eid, e)
+        summary = await self._sync(eid, quiet) if missed is None else None
+        await self._own(eid, summary)
+
+    async def _resume(self, eid: str) -> None:
+        """After the pub/sub connection was made again: the events published meanwhile, after
+        the last one this socket was sent by the time this runs (events queued ahead of this
+        were sent since it was queued)."""
+        last = self.last_seq.get(eid)
+        if last is not None:
+            await self._catch_up(eid, last, False)
+
+    async def _summary(self, eid: str) -> dict[str, Any]:
+        assert self.player is not None
+        if eid in self.matches:
+            return await self.sv.matches.summary(eid, self.player.id)
+        return await self.sv.races.summary(eid)
+
+    async def _sync(self, eid: str, quiet: bool = False) -> dict[str, Any]:
+        summary = await self._summary(eid)
+        # Events resume after the summary's number; never before one this socket was sent.
+        self.last_seq[eid] = max(summary["seq"], self.last_seq.get(eid, 0))
+        if not quiet:
+            await self._send({"type": "match" if eid in self.matches else "race", **summary})
+        return summary
+
+    async def _own(self, eid: str, summary: dict[str, Any] | None) -> None:
+        """What is the player's own in a race or match they follow, after a (re)sync."""
+        if eid in self.matches:
+            await self._own_grid(eid)
+            return
+        summary = summary or await self.sv.races.summary(eid)
+        await self._own_session(eid, {e["player"]: e["session"] for e in summary["entrants"]
+                                      if "session" in e})
+
+    async def _own_session(self, rid: str, sessions: dict[str, str]) -> None:
+        assert self.player is not None
+        sid = sessions.get(self.player.id)
+        if sid is not None:
+            s = await self.sv.sessions.get(self.player, sid)
+            pushed = {"type": "session", **session_payload(s)}
+            self._sent_rev(pushed)
+            await self._send(pushed)
+
+    async def _own_grid(self, mid: str, event: dict[str, Any] | None = None) -> None:
+        """A called-card player's own grid and legal placements, when a card is called; a
+        bowler's own lane and legal placements on their turn (``event``: the one just sent,
+        whose ``turn`` says whether it is this player's)."""
+        assert self.player is not None
+        if event is not None and "turn" in event and (
+                (event["turn"] or {}).get("player") != self.player.id):
+            return  # a turns match's event that gives the turn to someone else
+        m = await self.sv.matches.load(mid)
+        grid = self.sv.matches.own(m, self.player.id)
+        if grid is None:
+            return
+        if grid["as_of"] > self.last_seq.get(mid, grid["as_of"]):
+            # The match moved on past the events this socket was sent (a catch-up racing the
+            # start, events still on their way): send those first, so a grid never names a
+            # card before the event that calls it to everyone.
+            await self._send_up_to(mid, grid["as_of"])
+        # A catch-up and the event it raced with would send the same grid twice; a bowler's
+        # cards that keep the turn change no event number, only their card's deadline.
+        sent = (grid["as_of"], grid.get("deadline"))
+        if self.grid_as_of.get(mid) != sent:
+            self.grid_as_of[mid] = sent
+            await self._send({"type": "match.you", "match": mid, **grid})
+
+    async def _send_up_to(self, eid: str, seq: int) -> None:
+        """The events after the last one this socket was sent, up to ``seq``; the summary if
+        the window no longer holds them. Later copies arriving by pub/sub are dropped."""
+        last = self.last_seq.get(eid)
+        if last is None:
+            return  # unsubscribed meanwhile
+        missed = await events_after(self.sv.redis, eid, last)
+        if missed is None:
+            await self._sync(eid)
+            return
+        for e in missed:
+            if e["seq"] <= seq:
+                await self._send_event(eid, e)
+
+    async def _close(self, code: int, error: str, message: str) -> None:
+        """Say why, then close once everything queued before has been written."""
+        self.sv.metrics.errors.labels(error).inc()
+        self.send({"type": "error", "code": error, "message": message})
+        self._post(("close", code, message))
+        self.closing = True
+
+
+async def endpoint(ws: WebSocket) -> None:
+    sv: Services = ws.app.state.services
+    if sv.drain.draining:  # 503 before the upgrade: the load balancer tries another node
+        await ws.send_denial_response(JSONResponse(
+            {"code": "server.restarting", "message": "this server is restarting: try another"},
+            503))
+        return
+    offered = [p.strip() for p in ws.headers.get("sec-websocket-protocol", "").split(",")]
+    chosen = next((p for p in codec.SUBPROTOCOLS if p in offered), None)
+    encoding = codec.SUBPROTOCOLS[chosen] if chosen else codec.JSON
+    await Connection(ws, sv, encoding, chosen in codec.V2).serve(chosen)
