@@ -10,17 +10,18 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import free_port, wait_for
+from tests.conftest import PORTS, free_port, wait_for
 
 PRIMARIES = 3
 BUS = 10000  # a cluster node also listens on its port + 10000, for the other nodes
 
 
 def node_port() -> int:
-    """A free port whose cluster bus port is free too."""
+    """A free port whose cluster bus port is free too, and this process's (so that no other
+    worker's port and no outgoing connection takes it)."""
     while True:
         port = free_port()
-        if port + BUS > 65535:
+        if port + BUS not in PORTS:
             continue
         with socket.socket() as s:
             try:

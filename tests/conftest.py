@@ -8,7 +8,9 @@ tests/cluster.py)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -74,10 +76,34 @@ def clear_of_midnight(margin: float = 300) -> date:
     return datetime.now(UTC).date()
 
 
+def _port_band() -> range:
+    """This test process's own ports: below the kernel's ephemeral range (from which it picks
+    the local port of every outgoing connection, so a port found free there may be taken by
+    one before the server it is for binds it), a band per pytest-xdist worker."""
+    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    start, end = (10_000, low) if low >= 20_000 else (high + 1, 65_536)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
+    size = (end - start) // max(1, workers)
+    return range(start + worker * size, start + (worker + 1) * size)
+
+
+#: This process's ports (free_port's).
+PORTS = _port_band()
+_NEXT = itertools.count(random.randrange(len(PORTS)))
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nobody listens on now, each one in turn from this process's band."""
+    for _ in range(len(PORTS)):
+        port = PORTS[next(_NEXT) % len(PORTS)]
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {PORTS}")
 
 
 #: How long a test waits for a process to come up or for something to happen at most: a cap
