@@ -88,7 +88,7 @@ async def until(check: Any, what: str, seconds: float = 20) -> Any:
 
 async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
         redis_url: str, tmp_path: Path) -> None:
-    at, at_ms = instant(30)
+    at, at_ms = instant(60)
     started = two_nodes(database(redis_url, 8), tmp_path, at)
     nodes = [n for n, _ in started]
     seen: list[tuple[str, dict[str, Any]]] = []  # every reply and page before the end
@@ -195,7 +195,7 @@ async def public_edition(rest: Rest, field: str) -> dict[str, Any] | None:
 
 async def test_a_node_killed_before_the_instant_leaves_nobody_undealt(
         redis_url: str, tmp_path: Path) -> None:
-    at, at_ms = instant(30)
+    at, at_ms = instant(60)
     started = two_nodes(database(redis_url, 9), tmp_path, at)
     nodes = [n for n, _ in started]
     try:
