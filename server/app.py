@@ -8,7 +8,7 @@ import gc
 import importlib.util
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,39 +23,53 @@ from starlette.routing import Mount, WebSocketRoute
 
 from . import store
 from .accounts import Accounts
+from .accounts.feature import FEATURE as ACCOUNTS
 from .accounts.limits import Limits
 from .accounts.signups import SignupLimit
 from .analyses import Analyses
-from .api import OPERATIONS, Services
+from .analyses.feature import FEATURE as ANALYSES
+from .api import Services
 from .arenas import Arenas
+from .arenas.feature import FEATURE as ARENAS
 from .boards import Boards
+from .boards.feature import FEATURE as BOARDS
 from .boards.ratings import Ratings
 from .boards.records import Records
 from .boards.watch import BoardWatch
 from .botrace import BotRaces
+from .botrace.feature import FEATURE as BOTRACE
 from .botrace.player import Operations
 from .challenges import Challenges
+from .challenges.feature import FEATURE as CHALLENGES
 from .config import Settings
 from .crash_points import CrashAt
 from .crash_points import operation as counted
 from .daily import Clock, Daily
 from .daily.beacon import Beacon
 from .daily.beacon_rounds import DayBeacon
+from .daily.feature import FEATURE as DAILY
 from .daily.live import DailyLive
 from .daily.winnable import Winnable
 from .errors import ApiError, store_unavailable
 from .fairplay.linked import Linked
 from .fairplay.review import Reviews
+from .feature import register
 from .followups import DONE, IDLE, FollowUps, Outcome, forget
 from .ghosts import Ghosts
+from .ghosts.feature import FEATURE as GHOSTS
 from .hints import Hints
+from .hints.feature import FEATURE as HINTS
 from .leagues import Leagues
 from .leagues.boards import LeagueBoards
+from .leagues.feature import FEATURE as LEAGUES
 from .loops import pause
 from .matches import Matches
+from .matches.feature import FEATURE as MATCHES
 from .metrics import Metrics
 from .races import Races
+from .races.feature import FEATURE as RACES
 from .sessions import Session, Sessions
+from .sessions.feature import FEATURE as SESSIONS
 from .store import script_replies
 from .store.link import link_of
 from .transport import api_docs, asyncapi, logs, openapi, replies, rest, ws
@@ -65,6 +79,24 @@ from .transport.headers import NOSNIFF, WithHeaders, api_headers, page_headers
 from .transport.web_files import WebFiles
 
 log = logging.getLogger("samedeal")
+
+#: What the server is made of: each feature's operations, socket messages, REST routes and
+#: jobs (server/feature.py), in the order its routes are matched and its sweep steps run.
+FEATURES = register(
+    MATCHES,  # first: the sweep's heartbeat comes before any presence
+    ACCOUNTS,
+    SESSIONS,
+    HINTS,
+    ANALYSES,
+    RACES,
+    BOTRACE,
+    DAILY,
+    BOARDS,
+    GHOSTS,
+    LEAGUES,
+    ARENAS,
+    CHALLENGES,
+)
 
 
 def build_services(settings: Settings, clock: Clock | None = None,
@@ -148,8 +180,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
     daily.reviews = Reviews(redis, accounts, sessions, records)
 
     def operation(kind: str) -> Any:
-        """A bot's call of ``OPERATIONS[kind]``, as either transport makes it."""
-        return lambda player, body: OPERATIONS[kind][0](sv, player, body)
+        """A bot's call of the operation ``kind``, as either transport makes it."""
+        return lambda player, body: FEATURES.operations[kind].handler(sv, player, body)
 
     bot_races = BotRaces(redis, settings, races, accounts, Operations(
         operation("session.get"), operation("move"), operation("resign"), races.summary,
@@ -165,7 +197,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
                   winnable=winnable, arenas=arenas,
                   challenges=Challenges(redis, settings, accounts, races),
                   daily_live=(live := DailyLive(settings, daily, arenas, boards)),
-                  limits=Limits(redis, settings), analyses=analyses)
+                  limits=Limits(redis, settings), analyses=analyses, features=FEATURES)
     if settings.daily_live:  # the live edition's deals are decided ahead too
         winnable.also = [("live", r) for r in live.rule_sets]
     return sv
@@ -199,7 +231,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return JSONResponse(documents["asyncapi"])
 
     endpoints = [
-        *rest.ENDPOINTS,
+        *(rest.limited(e) for e in FEATURES.endpoints),
         Endpoint("GET", "/healthz", healthz, "The process is alive",
                  reply=replies.obj({"status": replies.STR}), auth="none"),
         Endpoint("GET", "/readyz", readyz, "The process can reach its store",
@@ -212,7 +244,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     ]
     ws_path = f"{rest.API}/ws"
     documents["openapi"] = openapi.document(endpoints)
-    documents["asyncapi"] = asyncapi.document(ws_path)
+    documents["asyncapi"] = asyncapi.document(ws_path, FEATURES.ws_types)
     routes: list[Any] = [*(e.route() for e in endpoints), WebSocketRoute(ws_path, ws.endpoint),
                          *api_docs.routes()]
     web = web_root(settings)
@@ -224,8 +256,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         sv.metrics.loop.labels(loop_name()).set(1)  # the uvloop setting, as it took
         await sv.hub.start()  # returns even without Redis: /readyz says 503 until it comes
-        if sv.hints is not None:
-            sv.hints.warm()  # the hint pool's processes start now, not at the first hint
+        FEATURES.start(sv)  # a pool's processes start now, not at its first task
         quiet_collector()
         unwatch = sv.metrics.watch_collector()
         undo_sigterm = sv.drain.on_sigterm()
@@ -238,20 +269,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             unwatch()
             stop.set()  # the loops end by this flag: a cancellation can be swallowed
             await asyncio.wait(tasks, timeout=5)
-            if sv.bot_races is not None:  # their leases handed back: another node plays on
-                await sv.bot_races.stop()
-            if sv.winnable is not None:
-                sv.winnable.close()
-            if sv.analyses is not None:
-                sv.analyses.close()
-            sv.daily.close()
-            with contextlib.suppress(Exception):  # Redis away: the others time this node out
-                await sv.matches.leave_nodes()
-            if sv.board_watch is not None:
-                await sv.board_watch.stop()
+            await FEATURES.stop(sv)
             await sv.hub.stop()
-            if sv.hints is not None:
-                sv.hints.shutdown()
             await store.close(sv.redis)
 
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[
@@ -297,13 +316,7 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
     while not sv.hub.ready:
         if await pause(stop, 0.1):
             return
-    loops = [sweep(sv, stop), sv.matches.run_timers(stop)]
-    if sv.winnable is not None:  # the winnable daily deals decided ahead (server/daily/winnable.py)
-        loops.append(sv.winnable.run(stop))
-    if sv.limits is not None:  # the leases of this node's sockets (server/accounts/limits.py)
-        loops.append(sv.limits.run(stop))
-    if sv.analyses is not None:  # finished games judged (server/analyses/__init__.py)
-        loops.append(sv.analyses.run(stop))
+    loops = [sweep(sv, stop), *FEATURES.loops(sv, stop)]
     await asyncio.gather(*loops)
 
 
@@ -315,12 +328,7 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
     completed within their grace, and expire unanswered challenges (all idempotent, so nodes
     may overlap)."""
     while True:  # the first sweep at once: the heartbeat comes before any socket's presence
-        jobs = [sv.matches.keep_presence, sv.races.end_due, sv.daily.close_due,
-                sv.daily.reveal_due, sv.daily.rounds.fetch_today, sv.followups.run_due,
-                *ghost_jobs(sv), *arena_jobs(sv), *expiring(sv), *analysis_jobs(sv)]
-        if sv.bot_races is not None:  # bots whose node died, played on here
-            jobs.append(sv.bot_races.take_over)
-        for job in jobs:
+        for job in FEATURES.sweeps(sv):
             try:
                 # A test hook counts each job's store calls (server/crash_points.py); else off.
                 with (counted(f"sweep.{job.__qualname__}") if sv.settings.crash_at
@@ -333,27 +341,6 @@ async def sweep(sv: Services, stop: asyncio.Event) -> None:
                 log.exception("sweep failed: %s", job.__qualname__)
         if await pause(stop, sv.settings.sweep_interval):
             return
-
-
-def ghost_jobs(sv: Services) -> tuple[Any, ...]:
-    """Ghost races whose time is up closed, closed ones revealed (server/ghosts/__init__.py)."""
-    return (sv.ghosts.sweep,) if sv.ghosts is not None else ()
-
-
-def analysis_jobs(sv: Services) -> tuple[Any, ...]:
-    """The ranked attempts on a day's boards queued for analysis once it is revealed."""
-    return (sv.analyses.queue_revealed,) if sv.analyses is not None else ()
-
-
-def arena_jobs(sv: Services) -> tuple[Any, ...]:
-    """The arenas' step in the sweep: deal the rounds now due, end the arenas whose time is up
-    (server/arenas/__init__.py; decided in Redis, so nodes may overlap)."""
-    return (sv.arenas.run_due,) if sv.arenas is not None else ()
-
-
-def expiring(sv: Services) -> list[Callable[[], Awaitable[None]]]:
-    """The sweep's jobs that expire what waited too long for an answer: challenges."""
-    return [sv.challenges.expire_due] if sv.challenges is not None else []
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

@@ -15,14 +15,12 @@ from typing import Any, Protocol
 import msgpack
 
 from ..accounts import Player
-from ..api import OPERATIONS, Services, arenas_of
+from ..api import Services, arenas_of
 from . import arena_channel
 
 log = logging.getLogger("samedeal.arenas")
 
 KINDS = frozenset({"arena.join", "arena.leave", "arena.subscribe", "arena.unsubscribe"})
-#: The operator's messages: REST only, with the admin token.
-ADMIN = frozenset({"arena.create", "arena.cancel"})
 Shape = Callable[[dict[str, Any]], dict[str, Any]]
 Resend = Callable[[], Awaitable[dict[str, Any]]]
 TASKS: set[asyncio.Task[None]] = set()  # resyncs under way (a reference, so none is lost)
@@ -45,8 +43,7 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
     if kind == "arena.subscribe":
         out = await arenas_of(sv).summary(aid, socket.player.id)  # arena.unknown first
     else:
-        operation, _ = OPERATIONS[kind]
-        out = await operation(sv, socket.player, m)
+        out = await sv.operations[kind].handler(sv, socket.player, m)
     if kind == "arena.leave":
         await unfollow(socket, aid)
     else:

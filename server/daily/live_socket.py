@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 
-from ..api import OPERATIONS, live_of
+from ..api import live_of
 from ..arenas import live as arena_live
 from .live import edition_id
 
@@ -22,8 +22,8 @@ KINDS = frozenset({"daily_live.join", "daily_live.leave", "daily_live.get"})
 
 async def handle(socket: arena_live.Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]:
     assert socket.player is not None
-    operation, reply = OPERATIONS[kind]
-    out = await operation(socket.sv, socket.player, m)
+    op = socket.sv.operations[kind]
+    out = await op.handler(socket.sv, socket.player, m)
     day = date.fromisoformat(out["day"])
     for e in out["editions"]:
         aid = edition_id(day, engine.get(e["game"], e["variant"]))
@@ -32,7 +32,7 @@ async def handle(socket: arena_live.Socket, kind: str, m: dict[str, Any]) -> dic
                                     resender(socket, day))
         else:
             await arena_live.unfollow(socket, aid)
-    return {"type": reply, **out}
+    return {"type": op.reply, **out}
 
 
 def shaper(player: str, day: date, edition: dict[str, Any]) -> arena_live.Shape:

@@ -5,11 +5,11 @@ sends."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import replies, schema
 from .codec import SUBPROTOCOLS
-from .ws import WS_TYPES
 
 CHANNEL = "play"
 
@@ -40,10 +40,10 @@ def message(kind: str, summary: str, payload: dict[str, Any]) -> dict[str, Any]:
     return {"name": kind, "title": kind, "summary": summary, "payload": payload}
 
 
-def document(path: str) -> dict[str, Any]:
-    """The document for the WebSocket at ``path``."""
+def document(path: str, types: Iterable[str]) -> dict[str, Any]:
+    """The document for the WebSocket at ``path``, which accepts the message ``types``."""
     accepts = {k: message(k, f"client message {k} (docs/protocol.md)", inbound(k))
-               for k in sorted(WS_TYPES)}
+               for k in sorted(types)}
     sends = {k: message(k, when, outbound(k, fields, reply=True))
              for k, (when, fields) in replies.REPLIES.items()}
     sends |= {k: message(k, when, outbound(k, fields, reply=False))

@@ -37,6 +37,9 @@ class Endpoint:
     #: The rules may refuse the request (422, with the engine's code: move.*, game.over...).
     refusable: bool = False
     media: str = "application/json"  # the reply's media type when it is not an API reply
+    #: The operation the route runs (server/feature.py): its reply schema is that operation's,
+    #: filled in when the features are registered.
+    operation: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [c for c in self.errors if c not in STATUS]

@@ -27,14 +27,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import store
 from ..accounts import Player
-from ..api import OPERATIONS, Services, seen_from
-from ..arenas import live as arena_live
-from ..boards import live as boards_live
-from ..challenges import notices as challenge_notices
+from ..api import Services, seen_from
 from ..crash_points import operation as counted
-from ..daily import live_socket as live_ws
 from ..errors import ApiError, store_unavailable
-from ..ghosts.replay import Replays
 from ..sessions import session_payload
 from . import acks, codec, drain, schema
 from .events import decode_event, event_frame, events_after, seen_by, step_of
@@ -44,11 +39,6 @@ from .ws_v2 import CHANGES, V2Socket
 
 log = logging.getLogger("samedeal.ws")
 
-WS_TYPES = frozenset(schema.MESSAGES) - {"player.register"}  # registration is REST only
-WS_TYPES -= arena_live.ADMIN  # so are the operator's calls
-#: Messages whose operation copies the player's name (into a race, a match, a board).
-NAME_COPIED = frozenset({"race.create", "race.join", "match.create", "match.join",
-                         "daily.start", "race.bot", "arena.join", "daily_live.join"})
 #: Races and matches a socket goes on following once they ended (a rematch's event may
 #: still come); past it, the one that ended first is let go, so a socket that plays race
 #: after race keeps no listener for each.
@@ -98,6 +88,8 @@ class Bucket:
 
 class Connection(V2Socket):
     def __init__(self, ws: WebSocket, sv: Services, encoding: str, v2: bool = False) -> None:
+        assert sv.features is not None, "build_services registers the features"
+        self.features = sv.features  # what a message is, and the features' hooks
         self.ws = ws
         self.sv = sv
         self.encoding = encoding
@@ -129,7 +121,7 @@ class Connection(V2Socket):
         self.restarting = False  # the node is shutting down: no new message is handled
         self.idle = asyncio.Event()  # not in the middle of handling a message
         self.idle.set()
-        self.ghost_replays = Replays()  # the ghosts this socket's ghost race runs are shown
+        self.own: dict[str, Any] = {}  # what each feature keeps for this socket (feature.py)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -152,11 +144,8 @@ class Connection(V2Socket):
         finally:
             self.sv.metrics.sockets.dec()
             for eid in list(self.listeners):
-                await self._unsubscribe(eid)
-            await boards_live.leave_all(self)
-            self.ghost_replays.stop()
-            await arena_live.leave_all(self)
-            await challenge_notices.leave(self)
+                await self.unfollow(eid)
+            await self.features.closed(self)
             with contextlib.suppress(Exception):  # Redis away: the lease lapses by itself
                 await self.limits.close_socket(self.socket_id)
             await self._stop(writer)
@@ -237,9 +226,10 @@ class Connection(V2Socket):
             if not isinstance(message, dict):
                 raise ApiError("message.invalid", "a message is an object (a map)")
             kind = message.get("type")
-            if not (type(kind) is str and kind in WS_TYPES and schema.fits(kind, message)):
+            types = self.features.ws_types
+            if not (type(kind) is str and kind in types and schema.fits(kind, message)):
                 schema.check_text(message)  # before anything else reads a string of it
-                if not isinstance(kind, str) or kind not in WS_TYPES:
+                if not isinstance(kind, str) or kind not in types:
                     raise ApiError("message.unknown_type",
                                    "a message needs a known 'type' (see docs/protocol.md)")
                 schema.check_fields(kind, message)
@@ -256,10 +246,8 @@ class Connection(V2Socket):
                     # the reply; a match counted them present as they sat.
                     if match:
                         self.present.add(eid)
-                    await self._subscribe(eid, reply["joined_seq"], quiet=True, match=match)
-                if reply["type"] == "ghost.entry" and self.player is not None:
-                    self.ghost_replays.start(self.sv, self.push, reply["ghost"]["ghost"],
-                                             self.player.id)
+                    await self.follow(eid, reply["joined_seq"], quiet=True, match=match)
+                await self.features.answered(self, reply)
         except Exception as e:
             if isinstance(e, ApiError):
                 error = e
@@ -292,47 +280,30 @@ class Connection(V2Socket):
             return await self._hello(m)
         if self.player is None:
             raise ApiError("auth.required", "say hello with your token first")
-        if kind == "race.subscribe":
-            await self.sv.races.summary(m["race"])  # race.unknown before subscribing
-            await self._subscribe(m["race"], m.get("after"))
-            return None
-        if kind == "race.unsubscribe":
-            await self._unsubscribe(m["race"])
-            return {"type": "unsubscribed", "race": m["race"]}
-        if kind in ("board.subscribe", "board.unsubscribe"):
-            return await boards_live.handle(self, kind, m)
-        if kind == "match.subscribe":
-            await self.sv.matches.load(m["match"])  # match.unknown before subscribing
-            await self._subscribe(m["match"], m.get("after"), match=True)
-            return None
-        if kind == "match.unsubscribe":
-            await self._unsubscribe(m["match"])
-            return {"type": "unsubscribed", "match": m["match"]}
-        if kind in ("match.create", "match.join", "match.rematch"):
+        op = self.features.operations.get(kind)
+        if op is not None and op.seats:
             # This socket follows the match from its seat on (see _handle): the player is
             # present from the moment they sit, so a start their seat causes finds them here.
             m = {**m, "present": True}
-        if kind in NAME_COPIED:
+        if op is not None and op.copies_name:
             # The name may have changed since hello (a rename over REST, or on another tab):
             # what is copied into a race, a match or a board is the current one.
             self.player = await self.sv.accounts.get(self.player.id)
-        if kind in arena_live.KINDS:
-            return await arena_live.handle(self, kind, m)
-        if kind in live_ws.KINDS:
-            return await live_ws.handle(self, kind, m)
+        answer = self.features.socket.get(kind)
+        if answer is not None:  # a message this socket answers itself (a subscription)
+            return await answer(self, kind, m)
+        assert op is not None  # every type a socket may send is one or the other
         if self.v2 and kind in CHANGES:
             out = {"type": "ack", **await acks.ack(self.sv, self.player, m, kind,
                                                    self.revs.get(m["session"]))}
-            await seen_from(self.sv, kind, m, out, self.address, self.agent)
+            await seen_from(self.sv, m, out, self.address, self.agent)
             self._sent_rev(out)
             return out
-        operation, reply = OPERATIONS[kind]
         # A test hook counts the request's store calls (server/crash_points.py); else off.
         with counted(kind) if self.sv.settings.crash_at else contextlib.nullcontext():
-            out = {"type": reply, **await operation(self.sv, self.player, m)}
-        await seen_from(self.sv, kind, m, out, self.address, self.agent)
-        if kind == "player.rename":
-            self.player = Player(self.player.id, out["player"]["name"], self.player.kind)
+            out = {"type": op.reply, **await op.handler(self.sv, self.player, m)}
+        if op.noted:
+            await seen_from(self.sv, m, out, self.address, self.agent)
         self._sent_rev(out)
         return out
 
@@ -347,14 +318,14 @@ class Connection(V2Socket):
         if self.limited:  # counted among the account's sockets, or refused
             await self.limits.open_socket(self.socket_id, player.id)
         self.player = player
-        await challenge_notices.follow(self)
+        await self.features.greeted(self)
         reply = {"type": "welcome", "player": self.player.public()}
         return reply
 
     # ----- race and match events -------------------------------------------------------
 
-    async def _subscribe(self, eid: str, after: int | None, quiet: bool = False,
-                         match: bool = False) -> None:
+    async def follow(self, eid: str, after: int | None, match: bool = False,
+                     quiet: bool = False) -> None:
         """Follow race ``eid``, or match ``eid`` (``match``), from after event ``after``."""
         if eid not in self.listeners:
             def listener(data: bytes | None, eid: str = eid) -> None:
@@ -377,7 +348,7 @@ class Connection(V2Socket):
                 await self.sv.matches.present(eid, self.player.id, +1)
         self._post(("subscribe", eid, after, quiet))
 
-    async def _unsubscribe(self, eid: str) -> None:
+    async def unfollow(self, eid: str) -> None:
         self.ended.pop(eid, None)
         listener = self.listeners.pop(eid, None)
         self.matches.discard(eid)
@@ -564,7 +535,7 @@ class Connection(V2Socket):
         past ``ENDED_KEPT``."""
         self.ended[eid] = None
         while len(self.ended) > ENDED_KEPT:
-            await self._unsubscribe(next(iter(self.ended)))
+            await self.unfollow(next(iter(self.ended)))
 
     async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
         """A subscription: the events after ``after`` if the window has them, else the whole

@@ -25,9 +25,11 @@ from engine.core import WON
 from server import api
 from server.accounts import Player
 from server.app import build_services
+from server.boards import feature as boards_feature
 from server.boards.records import opens_at
 from server.config import Settings
 from server.daily import attempt_id
+from server.daily import feature as daily_feature
 from server.errors import ApiError
 from tests.conftest import ROOT
 
@@ -71,19 +73,19 @@ async def services(clocked_redis_url: str) -> AsyncIterator[tuple[api.Services, 
 
 async def start(sv: api.Services, p: Player, game: str = "isabel", variant: str = "standard",
                 **body: Any) -> dict[str, Any]:
-    return await api.daily_start(sv, p, {"game": game, "variant": variant, **body})
+    return await daily_feature.daily_start(sv, p, {"game": game, "variant": variant, **body})
 
 
 async def move(sv: api.Services, p: Player, sid: str, text: str) -> dict[str, Any]:
-    return await api.OPERATIONS["move"][0](sv, p, {"session": sid, "move": text})
+    return await sv.operations["move"].handler(sv, p, {"session": sid, "move": text})
 
 
 async def resign(sv: api.Services, p: Player, sid: str) -> dict[str, Any]:
-    return await api.OPERATIONS["resign"][0](sv, p, {"session": sid})
+    return await sv.operations["resign"].handler(sv, p, {"session": sid})
 
 
 async def board(sv: api.Services, p: Player, name: str, **body: Any) -> dict[str, Any]:
-    return await api.board_get(sv, p, {"board": name, "count": 100, **body})
+    return await boards_feature.board_get(sv, p, {"board": name, "count": 100, **body})
 
 
 def winning_line(rules: engine.RuleSet, seed: bytes, tries: int = 300) -> list[str] | None:
@@ -130,13 +132,13 @@ async def test_commitment_before_play_reveal_after_the_close_and_a_walk_away(
     sv, clock = services
     day = date.fromisoformat((await sv.daily.info())["day"])
     ann, _ = await sv.accounts.register("Ann", "human")
-    info = await api.daily_get(sv, ann, {})
+    info = await daily_feature.daily_get(sv, ann, {})
     assert info["state"] == "open" and len(info["deals"]) == len(
         [r for r in engine.rule_sets() if r.players[0] == 1])
     deal = next(d for d in info["deals"] if d["game"] == "klondike" and d["variant"] == "easy")
     assert "seed" not in deal and not cards_in(info)
     with pytest.raises(ApiError) as e:  # tomorrow's is not published yet
-        await api.daily_get(sv, ann, {"day": (day + timedelta(days=1)).isoformat()})
+        await daily_feature.daily_get(sv, ann, {"day": (day + timedelta(days=1)).isoformat()})
     assert e.value.code == "daily.not_open"
 
     s = await start(sv, ann, "klondike", "easy")
@@ -154,7 +156,7 @@ async def test_commitment_before_play_reveal_after_the_close_and_a_walk_away(
     assert e.value.code == "auth.required"
 
     clock.at(day + timedelta(days=1), 60_000)  # closed, but in the grace period
-    assert (await api.daily_get(sv, ann, {"day": day.isoformat()}))["state"] == "closing"
+    assert (await daily_feature.daily_get(sv, ann, {"day": day.isoformat()}))["state"] == "closing"
     assert await sv.daily.close_due() == 0
     s = await move(sv, ann, s["session"], s["legal"][0])  # an attempt in flight goes on
     score = s["view"]["score"]
@@ -169,7 +171,7 @@ async def test_commitment_before_play_reveal_after_the_close_and_a_walk_away(
     assert mine["walked_away"] and mine["score"] == score and mine["moves"] == 4
     assert mine["status"] == "playing" and mine["time_ms"] >= 0
 
-    revealed = await api.daily_get(sv, ann, {"day": day.isoformat()})
+    revealed = await daily_feature.daily_get(sv, ann, {"day": day.isoformat()})
     assert revealed["state"] == "revealed"
     seed = next(d["seed"] for d in revealed["deals"] if d["game"] == "klondike"
                 and d["variant"] == "easy")
@@ -199,7 +201,7 @@ async def test_one_ranked_attempt_then_unranked_replays(
         await start(sv, bob, ranked=False)
     assert e.value.code == "daily.not_revealed"
     with pytest.raises(ApiError) as e:
-        await api.OPERATIONS["undo"][0](sv, ann, {"session": s["session"]})
+        await sv.operations["undo"].handler(sv, ann, {"session": s["session"]})
     assert e.value.code.startswith("undo.")
     await resign(sv, ann, s["session"])
     with pytest.raises(ApiError) as e:
@@ -583,20 +585,21 @@ async def test_by_default_an_account_made_during_the_day_ranks_and_is_told_so_fi
         deal = next(d for d in page["deals"] if (d["game"], d["variant"]) == (game, variant))
         return dict(deal["you"])
 
-    page = await api.daily_get(sv, new, {})
+    page = await daily_feature.daily_get(sv, new, {})
     assert mine(page, "klondike", "easy") == {"ranked": True, "played": False}
     assert len(page["deals"]) == len([d for d in page["deals"] if d["you"]["ranked"]])
     s = await start(sv, new, "klondike", "easy")
     assert s["ranked"] is True and "unranked_reason" not in s
     await resign(sv, new, s["session"])
-    page = await api.daily_get(sv, new, {})
+    page = await daily_feature.daily_get(sv, new, {})
     assert mine(page, "klondike", "easy") == {"ranked": True, "played": True}
     assert mine(page, "golf", "easy")["played"] is False
     ids = {x["player"] for x in (await board(sv, new, f"daily/{day}/klondike/easy"))["entries"]}
     assert new.id in ids
     # Another day's page: closed to ranked play, and it says so.
     clock.at(day + timedelta(days=1))
-    past = mine(await api.daily_get(sv, new, {"day": day.isoformat()}), "klondike", "easy")
+    past = mine(await daily_feature.daily_get(sv, new, {"day": day.isoformat()}), "klondike",
+                "easy")
     assert past["ranked"] is False and past["played"] is True
     assert "closed to ranked play" in past["unranked_reason"]
     await sv.redis.aclose()

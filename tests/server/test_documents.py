@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 from starlette.routing import Route
 
-from server.app import create_app
+from server.app import FEATURES, create_app
 from server.config import Settings
 from server.errors import STATUS
 from server.transport import api_docs, rest
@@ -91,8 +91,8 @@ async def test_every_route_has_an_operation_and_every_operation_a_route(
               for m in (r.methods or set()) - {"HEAD"}}
     assert documented == routed
     assert ("GET", "/asyncapi.json") in routed
-    declared = {(e.method, e.path.replace(":path}", "}")) for e in rest.ENDPOINTS}
-    assert len(declared) == len(rest.ENDPOINTS)  # no route declared twice
+    declared = {(e.method, e.path.replace(":path}", "}")) for e in FEATURES.endpoints}
+    assert len(declared) == len(FEATURES.endpoints)  # no route declared twice
     assert declared == {(m, p) for m, p in routed if p.startswith(rest.API)}
     for path, ops in doc["paths"].items():
         for method, op in ops.items():

@@ -16,10 +16,10 @@ from datetime import date, timedelta
 
 import engine
 from engine.core import Move
-from server import api
 from server.app import build_services
 from server.config import Settings
 from server.daily import daily_seed
+from server.daily import feature as daily_feature
 from server.fairplay.integrity import FLAG, _useful, _visible, foresight
 from tests.conftest import ROOT
 
@@ -78,12 +78,12 @@ async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
     clock.at(DAY)
     seed = daily_seed(SECRET.encode(), DAY, RULES)
     for p, knows in ((scout, True), (honest, False)):
-        s = await api.daily_start(sv, p, {"game": "klondike", "variant": "easy"})
+        s = await daily_feature.daily_start(sv, p, {"game": "klondike", "variant": "easy"})
         for m in line(seed, knows):
-            s = await api.OPERATIONS["move"][0](sv, p, {"session": s["session"],
+            s = await sv.operations["move"].handler(sv, p, {"session": s["session"],
                                                          "move": engine.move_text(RULES, m)})
         if s["view"]["status"] == "playing":
-            await api.OPERATIONS["resign"][0](sv, p, {"session": s["session"]})
+            await sv.operations["resign"].handler(sv, p, {"session": s["session"]})
     clock.at(DAY + timedelta(days=1), 2 * 3_600_000)
     await sv.daily.close_due()
     entries = {json.loads(v)["player"]: json.loads(v) for v in await sv.redis.hvals(

@@ -16,8 +16,10 @@ import pytest
 from server import api
 from server.accounts import Player
 from server.app import build_services
+from server.boards import feature as boards_feature
 from server.boards.records import opens_at, week_name
 from server.config import Settings
+from server.daily import feature as daily_feature
 from server.errors import ApiError
 
 HOUR = 3_600_000
@@ -50,13 +52,13 @@ async def services(clocked_redis_url: str) -> AsyncIterator[tuple[api.Services, 
 async def play(sv: api.Services, p: Player, game: str = "isabel",
                variant: str = "standard") -> None:
     """Today's ranked attempt, resigned at once: places among equal results go by the finish."""
-    s = await api.daily_start(sv, p, {"game": game, "variant": variant})
-    await api.OPERATIONS["resign"][0](sv, p, {"session": s["session"]})
+    s = await daily_feature.daily_start(sv, p, {"game": game, "variant": variant})
+    await sv.operations["resign"].handler(sv, p, {"session": s["session"]})
     await asyncio.sleep(0.005)  # the next finish is a later millisecond
 
 
 async def board(sv: api.Services, p: Player, name: str) -> dict[str, Any]:
-    return await api.board_get(sv, p, {"board": name, "count": 100})
+    return await boards_feature.board_get(sv, p, {"board": name, "count": 100})
 
 
 async def test_week_points_per_place_and_streaks(

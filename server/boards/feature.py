@@ -1,0 +1,53 @@
+"""Leaderboards: a page of any board, and boards watched live on a socket
+(server/boards/live.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..accounts import Player
+from ..api import Services, board_of
+from ..daily.winnable import add_par
+from ..errors import ApiError
+from ..feature import Feature, Operation
+from ..leagues.boards import league_board
+from ..transport.rest import get
+from . import live
+from .formats import board_format
+
+
+async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    if league_board(body["board"]) and sv.league_boards is not None:
+        return await sv.league_boards.page(player.id, body)  # members only
+    name, public, kind = await board_of(sv, body)
+    around = body.get("around", "")
+    start, count = body.get("start", 0), body.get("count", 20)
+    page = await sv.boards.page(name, start, count, player.id if around == "me" else around)
+    you: dict[str, Any] = {}
+    if around == "me":  # your rank, or null: no entry yet (the attempt is still going)
+        if page is None:
+            page = await sv.boards.page(name, start, count)
+        mine = [e["rank"] for e in page.entries if e["player"] == player.id] if page else []
+        you["you"] = mine[0] if mine else None
+    if page is None:
+        raise ApiError("board.absent", "that player has no entry on this board")
+    reply = {"board": public, "kind": kind, "format": board_format(public), "total": page.total,
+             "entries": page.entries, **you}
+    par = None if sv.winnable is None else await sv.winnable.board_par(public)
+    return reply if par is None else add_par(reply, par)  # a revealed day's board
+
+
+async def stop(sv: Services) -> None:
+    if sv.board_watch is not None:  # the boards' readers stopped
+        await sv.board_watch.stop()
+
+
+FEATURE = Feature(
+    "boards",
+    operations={"board.get": Operation(board_get, "board")},
+    socket={"board.subscribe": live.handle, "board.unsubscribe": live.handle},
+    endpoints=[get("/boards/{board:path}", "board.get", "A leaderboard page (docs/protocol.md)",
+                   ("board.unknown", "board.absent"))],
+    closed=live.leave_all,
+    stop=stop,
+)

@@ -1,0 +1,40 @@
+"""Bot races: a player races a server-run bot at once, on a fresh secret deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..accounts import Player
+from ..api import Services
+from ..errors import ApiError
+from ..feature import Feature, Operation
+from ..transport.rest import post
+
+
+async def race_bot(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    if sv.bot_races is None:
+        raise ApiError("race.bot_capacity", "this server runs no bots")
+    sv.metrics.races.labels("created").inc()
+    return await sv.bot_races.start(player, body)
+
+
+async def stop(sv: Services) -> None:
+    """The node's bots' leases handed back: another node plays their races on."""
+    if sv.bot_races is not None:
+        await sv.bot_races.stop()
+
+
+FEATURE = Feature(
+    "bot races",
+    operations={"race.bot": Operation(race_bot, "race", copies_name=True)},
+    endpoints=[
+        post("/races/bot", "race.bot",
+             "Race a server-run bot now: a new race on a fresh secret deal, you and the bot "
+             "as its entrants, started at once",
+             ("game.unknown", "bot.unknown_strength", "race.bot_busy", "race.bot_limit",
+              "race.bot_capacity"), 201),
+    ],
+    # bots whose node died, played on here
+    sweeps=lambda sv: [sv.bot_races.take_over] if sv.bot_races is not None else [],
+    stop=stop,
+)

@@ -1,0 +1,199 @@
+"""The one contract a feature plugs in through. A feature (races, matches, the daily, ...)
+declares what it adds to the server: its operations (a message type, its handler, its reply
+type), the messages the socket itself answers for it (following a race, watching a board),
+its REST routes, and the jobs it adds to every node's sweep and background. The app factory
+(server/app.py) lists the features; ``register`` merges and checks them, so a message type
+declared twice, a route running an operation nobody declared, or a reply type the schema
+does not know fails when the app is built, not in a player's hands.
+
+The transports know no feature: the WebSocket looks a message up in the registry, the REST
+routes are the features' own, and the sweep runs what the features declared."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .accounts import Player
+from .transport import replies, schema
+from .transport.endpoints import Endpoint
+
+if TYPE_CHECKING:
+    from .api import Services
+
+log = logging.getLogger("samedeal")
+
+Body = dict[str, Any]
+#: An operation: the caller and the checked body in, the reply's payload out.
+Handler = Callable[["Services", Player, Body], Awaitable[Body]]
+#: One of the node's jobs: a sweep step, or a background loop run until the event is set.
+Job = Callable[[], Awaitable[object]]
+
+
+class Socket(Protocol):
+    """What a feature's socket handler may use of the WebSocket it answers on
+    (server/transport/ws.py)."""
+
+    sv: Services
+    player: Player | None
+    arenas: dict[str, Any]  # arena id -> its listener (server/arenas/live.py)
+    boards: set[str]  # the boards it watches (server/boards/live.py)
+    challenge_listener: Any  # its player's challenges (server/challenges/notices.py)
+    own: dict[str, Any]  # what each feature keeps for this socket, by the feature's name
+
+    @property
+    def watcher_id(self) -> str: ...
+
+    def push(self, message: Body) -> None: ...
+
+    async def follow(self, eid: str, after: int | None, match: bool = False) -> None: ...
+
+    async def unfollow(self, eid: str) -> None: ...
+
+
+#: A message the socket answers itself: the reply, or None when the socket sends it.
+SocketHandler = Callable[[Socket, str, Body], Awaitable[Body | None]]
+#: What a feature does when a socket's player says hello, or when a socket closes.
+SocketHook = Callable[[Socket], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """A message type's handler and the type of its reply on the WebSocket."""
+
+    handler: Handler
+    reply: str
+    #: It copies the caller's name into what it makes (a race, a match, a board entry): a
+    #: socket reads the name afresh first (it may have changed on another tab).
+    copies_name: bool = False
+    #: It seats the caller in a match: a socket that sends it counts them present from then.
+    seats: bool = False
+    #: A ranked daily attempt's start or change: where it came from is noted
+    #: (server/fairplay/linked.py).
+    noted: bool = False
+
+
+@dataclass(frozen=True)
+class Feature:
+    """What one feature adds; every part is optional."""
+
+    name: str
+    operations: Mapping[str, Operation] = field(default_factory=dict)
+    socket: Mapping[str, SocketHandler] = field(default_factory=dict)
+    endpoints: Sequence[Endpoint] = ()
+    #: The feature's steps in every node's sweep, given the services (idempotent: nodes overlap).
+    sweeps: Callable[[Services], Sequence[Job]] = lambda sv: ()
+    #: Its loops beside the sweep, each run until the node stops.
+    loops: Callable[[Services, Any], Sequence[Awaitable[None]]] = lambda sv, stop: ()
+    #: At the node's start, before it serves (a pool's processes started).
+    start: Callable[[Services], None] | None = None
+    #: At the node's stop, after its loops ended and before the store closes.
+    stop: Callable[[Services], Awaitable[None]] | None = None
+    #: After a socket's good ``hello`` (its player known), and when a socket closes.
+    greeted: SocketHook | None = None
+    closed: SocketHook | None = None
+    #: After a socket sent a reply (its operation done): what the socket goes on to do.
+    answered: Callable[[Socket, Body], Awaitable[None]] | None = None
+
+
+@dataclass(frozen=True)
+class Features:
+    """The features merged: what the transports and the sweep look messages and jobs up in."""
+
+    features: tuple[Feature, ...]
+    operations: Mapping[str, Operation]
+    socket: Mapping[str, SocketHandler]
+    endpoints: tuple[Endpoint, ...]
+
+    @functools.cached_property
+    def ws_types(self) -> frozenset[str]:
+        """The message types a socket may send."""
+        return frozenset({"hello", "ping", *self.socket, *self.operations})
+
+    def sweeps(self, sv: Services) -> list[Job]:
+        return [job for f in self.features for job in f.sweeps(sv)]
+
+    def loops(self, sv: Services, stop: Any) -> list[Awaitable[None]]:
+        return [loop for f in self.features for loop in f.loops(sv, stop)]
+
+    def start(self, sv: Services) -> None:
+        for f in self.features:
+            if f.start is not None:
+                f.start(sv)
+
+    async def stop(self, sv: Services) -> None:
+        """Every feature's stop, each whatever the others did (the store may be away)."""
+        for f in self.features:
+            if f.stop is not None:
+                try:
+                    await f.stop(sv)
+                except Exception:
+                    log.info("stopping %s failed", f.name, exc_info=True)
+
+    async def greeted(self, socket: Socket) -> None:
+        for f in self.features:
+            if f.greeted is not None:
+                await f.greeted(socket)
+
+    async def answered(self, socket: Socket, reply: Body) -> None:
+        for f in self.features:
+            if f.answered is not None:
+                await f.answered(socket, reply)
+
+    async def closed(self, socket: Socket) -> None:
+        """A socket closed: every feature lets go of it, whatever the others did."""
+        for f in self.features:
+            if f.closed is not None:
+                try:
+                    await f.closed(socket)
+                except Exception:
+                    log.info("closing a socket's %s failed", f.name, exc_info=True)
+
+
+def register(*features: Feature) -> Features:
+    """Merge the features, checking their declarations against each other and the schema."""
+    operations: dict[str, Operation] = {}
+    socket: dict[str, SocketHandler] = {}
+    for f in features:
+        for kind, op in f.operations.items():
+            _new(kind, operations, f)
+            if kind not in schema.MESSAGES:
+                raise ValueError(f"{f.name}: {kind!r} is not in the message schema")
+            if op.reply not in replies.REPLIES and op.reply != "ack":
+                raise ValueError(f"{f.name}: {kind!r} replies {op.reply!r}, which the reply "
+                                 "schema does not know")
+            operations[kind] = op
+        for kind, handler in f.socket.items():
+            _new(kind, socket, f)
+            if kind not in schema.MESSAGES:
+                raise ValueError(f"{f.name}: {kind!r} is not in the message schema")
+            socket[kind] = handler
+    endpoints = []
+    for f in features:
+        for e in f.endpoints:
+            if e.operation is not None:
+                if e.operation not in operations:
+                    raise ValueError(f"{f.name}: {e.method} {e.path} runs {e.operation!r}, "
+                                     "which no feature declares")
+                e = dataclasses.replace(e, reply=reply_schema(operations[e.operation]))
+            endpoints.append(e)
+    routes = [(e.method, e.path) for e in endpoints]
+    twice = sorted({r for r in routes if routes.count(r) > 1})
+    if twice:
+        raise ValueError(f"routes declared twice: {twice}")
+    return Features(features, operations, socket, tuple(endpoints))
+
+
+def reply_schema(op: Operation) -> dict[str, Any]:
+    """The JSON Schema of what a route running ``op`` answers: its WebSocket reply's fields (a
+    change's is the whole session, as v1's ack: v2's acks are the WebSocket's alone)."""
+    return replies.SESSION if op.reply == "ack" else replies.REPLIES[op.reply][1]
+
+
+def _new(kind: str, seen: Mapping[str, Any], f: Feature) -> None:
+    if kind in seen:
+        raise ValueError(f"{f.name}: {kind!r} is declared twice")

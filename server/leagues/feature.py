@@ -1,0 +1,77 @@
+"""Leagues: private groups with an invite code, and their boards (server/leagues/boards.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..accounts import Player
+from ..api import Services
+from ..feature import Feature, Operation
+from ..transport.rest import get, post
+from . import Leagues
+
+LEAGUE_ERRORS = ("league.unknown",)
+
+
+def _leagues(sv: Services) -> Leagues:
+    assert sv.leagues is not None
+    return sv.leagues
+
+
+async def league_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).create(player.id, body["name"])
+
+
+async def league_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).join(player.id, body["code"])
+
+
+async def league_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).leave(player.id, body["league"])
+
+
+async def league_remove(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).remove(player.id, body["league"], body["player"])
+
+
+async def league_code(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).recode(player.id, body["league"])
+
+
+async def league_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return await _leagues(sv).summary(player.id, body["league"])
+
+
+async def league_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return {"leagues": await _leagues(sv).mine(player.id)}
+
+
+FEATURE = Feature(
+    "leagues",
+    operations={
+        "league.create": Operation(league_create, "league"),
+        "league.join": Operation(league_join, "league"),
+        "league.leave": Operation(league_leave, "league.left"),
+        "league.remove": Operation(league_remove, "league"),
+        "league.code": Operation(league_code, "league"),
+        "league.get": Operation(league_get, "league"),
+        "league.list": Operation(league_list, "leagues"),
+    },
+    endpoints=[
+        post("/leagues", "league.create", "Create a league; you own it and see its invite "
+             "code", ("league.too_many",), 201),
+        get("/leagues", "league.list", "The leagues you are in"),
+        post("/leagues/join", "league.join", "Join a league with its invite code",
+             ("league.unknown", "league.joined", "league.full", "league.too_many",
+              "rate.limited")),
+        get("/leagues/{league}", "league.get",
+            "A league you are in: its name, owner, members and invite code", LEAGUE_ERRORS),
+        post("/leagues/{league}/leave", "league.leave",
+             "Leave a league (its owner leaving closes it)", LEAGUE_ERRORS),
+        post("/leagues/{league}/remove", "league.remove", "Remove a member (the owner only)",
+             (*LEAGUE_ERRORS, "league.not_owner", "league.not_member")),
+        post("/leagues/{league}/code", "league.code",
+             "A new invite code (the owner only); the old one stops working",
+             (*LEAGUE_ERRORS, "league.not_owner")),
+    ],
+)

@@ -1,0 +1,102 @@
+"""The one contract features plug in through (server/feature.py): a declaration that does not
+fit fails when the features are registered, and the transports know no feature."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.accounts import Player
+from server.app import FEATURES
+from server.feature import Feature, Operation, register
+from server.transport import schema
+from server.transport.rest import get, post
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The packages of the ways to play and compete: the transports import none of them.
+FEATURE_PACKAGES = {"analyses", "arenas", "boards", "botrace", "challenges", "daily", "ghosts",
+                    "hints", "leagues", "matches", "races"}
+
+
+async def nothing(sv: Any, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+async def answer(socket: Any, kind: str, m: dict[str, Any]) -> None:
+    return None
+
+
+def refused(*features: Feature) -> str:
+    with pytest.raises(ValueError) as e:
+        register(*features)
+    return str(e.value)
+
+
+def test_a_message_type_declared_twice_fails() -> None:
+    one = Feature("one", operations={"league.get": Operation(nothing, "league")})
+    two = Feature("two", operations={"league.get": Operation(nothing, "league")})
+    assert "'league.get' is declared twice" in refused(one, two)
+
+
+def test_an_operation_outside_the_message_schema_fails() -> None:
+    typo = Feature("typo", operations={"league.gett": Operation(nothing, "league")})
+    assert "not in the message schema" in refused(typo)
+    socket = Feature("socket", socket={"race.subscrib": answer})
+    assert "not in the message schema" in refused(socket)
+
+
+def test_a_reply_type_the_reply_schema_does_not_know_fails() -> None:
+    typo = Feature("typo", operations={"league.get": Operation(nothing, "leag")})
+    assert "replies 'leag'" in refused(typo)
+
+
+def test_a_route_running_an_operation_nobody_declares_fails() -> None:
+    routes = Feature("routes", endpoints=[get("/leagues/{league}", "league.get", "A league")])
+    assert "runs 'league.get', which no feature declares" in refused(routes)
+
+
+def test_a_route_declared_twice_fails() -> None:
+    ops = {"league.code": Operation(nothing, "league")}
+    one = Feature("one", operations=ops, endpoints=[post("/x/{league}", "league.code", "", ())])
+    two = Feature("two", endpoints=[post("/x/{league}", "league.code", "", ())])
+    assert "routes declared twice" in refused(one, two)
+
+
+def test_a_route_answers_what_its_operation_replies() -> None:
+    """A route that runs an operation takes its reply schema from it at registration."""
+    ops = {"league.get": Operation(nothing, "league")}
+    (route,) = register(Feature("f", operations=ops, endpoints=[
+        get("/leagues/{league}", "league.get", "A league")])).endpoints
+    assert route.reply is not None and "league" in route.reply["properties"]
+
+
+def test_every_message_but_the_rest_only_ones_is_answered_on_the_socket() -> None:
+    """What a socket may send is what the features declare, and that is the whole schema
+    but registration and the operator's calls (REST only)."""
+    rest_only = {"player.register", "arena.create", "arena.cancel"}
+    assert FEATURES.ws_types == set(schema.MESSAGES) - rest_only
+    routed = {e.message for e in FEATURES.endpoints}
+    assert rest_only <= routed
+
+
+def imports(path: Path) -> set[str]:
+    """The server's packages a module imports (relative imports from server/transport/)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+@pytest.mark.parametrize("module", sorted((ROOT / "server" / "transport").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_the_transports_import_no_feature(module: Path) -> None:
+    """The transports look messages, routes and hooks up in the registry; a feature's own
+    code is reached only through it (the message schema reads the installed bots' strengths
+    for ``race.bot``'s field)."""
+    allowed = {"botrace"} if module.name == "schema.py" else set()
+    assert imports(module) & FEATURE_PACKAGES <= allowed
+
