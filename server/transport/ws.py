@@ -233,7 +233,7 @@ class Connection(V2Socket):
                     raise ApiError("message.unknown_type",
                                    "a message needs a known 'type' (see docs/protocol.md)")
                 schema.check_fields(kind, message)
-            self._hold(kind, message)
+            await self._hold(kind, message)
             reply = await self._dispatch(kind, message)
             if reply is not None:
                 if request_id is not None:

@@ -13,9 +13,13 @@ else gets the event as on v1.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..errors import ApiError
 from .events import decode_event
+
+if TYPE_CHECKING:
+    from ..api import Services
 
 #: the changes of a session, whose v2 replies are acks
 CHANGES = frozenset({"move", "undo", "resign"})
@@ -26,6 +30,7 @@ class V2Socket:
     """Mixed into ``ws.Connection``: the bookkeeping only a v2 socket does."""
 
     v2: bool
+    sv: Services
     listeners: dict[str, Any]
     last_seq: dict[str, int]
     # ws.Connection's: queue an item for the writer, write a message, send a race's event
@@ -45,15 +50,21 @@ class V2Socket:
         self.held: list[tuple[Any, ...]] = []  # that race's items, kept by the reader
 
 
-    def _hold(self, kind: str, m: dict[str, Any]) -> None:
+    async def _hold(self, kind: str, m: dict[str, Any]) -> None:
         """Before a change of a race session this socket follows: hold the race's events
-        until its reply (the ack, or the error) is written or queued."""
-        if not self.v2 or kind not in CHANGES:
+        until its reply (the ack, or the error) is written or queued. The session says its
+        race (read as the change will read it: from this process's cache, else the store)."""
+        if not self.v2 or kind not in CHANGES or not self.listeners:
             return
         sid: str = m["session"]
-        rid = sid.partition(".")[0]
-        if rid != sid and rid in self.listeners:
-            self.holding, self.held = rid, []
+        s = self.sv.sessions.cached(sid)
+        if s is None:
+            try:
+                s = await self.sv.sessions.load(sid, check=False)
+            except ApiError:  # no such session: the change refuses it as it would anyway
+                return
+        if s.race and s.race in self.listeners:
+            self.holding, self.held = s.race, []
 
     def _follow(self, eid: str, item: tuple[Any, ...]) -> None:
         """An item of a race or match this socket follows (an event, a catch-up): dropped
