@@ -92,8 +92,8 @@ async def durably(redis: Redis, run: Any, keys: list[Any], args: list[Any],
     for command in (("EVALSHA", run.sha), ("EVAL", run.lua)):
         async with redis.pipeline(transaction=False) as pipe:
             pipe.execute_command(*command, len(keys), *keys, *args)
-            if sharded(redis):  # the connection to the primary of the keys' shard
-                pipe.execute_command(*wait, target_nodes=redis.get_node_from_key(keys[0]))  # type: ignore[attr-defined]
+            if isinstance(redis, RedisCluster):  # to the primary of the keys' shard
+                pipe.execute_command(*wait, target_nodes=redis.get_node_from_key(keys[0]))
             else:
                 pipe.execute_command(*wait)
             try:
