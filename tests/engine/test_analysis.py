@@ -12,6 +12,7 @@ import pytest
 import engine
 from engine import analysis
 from engine.analysis import Analysis, analyse
+from engine.options import Scoring
 from engine.solver import Budget, Outcome, solve
 from engine.words import move_words
 
@@ -78,6 +79,22 @@ def check(a: Analysis, seed: bytes) -> None:
             assert st.status == "won"
     else:
         assert a.turning_point is None or a.positions[0].verdict is Outcome.BEST
+    for st, p in zip(states, a.positions, strict=True):
+        if p.verdict is Outcome.BEST:  # the best line found ends the game with that score
+            st = st.copy()
+            for text in p.line:
+                st.play(engine.parse_move(a.rules, text))
+            assert st.over and st.score == p.score, (p, st.status, st.score)
+
+
+def solved_again(a: Analysis, seed: bytes, spend: int) -> None:
+    """Every position from the first one judged lost on, searched afresh: none is won (a
+    lost verdict passed along the line agrees with the solver at every later position)."""
+    states = states_along(a, seed)
+    verdicts = [p.verdict for p in a.positions]
+    if Outcome.LOST in verdicts:
+        for st in states[verdicts.index(Outcome.LOST):]:
+            assert solve(st, Budget(positions=spend)).outcome is not Outcome.WON
 
 
 @pytest.mark.parametrize(("game", "variant"), GAMES)
@@ -87,6 +104,25 @@ def test_random_games_hold_every_rule(game: str, variant: str) -> None:
         a = analyse(engine.get(game, variant), seed, random_game(game, variant, seed, k),
                     positions=5_000, total=40_000)
         check(a, seed)
+        solved_again(a, seed, 5_000)
+
+
+@pytest.mark.parametrize("rules", engine.rule_sets(), ids=lambda r: r.key)
+def test_every_rule_set_s_analysis_holds_every_rule(rules: engine.RuleSet) -> None:
+    """A careless game of each of the rule sets, analysed on a small budget (the rules hold
+    whatever the budget): every won line wins, every best line reaches its score, lost stays
+    lost (the solver agrees at each later position), the turning point is the first move
+    after which nothing is won; a game played for points gets a best score at the deal."""
+    seed = bytes([7])
+    a = analyse(rules, seed, random_game(rules.id, rules.variant, seed, 7),
+                positions=2_000, total=20_000)
+    check(a, seed)
+    solved_again(a, seed, 2_000)
+    if rules.scoring == Scoring.POINTS:
+        assert a.positions[0].verdict is Outcome.BEST and a.positions[0].score is not None
+        assert a.to_json()["positions"][0]["score"] == a.positions[0].score
+    else:
+        assert Outcome.BEST not in {p.verdict for p in a.positions}
 
 
 def test_a_won_game_is_won_everywhere_and_measured_against_par() -> None:
