@@ -1,7 +1,8 @@
 """Post-game analysis (server/analyses/__init__.py) on real nodes over a real redis-server: a
 practice game's to its player once it is over; a race's to no one while it runs (its players,
 another account, a spectator; WebSocket and REST) and to everyone after, computed by the background
-job without anyone asking, once; a ranked daily attempt's hidden until its day is revealed,
+job without anyone asking, once; a ghost race run's judged when it ends yet kept from everyone
+until the ghost race is revealed; a ranked daily attempt's hidden until its day is revealed,
 then queued by the reveal. Matches are refused with why."""
 
 from __future__ import annotations
@@ -248,6 +249,65 @@ async def test_a_race_is_analysed_for_no_one_while_it_runs_and_for_everyone_afte
     assert await stored(store_url, sa) == kept  # served, not judged again
     await public.aclose()
     for ws in (a, b, a2, c):
+        await ws.close()
+
+
+async def test_a_ghost_race_run_is_analysed_for_no_one_until_the_ghost_race_reveals(
+        nodes: list[Node], store_url: str) -> None:
+    """A ghost race run is judged when the run ends, with no one asking, yet kept from
+    everyone (its runner, their other account, a watcher; WebSocket and REST) until the
+    ghost race is revealed, as its transcript is; then anyone may read it."""
+    ada, a_token = await player(nodes[0], "Ghost Ada", "human")
+    _, a2_token = await player(nodes[1], "Ghost Ada Again", "human")  # Ada's other account
+    _, b_token = await player(nodes[1], "Ghost Ben", "human")
+    _, c_token = await player(nodes[0], "Ghost Watcher", "human")
+    a, a2, b, c = [await Ws.open(n, t) for n, t in (
+        (nodes[0], a_token), (nodes[1], a2_token), (nodes[1], b_token), (nodes[0], c_token))]
+    g = await a.request({"type": "ghost.create", "game": "klondike", "variant": "easy",
+                         "cap": 2, "countdown": 0, "time_limit": 120, "open_for": 300})
+    gid = g["ghost"]
+    entry = await a.request({"type": "ghost.enter", "ghost": gid})
+    assert entry["type"] == "ghost.entry", entry
+    s = entry["session"]
+    sid, played = s["session"], []
+    for _ in range(3):
+        played.append(s["legal"][0])
+        ack = await a.request({"type": "move", "session": sid, "move": played[-1]})
+        assert ack["type"] == "ack", ack
+        s = {**s, **ack}
+    await a.request({"type": "resign", "session": sid})
+    # Her run is over and judged in the background; the ghost race is still open to others.
+    end = time.monotonic() + PATIENCE
+    while await stored(store_url, sid) is None:
+        assert time.monotonic() < end, "the run was not analysed when it ended"
+        await asyncio.sleep(0.2)
+    assert (await a.request({"type": "ghost.get", "ghost": gid}))["state"] == "open"
+    for ws in (a, a2, b, c):
+        await refused(ws, sid, "session.hidden")
+    for token in (a_token, a2_token, b_token, c_token):
+        await refused_rest(nodes[1], token, sid, "session.hidden", 403)
+    await refused_rest(nodes[0], None, sid, "auth.required", 401)
+    # Ben's run fills the ghost race: once it ends, the sweep reveals it.
+    theirs = await b.request({"type": "ghost.enter", "ghost": gid})
+    assert theirs["type"] == "ghost.entry", theirs
+    await b.request({"type": "resign", "session": theirs["session"]["session"]})
+    while (await a.request({"type": "ghost.get", "ghost": gid}))["state"] != "revealed":
+        assert time.monotonic() < end, "the ghost race was not revealed"
+        await asyncio.sleep(0.2)
+    kept = await stored(store_url, sid)
+    assert kept is not None
+    public = Rest(nodes[1])  # no token: public, as the transcript is
+    got = await ready(by_rest(public, sid))
+    await public.aclose()
+    assert got["analysis"] == kept["analysis"]
+    assert got["analysis"]["moves"] == played and got["analysis"]["resigned"] is True
+    for ws in (a, a2, b, c):
+        r = await ws.request({"type": "analysis.get", "session": sid})
+        assert r["type"] == "analysis" and r["analysis"] == kept["analysis"], r
+    assert await stored(store_url, sid) == kept  # served, not judged again
+    assert ada in {t["player"] for t in (await a.request(
+        {"type": "ghost.get", "ghost": gid}))["transcripts"]}
+    for ws in (a, a2, b, c):
         await ws.close()
 
 
