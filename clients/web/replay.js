@@ -34,9 +34,12 @@ export async function mount(root, ctx, params) {
   let closed = false;
 
   // The analysis panel's script, for a finished game only (no other game has one to show);
-  // without it (the network gone) the replay still steps through the moves.
+  // without it (the network gone) the replay still steps through the moves. A ranked game
+  // whose seed is out is over with its race, day or match, even one still being played when
+  // time ran out.
   const analysisOf = async (t) => {
-    if (!(t.session && t.seed && t.status && t.status !== "playing")) return null;
+    const over = (t.status && t.status !== "playing") || t.competitive;
+    if (!(t.session && t.seed && over)) return null;
     try {
       return (await import("./analysis.js")).analysisPanel;
     } catch (e) {
@@ -131,7 +134,7 @@ function matchGame(t, p, i, match) {
   if (forfeit >= 0) moves = moves.slice(0, forfeit);
   return {
     game: t.game, variant: t.variant, seed: t.seed, commitment: t.commitment, label: p.name,
-    session: `${match}.${p.player}`,
+    session: `${match}.${p.player}`, competitive: true,
     moves: moves.map((m) => m.move), times: moves.map((m) => m.t),
     // A player who stayed to the end made the placement that ended their game; one who left
     // stopped mid-game.

@@ -3,9 +3,10 @@ Klondike game played a few moves and resigned, "Analyse" on its game-over screen
 replay the bar (one cell per position, each verdict the REST analysis's), the turning point one
 click away (the board at the position before the turning move, the sentence in the note) and
 moves of the better line played on the replay's board. A game won on the solver's line shows
-its moves over par. A game still being played is never analysed: its replay shows no bar and
-asks nothing. And the bar's room is kept from the start: the board does not move when it
-arrives, at desktop and phone size.
+its moves over par. A race entrant still playing when the race ended at its time limit has
+its analysis on the race's replay. A game still being played is never analysed: its replay
+shows no bar and asks nothing. And the bar's room is kept from the start: the board does not
+move when it arrives, at desktop and phone size.
 
 The games are chosen with the engine here: one whose deal is won from the start and lost some
 moves later, so its bar has both verdicts and a turning point that is a move."""
@@ -278,3 +279,40 @@ def test_a_called_card_grid_has_its_best_scores_on_the_match_replay(
     assert cells.first.get_attribute("aria-label") == \
         f"the deal: best score {a['positions'][0]['score']}"
     expect(panel.locator(".analysis-key")).to_be_hidden()
+
+
+def test_a_race_entry_still_playing_at_the_time_limit_is_analysed_on_its_replay(
+        page_for: Callable[..., Page], web2: str) -> None:
+    """A race that ends at its time limit with an entrant still playing: that game is over
+    with the race (its session still says ``playing``), and its replay shows its analysis."""
+    ann, bob = page_for("Timed Ann"), page_for("Timed Bob", web2)
+    rid = ann.evaluate("() => samedeal.net.request({type: 'race.create', game: 'klondike', "
+                       "variant: 'easy', seats: 2, countdown: 0, time_limit: 5})")["race"]
+    bob.evaluate("(r) => samedeal.net.request({type: 'race.join', race: r})", rid)
+    ann_id = ann.evaluate("samedeal.ctx.player.id")
+    bob_id = bob.evaluate("samedeal.ctx.player.id")
+    played = ann.evaluate("""async (sid) => { const out = [];
+        let s = await samedeal.net.request({type: 'session.get', session: sid});
+        for (let rev = 0; rev < 3; rev++) {
+          const move = s.legal[0];
+          s = {...s, ...await samedeal.net.request({type: 'move', session: sid, move, rev})};
+          out.push(move); }
+        return out; }""", f"{rid}.{ann_id}")
+    bob.evaluate("(sid) => samedeal.net.request({type: 'resign', session: sid})",
+                 f"{rid}.{bob_id}")
+    for _ in range(WAIT // 500):  # the node's sweep ends it at its time limit
+        if ann.evaluate("(r) => samedeal.net.rest('GET', `/races/${r}`)", rid)["state"] == "ended":
+            break
+        ann.wait_for_timeout(500)
+    else:
+        raise AssertionError("the race did not end at its time limit")
+    t = ann.evaluate("(sid) => samedeal.net.rest('GET', `/sessions/${sid}/moves`)",
+                     f"{rid}.{ann_id}")
+    assert t["status"] == "playing" and t["moves"] == played and t["seed"], t
+    ann.goto(ann.url.split("#")[0] + f"#/replay/race/{rid}?player={ann_id}")
+    panel = ann.locator(".analysis")
+    expect(panel).to_have_attribute("data-state", "ready", timeout=WAIT)
+    a = rest_analysis(ann, f"{rid}.{ann_id}")["analysis"]
+    assert a["moves"] == played and not a["resigned"]
+    expect(panel.locator(".analysis-bar .cell")).to_have_count(len(played) + 1)
+    expect(panel.locator(".analysis-status")).to_have_text(a["summary"])
