@@ -1,12 +1,13 @@
 """Racing a server-run bot (docs/protocol.md, "Racing a bot"), on real nodes over one real
 redis-server (a database of its own, so no other test's node plays these bots): the race
 starts with the bot, the bot's moves are legal and recorded, no human board changes and no
-one is rated, the bounds and their errors, and a bot whose node is killed mid-race played on
-by another node."""
+one is rated, the bounds and their errors, a bot whose node is killed mid-race played on
+by another node, and both games analysed once the race ends, never before."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ import pytest
 from redis import asyncio as aioredis
 
 import engine
+from server.store import analysis_key
 from server.transport import replies
 from tests.conftest import FAST, start_node
 
@@ -286,3 +288,41 @@ async def test_the_sdk_races_a_bot(bot_nodes: list[Node]) -> None:
         await c.resign(session.id)
         results = await c.wait_race_end(race.id, 15)
         assert {e["kind"] for e in results.ranking} == {"human", "bot"}
+
+
+async def test_a_bot_race_s_games_are_analysed_once_it_ends_and_not_before(
+        bot_nodes: list[Node], bot_url: str) -> None:
+    """Both entries of a bot race (the player's and the bot's) are hidden while it runs, the
+    bot's line from the player too, then judged by the analysis job with no one asking and
+    public: a bot race is a race (server/analyses/__init__.py)."""
+    a, b = bot_nodes
+    _, ws = await human(a, "Analysed Hana")
+    _, watcher = await human(b, "Analysed Watcher")
+    race, session = await race_bot(ws, "easy")
+    rid, bot = race["race"], bot_of(race)
+    mine, theirs = session["session"], f"{rid}.{bot}"
+    await bot_moves(ws, rid, bot, 2)
+    for who in (ws, watcher):
+        r = await who.request({"type": "analysis.get", "session": theirs})
+        assert r["type"] == "error" and r["code"] == "session.hidden", r
+    r = await ws.request({"type": "analysis.get", "session": mine})
+    assert r["code"] == "analysis.not_over", r
+    await resign_and_end(ws, race, session)
+    store, public = aioredis.from_url(bot_url), Rest(b)  # no token: public, as the moves are
+    try:
+        for sid in (mine, theirs):
+            for _ in range(900):  # the job's, within 180 s: a cap against hanging
+                if await store.get(analysis_key(sid)) is not None:
+                    break
+                await asyncio.sleep(0.2)
+            kept = json.loads(await store.get(analysis_key(sid)))
+            status, body = await public.call("GET", f"/sessions/{sid}/analysis")
+            assert status == 200 and body["state"] == "ready", body
+            assert body["analysis"] == kept["analysis"]
+            status, t = await public.call("GET", f"/sessions/{sid}/moves")
+            assert kept["analysis"]["moves"] == [m for m in t["moves"] if m != "resign"]
+    finally:
+        await store.aclose()
+        await public.aclose()
+    for who in (ws, watcher):
+        await who.close()
