@@ -2,7 +2,8 @@
 dealt on time and once while both nodes sweep, points per place on the live arena board, the
 winner at the end, the repeat made once; a node killed in the middle (and a round whose dealer
 died after claiming it) with nothing lost; the operator's REST calls refused without the admin
-token; ``samedeal arena`` making one straight in Redis."""
+token; ``samedeal arena`` making one straight in Redis; a round's games analysed once it ends,
+never before."""
 
 from __future__ import annotations
 
@@ -367,3 +368,52 @@ async def test_bots_play_an_arena_with_the_sdk_and_the_runner(pair: list[Node]) 
         assert out["winner"] == final["winner"], out
         assert [e["points"] for e in out["board"]] == [e["points"] for e in board.entries]
     assert final["winner"]["points"] == board.entries[0]["points"] > 0
+
+
+async def test_an_arena_round_s_games_are_analysed_after_the_round_and_not_before(
+        pair: list[Node], redis_url: str) -> None:
+    """A round is a race: its games are kept from everyone while it runs (their player's own
+    too), then judged by the analysis job once the round ends at its time, with no one
+    asking (a game still going at the time limit too), and public."""
+    (a, wa), (b, wb) = [await joined(pair[i], n) for i, n in enumerate(("Ana Lyse", "Bo Lyse"))]
+    start = int(time.time() * 1000) + 1500
+    aid = (await create(pair[0], starts_at=start, duration=5, interval=5,
+                        name="Analysed arena"))["arena"]
+    for ws in (wa, wb):
+        assert (await ws.request({"type": "arena.join", "arena": aid}))["joined"]
+    rnd = await wa.expect("arena.round", timeout=10, arena=aid, round=0)
+    mine, theirs = rnd["sessions"][a], rnd["sessions"][b]
+    s = await wa.request({"type": "session.get", "session": mine})
+    placed = []
+    for _ in range(2):
+        placed.append(s["legal"][0])
+        s = await wa.request({"type": "move", "session": mine, "move": placed[-1],
+                              "rev": s["rev"]})
+        assert s["type"] == "ack", s
+    assert (await wb.request({"type": "resign", "session": theirs}))["type"] == "ack"
+    for ws, sid, code in ((wa, mine, "analysis.not_over"), (wb, mine, "session.hidden"),
+                          (wa, theirs, "session.hidden"), (wb, theirs, "session.hidden")):
+        r = await ws.request({"type": "analysis.get", "session": sid})
+        assert r["type"] == "error" and r["code"] == code, (sid, r)
+    ranking = (await results(pair[1], rnd["race"]))["ranking"]  # the round's time is up
+    assert next(e for e in ranking if e["player"] == a)["status"] == "playing"
+    db = Redis.from_url(database(redis_url, 14))
+    public = Rest(pair[1])  # no token: public, as the moves are
+    try:
+        for sid in (mine, theirs):
+            for _ in range(900):  # the job's, within 180 s: a cap against hanging
+                if await db.get(store.analysis_key(sid)) is not None:
+                    break
+                await asyncio.sleep(0.2)
+            kept = json.loads(await db.get(store.analysis_key(sid)))
+            status, body = await public.call("GET", f"/sessions/{sid}/analysis")
+            assert status == 200 and body["analysis"] == kept["analysis"], body
+            assert body["analysis"]["positions"][0]["verdict"] == "best"  # scored by points
+        assert kept["analysis"]["resigned"] and kept["analysis"]["moves"] == []
+        status, body = await public.call("GET", f"/sessions/{mine}/analysis")
+        assert body["analysis"]["moves"] == placed and not body["analysis"]["resigned"]
+    finally:
+        await db.aclose()
+        await public.aclose()
+    for ws in (wa, wb):
+        await ws.close()
