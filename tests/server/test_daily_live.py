@@ -1,7 +1,8 @@
 """The daily's live edition on two real nodes over one real redis-server, its instant set a few
 seconds ahead on Redis's clock (the nodes' own): sign-ups on either node, everyone dealt at once
-the same deal, a join after the deal refused, nothing of the deal shown before its end, the
-board in the daily order, the seed revealed and checked; a node killed just before the instant
+the same deal, a join after the deal refused, nothing of the deal shown before its end (no
+analysis either), the board in the daily order, the seed revealed and checked, every game
+analysed after; a node killed just before the instant
 with every player still dealt by the other. In process, with the services' clock set by the
 test: the refusals and the settings."""
 
@@ -142,6 +143,11 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
         race = (await rc.call("GET", f"/races/{dealt[0]['race']}"))[1]
         assert {e["player"] for e in race["entrants"]} == {a, b, c}
         assert race["commitment"] == commitment and "seed" not in race
+        # No analysis of a game of the edition while it runs: not to its player, nor others.
+        refused = [(await wa.request({"type": "analysis.get", "session": sa}))["code"],
+                   (await wb.request({"type": "analysis.get", "session": sa}))["code"],
+                   (await rc.call("GET", f"/sessions/{sa}/analysis"))[1]["code"]]
+        assert refused == ["analysis.not_over", "session.hidden", "session.hidden"], refused
 
         # Nobody joins after the deal, on either node or transport.
         wl = await Ws.open(nodes[1], tl, JSON)
@@ -179,6 +185,11 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
         assert keys == sorted(keys), board["entries"]  # won, then score, then time
         today = (await rc.call("GET", f"/boards/live/today/{GAME}/{VARIANT}?kind=human"))[1]
         assert today["entries"] == board["entries"]
+        # Over: every entry analysed for anyone, Cy's too, still unplayed at the time limit.
+        for sid, moves in ((sa, None), (sc, [])):
+            got = await until(lambda sid=sid: analysed(public, sid), "the analysis", 180)
+            assert got["positions"][0]["verdict"] == "best", got  # scored by points
+            assert moves is None or got["moves"] == moves
         for ws in (wa, wb, wl):
             await ws.close()
         for r in (rc, public):
@@ -186,6 +197,14 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
     finally:
         for _, proc in started:
             stop_node(proc)
+
+
+async def analysed(rest: Rest, sid: str) -> dict[str, Any] | None:
+    """A game's analysis once the server has it (asking queues it, if the race's end did
+    not already)."""
+    status, body = await rest.call("GET", f"/sessions/{sid}/analysis")
+    assert status == 200, body
+    return body["analysis"] if body["state"] == "ready" else None  # type: ignore[no-any-return]
 
 
 async def public_edition(rest: Rest, field: str) -> dict[str, Any] | None:
