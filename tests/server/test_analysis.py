@@ -31,6 +31,7 @@ from server.analyses import QUEUE
 from server.app import create_app
 from server.config import Settings
 from server.daily import opens_at
+from server.fairplay.review import ENTRIES as REVIEWED
 from server.store import analysis_key as key
 from server.transport import replies
 
@@ -397,10 +398,19 @@ async def test_a_daily_attempt_is_hidden_until_the_day_is_revealed_then_queued(
     node, clock = clocked
     _, token = await player(node, "Early", "human")
     _, other = await player(node, "Later", "human")
+    # Later is Early's other account: the same browser install (server/fairplay/linked.py
+    # links their attempts); it is refused as everyone is.
     rest = Rest(node, token)
-    status, s = await rest.call("POST", "/daily", {"game": "klondike", "variant": "easy"})
+    deal = {"game": "klondike", "variant": "easy", "install": "one-browser"}
+    status, s = await rest.call("POST", "/daily", deal)
     assert status == 201 and s["mode"] == "daily" and s["ranked"], s
     sid = s["session"]
+    linked = Rest(node, other)
+    status, s2 = await linked.call("POST", "/daily", deal)
+    assert status == 201 and s2["ranked"], s2
+    status, _ = await linked.call("POST", f"/sessions/{s2['session']}/resign")
+    assert status == 200
+    await linked.aclose()
     await refused_rest(node, token, sid, "analysis.not_over", 409)
     status, _ = await rest.call("POST", f"/sessions/{sid}/moves", {"move": s["legal"][0]})
     status, _ = await rest.call("POST", f"/sessions/{sid}/resign")
@@ -421,6 +431,15 @@ async def test_a_daily_attempt_is_hidden_until_the_day_is_revealed_then_queued(
         await asyncio.sleep(0.2)
     public = Rest(node)
     got = await ready(by_rest(public, sid))  # anyone, no token needed
+    # Later's attempt, flagged by the link and held for review, is off the board: it is not
+    # judged in the background, and is once asked for.
+    r = store.connect(clocked_redis_url)
+    try:
+        held = await r.hget(REVIEWED, s2["session"])
+    finally:
+        await store.close(r)
+    assert held is not None and json.loads(held)["integrity"]["flagged"], held
+    assert (await ready(by_rest(public, s2["session"])))["analysis"]["resigned"] is True
     await public.aclose()
     assert got["analysis"]["resigned"] is True and len(got["analysis"]["moves"]) == 1
     got = await ws.request({"type": "analysis.get", "session": sid})
