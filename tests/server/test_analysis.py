@@ -3,7 +3,8 @@ practice game's to its player once it is over; a race's to no one while it runs 
 another account, a spectator; WebSocket and REST) and to everyone after, computed by the background
 job without anyone asking, once; a ghost race run's judged when it ends yet kept from everyone
 until the ghost race is revealed; a ranked daily attempt's hidden until its day is revealed,
-then queued by the reveal. Matches are refused with why."""
+then queued by the reveal. Matches are refused with why. A node judges as many games at once
+as its analysis workers, in processes niced behind it."""
 
 from __future__ import annotations
 
@@ -551,5 +552,65 @@ async def test_each_bowler_s_frames_are_analysed_after_a_bowling_match(
     finally:
         for ws in socks:
             await ws.close()
+        proc.terminate()
+        proc.wait(30)
+
+
+def niced_children(pid: int, nice: int) -> list[int]:
+    """The processes whose parent is ``pid`` and whose niceness is ``nice``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rpartition(")")[2].split()[1])
+            if ppid == pid and os.getpriority(os.PRIO_PROCESS, int(entry.name)) == nice:
+                out.append(int(entry.name))
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+    return out
+
+
+async def test_a_node_judges_as_many_games_at_once_as_its_workers_niced(
+        own_store: str, tmp_path: Path) -> None:
+    """Three games asked for on a node of two analysis workers niced 17, each analysis taking
+    minutes: two are claimed and judged at once, each in a process of the pool 17 steps
+    behind the node; the third waits its turn in the queue."""
+    node, proc = start_node(own_store, tmp_path / "n.log", **FAST | {
+        "SAMEDEAL_ANALYSIS_WORKERS": "2", "SAMEDEAL_ANALYSIS_NICE": "17",
+        "SAMEDEAL_ANALYSIS_POSITIONS": "100000000", "SAMEDEAL_ANALYSIS_TOTAL": "1000000000"})
+    store = Redis.from_url(own_store)
+    try:
+        _, token = await player(node, "Busy", "human")
+        ws = await Ws.open(node, token)
+        sids = []
+        for seed in ("0a", "0b", "0c"):
+            s = await ws.request({"type": "solo.start", "game": "poker-square",
+                                  "variant": "easy", "seed": seed})
+            while s["view"]["status"] == "playing":
+                s = await ws.request({"type": "move", "session": s["session"],
+                                      "move": s["legal"][0]})
+            sids.append(s["session"])
+        for sid in sids:
+            got = await ws.request({"type": "analysis.get", "session": sid})
+            assert got["state"] == "pending", got
+        await ws.close()
+        end = time.monotonic() + PATIENCE
+        while True:  # claimed: a lease ahead of the store's clock; waiting: 0
+            scores = [await store.zscore(QUEUE, sid) for sid in sids]
+            pool = niced_children(proc.pid, 17)
+            if sum(1 for x in scores if x) == 2 and len(pool) == 2:
+                break
+            assert time.monotonic() < end, (scores, pool)
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(2)  # a while later, still two at once, the third queued
+        scores = [await store.zscore(QUEUE, sid) for sid in sids]
+        assert sorted(scores)[0] == 0 and all(sorted(scores)[1:]), scores
+        assert len(niced_children(proc.pid, 17)) == 2
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == 0  # the node serves at its own
+        assert all([await store.get(key(sid)) is None for sid in sids])
+    finally:
+        await store.aclose()
         proc.terminate()
         proc.wait(30)
