@@ -543,6 +543,11 @@ async def test_each_bowler_s_frames_are_analysed_after_a_bowling_match(
             own = [m["move"] for m in transcript["moves"] if m["player"] == pid]
             assert got["analysis"]["moves"] == own and len(own) > 20
             assert {p["verdict"] for p in got["analysis"]["positions"]} == {"best"}
+            # the node's budget kept: per position searched, and for the game
+            each, total = (int(SMALL[f"SAMEDEAL_ANALYSIS_{k}"]) for k in ("POSITIONS", "TOTAL"))
+            assert got["analysis"]["budget"] == each
+            assert all(p["searched"] <= each for p in got["analysis"]["positions"])
+            assert got["analysis"]["searched"] <= total + each
             solo = engine.replay("bowling", "easy", bytes.fromhex(transcript["seed"]), own,
                                  competitive=True)  # the bowler's line is a solo game
             assert got["analysis"]["positions"][-1]["score"] == solo.score
