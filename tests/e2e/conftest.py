@@ -5,12 +5,17 @@ pages each logged in as a new player."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
 
+from tests.conftest import ROOT
 from tests.server.client import Node
 
 CHROMIUM = "/usr/bin/chromium"
@@ -18,6 +23,16 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TIMEOUT_MS = 30_000  # generous: the machine is shared and slow at times
+
+# The sizes of the players' trials (issue 59): two laptops, a tablet, a phone upright and the
+# same phone held sideways.
+TRIAL_SIZES: dict[str, ViewportSize] = {
+    "laptop": {"width": 1366, "height": 768},
+    "small-laptop": {"width": 1280, "height": 720},
+    "tablet": {"width": 820, "height": 1180},
+    "phone": {"width": 390, "height": 844},
+    "landscape": {"width": 844, "height": 390},
+}
 
 # Registers silently: app.js registers with this name when there is no token yet.
 REGISTER = """
@@ -105,3 +120,34 @@ def page_for(browser: Browser, web: str) -> Iterator[Callable[..., Page]]:
     yield make
     for c in contexts:
         c.close()
+
+
+class Api:
+    """A player speaking REST to a node."""
+
+    def __init__(self, base: str, name: str) -> None:
+        self.http = httpx.Client(base_url=base + "/api/v1", timeout=10)
+        r = self.http.post("/players", json={"name": name, "kind": "human"})
+        assert r.status_code == 201, r.text
+        body = r.json()
+        self.id, self.name = body["player"]["id"], body["player"]["name"]
+        self.token: str = body["token"]
+        self.http.headers["authorization"] = f"Bearer {self.token}"
+
+    def call(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
+        r = self.http.request(method, path, json=body)
+        assert r.status_code < 300, (path, r.text)
+        return r.json()  # type: ignore[no-any-return]
+
+
+def make_arena(redis_url: str, game: str, variant: str, start: str = "+8s",
+               duration: str = "10s", interval: str = "10s", name: str = "Browser arena") -> str:
+    """An arena made with the operator's command (one round of ten seconds, starting eight
+    seconds from now, unless told otherwise); its id."""
+    made = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "arena", "create", game, variant, "--start", start,
+         "--duration", duration, "--interval", interval, "--name", name,
+         "--redis-url", redis_url], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        check=False)
+    assert made.returncode == 0, made.stderr
+    return made.stdout.split()[0]

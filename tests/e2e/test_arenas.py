@@ -4,31 +4,17 @@ and sees the live arena board and the winner, without a reload."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from playwright.sync_api import expect
 
-from tests.conftest import ROOT
+from tests.e2e.conftest import make_arena
 
 WAIT = 30_000
 GAME, VARIANT = "cribbage-square", "difficult"
 
 
-def make_arena(redis_url: str) -> str:
-    """One round of ten seconds, starting eight seconds from now; its id."""
-    made = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "arena", "create", GAME, VARIANT, "--start", "+8s",
-         "--duration", "10s", "--interval", "10s", "--name", "Browser arena",
-         "--redis-url", redis_url], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        check=False)
-    assert made.returncode == 0, made.stderr
-    return made.stdout.split()[0]
-
-
 def test_a_player_joins_an_arena_and_plays_its_round(page_for, redis_url) -> None:
     page = page_for("Arlo")
-    aid = make_arena(redis_url)
+    aid = make_arena(redis_url, GAME, VARIANT)
     page.goto(page.url.split("#")[0] + "#/arenas")
     page.locator(f".arena-item[data-arena={aid}] a").click()
     arena = page.locator(f".arena[data-arena={aid}]")

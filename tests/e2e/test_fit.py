@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 
 import engine
 from tests.e2e.board_clicks import OFF_SCREEN, PLAY_BY_CLICKS
-from tests.e2e.conftest import ARTIFACTS, lobby_page, open_context, resize
+from tests.e2e.conftest import ARTIFACTS, TRIAL_SIZES, lobby_page, open_context, resize
 
 SEED = "f17f17f17f17f17f17f1"
 VIEWPORTS: dict[str, ViewportSize] = {
@@ -26,14 +26,6 @@ VIEWPORTS: dict[str, ViewportSize] = {
     "desktop": {"width": 1920, "height": 1080},
     "phone": {"width": 390, "height": 844},
     "landscape": {"width": 844, "height": 390},
-}
-# The sizes of the players' trials: one page each, kept at its size while boards are played.
-PLAYED_AT: dict[str, ViewportSize] = {
-    "laptop": VIEWPORTS["laptop"],
-    "small-laptop": {"width": 1280, "height": 720},
-    "tablet": {"width": 820, "height": 1180},
-    "phone": VIEWPORTS["phone"],
-    "landscape": VIEWPORTS["landscape"],
 }
 CLICKED_MOVES = 30
 # Moves are played by hand here: auto-move would play moves of its own between them.
@@ -165,7 +157,7 @@ def test_every_board_fits_after_the_deal_and_grown(page: Page, game: str, varian
 def sized_pages(browser: Browser, web: str) -> Iterator[dict[str, Page]]:
     contexts = []
     pages = {}
-    for name, size in PLAYED_AT.items():
+    for name, size in TRIAL_SIZES.items():
         context = open_context(browser, f"Clicker {name}", viewport=size)
         context.add_init_script(NO_AUTO_MOVE)
         contexts.append(context)

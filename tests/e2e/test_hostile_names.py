@@ -7,11 +7,11 @@ Content-Security-Policy."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import Api
 
 WAIT = 30_000
 NAMES = [
@@ -42,23 +42,6 @@ INJECTED = """() => {
 WIDE = """() => [...document.querySelectorAll('body *')]
   .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
   .map((e) => `${e.tagName}.${e.className}: ${(e.textContent || '').slice(0, 40)}`)"""
-
-
-class Api:
-    """A player speaking REST to a node."""
-
-    def __init__(self, base: str, name: str) -> None:
-        self.http = httpx.Client(base_url=base + "/api/v1", timeout=10)
-        r = self.http.post("/players", json={"name": name, "kind": "human"})
-        assert r.status_code == 201, r.text
-        body = r.json()
-        self.id, self.name = body["player"]["id"], body["player"]["name"]
-        self.http.headers["authorization"] = f"Bearer {body['token']}"
-
-    def call(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
-        r = self.http.request(method, path, json=body)
-        assert r.status_code < 300, (path, r.text)
-        return r.json()
 
 
 @pytest.fixture
