@@ -38,13 +38,21 @@ export function fitBoard(board) {
     board.style.setProperty("--cols", String(cols));
     const options = [{ beside: false, ...sizeFor(board, false) }];
     if (info && info.childElementCount) options.push({ beside: true, ...sizeFor(board, true) });
-    for (const o of options) if (!best || o.cw > best.cw) best = { cols, ...o };
+    for (const o of options) if (!best || better(o, best)) best = { cols, ...o };
   }
   board.style.setProperty("--cols", String(best.cols));
   board.classList.toggle("facts-beside", best.beside);
   setSize(board, best.cw, best.depth);
   fanPiles(board);
   hold(board, best.room);
+}
+
+// Whether a size beats another: one that fits the room beats one that does not (a line-score
+// table under a narrow board wraps into a column far taller than the screen, whatever its
+// cards), then the larger cards, or among sizes too tall for the room the shorter board.
+function better(o, best) {
+  if (o.fits !== best.fits) return o.fits;
+  return o.fits ? o.cw > best.cw : o.height < best.height;
 }
 
 // The board's box, held: what appears under the cards later (a redeal button, a chip, a longer
@@ -56,7 +64,8 @@ function hold(board, room) {
   board.classList.add("held");
 }
 
-// {cw, depth}: the largest cards that fit, with the facts under the board or beside it.
+// {cw, depth, room, height, fits}: the largest cards that fit, with the facts under the board
+// or beside it; the board's height at that size, and whether it fits the room.
 function sizeFor(board, beside) {
   board.classList.toggle("facts-beside", beside);
   const cols = Number(board.style.getPropertyValue("--cols")) || 7;
@@ -68,7 +77,7 @@ function sizeFor(board, beside) {
   const facts = beside ? board.querySelector(".board-info").getBoundingClientRect().width : 0;
   const across = beside ? cols * 1.12 + 0.36 : cols * 1.12 + 0.12;
   const byWidth = Math.min(MAX_CW, (wide - facts) / across);
-  if (byWidth < MIN_CW) return { cw: MIN_CW, depth: DEPTH_MIN, room };
+  if (byWidth < MIN_CW) return sized(board, MIN_CW, DEPTH_MIN, room, fill);
 
   // The board's height is linear in the card width (all but its text scales with it) and in
   // the columns' depth: two measures of each give the sizes that fill the room exactly.
@@ -92,7 +101,12 @@ function sizeFor(board, beside) {
     const perDepth = heightAt(board, cw, DEPTH_MIN + 1) - at;
     if (perDepth > 0) depth = Math.min(DEPTH_MAX, DEPTH_MIN + Math.max(0, fill - at) / perDepth);
   }
-  return { cw, depth, room };
+  return sized(board, cw, depth, room, fill);
+}
+
+function sized(board, cw, depth, room, fill) {
+  const height = heightAt(board, cw, depth);
+  return { cw, depth, room, height, fits: height <= fill + 1 };
 }
 
 // Every pile's cards spread within its room: after the size is set and after each move.

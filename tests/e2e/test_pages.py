@@ -7,8 +7,8 @@ match under way, a match's end, a race's and a match's replay, a ghost race, lea
 the same player; every server-side state is made once and visited at the five sizes. At each
 visit: no page error, no console error and no failed request; the page does not scroll
 sideways and nothing shown is cut at the right edge (what a box that scrolls sideways, or clips
-on purpose, holds inside it is not cut). A screenshot of each visit is saved for review
-(tests/e2e/artifacts/pages/), not compared."""
+on purpose, holds inside it is not cut); no board is taller than the screen. A screenshot of
+each visit is saved for review (tests/e2e/artifacts/pages/), not compared."""
 
 from __future__ import annotations
 
@@ -35,9 +35,10 @@ SLACK = 1  # px: rounding of fractional sizes
 # lasting long enough to be visited after them.
 ARENA_START, ARENA_LENGTH = 20, "120s"
 
-# How far the page scrolls sideways, and every element shown whose right edge is past the
+# How far the page scrolls sideways; every element shown whose right edge is past the
 # viewport's, unless a box that scrolls sideways (or clips on purpose) and ends inside the
-# viewport holds it: what such a box holds is reached by scrolling it, or cut by design.
+# viewport holds it: what such a box holds is reached by scrolling it, or cut by design; and
+# the height of every board taller than the viewport (fitted, none is).
 SIDEWAYS = """() => {
   const vw = innerWidth, s = SLACK;
   const held = (el) => {
@@ -57,7 +58,9 @@ SIDEWAYS = """() => {
     cut.push(`${el.tagName.toLowerCase()}.${cls} (right ${Math.round(r.right)}): `
       + (el.textContent || '').trim().slice(0, 30));
   }
-  return {scroll: document.documentElement.scrollWidth - vw, cut};
+  const tall = [...document.querySelectorAll('.board')].map((b) => b.getBoundingClientRect().height)
+    .filter((h) => h > innerHeight + s).map(Math.round);
+  return {scroll: document.documentElement.scrollWidth - vw, cut, tall};
 }""".replace("SLACK", str(SLACK))
 # Two frames: the boards are fitted to their room before the next paint (clients/web/fit.js).
 SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -99,6 +102,8 @@ class Tour:
                 self.failures.append(f"{what}: the page scrolls sideways by {m['scroll']} px")
             if m["cut"]:
                 self.failures.append(f"{what}: cut at the right edge: {m['cut'][:4]}")
+            if m["tall"]:
+                self.failures.append(f"{what}: a board taller than the screen: {m['tall']} px")
             errors = self.errors[size]
             if errors:
                 self.failures.append(f"{what}: {errors[:3]}")
