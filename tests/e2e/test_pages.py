@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -33,7 +33,7 @@ ANALYSED = 180_000  # the server analyses in the background; the machine is shar
 SLACK = 1  # px: rounding of fractional sizes
 # The arena's one round: dealt while the other pages are visited (about half a minute), and
 # lasting long enough to be visited after them.
-ARENA_START, ARENA_LENGTH = 20, "120s"
+ARENA_START, ARENA_LENGTH = 20, "600s"
 
 # How far the page scrolls sideways; every element shown whose right edge is past the
 # viewport's, unless a box that scrolls sideways (or clips on purpose) and ends inside the
@@ -218,7 +218,8 @@ def test_every_page_kind_at_the_five_sizes(tour: Tour, players: tuple[Api, Api],
     # The front door's daily: the ranked attempt, begun on one page and resumed on the others.
     tour.visit("daily-attempt", ".daily-play .session .board .pile",
                "#/daily?game=golf&variant=easy&start=ranked")
-    yesterday = (datetime.now(UTC) - timedelta(days=1)).date().isoformat()
+    today = date.fromisoformat(visitor.call("GET", "/daily")["day"])
+    yesterday = (today - timedelta(days=1)).isoformat()
     tour.visit("daily-yesterday", f".daily h1:text('{yesterday}')", f"#/daily/{yesterday}")
 
     # A bot race in its countdown; it ends after the race with the rival below.
