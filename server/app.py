@@ -177,7 +177,8 @@ def build_services(settings: Settings, clock: Clock | None = None,
     leagues = Leagues(redis, settings, daily.clock)
     winnable = daily.winnable = Winnable(redis, settings, daily, metrics)
     daily.linked = Linked(redis)
-    daily.reviews = Reviews(redis, accounts, sessions, records)
+    daily.reviews = Reviews(redis, accounts, sessions, records,
+                            cleared=lambda sid: analyses.queue([sid]))
 
     def operation(kind: str) -> Any:
         """A bot's call of the operation ``kind``, as either transport makes it."""

@@ -14,6 +14,7 @@ pending ones by finish time. Its player reads the status on the day's page
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from datetime import date
 from typing import Any
 
@@ -56,8 +57,12 @@ async def pending(redis: Redis) -> list[dict[str, Any]]:
 
 class Reviews:
     def __init__(self, redis: Redis, accounts: Accounts, sessions: Sessions,
-                 records: Records) -> None:
+                 records: Records,
+                 cleared: Callable[[str], Awaitable[None]] | None = None) -> None:
         self.redis = redis
+        #: What else a cleared result is owed: its analysis queued, as the day's board
+        #: entries' were at the reveal (server/analyses/__init__.py).
+        self.cleared = cleared
         self.accounts = accounts
         self.sessions = sessions
         self.records = records
@@ -96,6 +101,8 @@ class Reviews:
         if record["status"] != "pending":
             raise ApiError("review.decided", f"that result was {record['status']} already")
         if verdict == "clear":  # idempotent writes, so a retry after a failure is safe
+            if self.cleared is not None:
+                await self.cleared(sid)
             s = await self.sessions.load(sid)
             player = await self.accounts.get(record["player"])
             await self.records.daily_result(player, s, date.fromisoformat(record["day"]),

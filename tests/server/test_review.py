@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.asyncio as redis
 
+from server import store as server_store
+from server.analyses import QUEUE
 from tests.conftest import FAST, ROOT, clear_of_midnight, start_node
 
 from .client import Node, Rest, Ws
@@ -157,6 +160,14 @@ async def test_a_scouted_result_waits_for_review_off_the_boards_until_cleared(
     assert played not in out.stdout  # no longer pending
     out = moderate(url, "clear", played)  # once decided, decided
     assert out.returncode == 2 and "cleared already" in out.stderr
+    # Its analysis is owed, as every board entry's is once the day is revealed: queued (or
+    # judged already by the node's job).
+    store = redis.Redis.from_url(url)
+    try:
+        assert await store.zscore(QUEUE, played) is not None or await store.exists(
+            server_store.analysis_key(played))
+    finally:
+        await store.aclose()
 
 
 async def test_a_removed_result_stays_off_the_boards(node: tuple[str, Node],
