@@ -234,12 +234,13 @@ class _Judge:
         self.states, self.played, self.positions, self.left = states, played, positions, total
         self.progress = progress
         self.found: dict[int, Judged] = {}
+        self.kept = 0  # positions of the budget held back (``boundary``)
 
     def judge(self, k: int) -> Judged:
         here = self.states[k]
         j = _end(here) if here.over else None
         if j is None:
-            spend = min(self.positions, self.left)
+            spend = min(self.positions, self.left - self.kept)
             j = _search(here, spend) if spend > 0 else Judged(UNKNOWN)
             self.left -= j.searched
         self.found[k] = j
@@ -253,7 +254,8 @@ class _Judge:
                and j.line[:1] == (self.played[k],)):
             j = Judged(j.verdict, j.line[1:], j.score, j.complete)
             k += 1
-            self.found.setdefault(k, j)
+            if k not in self.found or self.found[k].verdict is UNKNOWN:
+                self.found[k] = j  # a line passed along beats a position left unknown
         return k
 
     def tell(self, done: int) -> None:
@@ -276,8 +278,11 @@ class _Judge:
         return judged
 
     def boundary(self) -> list[Judged]:
+        """The halving holds one position's budget back for the position after the last won
+        one, so that a game's budget running out never leaves its turning point unsearched."""
         n = len(self.played)
         won, lost = -1, n + 1  # positions up to ``won`` are won, from ``lost`` on lost
+        self.kept = min(self.positions, self.left)
         while lost - won > 1:
             open_ = [k for k in range(won + 1, lost) if k not in self.found]
             if not open_:
@@ -291,6 +296,16 @@ class _Judge:
                 lost = k
             self.tell(won + 1 + n + 1 - lost + sum(
                 1 for i in self.found if won < i < lost))
+        self.kept = 0
+        while won + 1 < lost and self.found[won + 1].searched == 0 and self.left > 0:
+            del self.found[won + 1]  # left unsearched when the budget ran out: searched now
+            j = self.judge(won + 1)
+            if j.verdict is WON:
+                won = self.followed(won + 1)
+            elif j.verdict is LOST:
+                lost = won + 1
+            else:
+                break
         judged: list[Judged] = []
         for k in range(n + 1):
             j = self.found.get(k) or Judged(UNKNOWN)
@@ -326,7 +341,8 @@ def _turning_point(states: list[State], judged: list[Judged], played: list[str],
     words = move_words(before, parse_move(before.rules, move))
     after = judged[k + 1].verdict.value
     lost = ("the deal could no longer be won" if after == "lost"
-            else "no win was found within the budget")
+            else "no win was found within the budget" if judged[k + 1].searched
+            else "the game's budget ran out before the next position was searched")
     text = (f"After {k + 1}. {words} {lost}; {better_words} kept it winnable, "
             f"{len(better)} moves to go.")
     return TurningPoint(k + 1, move, words, after, better, better_words, text)
