@@ -38,7 +38,8 @@ ARENA_START, ARENA_LENGTH = 20, "600s"
 # How far the page scrolls sideways; every element shown whose right edge is past the
 # viewport's, unless a box that scrolls sideways (or clips on purpose) and ends inside the
 # viewport holds it: what such a box holds is reached by scrolling it, or cut by design; and
-# the height of every board taller than the viewport (fitted, none is).
+# the height of every board taller than the viewport (fitted, none is); the words of a
+# line-score table's headers and names split across lines.
 SIDEWAYS = """() => {
   const vw = innerWidth, s = SLACK;
   const held = (el) => {
@@ -60,7 +61,20 @@ SIDEWAYS = """() => {
   }
   const tall = [...document.querySelectorAll('.board')].map((b) => b.getBoundingClientRect().height)
     .filter((h) => h > innerHeight + s).map(Math.round);
-  return {scroll: document.documentElement.scrollWidth - vw, cut, tall};
+  // A word of a line-score table's header or name split across two lines ("PLAYE R").
+  const split = [];
+  for (const th of document.querySelectorAll('.line-scores th')) {
+    const words = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let n = words.nextNode(); n; n = words.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if ([...r.getClientRects()].filter((x) => x.width > 0).length > 1) split.push(m[0]);
+      }
+    }
+  }
+  return {scroll: document.documentElement.scrollWidth - vw, cut, tall, split};
 }""".replace("SLACK", str(SLACK))
 # Two frames: the boards are fitted to their room before the next paint (clients/web/fit.js).
 SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -104,6 +118,8 @@ class Tour:
                 self.failures.append(f"{what}: cut at the right edge: {m['cut'][:4]}")
             if m["tall"]:
                 self.failures.append(f"{what}: a board taller than the screen: {m['tall']} px")
+            if m["split"]:
+                self.failures.append(f"{what}: words split across lines: {m['split'][:4]}")
             errors = self.errors[size]
             if errors:
                 self.failures.append(f"{what}: {errors[:3]}")
