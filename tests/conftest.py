@@ -52,17 +52,18 @@ SUITE_ACCOUNTS = {"SAMEDEAL_SIGNUP_BURST": "0", "SAMEDEAL_DAILY_RANK_NEW_ACCOUNT
                   "SAMEDEAL_ORIGIN_BURST": "0"}
 # FAST also lifts the rate limits that would get in the way: a socket's, an account's, and
 # the cap on an account's sockets (a load test opens 150 for one player).
+#: Every race a test ends is analysed in the background: a budget the suite's two cores spare
+#: (the tests are of who sees what; the search has its own), not niced (tests wait for
+#: analyses, and a niced process on a busy machine waits for idle CPU). Every node the suite
+#: starts has it unless the test gives its own: the queue is one per store, and any node on it
+#: may judge any test's game, so two budgets would give two analyses of one game.
+SUITE_ANALYSIS = {"SAMEDEAL_ANALYSIS_POSITIONS": "20000", "SAMEDEAL_ANALYSIS_TOTAL": "200000",
+                  "SAMEDEAL_ANALYSIS_NICE": "0"}
 FAST = {"SAMEDEAL_RATE_PER_SECOND": "5000", "SAMEDEAL_RATE_BURST": "5000",
         "SAMEDEAL_ACCOUNT_PER_SECOND": "5000", "SAMEDEAL_ACCOUNT_BURST": "5000",
         "SAMEDEAL_SOCKETS_PER_ACCOUNT": "0",
         "SAMEDEAL_FLOOD_AFTER": "5000", "SAMEDEAL_ABSENT_PACE": "0.1",
-        "SAMEDEAL_NODE_TIMEOUT": "4",
-        # every race a test ends is analysed in the background: a budget the suite's two
-        # cores spare (the tests are of who sees what; the search has its own), not niced
-        # (tests wait for analyses, and a niced process on a busy machine waits for idle CPU)
-        "SAMEDEAL_ANALYSIS_POSITIONS": "20000", "SAMEDEAL_ANALYSIS_TOTAL": "200000",
-        "SAMEDEAL_ANALYSIS_NICE": "0",
-        **SUITE_ACCOUNTS}
+        "SAMEDEAL_NODE_TIMEOUT": "4", **SUITE_ANALYSIS, **SUITE_ACCOUNTS}
 
 
 def clear_of_midnight(margin: float = 300) -> date:
@@ -200,7 +201,7 @@ def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.
     if redis_url:
         args += ["--redis-url", redis_url]
     out = open(log, "wb")  # noqa: SIM115 - the process writes it until the end of the run
-    proc = subprocess.Popen(args, cwd=ROOT, env=os.environ | env, stdout=out,
+    proc = subprocess.Popen(args, cwd=ROOT, env=os.environ | SUITE_ANALYSIS | env, stdout=out,
                             stderr=subprocess.STDOUT)
     node = Node(f"http://127.0.0.1:{port}", proc.pid, log)
 
