@@ -93,6 +93,7 @@ function sizeFor(board, beside) {
       if (h <= fill) break;
       cw *= fill / h;
     }
+    cw = grow(board, Math.max(MIN_CW, cw), byWidth, h1, fill);
   }
   cw = Math.floor(Math.max(MIN_CW, Math.min(byWidth, cw)) * 4) / 4;
   let depth = DEPTH_MIN;
@@ -102,6 +103,22 @@ function sizeFor(board, beside) {
     if (perDepth > 0) depth = Math.min(DEPTH_MAX, DEPTH_MIN + Math.max(0, fill - at) / perDepth);
   }
   return sized(board, cw, depth, room, fill);
+}
+
+// Facts beside the cards that are taller than small cards hold the board's height up below some
+// card width, so the line through the two measures falls short of the room there (a called-card
+// grid's ten line scores held sideways: 27 px cards where 31 fit): secant steps between the
+// largest width that fits and the smallest too tall reach the largest that fits.
+function grow(board, lo, hi, hHi, fill) {
+  let hLo = heightAt(board, lo, DEPTH_MIN);
+  for (let i = 0; i < 4 && hLo <= fill; i++) {
+    const next = lo + ((hi - lo) * (fill - hLo)) / (hHi - hLo);
+    if (next - lo < 0.25) break;
+    const h = heightAt(board, next, DEPTH_MIN);
+    if (h <= fill) [lo, hLo] = [next, h];
+    else [hi, hHi] = [next, h];
+  }
+  return lo;
 }
 
 function sized(board, cw, depth, room, fill) {
