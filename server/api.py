@@ -58,27 +58,26 @@ class Services:
     metrics: Metrics
     signups: SignupLimit
     followups: FollowUps  # the due follow-ups of ended games: every node sweeps
-    beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
-    drain: Drain = field(default_factory=Drain)
-    board_watch: BoardWatch | None = None  # boards published live to the sockets watching
-    bot_races: BotRaces | None = None  # races against a server-run bot
-    ghosts: Ghosts | None = None  # ghost races (server/ghosts/__init__.py)
-    hints: Hints | None = None  # hints in practice games, searched in a process pool
-    leagues: Leagues | None = None  # private groups (server/leagues/__init__.py)
-    league_boards: LeagueBoards | None = None  # their boards (server/leagues/boards.py)
-    winnable: Winnable | None = None  # the winnable daily deals' choices and par
-    arenas: Arenas | None = None  # scheduled events: a deal every few minutes (arenas.py)
-    challenges: Challenges | None = None  # challenges by name (server/challenges/__init__.py)
-    daily_live: DailyLive | None = None  # the daily's live edition (server/daily/live.py)
-    limits: Limits | None = None  # per account, per address, sockets (server/accounts/limits.py)
-    analyses: Analyses | None = None  # post-game analysis (server/analyses/__init__.py)
+    board_watch: BoardWatch  # boards published live to the sockets watching
+    bot_races: BotRaces  # races against a server-run bot
+    ghosts: Ghosts  # ghost races (server/ghosts/__init__.py)
+    hints: Hints  # hints in practice games, searched in a process pool
+    leagues: Leagues  # private groups (server/leagues/__init__.py)
+    league_boards: LeagueBoards  # their boards (server/leagues/boards.py)
+    winnable: Winnable  # the winnable daily deals' choices and par
+    arenas: Arenas  # scheduled events: a deal every few minutes (server/arenas/__init__.py)
+    challenges: Challenges  # challenges by name (server/challenges/__init__.py)
+    daily_live: DailyLive  # the daily's live edition (server/daily/live.py)
+    limits: Limits  # per account, per address, sockets (server/accounts/limits.py)
+    analyses: Analyses  # post-game analysis (server/analyses/__init__.py)
     #: Every feature's operations, socket messages and routes (server/feature.py), as the
     #: app factory registered them.
-    features: Features | None = None
+    features: Features
+    beacon: DayBeacon | None = None  # the public randomness beacon, when one is configured
+    drain: Drain = field(default_factory=Drain)
 
     @property
     def operations(self) -> Mapping[str, Operation]:
-        assert self.features is not None, "build_services registers the features"
         return self.features.operations
 
 
@@ -94,13 +93,12 @@ async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
     """A day's page is the same for everyone, account or not, so that anyone can check a
     reveal (``samedeal verify-day``); with its live edition's section (``null``: off)."""
     out = await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
-    if sv.daily_live is not None:
-        out["live"] = await sv.daily_live.page(parse_day(out["day"]))
+    out["live"] = await sv.daily_live.page(parse_day(out["day"]))
     return out
 
 
 def live_of(sv: Services) -> DailyLive:
-    if sv.daily_live is None or not sv.settings.daily_live:
+    if not sv.settings.daily_live:
         raise ApiError("daily_live.off", "this server holds no live edition of the daily")
     return sv.daily_live
 
@@ -117,15 +115,10 @@ async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
     return name, public, kind
 
 
-def ghosts_of(sv: Services) -> Ghosts:
-    assert sv.ghosts is not None  # wired by build_services
-    return sv.ghosts
-
-
 async def ghost_board(sv: Services, public: str, kind: str) -> tuple[str, str, str]:
     """``ghost/<id>``: a ghost race's ranking, humans and bots on one board as in a race."""
     gid = public[len("ghost/"):]
-    if not gid or "/" in gid or not await ghosts_of(sv).exists(gid):
+    if not gid or "/" in gid or not await sv.ghosts.exists(gid):
         raise ApiError("board.unknown", f"there is no board {public[:96]!r}: see "
                        "docs/protocol.md")
     return ghost_board_key(gid), f"ghost/{gid}", kind
@@ -138,11 +131,6 @@ def arena_board(public: str) -> str:
         raise ApiError("board.unknown", f"there is no board {public[:96]!r}: see "
                        "docs/protocol.md")
     return arena_board_key(aid)
-
-
-def arenas_of(sv: Services) -> Arenas:
-    assert sv.arenas is not None
-    return sv.arenas
 
 
 async def seen_from(sv: Services, body: dict[str, Any], reply: dict[str, Any],
@@ -180,6 +168,6 @@ async def moves_public(sv: Services, race: str, daily: str) -> bool:
     if race:
         summary = await sv.races.summary(race)
         if summary.get("ghost"):
-            return await ghosts_of(sv).revealed(summary["ghost"])
+            return await sv.ghosts.revealed(summary["ghost"])
         return summary["state"] == "ended"  # type: ignore[no-any-return]
     return await sv.daily.revealed(parse_day(daily))

@@ -189,7 +189,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
         lambda: store.now_ms(redis)))
     sv = Services(settings, redis, accounts, sessions, races, matches, daily, boards,
                   records, hub, metrics, SignupLimit(redis, settings), followups,
-                  beacon, board_watch=BoardWatch(boards, hub, metrics,
+                  beacon=beacon, board_watch=BoardWatch(boards, hub, metrics,
                                                  settings.board_interval,
                                                  par_of=winnable.board_par),
                   bot_races=bot_races, ghosts=ghosts,

@@ -11,6 +11,7 @@ routes are the features' own, and the sweep runs what the features declared."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import logging
@@ -88,7 +89,7 @@ class Feature:
     #: The feature's steps in every node's sweep, given the services (idempotent: nodes overlap).
     sweeps: Callable[[Services], Sequence[Job]] = lambda sv: ()
     #: Its loops beside the sweep, each run until the node stops.
-    loops: Callable[[Services, Any], Sequence[Awaitable[None]]] = lambda sv, stop: ()
+    loops: Callable[[Services, asyncio.Event], Sequence[Awaitable[None]]] = lambda sv, stop: ()
     #: At the node's start, before it serves (a pool's processes started).
     start: Callable[[Services], None] | None = None
     #: At the node's stop, after its loops ended and before the store closes.
@@ -117,7 +118,7 @@ class Features:
     def sweeps(self, sv: Services) -> list[Job]:
         return [job for f in self.features for job in f.sweeps(sv)]
 
-    def loops(self, sv: Services, stop: Any) -> list[Awaitable[None]]:
+    def loops(self, sv: Services, stop: asyncio.Event) -> list[Awaitable[None]]:
         return [loop for f in self.features for loop in f.loops(sv, stop)]
 
     def start(self, sv: Services) -> None:

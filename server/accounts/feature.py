@@ -90,6 +90,6 @@ FEATURE = Feature(
                  errors=("player.unknown",)),
     ],
     # the leases of this node's sockets (server/accounts/limits.py)
-    loops=lambda sv, stop: [sv.limits.run(stop)] if sv.limits is not None else [],
+    loops=lambda sv, stop: [sv.limits.run(stop)],
     answered=answered,
 )

@@ -23,7 +23,6 @@ async def analysis(sv: Services, player: Player | None, sid: str) -> dict[str, A
     search reaches a game still being raced), a match player's game (a called-card grid, a
     bowler's frames) likewise once the match is over; a practice game's to its player once it
     is over. ``pending`` while it is being computed."""
-    assert sv.analyses is not None  # build_services makes it
     meta = await sv.analyses.meta(sid)
     race = "" if meta.get("match") else race_of(sid, meta)
     mine = player is not None and meta["player"] == player.id
@@ -65,8 +64,7 @@ async def analysis_of(request: Request) -> Response:
 
 
 async def stop(sv: Services) -> None:
-    if sv.analyses is not None:  # an analysis under way stopped with its pool
-        sv.analyses.close()
+    sv.analyses.close()  # an analysis under way stopped with its pool
 
 
 FEATURE = Feature(
@@ -82,7 +80,7 @@ FEATURE = Feature(
                          "analysis.off", "match.not_over"), operation="analysis.get"),
     ],
     # the ranked attempts on a day's boards queued once it is revealed
-    sweeps=lambda sv: [sv.analyses.queue_revealed] if sv.analyses is not None else [],
-    loops=lambda sv, stop: [sv.analyses.run(stop)] if sv.analyses is not None else [],
+    sweeps=lambda sv: [sv.analyses.queue_revealed],
+    loops=lambda sv, stop: [sv.analyses.run(stop)],
     stop=stop,
 )

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..accounts import Player, admin
-from ..api import Services, arenas_of
+from ..api import Services
 from ..feature import Feature, Operation
 from ..transport import replies
 from ..transport.endpoints import Endpoint, Handler
@@ -19,20 +19,20 @@ from . import live
 
 
 async def arena_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await arenas_of(sv).join(player, body["arena"])
+    return await sv.arenas.join(player, body["arena"])
 
 
 async def arena_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await arenas_of(sv).leave(player, body["arena"])
+    return await sv.arenas.leave(player, body["arena"])
 
 
 async def arena_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await arenas_of(sv).summary(body["arena"], player.id)
+    return await sv.arenas.summary(body["arena"], player.id)
 
 
 async def listing(request: Request) -> Response:
     """Upcoming and running arenas: public, no token needed."""
-    return respond(request, {"arenas": await arenas_of(services(request)).listing()})
+    return respond(request, {"arenas": await services(request).arenas.listing()})
 
 
 def operator(kind: str, path: str = "", status: int = 200) -> Handler:
@@ -45,8 +45,8 @@ def operator(kind: str, path: str = "", status: int = 200) -> Handler:
         if path:
             body[path] = param(request, path)
         if kind == "arena.cancel":
-            return respond(request, await arenas_of(sv).cancel(body["arena"]), status)
-        return respond(request, await arenas_of(sv).create(body), status)
+            return respond(request, await sv.arenas.cancel(body["arena"]), status)
+        return respond(request, await sv.arenas.create(body), status)
 
     endpoint.__name__ = kind.replace(".", "_")
     return endpoint
@@ -80,6 +80,6 @@ FEATURE = Feature(
                  errors=("arena.forbidden", "arena.unknown")),
     ],
     # the rounds now due dealt, the arenas whose time is up ended (decided in Redis)
-    sweeps=lambda sv: [sv.arenas.run_due] if sv.arenas is not None else [],
+    sweeps=lambda sv: [sv.arenas.run_due],
     closed=live.leave_all,
 )

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import msgpack
 
 from ..accounts import Player
-from ..api import Services, arenas_of
+from ..api import Services
 from . import arena_channel
 
 log = logging.getLogger("samedeal.arenas")
@@ -41,7 +41,7 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
         await unfollow(socket, aid)
         return {"type": "unsubscribed", "arena": aid}
     if kind == "arena.subscribe":
-        out = await arenas_of(sv).summary(aid, socket.player.id)  # arena.unknown first
+        out = await sv.arenas.summary(aid, socket.player.id)  # arena.unknown first
     else:
         out = await sv.operations[kind].handler(sv, socket.player, m)
     if kind == "arena.leave":
@@ -79,7 +79,7 @@ async def resync(socket: Socket, aid: str, resend: Resend | None = None) -> None
             socket.push(await resend())
             return
         viewer = socket.player.id if socket.player else None
-        socket.push({"type": "arena", **await arenas_of(socket.sv).summary(aid, viewer)})
+        socket.push({"type": "arena", **await socket.sv.arenas.summary(aid, viewer)})
     except Exception:
         log.info("arena %s could not be sent again", aid, exc_info=True)
 

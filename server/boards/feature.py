@@ -17,7 +17,7 @@ from .formats import board_format
 
 
 async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    if league_board(body["board"]) and sv.league_boards is not None:
+    if league_board(body["board"]):
         return await sv.league_boards.page(player.id, body)  # members only
     name, public, kind = await board_of(sv, body)
     around = body.get("around", "")
@@ -33,13 +33,12 @@ async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
         raise ApiError("board.absent", "that player has no entry on this board")
     reply = {"board": public, "kind": kind, "format": board_format(public), "total": page.total,
              "entries": page.entries, **you}
-    par = None if sv.winnable is None else await sv.winnable.board_par(public)
+    par = await sv.winnable.board_par(public)
     return reply if par is None else add_par(reply, par)  # a revealed day's board
 
 
 async def stop(sv: Services) -> None:
-    if sv.board_watch is not None:  # the boards' readers stopped
-        await sv.board_watch.stop()
+    await sv.board_watch.stop()  # the boards' readers stopped
 
 
 FEATURE = Feature(

@@ -26,7 +26,7 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
     watch = sv.board_watch
     assert watch is not None
     source: Source | None = None
-    if league_board(m["board"]) and sv.league_boards is not None:
+    if league_board(m["board"]):
         if kind == "board.unsubscribe":  # a removed member may still leave it
             b = await sv.league_boards.named(m)
             key, public, board_kind = b.key, b.public, b.kind

@@ -6,22 +6,18 @@ from typing import Any
 
 from ..accounts import Player
 from ..api import Services
-from ..errors import ApiError
 from ..feature import Feature, Operation
 from ..transport.rest import post
 
 
 async def race_bot(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    if sv.bot_races is None:
-        raise ApiError("race.bot_capacity", "this server runs no bots")
     sv.metrics.races.labels("created").inc()
     return await sv.bot_races.start(player, body)
 
 
 async def stop(sv: Services) -> None:
     """The node's bots' leases handed back: another node plays their races on."""
-    if sv.bot_races is not None:
-        await sv.bot_races.stop()
+    await sv.bot_races.stop()
 
 
 FEATURE = Feature(
@@ -35,6 +31,6 @@ FEATURE = Feature(
               "race.bot_capacity"), 201),
     ],
     # bots whose node died, played on here
-    sweeps=lambda sv: [sv.bot_races.take_over] if sv.bot_races is not None else [],
+    sweeps=lambda sv: [sv.bot_races.take_over],
     stop=stop,
 )

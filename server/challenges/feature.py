@@ -9,41 +9,36 @@ from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
 from ..transport.rest import get, post
-from . import Challenges, notices
+from . import notices
 
 CHALLENGE_ERRORS = ("challenge.unknown", "challenge.answered", "challenge.expired")
 
 
-def _challenges(sv: Services) -> Challenges:
-    assert sv.challenges is not None, "build_services wires them"
-    return sv.challenges
-
-
 async def challenge_send(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _challenges(sv).send(player, body)
+    return await sv.challenges.send(player, body)
 
 
 async def challenge_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _challenges(sv).list(player)
+    return await sv.challenges.list(player)
 
 
 async def challenge_accept(sv: Services, player: Player,
                            body: dict[str, Any]) -> dict[str, Any]:
-    return await _challenges(sv).accept(player, body["challenge"])
+    return await sv.challenges.accept(player, body["challenge"])
 
 
 async def challenge_decline(sv: Services, player: Player,
                             body: dict[str, Any]) -> dict[str, Any]:
-    return await _challenges(sv).decline(player, body["challenge"], body.get("block", False))
+    return await sv.challenges.decline(player, body["challenge"], body.get("block", False))
 
 
 async def challenge_withdraw(sv: Services, player: Player,
                              body: dict[str, Any]) -> dict[str, Any]:
-    return await _challenges(sv).withdraw(player, body["challenge"])
+    return await sv.challenges.withdraw(player, body["challenge"])
 
 
 async def challenge_refuse(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _challenges(sv).refuse(player, body["refuse"])
+    return await sv.challenges.refuse(player, body["refuse"])
 
 
 FEATURE = Feature(
@@ -75,7 +70,7 @@ FEATURE = Feature(
              "Withdraw a challenge you sent, before its answer", CHALLENGE_ERRORS),
     ],
     # challenges that waited too long for an answer expired
-    sweeps=lambda sv: [sv.challenges.expire_due] if sv.challenges is not None else [],
+    sweeps=lambda sv: [sv.challenges.expire_due],
     greeted=notices.follow,  # a socket hears of its player's challenges
     closed=notices.leave,
 )

@@ -74,8 +74,7 @@ async def chain(request: Request) -> Response:
 
 async def stop(sv: Services) -> None:
     """The winnable-daily job's pool and the daily's own stopped."""
-    if sv.winnable is not None:
-        sv.winnable.close()
+    sv.winnable.close()
     sv.daily.close()
 
 
@@ -121,6 +120,6 @@ FEATURE = Feature(
     # round fetched (until it comes)
     sweeps=lambda sv: [sv.daily.close_due, sv.daily.reveal_due, sv.daily.rounds.fetch_today],
     # the winnable daily deals decided ahead (server/daily/winnable.py)
-    loops=lambda sv, stop: [sv.winnable.run(stop)] if sv.winnable is not None else [],
+    loops=lambda sv, stop: [sv.winnable.run(stop)],
     stop=stop,
 )

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..accounts import Player
-from ..api import Services, ghosts_of
+from ..api import Services
 from ..feature import Feature, Operation, Socket
 from ..transport import replies
 from ..transport.endpoints import Endpoint
@@ -17,21 +17,21 @@ from .replay import Replays
 
 
 async def ghost_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await ghosts_of(sv).create(player, body)
+    return await sv.ghosts.create(player, body)
 
 
 async def ghost_enter(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await ghosts_of(sv).enter(player, body["ghost"])
+    return await sv.ghosts.enter(player, body["ghost"])
 
 
 async def ghost_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await ghosts_of(sv).summary(body["ghost"])
+    return await sv.ghosts.summary(body["ghost"])
 
 
 async def listing(request: Request) -> Response:
     """The open ghost races, newest first (at most 50)."""
     await caller(request)
-    return respond(request, {"ghosts": await ghosts_of(services(request)).list_open()})
+    return respond(request, {"ghosts": await services(request).ghosts.list_open()})
 
 
 async def answered(socket: Socket, reply: dict[str, Any]) -> None:
@@ -68,7 +68,7 @@ FEATURE = Feature(
              ("ghost.unknown", "ghost.closed", "ghost.entered")),
     ],
     # ghost races whose time is up closed, closed ones revealed
-    sweeps=lambda sv: [sv.ghosts.sweep] if sv.ghosts is not None else [],
+    sweeps=lambda sv: [sv.ghosts.sweep],
     answered=answered,
     closed=closed,
 )

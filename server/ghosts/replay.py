@@ -48,7 +48,6 @@ class Replays:
 
 
 async def replay(sv: Services, push: Push, gid: str, pid: str) -> None:
-    assert sv.ghosts is not None
     try:
         _, plan = await sv.ghosts.replay(gid, pid)
         now = await store.now_ms(sv.redis)

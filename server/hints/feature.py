@@ -11,18 +11,15 @@ from ..transport.rest import post
 
 
 async def hint(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    assert sv.hints is not None  # build_services makes it
     return await sv.hints.hint(player, body["session"])
 
 
 def start(sv: Services) -> None:
-    if sv.hints is not None:  # the pool's processes start now, not at the first hint
-        sv.hints.warm()
+    sv.hints.warm()  # the pool's processes start now, not at the first hint
 
 
 async def stop(sv: Services) -> None:
-    if sv.hints is not None:
-        sv.hints.shutdown()
+    sv.hints.shutdown()
 
 
 FEATURE = Feature(

@@ -8,42 +8,36 @@ from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
 from ..transport.rest import get, post
-from . import Leagues
 
 LEAGUE_ERRORS = ("league.unknown",)
 
 
-def _leagues(sv: Services) -> Leagues:
-    assert sv.leagues is not None
-    return sv.leagues
-
-
 async def league_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _leagues(sv).create(player.id, body["name"])
+    return await sv.leagues.create(player.id, body["name"])
 
 
 async def league_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _leagues(sv).join(player.id, body["code"])
+    return await sv.leagues.join(player.id, body["code"])
 
 
 async def league_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _leagues(sv).leave(player.id, body["league"])
+    return await sv.leagues.leave(player.id, body["league"])
 
 
 async def league_remove(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _leagues(sv).remove(player.id, body["league"], body["player"])
+    return await sv.leagues.remove(player.id, body["league"], body["player"])
 
 
 async def league_code(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _leagues(sv).recode(player.id, body["league"])
+    return await sv.leagues.recode(player.id, body["league"])
 
 
 async def league_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return await _leagues(sv).summary(player.id, body["league"])
+    return await sv.leagues.summary(player.id, body["league"])
 
 
 async def league_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
-    return {"leagues": await _leagues(sv).mine(player.id)}
+    return {"leagues": await sv.leagues.mine(player.id)}
 
 
 FEATURE = Feature(

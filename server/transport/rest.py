@@ -89,9 +89,7 @@ async def caller(request: Request) -> Player:
 
 def limits_of(request: Request) -> tuple[Limits, str]:
     """The node's limits and the request's client address."""
-    limits = services(request).limits
-    assert limits is not None, "build_services wires them"
-    return limits, address_of(request)
+    return services(request).limits, address_of(request)
 
 
 async def anonymous(request: Request) -> None:

@@ -88,7 +88,6 @@ class Bucket:
 
 class Connection(V2Socket):
     def __init__(self, ws: WebSocket, sv: Services, encoding: str, v2: bool = False) -> None:
-        assert sv.features is not None, "build_services registers the features"
         self.features = sv.features  # what a message is, and the features' hooks
         self.ws = ws
         self.sv = sv
@@ -109,7 +108,6 @@ class Connection(V2Socket):
         #: match -> the last own grid sent (its as_of, and a bowler's card deadline)
         self.grid_as_of: dict[str, tuple[int, int | None]] = {}
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
-        assert sv.limits is not None, "build_services wires them"
         self.limits = sv.limits  # the account's budget and its sockets, on every node
         self.socket_id = self.limits.socket_id()
         self.address = address_of(ws)  # the client's, as the limits and fingerprints read it

@@ -283,7 +283,6 @@ async def refused(code: str, call: Any) -> str:
 async def test_joins_close_at_the_instant_and_only_listed_rule_sets_are_live(
         services: tuple[api.Services, Clock]) -> None:
     sv, clock = services
-    assert sv.daily_live is not None
     day = clock.day
     ivy, _ = await sv.accounts.register("Ivy", "human")
     clock.at(day, 18 * HOUR)
@@ -346,7 +345,6 @@ async def test_the_winnable_rule_picks_the_live_deal_by_its_own_label(
                                  winnable_only="nestor/easy", daily_live_rules="nestor/easy",
                                  winnable_positions=16000, winnable_cap=4), clock)
     try:
-        assert sv.winnable is not None and sv.daily_live is not None
         clock.at(day, 18 * HOUR)
         (before,) = (await api.daily_page(sv, {}))["live"]["editions"]
         assert before.get("pending") and "commitment" not in before  # not decided ahead yet

@@ -64,7 +64,6 @@ async def board(sv: api.Services, p: Player, name: str) -> dict[str, Any]:
 async def test_week_points_per_place_and_streaks(
         services: tuple[api.Services, Clock, date]) -> None:
     sv, clock, monday = services
-    assert sv.leagues is not None
     ann, ben, cat, dan = [(await sv.accounts.register(n, "human"))[0]
                           for n in ("Ann", "Ben", "Cat", "Dan")]
     made = await sv.leagues.create(ann.id, "Week club")
