@@ -1,7 +1,8 @@
 """The one contract a feature plugs in through. A feature (races, matches, the daily, ...)
 declares what it adds to the server: its operations (a message type, its handler, its reply
 type), the messages the socket itself answers for it (following a race, watching a board),
-its REST routes, and the jobs it adds to every node's sweep and background. The app factory
+the numbered event streams a socket follows (a race, a match) and what of each is a player's
+own, its REST routes, and the jobs it adds to every node's sweep and background. The app factory
 (server/app.py) lists the features; ``register`` merges and checks them, so a message type
 declared twice, a route running an operation nobody declared, or a reply type the schema
 does not know fails when the app is built, not in a player's hands.
@@ -41,9 +42,6 @@ class Socket(Protocol):
 
     sv: Services
     player: Player | None
-    arenas: dict[str, Any]  # arena id -> its listener (server/arenas/live.py)
-    boards: set[str]  # the boards it watches (server/boards/live.py)
-    challenge_listener: Any  # its player's challenges (server/challenges/notices.py)
     own: dict[str, Any]  # what each feature keeps for this socket, by the feature's name
 
     @property
@@ -51,9 +49,55 @@ class Socket(Protocol):
 
     def push(self, message: Body) -> None: ...
 
-    async def follow(self, eid: str, after: int | None, match: bool = False) -> None: ...
+    async def follow(self, eid: str, after: int | None, stream: str) -> None:
+        """Follow ``eid``, a stream of the kind named (``Stream.name``), after event
+        ``after``."""
 
     async def unfollow(self, eid: str) -> None: ...
+
+
+class Follower(Protocol):
+    """What a stream's ``own`` may use of the socket following it, on the socket's writer
+    (so what it sends keeps its place among the stream's events)."""
+
+    sv: Services
+    player: Player | None
+    #: per followed id, what its stream keeps for this socket (let go when unfollowed)
+    kept: dict[str, Any]
+
+    def sent(self, eid: str) -> int | None:
+        """The number of ``eid``'s last event this socket was sent (``None``: not
+        followed)."""
+
+    async def write(self, message: Body) -> None:
+        """Write ``message`` now, in its place among the events."""
+
+    async def send_up_to(self, eid: str, seq: int) -> None:
+        """Send ``eid``'s events not yet sent, up to ``seq``."""
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A numbered event stream a socket follows (a race, a match): the socket sends its
+    events in order, none twice, a summary after a gap the window no longer covers; the
+    stream's feature says what the socket cannot know: how to summarise it for a viewer,
+    which events end it, and what is a viewer's own (sent to them alone, after an event of
+    ``owned`` or a summary)."""
+
+    #: the kind: the summary message's type, the id's field in a reply that seats a player
+    name: str
+    #: (services, id, viewer) -> the summary its followers are sent, with its ``seq``
+    summary: Callable[[Services, str, str | None], Awaitable[Body]]
+    #: the events after which it is over
+    ended: frozenset[str]
+    #: the events after which a follower gets what is theirs alone
+    owned: frozenset[str] = frozenset()
+    #: (follower, id, the event just sent or None, the summary just sent or None): what is
+    #: the follower's own, written with ``Follower.write``; also run on a private note
+    #: published for the follower alone (both None)
+    own: Callable[[Follower, str, Body | None, Body | None], Awaitable[None]] | None = None
+    #: (services, id, player, +1 or -1): a follower counts as the player's presence
+    presence: Callable[[Services, str, str, int], Awaitable[None]] | None = None
 
 
 #: A message the socket answers itself: the reply, or None when the socket sends it.
@@ -99,6 +143,8 @@ class Feature:
     closed: SocketHook | None = None
     #: After a socket sent a reply (its operation done): what the socket goes on to do.
     answered: Callable[[Socket, Body], Awaitable[None]] | None = None
+    #: The event streams a socket may follow, by their ``name``.
+    streams: Sequence[Stream] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +155,7 @@ class Features:
     operations: Mapping[str, Operation]
     socket: Mapping[str, SocketHandler]
     endpoints: tuple[Endpoint, ...]
+    streams: Mapping[str, Stream]
 
     @functools.cached_property
     def ws_types(self) -> frozenset[str]:
@@ -186,7 +233,19 @@ def register(*features: Feature) -> Features:
     twice = sorted({r for r in routes if routes.count(r) > 1})
     if twice:
         raise ValueError(f"routes declared twice: {twice}")
-    return Features(features, operations, socket, tuple(endpoints))
+    streams: dict[str, Stream] = {}
+    for f in features:
+        for st in f.streams:
+            _new(st.name, streams, f)
+            if st.name not in replies.REPLIES:
+                raise ValueError(f"{f.name}: stream {st.name!r} is no reply type to send its "
+                                 "summary as")
+            unknown = sorted((st.ended | st.owned) - set(replies.EVENTS))
+            if unknown:
+                raise ValueError(f"{f.name}: stream {st.name!r} names events the schema does "
+                                 f"not know: {unknown}")
+            streams[st.name] = st
+    return Features(features, operations, socket, tuple(endpoints), streams)
 
 
 def reply_schema(op: Operation) -> dict[str, Any]:

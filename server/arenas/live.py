@@ -29,7 +29,7 @@ TASKS: set[asyncio.Task[None]] = set()  # resyncs under way (a reference, so non
 class Socket(Protocol):
     sv: Services
     player: Player | None
-    arenas: dict[str, Any]  # arena id -> its listener
+    own: dict[str, Any]  # "arenas": arena id -> its listener
 
     def push(self, message: dict[str, Any]) -> None: ...
 
@@ -56,7 +56,8 @@ async def follow(socket: Socket, aid: str, shape: Shape | None = None,
     """Push the arena's events to the socket, each as ``shape`` makes it (the daily's live
     edition speaks of its own events: server/daily/live_socket.py); after a pub/sub outage, what
     ``resend`` reads (else the arena's summary)."""
-    if aid in socket.arenas:
+    arenas = followed(socket)
+    if aid in arenas:
         return
 
     def listener(data: bytes | None) -> None:
@@ -68,8 +69,14 @@ async def follow(socket: Socket, aid: str, shape: Shape | None = None,
         TASKS.add(task)
         task.add_done_callback(TASKS.discard)
 
-    socket.arenas[aid] = listener
+    arenas[aid] = listener
     await socket.sv.hub.subscribe(arena_channel(aid), listener)
+
+
+def followed(socket: Socket) -> dict[str, Any]:
+    """The arenas ``socket`` follows, each with its listener."""
+    arenas: dict[str, Any] = socket.own.setdefault("arenas", {})
+    return arenas
 
 
 async def resync(socket: Socket, aid: str, resend: Resend | None = None) -> None:
@@ -85,14 +92,14 @@ async def resync(socket: Socket, aid: str, resend: Resend | None = None) -> None
 
 
 async def unfollow(socket: Socket, aid: str) -> None:
-    listener = socket.arenas.pop(aid, None)
+    listener = followed(socket).pop(aid, None)
     if listener is not None:
         await socket.sv.hub.unsubscribe(arena_channel(aid), listener)
 
 
 async def leave_all(socket: Socket) -> None:
     """The socket closed: it follows no arena any more."""
-    for aid in list(socket.arenas):
+    for aid in list(followed(socket)):
         try:
             await unfollow(socket, aid)
         except Exception:

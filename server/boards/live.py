@@ -16,7 +16,12 @@ log = logging.getLogger("samedeal.boards")
 
 class Socket(Watcher, Protocol):
     sv: Services
-    boards: set[str]  # the key names of the boards it watches
+    own: dict[str, Any]  # "boards": the key names of the boards it watches
+
+
+def watched(socket: Socket) -> set[str]:
+    boards: set[str] = socket.own.setdefault("boards", set())
+    return boards
 
 
 async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]:
@@ -35,15 +40,16 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
             key, public, board_kind = source.board.key, source.board.public, source.board.kind
     else:
         key, public, board_kind = await board_of(sv, m)  # board.unknown, game.unknown
+    boards = watched(socket)
     if kind == "board.unsubscribe":
         await watch.unsubscribe(socket, key)
-        socket.boards.discard(key)
+        boards.discard(key)
         return {"type": "unsubscribed", "board": public, "kind": board_kind}
-    if key not in socket.boards and len(socket.boards) >= sv.settings.board_watches:
+    if key not in boards and len(boards) >= sv.settings.board_watches:
         raise ApiError("board.too_many", f"a socket watches at most "
                        f"{sv.settings.board_watches} boards at once: unsubscribe from one "
                        "first")
-    socket.boards.add(key)
+    boards.add(key)
     await watch.subscribe(socket, key, public, board_kind, m.get("count", 20), source)
     return {"type": "subscribed", "board": public, "kind": board_kind}
 
@@ -53,9 +59,10 @@ async def leave_all(socket: Socket) -> None:
     watch = socket.sv.board_watch
     if watch is None:
         return
-    for key in list(socket.boards):
+    boards = watched(socket)
+    for key in list(boards):
         try:
             await watch.unsubscribe(socket, key)
         except Exception:  # the store away: a closing socket must still close
             log.info("leaving board %s failed", key, exc_info=True)
-    socket.boards.clear()
+    boards.clear()

@@ -22,7 +22,7 @@ log = logging.getLogger("samedeal.challenges")
 class Socket(Protocol):
     sv: Services
     player: Player | None
-    challenge_listener: tuple[str, Listener] | None
+    own: dict[str, Any]  # "challenges": (the player heard, the listener)
 
     def push(self, message: dict[str, Any]) -> None: ...
 
@@ -32,8 +32,9 @@ async def follow(socket: Socket) -> None:
     with another player's token moves it to theirs)."""
     player = socket.player
     assert player is not None
-    if socket.challenge_listener is not None:
-        if socket.challenge_listener[0] == player.id:
+    held = socket.own.get("challenges")
+    if held is not None:
+        if held[0] == player.id:
             return
         await leave(socket)
 
@@ -41,14 +42,14 @@ async def follow(socket: Socket) -> None:
         if data is not None:  # None: pub/sub came back; nothing to catch up (list instead)
             socket.push(msgpack.unpackb(data, raw=False))
 
-    socket.challenge_listener = (player.id, listener)
+    socket.own["challenges"] = (player.id, listener)
     await socket.sv.hub.subscribe(channel(player.id), listener)
     await socket.sv.accounts.listed(player)  # findable by name (accounts older than that)
 
 
 async def leave(socket: Socket) -> None:
     """The socket closed (or said hello as someone else)."""
-    held, socket.challenge_listener = socket.challenge_listener, None
+    held: tuple[str, Listener] | None = socket.own.pop("challenges", None)
     if held is None:
         return
     with contextlib.suppress(Exception):  # a closing socket must not fail on this

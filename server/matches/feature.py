@@ -1,5 +1,6 @@
 """Matches: players taking turns or placing called cards on one deal (the match forms the
-engine declares); a socket follows a match's events with ``match.subscribe``."""
+engine declares); a socket follows a match's events with ``match.subscribe`` (its ``Stream``: a
+player is sent their own grid or lane, and a follower counts as the player's presence)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from starlette.responses import Response
 
 from ..accounts import Player
 from ..api import Services
-from ..feature import Feature, Operation, Socket
+from ..feature import Feature, Follower, Operation, Socket, Stream
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.rest import API, caller, get, param, post, respond, services
@@ -52,8 +53,48 @@ async def subscribe(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, A
         await socket.unfollow(m["match"])
         return {"type": "unsubscribed", "match": m["match"]}
     await socket.sv.matches.load(m["match"])  # match.unknown before subscribing
-    await socket.follow(m["match"], m.get("after"), match=True)
+    await socket.follow(m["match"], m.get("after"), "match")
     return None
+
+
+async def summary(sv: Services, mid: str, viewer: str | None) -> dict[str, Any]:
+    return await sv.matches.summary(mid, viewer)
+
+
+async def present(sv: Services, mid: str, pid: str, delta: int) -> None:
+    await sv.matches.present(mid, pid, delta)
+
+
+async def own_grid(socket: Follower, mid: str, event: dict[str, Any] | None,
+                   summary: dict[str, Any] | None) -> None:
+    """A called-card player's own grid and legal placements, when a card is called; a
+    bowler's own lane and legal placements on their turn (``event``: the one just sent,
+    whose ``turn`` says whether it is this player's)."""
+    assert socket.player is not None
+    if event is not None and "turn" in event and (
+            (event["turn"] or {}).get("player") != socket.player.id):
+        return  # a turns match's event that gives the turn to someone else
+    grid = socket.sv.matches.own(await socket.sv.matches.load(mid), socket.player.id)
+    if grid is None:
+        return
+    last = socket.sent(mid)
+    if last is not None and grid["as_of"] > last:
+        # The match moved on past the events this socket was sent (a catch-up racing the
+        # start, events still on their way): send those first, so a grid never names a
+        # card before the event that calls it to everyone.
+        await socket.send_up_to(mid, grid["as_of"])
+    # A catch-up and the event it raced with would send the same grid twice; a bowler's
+    # cards that keep the turn change no event number, only their card's deadline.
+    sent = (grid["as_of"], grid.get("deadline"))
+    if socket.kept.get(mid) != sent:
+        socket.kept[mid] = sent
+        await socket.write({"type": "match.you", "match": mid, **grid})
+
+
+#: The events after which a player is sent what is theirs alone (``match.you``): a
+#: called-card player's grid, or the lane of the player whose turn the event gives.
+OWNED = frozenset({"match.started", "match.card", "match.ended", "match.moved",
+                   "match.forfeit"})
 
 
 async def matches(request: Request) -> Response:
@@ -112,6 +153,8 @@ FEATURE = Feature(
                  reply=replies.obj({"match": replies.STR, "seed": replies.HEX}), auth="none",
                  errors=(*MATCH_ERRORS, "match.not_over")),
     ],
+    streams=[Stream("match", summary, ended=frozenset({"match.ended"}), owned=OWNED,
+                    own=own_grid, presence=present)],
     # the heartbeat first: it takes back the match presence counted by nodes that died
     sweeps=lambda sv: [sv.matches.keep_presence],
     loops=lambda sv, stop: [sv.matches.run_timers(stop)],

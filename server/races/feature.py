@@ -1,5 +1,6 @@
 """Races: several players on one deal, from the seat to the ranking; a socket follows a race's
-events with ``race.subscribe``."""
+events with ``race.subscribe`` (its ``Stream``: an entrant is sent their own session as the race
+starts)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from starlette.responses import Response
 
 from ..accounts import Player
 from ..api import Services
-from ..feature import Feature, Operation, Socket
+from ..feature import Feature, Follower, Operation, Socket, Stream
+from ..sessions import session_payload
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.rest import API, caller, param, post, respond, services
@@ -46,8 +48,28 @@ async def subscribe(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, A
         await socket.unfollow(m["race"])
         return {"type": "unsubscribed", "race": m["race"]}
     await socket.sv.races.summary(m["race"])  # race.unknown before subscribing
-    await socket.follow(m["race"], m.get("after"))
+    await socket.follow(m["race"], m.get("after"), "race")
     return None
+
+
+async def summary(sv: Services, rid: str, viewer: str | None) -> dict[str, Any]:
+    return await sv.races.summary(rid)  # the same for everyone
+
+
+async def own_session(socket: Follower, rid: str, event: dict[str, Any] | None,
+                      summary: dict[str, Any] | None) -> None:
+    """An entrant's own session, once the race has started (``race.started`` names every
+    entrant's; a summary, the entrants' that have one)."""
+    assert socket.player is not None
+    if event is not None:
+        sessions = event["sessions"]
+    else:
+        summary = summary or await socket.sv.races.summary(rid)
+        sessions = {e["player"]: e["session"] for e in summary["entrants"] if "session" in e}
+    sid = sessions.get(socket.player.id)
+    if sid is not None:
+        s = await socket.sv.sessions.get(socket.player, sid)
+        await socket.write({"type": "session", **session_payload(s)})
 
 
 async def races(request: Request) -> Response:
@@ -99,5 +121,7 @@ FEATURE = Feature(
                                     "ranking": {"type": "array"}}),
                  errors=(*RACE_ERRORS, "race.not_over")),
     ],
+    streams=[Stream("race", summary, ended=frozenset({"race.ended"}),
+                    owned=frozenset({"race.started"}), own=own_session)],
     sweeps=lambda sv: [sv.races.end_due],  # races past their time limit ended
 )

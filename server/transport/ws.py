@@ -6,11 +6,13 @@ never blocks the node. A reply finding the outbox empty and nothing being writte
 reading task itself, with no hand-over to the writer.
 Events carry their number. Every event a socket is sent passes one check (``_frame``), which
 refuses a number at or below the last one sent and notes the new one: no path sends an event
-twice, or goes back. The writer fills a gap from the race's or match's event window, or sends a
+twice, or goes back. The writer fills a gap from the stream's event window, or sends a
 full resync when the window no longer covers it; a catch-up starts where the socket stands when
-it runs, not when it was queued. A match player's sockets following the match tell it they are
-present (for the grace period). On protocol v2 a change's ack carries what changed, and in a
-race takes the place of the mover's own progress event (server/ws_v2.py).
+it runs, not when it was queued. What a stream is (a race, a match: its summary, the events that
+end it, what of it is a player's own, whether following it counts as presence) is its feature's
+``Stream`` (server/feature.py): this module knows no game mode. On protocol v2 a change's ack
+carries what changed, and in a race takes the place of the mover's own progress event
+(server/ws_v2.py).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ..accounts import Player
 from ..api import Services, seen_from
 from ..crash_points import operation as counted
 from ..errors import ApiError, store_unavailable
-from ..sessions import session_payload
+from ..feature import Stream
 from . import acks, codec, drain, schema
 from .events import decode_event, event_frame, events_after, seen_by, step_of
 from .outbox import Outbox
@@ -39,19 +41,13 @@ from .ws_v2 import CHANGES, V2Socket
 
 log = logging.getLogger("samedeal.ws")
 
-#: Races and matches a socket goes on following once they ended (a rematch's event may
-#: still come); past it, the one that ended first is let go, so a socket that plays race
-#: after race keeps no listener for each.
+#: Streams a socket goes on following once they ended (a rematch's event may still come);
+#: past it, the one that ended first is let go, so a socket that plays race after race keeps
+#: no listener for each.
 ENDED_KEPT = 16
-ENDED_EVENTS = frozenset({"race.ended", "match.ended"})
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
-#: Match events after which a player is sent what is theirs alone (``match.you``): a
-#: called-card player's grid, or the lane of the player whose turn the event gives (a turns
-#: match).
-OWN_GRID_EVENTS = frozenset({"match.started", "match.card", "match.ended", "match.moved",
-                             "match.forfeit"})
 
 
 class Bucket:
@@ -95,18 +91,14 @@ class Connection(V2Socket):
         self._v2_init(v2)
         self.player: Player | None = None
         self.outbox = Outbox(OUTBOX)
-        self.last_seq: dict[str, int] = {}  # race or match -> last event number sent
+        self.last_seq: dict[str, int] = {}  # followed id -> last event number sent
         self.listeners: dict[str, Any] = {}
-        self.ended: dict[str, None] = {}  # followed races and matches that ended, oldest first
-        self.present: set[str] = set()  # matches this socket counts as the player's presence
-        #: the followed ids that are matches, as the subscription or the seat taken said (an
-        #: id's letters mean nothing)
-        self.matches: set[str] = set()
-        self.boards: set[str] = set()  # the boards this socket watches (their key names)
-        self.arenas: dict[str, Any] = {}  # the arenas this socket follows -> their listeners
-        self.challenge_listener: Any = None  # its player's challenges (challenge_notices)
-        #: match -> the last own grid sent (its as_of, and a bowler's card deadline)
-        self.grid_as_of: dict[str, tuple[int, int | None]] = {}
+        #: followed id -> its stream, as the subscription or the seat taken said (an id's
+        #: letters mean nothing)
+        self.following: dict[str, Stream] = {}
+        self.ended: dict[str, None] = {}  # followed ids that ended, oldest first
+        self.present: set[str] = set()  # followed ids that count as the player's presence
+        self.kept: dict[str, Any] = {}  # followed id -> what its stream keeps (``Follower``)
         self.bucket = Bucket(sv.settings.rate_per_second, sv.settings.rate_burst)
         self.limits = sv.limits  # the account's budget and its sockets, on every node
         self.socket_id = self.limits.socket_id()
@@ -237,14 +229,15 @@ class Connection(V2Socket):
                 if request_id is not None:
                     reply["id"] = request_id
                 await self._answer(reply)
-                match = reply["type"] == "match"  # the reply says which it joined
-                eid = reply.get("match") if match else reply.get("race")
+                stream = self.features.streams.get(reply["type"])  # the reply says what
+                eid = reply.get(stream.name) if stream is not None else None  # it joined
                 if "joined_seq" in reply and isinstance(eid, str) and eid not in self.listeners:
-                    # A new entrant follows the race or match from its own seat on, after
-                    # the reply; a match counted them present as they sat.
-                    if match:
+                    # A new entrant follows the stream from its own seat on, after the reply;
+                    # where following is presence, they were counted present as they sat.
+                    assert stream is not None
+                    if stream.presence is not None:
                         self.present.add(eid)
-                    await self.follow(eid, reply["joined_seq"], quiet=True, match=match)
+                    await self.follow(eid, reply["joined_seq"], stream.name, quiet=True)
                 await self.features.answered(self, reply)
         except Exception as e:
             if isinstance(e, ApiError):
@@ -320,15 +313,16 @@ class Connection(V2Socket):
         reply = {"type": "welcome", "player": self.player.public()}
         return reply
 
-    # ----- race and match events -------------------------------------------------------
+    # ----- the streams a socket follows (races, matches) ---------------------------------
 
-    async def follow(self, eid: str, after: int | None, match: bool = False,
+    async def follow(self, eid: str, after: int | None, stream: str,
                      quiet: bool = False) -> None:
-        """Follow race ``eid``, or match ``eid`` (``match``), from after event ``after``."""
+        """Follow ``eid``, a stream of the kind ``stream`` names, from after event
+        ``after``."""
         if eid not in self.listeners:
             def listener(data: bytes | None, eid: str = eid) -> None:
                 step = None if data is None else step_of(data)
-                if step is not None:  # a bowler's card that kept their turn: theirs alone
+                if step is not None:  # a private note (a bowler's card that kept their turn)
                     if step == self.viewer:
                         self._post(("own", eid))
                 elif data is not None:
@@ -337,27 +331,27 @@ class Connection(V2Socket):
                     self._follow(eid, ("resume", eid))
 
             self.listeners[eid] = listener
-            if match:
-                self.matches.add(eid)
+            kind = self.following[eid] = self.features.streams[stream]
             await self.sv.hub.subscribe(store.channel(eid), listener)
             assert self.player is not None
-            if match and eid not in self.present:
+            if kind.presence is not None and eid not in self.present:
                 self.present.add(eid)
-                await self.sv.matches.present(eid, self.player.id, +1)
+                await kind.presence(self.sv, eid, self.player.id, +1)
         self._post(("subscribe", eid, after, quiet))
 
     async def unfollow(self, eid: str) -> None:
         self.ended.pop(eid, None)
         listener = self.listeners.pop(eid, None)
-        self.matches.discard(eid)
+        stream = self.following.pop(eid, None)
         self.last_seq.pop(eid, None)
-        self.grid_as_of.pop(eid, None)
+        self.kept.pop(eid, None)
         if listener is not None:
             await self.sv.hub.unsubscribe(store.channel(eid), listener)
         if eid in self.present and self.player is not None:
             self.present.discard(eid)
-            with contextlib.suppress(Exception):  # a closing socket must not fail on this
-                await self.sv.matches.present(eid, self.player.id, -1)
+            if stream is not None and stream.presence is not None:
+                with contextlib.suppress(Exception):  # a closing socket must not fail on this
+                    await stream.presence(self.sv, eid, self.player.id, -1)
 
     def send(self, message: dict[str, Any]) -> None:
         """A reply, or what stands for one: the reply of a change in hand goes with the race
@@ -440,7 +434,7 @@ class Connection(V2Socket):
         elif item[0] == "event":
             await self._event(item[1], item[2])
         elif item[0] == "own":
-            await self._own_grid(item[1])
+            await self._own(item[1])
         elif item[0] == "resume":
             await self._resume(item[1])
         else:
@@ -453,6 +447,14 @@ class Connection(V2Socket):
     async def _send(self, message: dict[str, Any]) -> None:
         await self._send_frame(self._encode(message))
 
+    async def write(self, message: dict[str, Any]) -> None:
+        """A message of a stream's own for this socket's player, written now (``Follower``)."""
+        self._sent_rev(message)
+        await self._send(message)
+
+    def sent(self, eid: str) -> int | None:
+        return self.last_seq.get(eid)
+
     @property
     def viewer(self) -> str | None:
         """Whose eyes this socket's events are for (their audience: events.seen_by)."""
@@ -460,7 +462,7 @@ class Connection(V2Socket):
 
     def _frame(self, eid: str, event: dict[str, Any], entry: bytes | None = None
                ) -> str | bytes | None:
-        """The frame of race or match ``eid``'s ``event`` for this socket, its number noted as
+        """The frame of stream ``eid``'s ``event`` for this socket, its number noted as
         the last one sent; ``None`` when this socket was sent it or a later one, or does not
         follow ``eid``. Every event sent passes here, so none is ever sent twice. ``entry``:
         the event as stored, whose frame every socket of this encoding shares."""
@@ -480,7 +482,7 @@ class Connection(V2Socket):
             self.last_seq[rid] = seq
 
     async def _send_event(self, eid: str, event: dict[str, Any]) -> bool:
-        """A race's or match's event (a stored one), as this socket's player may see it,
+        """A stream's event (a stored one), as this socket's player may see it,
         unless this socket was sent it already; whether it was sent now."""
         frame = self._frame(eid, event)
         if frame is None:
@@ -497,14 +499,16 @@ class Connection(V2Socket):
     async def _event(self, eid: str, entry: bytes) -> None:
         """A published event (its stored entry): the next one is sent as the frame every
         socket of this encoding shares (encoded once); after a gap, the missed ones first."""
+        stream = self.following.get(eid)
+        if stream is None:
+            return  # unfollowed meanwhile
         event = decode_event(entry)
-        if event["type"] in ENDED_EVENTS and eid in self.listeners and eid not in self.ended:
+        if event["type"] in stream.ended and eid not in self.ended:
             await self._ended(eid)
         last = self.last_seq.get(eid)
         if last is None or event["seq"] <= last:
             return
-        if event["seq"] == last + 1 and event["type"] != "race.started" and (
-                event["type"] not in OWN_GRID_EVENTS):
+        if event["seq"] == last + 1 and event["type"] not in stream.owned:
             frame = self._frame(eid, event, entry)
             if frame is not None:
                 await self._send_frame(frame)
@@ -512,7 +516,7 @@ class Connection(V2Socket):
         if event["seq"] > last + 1:
             missed = await events_after(self.sv.redis, eid, last)
             if missed is None:
-                await self._own(eid, await self._sync(eid))
+                await self._own(eid, summary=await self._sync(eid))
                 return
         else:
             missed = [event]
@@ -520,13 +524,13 @@ class Connection(V2Socket):
 
     async def _send_events(self, eid: str, events: list[dict[str, Any]]) -> None:
         """Events this socket may not have been sent yet, in order, each followed by what is
-        the player's own after it (their session at the start, a called-card grid)."""
+        the player's own after it (``Stream.owned``: their session at a race's start, a
+        called-card grid)."""
+        stream = self.following.get(eid)
         for e in events:
-            if await self._send_event(eid, e):
-                if e["type"] == "race.started":
-                    await self._own_session(eid, e["sessions"])
-                elif e["type"] in OWN_GRID_EVENTS:
-                    await self._own_grid(eid, e)
+            if await self._send_event(eid, e) and stream is not None and e["type"] in (
+                    stream.owned):
+                await self._own(eid, e)
 
     async def _ended(self, eid: str) -> None:
         """Note that ``eid`` ended; let go of the races and matches that ended before it
@@ -537,9 +541,9 @@ class Connection(V2Socket):
 
     async def _catch_up(self, eid: str, after: int | None, quiet: bool) -> None:
         """A subscription: the events after ``after`` if the window has them, else the whole
-        race or match; an entrant of a started race also gets their own session, a
-        called-card player their own grid. A socket already following ``eid`` goes on from
-        the last event it was sent, if later: it is never sent one again."""
+        stream's summary; then what of it is the player's own (``Stream.own``). A socket
+        already following ``eid`` goes on from the last event it was sent, if later: it is
+        never sent one again."""
         if eid not in self.listeners:
             return  # unsubscribed before this ran
         missed = None
@@ -551,7 +555,7 @@ class Connection(V2Socket):
                 for e in missed:
                     await self._send_event(eid, e)
         summary = await self._sync(eid, quiet) if missed is None else None
-        await self._own(eid, summary)
+        await self._own(eid, summary=summary)
 
     async def _resume(self, eid: str) -> None:
         """After the pub/sub connection was made again: the events published meanwhile, after
@@ -561,63 +565,25 @@ class Connection(V2Socket):
         if last is not None:
             await self._catch_up(eid, last, False)
 
-    async def _summary(self, eid: str) -> dict[str, Any]:
-        assert self.player is not None
-        if eid in self.matches:
-            return await self.sv.matches.summary(eid, self.player.id)
-        return await self.sv.races.summary(eid)
-
-    async def _sync(self, eid: str, quiet: bool = False) -> dict[str, Any]:
-        summary = await self._summary(eid)
+    async def _sync(self, eid: str, quiet: bool = False) -> dict[str, Any] | None:
+        stream = self.following.get(eid)
+        if stream is None:
+            return None  # unfollowed meanwhile
+        summary = await stream.summary(self.sv, eid, self.viewer)
         # Events resume after the summary's number; never before one this socket was sent.
         self.last_seq[eid] = max(summary["seq"], self.last_seq.get(eid, 0))
         if not quiet:
-            await self._send({"type": "match" if eid in self.matches else "race", **summary})
+            await self._send({"type": stream.name, **summary})
         return summary
 
-    async def _own(self, eid: str, summary: dict[str, Any] | None) -> None:
-        """What is the player's own in a race or match they follow, after a (re)sync."""
-        if eid in self.matches:
-            await self._own_grid(eid)
-            return
-        summary = summary or await self.sv.races.summary(eid)
-        await self._own_session(eid, {e["player"]: e["session"] for e in summary["entrants"]
-                                      if "session" in e})
+    async def _own(self, eid: str, event: dict[str, Any] | None = None,
+                   summary: dict[str, Any] | None = None) -> None:
+        """What is the player's own in a stream they follow, after ``event`` or a (re)sync."""
+        stream = self.following.get(eid)
+        if stream is not None and stream.own is not None:
+            await stream.own(self, eid, event, summary)
 
-    async def _own_session(self, rid: str, sessions: dict[str, str]) -> None:
-        assert self.player is not None
-        sid = sessions.get(self.player.id)
-        if sid is not None:
-            s = await self.sv.sessions.get(self.player, sid)
-            pushed = {"type": "session", **session_payload(s)}
-            self._sent_rev(pushed)
-            await self._send(pushed)
-
-    async def _own_grid(self, mid: str, event: dict[str, Any] | None = None) -> None:
-        """A called-card player's own grid and legal placements, when a card is called; a
-        bowler's own lane and legal placements on their turn (``event``: the one just sent,
-        whose ``turn`` says whether it is this player's)."""
-        assert self.player is not None
-        if event is not None and "turn" in event and (
-                (event["turn"] or {}).get("player") != self.player.id):
-            return  # a turns match's event that gives the turn to someone else
-        m = await self.sv.matches.load(mid)
-        grid = self.sv.matches.own(m, self.player.id)
-        if grid is None:
-            return
-        if grid["as_of"] > self.last_seq.get(mid, grid["as_of"]):
-            # The match moved on past the events this socket was sent (a catch-up racing the
-            # start, events still on their way): send those first, so a grid never names a
-            # card before the event that calls it to everyone.
-            await self._send_up_to(mid, grid["as_of"])
-        # A catch-up and the event it raced with would send the same grid twice; a bowler's
-        # cards that keep the turn change no event number, only their card's deadline.
-        sent = (grid["as_of"], grid.get("deadline"))
-        if self.grid_as_of.get(mid) != sent:
-            self.grid_as_of[mid] = sent
-            await self._send({"type": "match.you", "match": mid, **grid})
-
-    async def _send_up_to(self, eid: str, seq: int) -> None:
+    async def send_up_to(self, eid: str, seq: int) -> None:
         """The events after the last one this socket was sent, up to ``seq``; the summary if
         the window no longer holds them. Later copies arriving by pub/sub are dropped."""
         last = self.last_seq.get(eid)

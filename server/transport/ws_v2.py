@@ -39,7 +39,7 @@ class V2Socket:
     _post: Callable[[tuple[Any, ...]], None]
     _send: Callable[[dict[str, Any]], Awaitable[None]]
     _send_event: Callable[[str, dict[str, Any]], Awaitable[bool]]
-    _send_up_to: Callable[[str, int], Awaitable[None]]
+    send_up_to: Callable[[str, int], Awaitable[None]]
     _stood_for: Callable[[str, int], None]
     _run: Callable[[tuple[Any, ...]], Awaitable[None]]
 
@@ -128,7 +128,7 @@ class V2Socket:
                 if e["seq"] == self.last_seq.get(rid, seq) + 1 < seq:
                     await self._send_event(rid, e)
             if self.last_seq.get(rid, seq) < seq - 1:  # a gap the events held do not fill
-                await self._send_up_to(rid, seq - 1)
+                await self.send_up_to(rid, seq - 1)
             self._stood_for(rid, seq)
         await self._send(reply)
         for item in held:  # those already sent, and the ack's own event, are dropped

@@ -11,7 +11,7 @@ import pytest
 
 from server.accounts import Player
 from server.app import FEATURES
-from server.feature import Feature, Operation, register
+from server.feature import Feature, Operation, Stream, register
 from server.transport import schema
 from server.transport.rest import get, post
 
@@ -65,6 +65,23 @@ def test_a_route_declared_twice_fails() -> None:
     assert "routes declared twice" in refused(one, two)
 
 
+async def summary(sv: Any, eid: str, viewer: str | None) -> dict[str, Any]:
+    return {"seq": 0}
+
+
+def test_a_stream_declared_twice_or_naming_unknown_messages_fails() -> None:
+    race = Stream("race", summary, ended=frozenset({"race.ended"}))
+    assert "'race' is declared twice" in refused(Feature("a", streams=[race]),
+                                                 Feature("b", streams=[race]))
+    assert "no reply type" in refused(Feature("a", streams=[
+        Stream("rase", summary, ended=frozenset({"race.ended"}))]))
+    assert "['race.endd']" in refused(Feature("a", streams=[
+        Stream("race", summary, ended=frozenset({"race.endd"}))]))
+    assert "['match.yuo']" in refused(Feature("a", streams=[
+        Stream("match", summary, ended=frozenset(), owned=frozenset({"match.yuo"}))]))
+    assert set(FEATURES.streams) == {"race", "match"}
+
+
 def test_a_route_answers_what_its_operation_replies() -> None:
     """A route that runs an operation takes its reply schema from it at registration."""
     ops = {"league.get": Operation(nothing, "league")}
@@ -100,3 +117,27 @@ def test_the_transports_import_no_feature(module: Path) -> None:
     allowed = {"botrace"} if module.name == "schema.py" else set()
     assert imports(module) & FEATURE_PACKAGES <= allowed
 
+
+
+@pytest.mark.parametrize("module", sorted((ROOT / "server" / "transport").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_the_transports_name_no_feature_message(module: Path) -> None:
+    """No transport knows a game mode by its messages (a race's start, a match's own grid):
+    the streams' features say which events end a stream and which are followed by a player's
+    own. The message schema and the reply schema name every message: they are the exception."""
+    if module.name in ("schema.py", "replies.py"):
+        return
+    tree = ast.parse(module.read_text(), str(module))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and n.body and isinstance(n.body[0], ast.Expr)}
+    named = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+             and isinstance(n.value, str) and id(n) not in docs
+             and n.value.split(".")[0] in FEATURE_WORDS}
+    assert not named
+
+
+#: The first word of the messages of the ways to play and compete (``race.join``,
+#: ``match.you``, ...); sessions and accounts are every transport's business.
+FEATURE_WORDS = {kind.split(".")[0] for f in FEATURES.features if f.name in FEATURE_PACKAGES
+                 for kind in (*f.operations, *f.socket)} | set(FEATURES.streams)
