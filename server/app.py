@@ -50,6 +50,7 @@ from .daily.beacon_rounds import DayBeacon
 from .daily.feature import FEATURE as DAILY
 from .daily.live import DailyLive
 from .daily.winnable import Winnable
+from .ended import GameEnded, MatchEnded, RaceEnded
 from .errors import ApiError, store_unavailable
 from .fairplay.linked import Linked
 from .fairplay.review import Reviews
@@ -129,7 +130,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
                 await game_over(s, result.now)
 
     async def game_over(s: Session, finished_at: int) -> None:
-        await records.game_over(s, finished_at)
+        await sv.features.ended(sv, GameEnded(s, finished_at))
         await forget(redis, store.follow_up("game", s.id))
 
     async def game_due(sid: str) -> Outcome:
@@ -141,18 +142,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
         return DONE
 
     async def race_over(results: dict[str, Any]) -> None:
-        """A race's results: a ghost race's run goes to its ghost race, never to statistics
-        or ratings (docs/protocol.md, "Ghost races"); an arena's round also scores on its
-        arena's board; a bot race's recording also lets its player race a bot again. Every
-        race's games are queued for analysis (a ghost race's runs served once it reveals)."""
-        await analyses.race_ended(results)
-        if results.get("ghost"):
-            await ghosts.run_over(results)
-            return
-        await records.results(results)
-        await arenas.scored(results)  # an arena's round also scores on the arena's board
-        if results.get("bot"):
-            await bot_races.ended(results)
+        await sv.features.ended(sv, RaceEnded(results))
 
     sessions = Sessions(redis, settings, on_change)
     races = Races(redis, settings, sessions, race_over)
@@ -160,9 +150,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     arenas = Arenas(redis, settings, races, boards)
 
     async def match_over(results: dict[str, Any]) -> None:
-        """A match's results recorded; a called-card match's grids queued for analysis."""
-        await records.results(results)
-        await analyses.match_ended(results)
+        await sv.features.ended(sv, MatchEnded(results))
 
     matches = Matches(redis, settings, match_over)
     daily = Daily(redis, settings, sessions, accounts, records, clock, beacon)

@@ -2,7 +2,8 @@
 declares what it adds to the server: its operations (a message type, its handler, its reply
 type), the messages the socket itself answers for it (following a race, watching a board),
 the numbered event streams a socket follows (a race, a match) and what of each is a player's
-own, its REST routes, and the jobs it adds to every node's sweep and background. The app factory
+own, its REST routes, the jobs it adds to every node's sweep and background, and what it
+does when a game, a race or a match ends (server/ended.py). The app factory
 (server/app.py) lists the features; ``register`` merges and checks them, so a message type
 declared twice, a route running an operation nobody declared, or a reply type the schema
 does not know fails when the app is built, not in a player's hands.
@@ -18,9 +19,10 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .accounts import Player
+from .ended import Ended
 from .transport import replies, schema
 from .transport.endpoints import Endpoint
 
@@ -74,6 +76,18 @@ class Follower(Protocol):
 
     async def send_up_to(self, eid: str, seq: int) -> None:
         """Send ``eid``'s events not yet sent, up to ``seq``."""
+
+
+E = TypeVar("E", bound=Ended)
+
+
+@dataclass(frozen=True)
+class Listen(Generic[E]):
+    """What a feature does when something of kind ``ended`` ends (server/ended.py); it may
+    run again for the same end (a follow-up after a node died), so it is idempotent."""
+
+    ended: type[E]
+    handler: Callable[[Services, E], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -145,6 +159,8 @@ class Feature:
     answered: Callable[[Socket, Body], Awaitable[None]] | None = None
     #: The event streams a socket may follow, by their ``name``.
     streams: Sequence[Stream] = ()
+    #: What it does when a game, a race or a match ends.
+    listens: Sequence[Listen[Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -181,6 +197,14 @@ class Features:
                     await f.stop(sv)
                 except Exception:
                     log.info("stopping %s failed", f.name, exc_info=True)
+
+    async def ended(self, sv: Services, what: Ended) -> None:
+        """Every feature that listens for ``what``'s kind, in the features' order; one that
+        fails stops the rest, and the follow-up that ran it runs them all again."""
+        for f in self.features:
+            for listen in f.listens:
+                if isinstance(what, listen.ended):
+                    await listen.handler(sv, what)
 
     async def greeted(self, socket: Socket) -> None:
         for f in self.features:

@@ -10,8 +10,9 @@ from starlette.responses import Response
 
 from ..accounts import Player
 from ..api import Services, moves_public
+from ..ended import MatchEnded, RaceEnded
 from ..errors import ApiError
-from ..feature import Feature, Operation
+from ..feature import Feature, Listen, Operation
 from ..sessions import race_of
 from ..transport.endpoints import Endpoint
 from ..transport.rest import API, caller, query_body, respond, services
@@ -67,6 +68,14 @@ async def stop(sv: Services) -> None:
     sv.analyses.close()  # an analysis under way stopped with its pool
 
 
+async def race_ended(sv: Services, ended: RaceEnded) -> None:
+    await sv.analyses.race_ended(ended.results)
+
+
+async def match_ended(sv: Services, ended: MatchEnded) -> None:
+    await sv.analyses.match_ended(ended.results)
+
+
 FEATURE = Feature(
     "analyses",
     operations={"analysis.get": Operation(analysis_get, "analysis")},
@@ -83,4 +92,6 @@ FEATURE = Feature(
     sweeps=lambda sv: [sv.analyses.queue_revealed],
     loops=lambda sv, stop: [sv.analyses.run(stop)],
     stop=stop,
+    # every race's and match's games queued (a ghost race's runs served once it reveals)
+    listens=[Listen(RaceEnded, race_ended), Listen(MatchEnded, match_ended)],
 )

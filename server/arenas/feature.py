@@ -11,7 +11,8 @@ from starlette.responses import Response
 
 from ..accounts import Player, admin
 from ..api import Services
-from ..feature import Feature, Operation
+from ..ended import RaceEnded
+from ..feature import Feature, Listen, Operation
 from ..transport import replies
 from ..transport.endpoints import Endpoint, Handler
 from ..transport.rest import API, get, param, post, read_body, respond, services
@@ -52,6 +53,11 @@ def operator(kind: str, path: str = "", status: int = 200) -> Handler:
     return endpoint
 
 
+async def race_ended(sv: Services, ended: RaceEnded) -> None:
+    if not ended.ghost:  # an arena's round also scores on the arena's board
+        await sv.arenas.scored(ended.results)
+
+
 FEATURE = Feature(
     "arenas",
     operations={
@@ -82,4 +88,5 @@ FEATURE = Feature(
     # the rounds now due dealt, the arenas whose time is up ended (decided in Redis)
     sweeps=lambda sv: [sv.arenas.run_due],
     closed=live.leave_all,
+    listens=[Listen(RaceEnded, race_ended)],
 )

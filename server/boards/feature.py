@@ -8,8 +8,9 @@ from typing import Any
 from ..accounts import Player
 from ..api import Services, board_of
 from ..daily.winnable import add_par
+from ..ended import GameEnded, MatchEnded, RaceEnded
 from ..errors import ApiError
-from ..feature import Feature, Operation
+from ..feature import Feature, Listen, Operation
 from ..leagues.boards import league_board
 from ..transport.rest import get
 from . import live
@@ -41,6 +42,19 @@ async def stop(sv: Services) -> None:
     await sv.board_watch.stop()  # the boards' readers stopped
 
 
+async def game_ended(sv: Services, ended: GameEnded) -> None:
+    await sv.records.game_over(ended.session, ended.finished_at)
+
+
+async def race_ended(sv: Services, ended: RaceEnded) -> None:
+    if not ended.ghost:  # a ghost race's run counts on its ghost race's board alone
+        await sv.records.results(ended.results)
+
+
+async def match_ended(sv: Services, ended: MatchEnded) -> None:
+    await sv.records.results(ended.results)
+
+
 FEATURE = Feature(
     "boards",
     operations={"board.get": Operation(board_get, "board")},
@@ -49,4 +63,7 @@ FEATURE = Feature(
                    ("board.unknown", "board.absent"))],
     closed=live.leave_all,
     stop=stop,
+    # every entrant's statistics, then the ratings
+    listens=[Listen(GameEnded, game_ended), Listen(RaceEnded, race_ended),
+             Listen(MatchEnded, match_ended)],
 )

@@ -6,7 +6,8 @@ from typing import Any
 
 from ..accounts import Player
 from ..api import Services
-from ..feature import Feature, Operation
+from ..ended import RaceEnded
+from ..feature import Feature, Listen, Operation
 from ..transport.rest import post
 
 
@@ -18,6 +19,11 @@ async def race_bot(sv: Services, player: Player, body: dict[str, Any]) -> dict[s
 async def stop(sv: Services) -> None:
     """The node's bots' leases handed back: another node plays their races on."""
     await sv.bot_races.stop()
+
+
+async def race_ended(sv: Services, ended: RaceEnded) -> None:
+    if ended.bot and not ended.ghost:  # its player may race a bot again
+        await sv.bot_races.ended(ended.results)
 
 
 FEATURE = Feature(
@@ -33,4 +39,5 @@ FEATURE = Feature(
     # bots whose node died, played on here
     sweeps=lambda sv: [sv.bot_races.take_over],
     stop=stop,
+    listens=[Listen(RaceEnded, race_ended)],
 )

@@ -9,7 +9,8 @@ from starlette.responses import Response
 
 from ..accounts import Player
 from ..api import Services
-from ..feature import Feature, Operation, Socket
+from ..ended import RaceEnded
+from ..feature import Feature, Listen, Operation, Socket
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.rest import API, caller, get, post, respond, services
@@ -47,6 +48,11 @@ async def closed(socket: Socket) -> None:
         replays.stop()
 
 
+async def race_ended(sv: Services, ended: RaceEnded) -> None:
+    if ended.ghost:  # a run: its timeline, its place on the board, perhaps the reveal
+        await sv.ghosts.run_over(ended.results)
+
+
 FEATURE = Feature(
     "ghosts",
     operations={
@@ -71,4 +77,5 @@ FEATURE = Feature(
     sweeps=lambda sv: [sv.ghosts.sweep],
     answered=answered,
     closed=closed,
+    listens=[Listen(RaceEnded, race_ended)],
 )

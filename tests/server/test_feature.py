@@ -11,7 +11,8 @@ import pytest
 
 from server.accounts import Player
 from server.app import FEATURES
-from server.feature import Feature, Operation, Stream, register
+from server.ended import GameEnded, MatchEnded, RaceEnded
+from server.feature import Feature, Listen, Operation, Stream, register
 from server.transport import schema
 from server.transport.rest import get, post
 
@@ -80,6 +81,38 @@ def test_a_stream_declared_twice_or_naming_unknown_messages_fails() -> None:
     assert "['match.yuo']" in refused(Feature("a", streams=[
         Stream("match", summary, ended=frozenset(), owned=frozenset({"match.yuo"}))]))
     assert set(FEATURES.streams) == {"race", "match"}
+
+
+async def test_an_end_reaches_the_features_listening_for_its_kind_in_order() -> None:
+    heard: list[tuple[str, object]] = []
+
+    def listener(name: str) -> Any:
+        async def handler(sv: Any, ended: Any) -> None:
+            heard.append((name, ended))
+        return handler
+
+    features = register(
+        Feature("a", listens=[Listen(RaceEnded, listener("a.race"))]),
+        Feature("b", listens=[Listen(MatchEnded, listener("b.match")),
+                              Listen(RaceEnded, listener("b.race"))]))
+    race, match = RaceEnded({"race": "r1", "ghost": "g1"}), MatchEnded({"match": "m1"})
+    await features.ended(None, race)  # type: ignore[arg-type]
+    await features.ended(None, match)  # type: ignore[arg-type]
+    assert heard == [("a.race", race), ("b.race", race), ("b.match", match)]
+    assert race.ghost == "g1" and race.bot is None
+
+
+def test_the_ends_reach_the_features_that_record_them() -> None:
+    """A race's end reaches its analysis, its bot race, its statistics and ratings, its
+    ghost race and its arena; a match's, its analysis and statistics; a practice game's,
+    its statistics."""
+    def listening(kind: type) -> list[str]:
+        return [f.name for f in FEATURES.features for listen in f.listens
+                if listen.ended is kind]
+
+    assert listening(RaceEnded) == ["analyses", "bot races", "boards", "ghosts", "arenas"]
+    assert listening(MatchEnded) == ["analyses", "boards"]
+    assert listening(GameEnded) == ["boards"]
 
 
 def test_a_route_answers_what_its_operation_replies() -> None:
