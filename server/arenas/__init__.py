@@ -59,7 +59,6 @@ ENDED = "sd:arenas:ended"
 PLACES = (5, 4, 3)
 FINISHED, PLAYED = 2, 1
 ARENA_ID = re.compile(r"a[a-z2-9]{12}")
-ROUND_RACE_ID = re.compile(r"r(a[a-z2-9]{12})-(\d+)")
 LIVE = ("scheduled", "running")
 INTS = ("starts_at", "ends_at", "duration", "interval", "repeat", "round", "created",
         "ended_at")
@@ -379,10 +378,9 @@ class Arenas:
     async def scored(self, results: dict[str, Any]) -> None:
         """A race ended: if it was an arena's round, its entrants' points go on the arena's
         board (once per race, however often this runs)."""
-        found = ROUND_RACE_ID.fullmatch(results.get("race") or "")
-        if found is None:
+        aid = results.get("arena")
+        if not aid:
             return
-        aid = found.group(1)
         kind = store.text(await self.redis.hget(arena_keys(aid)[0], "kind") or b"")
         if kind in self.scorers:
             await self.scorers[kind](aid, results)

@@ -447,6 +447,8 @@ class Races:
             if r.get("ghost"):  # revealed with the ghost race's close, not here
                 results["ghost"] = r["ghost"]
                 del event["seed"]
+            if r.get("arena"):  # an arena's round (server/arenas/__init__.py made it)
+                results["arena"] = r["arena"]
             rk, _, ek = store.race_keys(rid)
             await self._expected.soon(store.follow_up("race", rid))  # its recording
             result = await self._end(keys=[rk, ek], args=[
