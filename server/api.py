@@ -23,7 +23,7 @@ from .boards.watch import BoardWatch
 from .botrace import BotRaces
 from .challenges import Challenges
 from .config import Settings
-from .daily import Daily, day_of, parse_day
+from .daily import Daily, day_of, deal_id, parse_day
 from .daily.beacon_rounds import DayBeacon
 from .daily.live import DailyLive
 from .daily.winnable import Winnable
@@ -136,10 +136,15 @@ def arena_board(public: str) -> str:
 async def seen_from(sv: Services, body: dict[str, Any], reply: dict[str, Any],
                     address: str, agent: str) -> None:
     """After an operation that is ``noted`` succeeded: note where a ranked daily attempt was
-    played from (server/fairplay/linked.py; any other session is left alone)."""
+    played from (server/fairplay/linked.py; any other session is left alone). The session
+    says what it is (this node has it at hand: the operation just played or made it)."""
     sid = reply.get("session") or body.get("session")
-    if isinstance(sid, str) and sv.daily.linked is not None:
-        await sv.daily.linked.saw(sid, address, agent, body.get("install", ""))
+    if not isinstance(sid, str) or sv.daily.linked is None:
+        return
+    s = sv.sessions.cached(sid) or await sv.sessions.load(sid, check=False)
+    if s.daily and s.competitive:
+        await sv.daily.linked.saw(sid, deal_id(parse_day(s.daily), s.rules), address, agent,
+                                  body.get("install", ""))
 
 
 async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:

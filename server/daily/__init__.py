@@ -58,9 +58,15 @@ def day_of(ms: int) -> date:
     return datetime.fromtimestamp(ms / 1000, UTC).date()
 
 
+def deal_id(day: date, rules: engine.RuleSet) -> str:
+    """A day's deal of a rule set, as its attempts are named after it."""
+    return f"d{day:%Y%m%d}-{rules.id}-{rules.variant}"
+
+
 def attempt_id(day: date, rules: engine.RuleSet, player: str) -> str:
-    """One ranked attempt per player, rule set and day: the id says which."""
-    return f"d{day:%Y%m%d}-{rules.id}-{rules.variant}-{player}"
+    """One ranked attempt per player, rule set and day, named so that it is made once (the
+    name is never read back: a session's hash says its day, rule set and player)."""
+    return f"{deal_id(day, rules)}-{player}"
 
 
 def parse_day(text: str) -> date:
@@ -311,7 +317,8 @@ class Daily:
             self.close()  # the attempt's follow-up, which stays due and comes back
             raise
         if self.linked is not None:
-            out.update(await self.linked.evidence(s.id, s.created))
+            out.update(await self.linked.evidence(s.id, deal_id(parse_day(s.daily), s.rules),
+                                                  s.player, s.created))
         return integrity.flag(out)
 
     def close(self) -> None:

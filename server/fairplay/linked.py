@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import re
 from typing import Any
 
 from redis.asyncio import Redis
@@ -26,8 +25,6 @@ from redis.asyncio import Redis
 from .. import store
 from ..accounts.signups import bucket_name, loopback
 
-#: A ranked daily attempt's id (server/daily/__init__.py ``attempt_id``): the deal, then the player.
-ATTEMPT = re.compile(r"d\d{8}-[a-z0-9-]+-p[a-z0-9]+")
 KEY = "sd:integrity:key"
 #: Seconds the fingerprints are kept: past the day's deadline, when the last attempt is
 #: recorded.
@@ -38,15 +35,6 @@ NOTED = 50_000
 #: An earlier attempt that stopped within this many moves (resigned, or left) before this one
 #: started "ended early": what a look at the deal looks like.
 EARLY_MOVES = 10
-
-
-def is_attempt(sid: str) -> bool:
-    return ATTEMPT.fullmatch(sid) is not None
-
-
-def deal_of(sid: str) -> str:
-    """The deal part of an attempt id (the player id, after the last '-', has none)."""
-    return sid.rpartition("-")[0]
 
 
 def seen_key(sid: str) -> str:
@@ -83,16 +71,15 @@ class Linked:
             out.append(mark("c", f"{agent[:512]}\n{install}"))
         return out
 
-    async def saw(self, sid: str, address: str, agent: str, install: str = "") -> None:
-        """Note where a move (or the start) of attempt ``sid`` came from: once per
-        fingerprint and process, so moves after the first cost nothing here."""
-        if not is_attempt(sid):
-            return
+    async def saw(self, sid: str, deal: str, address: str, agent: str,
+                  install: str = "") -> None:
+        """Note where a move (or the start) of attempt ``sid`` at ``deal`` (a day's deal of
+        a rule set) came from: once per fingerprint and process, so moves after the first
+        cost nothing here."""
         prints = [p for p in await self.fingerprints(address, agent, install)
                   if (sid, p) not in self._noted]  # noted here before: in Redis already
         if not prints:
             return
-        deal = deal_of(sid)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.sadd(seen_key(sid), *prints)
             pipe.expire(seen_key(sid), KEEP)
@@ -104,24 +91,25 @@ class Linked:
             self._noted.clear()
         self._noted.update((sid, p) for p in prints)
 
-    async def evidence(self, sid: str, created: int) -> dict[str, Any]:
-        """The other accounts' attempts on this deal from one of this attempt's origins or
-        clients, started before it (``created``): how many, how many ended early, and each."""
+    async def evidence(self, sid: str, deal: str, player: str,
+                       created: int) -> dict[str, Any]:
+        """The other accounts' attempts on ``deal`` from one of attempt ``sid``'s origins or
+        clients (``player``'s, started at ``created``), started before it: how many, how many
+        ended early, and each."""
         prints = sorted(store.text(p) for p in await self.redis.smembers(seen_key(sid)))
-        player = sid.rpartition("-")[2]
         via: dict[str, set[str]] = {}
         for p in prints:
-            for other in await self.redis.smembers(index_key(deal_of(sid), p)):
+            for other in await self.redis.smembers(index_key(deal, p)):
                 o = store.text(other)
-                if o.rpartition("-")[2] != player:
+                if o != sid:
                     via.setdefault(o, set()).add("origin" if p[0] == "o" else "client")
         found = []
         for other, how in sorted(via.items()):
             seen = await self._attempt(other)
-            if seen is None or seen["created"] >= created:
+            if seen is None or seen["player"] == player or seen["created"] >= created:
                 continue
             early = seen["moves"] <= EARLY_MOVES and seen["last_at"] < created
-            found.append({"session": other, "player": other.rpartition("-")[2],
+            found.append({"session": other, "player": seen["player"],
                           "via": sorted(how), "moves": seen["moves"],
                           "resigned": seen["resigned"], "early": early})
         return {"linked": len({f["player"] for f in found}),
@@ -131,10 +119,10 @@ class Linked:
     async def _attempt(self, sid: str) -> dict[str, Any] | None:
         key, moves_key = store.session_keys(sid)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(key, "created", "finished_at")
+            pipe.hmget(key, "created", "finished_at", "player")
             pipe.llen(moves_key)
             pipe.lindex(moves_key, -1)
-            (created, finished), n, last = await pipe.execute()
+            (created, finished, player), n, last = await pipe.execute()
         if created is None:
             return None
         last_text = store.text(last) if last is not None else ""
@@ -143,4 +131,5 @@ class Linked:
         at = int(last_text.partition(" ")[0]) if last_text else int(created)
         if finished is not None:
             at = max(at, int(finished))
-        return {"created": int(created), "moves": moves, "resigned": resigned, "last_at": at}
+        return {"created": int(created), "moves": moves, "resigned": resigned, "last_at": at,
+                "player": store.text(player or b"")}
