@@ -17,7 +17,7 @@ from starlette.routing import Route
 from server.app import FEATURES, create_app
 from server.config import Settings
 from server.errors import STATUS
-from server.transport import api_docs, rest
+from server.transport import api_docs, rest, schema
 
 from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Ws, player
 
@@ -76,6 +76,51 @@ def table_types(heading: str) -> set[str]:
     section = text[text.index(heading):]
     table = section[section.index("\n| "):section.index("\n\n", section.index("\n| "))]
     return {m for m in re.findall(r"^\| `([a-z_.]+)`", table, re.M)}
+
+
+def table_rows(heading: str) -> list[list[str]]:
+    """The cells of each row of the table under ``heading`` in docs/protocol.md."""
+    text = PROTOCOL_MD.read_text()
+    section = text[text.index(heading):]
+    table = section[section.index("\n| "):section.index("\n\n", section.index("\n| "))]
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in table.splitlines()[3:]]
+
+
+def unbracketed(text: str) -> str:
+    """``text`` without what it says in brackets (a field's notes, defaults, choices)."""
+    while (shorter := re.sub(r"\([^()]*\)", "", text)) != text:
+        text = shorter
+    return text
+
+
+def test_the_message_table_lists_each_message_s_fields_as_the_schema_has_them() -> None:
+    """docs/protocol.md's table of messages names every field of each message, ``?`` on
+    exactly the optional ones (where a row offers one field or another, both are)."""
+    for kind, fields, _ in table_rows("## Client → server messages"):
+        kind = kind.strip("`")
+        listed = dict(re.findall(r"`([a-z_]+)`(\??)", unbracketed(fields)))
+        declared = schema.MESSAGES[kind]
+        assert set(listed) == set(declared), kind
+        if " or " not in unbracketed(fields):
+            assert {n: q == "?" for n, q in listed.items()} == {
+                n: not f.required for n, f in declared.items()}, kind
+
+
+def test_the_rest_table_lists_every_route_the_features_declare() -> None:
+    """docs/protocol.md's table of REST routes holds every route and no other (a row may
+    list several: ``POST /x/{y}/join``, ``/leave``)."""
+    listed = set()
+    for cell, *_ in table_rows("## REST routes"):
+        for name in re.findall(r"`([^`]+)`", cell):
+            if " " in name:
+                method, path = name.split(" ", 1)
+            else:
+                path = path.rsplit("/", 1)[0] + name
+            listed.add((method, path))
+    declared = {(e.method, e.path.removeprefix(rest.API).replace(":path}", "}"))
+                for e in FEATURES.endpoints}
+    assert listed == declared
 
 
 # ----- the route table and /openapi.json ------------------------------------------------------
