@@ -317,6 +317,28 @@ class PairRule:
 
 
 @dataclass(frozen=True)
+class BeatenRule:
+    """Cards discarded to the one foundation (a discard pile) when beaten, where a rule set
+    judges such moves itself: the top card of a pile of ``kinds`` goes to the discard pile
+    when a higher card of its suit, Aces ranking high, tops another pile of ``kinds``. Its
+    other moves are the shared rules' (a top card to an empty pile, the stock's deal). The
+    game is won when the stock is empty and each pile of ``kinds`` holds one card alone, an
+    Ace. Declared so that a solver plays these moves in C (docs/solver.md, Boards)."""
+
+    kinds: tuple[Kind, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kinds, str) or not self.kinds:
+            raise DeclarationError(f"BeatenRule kinds is {self.kinds!r}, which is not a "
+                                   "tuple of kinds")
+        object.__setattr__(self, "kinds", tuple(
+            option(Kind, k, "BeatenRule kinds") for k in self.kinds))
+        if FOUNDATION in self.kinds:
+            raise DeclarationError("BeatenRule kinds holds the foundation, where beaten "
+                                   "cards go")
+
+
+@dataclass(frozen=True)
 class MatchMode:
     """How a rule set is played as a match. kind: ``turns`` (one deal the players take turns
     on, a whole game each, one after the other) | ``called`` (each player has their own board
@@ -352,6 +374,8 @@ class RuleSet(ABC):
     gap_rule: GapRule | None = None
     #: Cards removed alone or in pairs by the rule set's own moves (``PairRule``).
     pair_rule: PairRule | None = None
+    #: Cards discarded when a higher card of their suit beats them (``BeatenRule``).
+    beaten_rule: BeatenRule | None = None
 
     #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
     #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).
@@ -458,11 +482,30 @@ class RuleSet(ABC):
                                  and foundations[0].build is None and foundations[0].unit is None):
             raise DeclarationError("a discard pile is the one foundation, with no build and "
                                    "no card leaving it")
+        self.check_beaten()
         if self.stock is not None and not isinstance(self.stock, Stock):
             raise DeclarationError(f"stock is {self.stock!r}, which is not a Stock")
         lo, hi = self.players
         if not 1 <= lo <= hi:
             raise DeclarationError(f"players is {self.players!r}, which is no range of seats")
+
+    def check_beaten(self) -> None:
+        """A ``BeatenRule`` discards to a discard pile (``discard``), from piles that are
+        declared and whose top card alone moves."""
+        rule = self.beaten_rule
+        if rule is None:
+            return
+        if not isinstance(rule, BeatenRule):
+            raise DeclarationError(f"beaten_rule is {rule!r}, which is not a BeatenRule")
+        if not self.discard:
+            raise DeclarationError("a BeatenRule discards to a discard pile: discard is True")
+        for k in rule.kinds:
+            beaten = [g for g in self.groups if g.kind == k]
+            if not beaten:
+                raise DeclarationError(f"BeatenRule kinds holds {k.value!r}, which has no pile")
+            if any(g.unit != TOP_UNIT or FOUNDATION not in g.to for g in beaten):
+                raise DeclarationError(f"a BeatenRule discards a {k.value} pile's top card: "
+                                       "its unit is 'top' and it goes to the foundation")
 
     @property
     def easy(self) -> bool:

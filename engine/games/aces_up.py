@@ -6,7 +6,17 @@ from ..cards import RANK, SUIT, SUIT_NAMES, show
 from ..core import MOVE, Move, Refusal, State
 from ..options import Deals, Direction, Fan, Fill, Unit
 from ..registry import register
-from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
+from ..rules import (
+    FOUNDATION,
+    STOCK_PILE,
+    TABLEAU,
+    WASTE,
+    BeatenRule,
+    Build,
+    Group,
+    RuleSet,
+    Stock,
+)
 
 # Aces rank highest: the value each card compares by.
 HIGH = tuple(14 if RANK[c] == 1 else RANK[c] for c in range(52))
@@ -22,6 +32,8 @@ class AcesUp(RuleSet):
                "Aces left. Easy adds a one-way waste for up to five cards.")
     stock = Stock(Deals.TABLEAU)
     discard = True  # a discard reads the other columns' top cards, never the foundation's
+    # Its discards declared, for a solver's board; the hooks below judge them for play.
+    beaten_rule = BeatenRule(kinds=(TABLEAU,))
 
     def declare(self) -> tuple[Group, ...]:
         to = (FOUNDATION, TABLEAU, WASTE) if self.easy else (FOUNDATION, TABLEAU)
