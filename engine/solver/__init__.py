@@ -26,8 +26,8 @@ def plays_on_board(rules: RuleSet) -> bool:
     """Whether the solver plays ``rules`` by steps (``step_rules``) or on a plain board
     (``board.plain``), rather than by rules of its own, whose positions cost several times
     as much through the engine's own state: the published budget goes by it
-    (``winnable.budget``), so Gaps and Pyramid, played on a ``GapBoard`` and a ``PairBoard``
-    since, keep theirs."""
+    (``winnable.budget``), so Gaps, Pyramid and Aces Up, played on a ``GapBoard``, a
+    ``PairBoard`` and a ``BeatenBoard`` since, keep theirs."""
     from .board import plain
     from .step_rules import plan
 

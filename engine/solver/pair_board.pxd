@@ -1,5 +1,6 @@
 # C types for pair_board.py in the compiled build (Cython's augmenting declarations), as
-# board.pxd for board.py: a pair board a C type extending the board, its listing in C.
+# board.pxd for board.py: a pair board and a beaten board C types extending the board, their
+# listings in C.
 
 from engine.solver.board cimport Board
 
@@ -17,3 +18,13 @@ cdef class PairBoard(Board):
     cpdef void play(self, Py_ssize_t m)
     cdef void deal(self)
     cpdef Py_ssize_t way_back(self, Py_ssize_t m)
+
+
+cdef class BeatenBoard(Board):
+    cdef public Py_ssize_t foundation
+    cdef public bytes beaten, high, suit
+
+    cdef bint beats(self, Py_ssize_t src, Py_ssize_t card)
+    cpdef list moves(self, bytes sources=*)
+    cpdef bint costless(self, Py_ssize_t m)
+    cdef bint won(self)

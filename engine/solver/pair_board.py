@@ -1,15 +1,18 @@
-"""A board for the rule sets whose own moves remove cards alone or in pairs (Pyramid).
+"""Boards for the rule sets whose own moves discard cards: alone or in pairs (Pyramid), or
+beaten by a higher card of their suit (Aces Up).
 
-Such a rule set lists and plays its removals by hooks of its own, which a ``Board`` does not
-know, so the searches played it through the engine's state. It declares them instead
-(``RuleSet.pair_rule``, a ``PairRule``): which piles cards leave from, which piles cover which
-(``covered_by``), the total a pair makes, how the stock deals. A ``PairBoard`` lists those
-moves and plays them in C: a removal is one card, or two, moved to the discard pile, which
-it plays and takes back as a ``Board`` moves cards. tests/engine/test_pair_board.py holds it
-to the engine at every position of random games, and its searches to those through the
-state.
+Such a rule set lists and plays its discards by hooks of its own, which a ``Board`` does not
+know, so the searches played it through the engine's state. It declares them instead. A
+``PairBoard`` plays ``RuleSet.pair_rule``, a ``PairRule``: which piles cards leave from,
+which piles cover which (``covered_by``), the total a pair makes, how the stock deals. A
+``BeatenBoard`` plays ``RuleSet.beaten_rule``, a ``BeatenRule``: the piles whose top cards
+beat and are beaten; its other moves are the shared rules'. Each lists those moves in C and
+plays a discard as cards moved to the discard pile, which it takes back as a ``Board`` takes
+back any move. tests/engine/test_pair_board.py and test_beaten_board.py hold them to the
+engine at every position of random games, and their searches to those through the state.
 
-A removal is ``EXTRA | a | b << 8 | k << 16``: ``k`` cards, from pile ``a`` (and ``b``).
+A removal is ``EXTRA | a | b << 8 | k << 16``: ``k`` cards, from pile ``a`` (and ``b``). A
+beaten card discarded is a move of one card to the discard pile, as a ``Board`` numbers it.
 """
 
 from __future__ import annotations
@@ -19,11 +22,24 @@ import contextlib
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
 
-from ..cards import RANK
+from ..cards import RANK, SUIT
 from ..core import REMOVE, Move, State
-from ..options import Deals, Kind, Scoring
+from ..options import Deals, Kind, Scoring, Unit
 from ..rules import RuleSet
-from .board import DEAL, EXTRA, STRIDE, VARS, Board, Layout
+from .board import (
+    ANY_CODE,
+    BASE_CODE,
+    DEAL,
+    EXTRA,
+    KING_CODE,
+    OWN_HOOKS,
+    RANKS,
+    STRIDE,
+    VARS,
+    Board,
+    Layout,
+)
+from .position import own_hooks
 
 NONE = 255
 
@@ -185,4 +201,175 @@ class PairBoard(Board):
         return -1 if m >= EXTRA else Board.way_back(self, m)
 
 
-__all__ = ["PairBoard", "paired", "playable"]
+#: The hooks a ``BeatenRule`` declares (its discards, its win, the discards that cost
+#: nothing): a rule set's own versions of these alone, the board plays it.
+BEATEN_HOOKS = ("target_refusal", "costless", "won")
+#: What a card is worth when it beats another: its rank, Aces high.
+HIGH = bytes(14 if RANK[c] == 1 else RANK[c] for c in range(52))
+
+
+def beaten(rules: RuleSet) -> bool:
+    """Whether a ``BeatenBoard`` plays ``rules``: its own moves discard beaten cards
+    (``RuleSet.beaten_rule``) to its one foundation, a discard pile; its piles of the
+    declared kinds are its only sources; its other hooks, fills and stock are the shared
+    rules' (no pile refilled, none filled from a kind alone, none covered)."""
+    rule = rules.beaten_rule
+    if (rule is None or rules.players != (1, 1) or rules.scoring == Scoring.POINTS
+            or not rules.discard or rules.refilled or rules.covered_by()
+            or own_hooks(rules, tuple(h for h in OWN_HOOKS if h not in BEATEN_HOOKS))):
+        return False
+    piles = [p for p, k in enumerate(rules.pile_kinds) if k in rule.kinds]
+    groups = rules.pile_group
+    return (rules.sources == piles and all(groups[p].unit == Unit.TOP for p in piles)
+            and not any(g.fill_from for g in groups))
+
+
+def discard_board(st: State) -> Board | None:
+    """The board of ``st`` where its moves discard cards by a declared rule of its own: a
+    ``PairBoard``, a ``BeatenBoard``, or ``None``. Only the shared vars are kept (not a
+    resignation's)."""
+    if playable(st):
+        return PairBoard(st.copy())
+    if beaten(st.rules) and set(st.vars) <= set(VARS):
+        return BeatenBoard(st.copy())
+    return None
+
+
+class BeatenBoard(Board):
+    """A position of a ``beaten`` rule set as bytes: list, play and take back its moves."""
+
+    def __init__(self, st: State, layout: Layout | None = None, ask: bool = True) -> None:
+        rules = st.rules
+        if not beaten(rules):
+            raise ValueError(f"{rules.key} discards no beaten cards: no beaten board plays it")
+        if not set(st.vars) <= set(VARS):
+            raise ValueError("a beaten board keeps the shared vars alone")
+        Board.__init__(self, st, layout or Layout(rules, strict=False), ask)
+        self.ask = False  # the end rule is the shared one (``beaten``): no search asked
+        rule = rules.beaten_rule
+        assert rule is not None
+        self.beaten = bytes(p for p, k in enumerate(rules.pile_kinds) if k in rule.kinds)
+        self.foundation = rules.by_kind[Kind.FOUNDATION][0]
+        self.high = HIGH
+        self.suit = bytes(SUIT)
+
+    def beats(self, src: cython.Py_ssize_t, card: cython.Py_ssize_t) -> cython.bint:
+        """Whether a higher card of ``card``'s suit tops a declared pile other than ``src``."""
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        high: cython.p_uchar = self.high
+        suit: cython.p_uchar = self.suit
+        piles: cython.p_uchar = self.beaten
+        stride: cython.Py_ssize_t = STRIDE
+        i: cython.Py_ssize_t
+        t: cython.Py_ssize_t
+        top: cython.Py_ssize_t
+        for i in range(len(self.beaten)):
+            t = piles[i]
+            if t != src and size[t]:
+                top = cards[t * stride + size[t] - 1]
+                if suit[top] == suit[card] and high[top] > high[card]:
+                    return True
+        return False
+
+    def moves(self, sources: bytes | None = None) -> list[int]:
+        """The top card of each source (default: every one) to each target in pile order, as
+        ``RuleSet.moves_from`` lists them: to the discard pile when beaten (``beats``), to
+        another pile by the shared rules (its capacity, build or fill); then the stock's."""
+        lay: Layout = self.layout
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        caps: cython.p_uchar = lay.capacity
+        fills: cython.p_uchar = lay.fill
+        builds: cython.p_uchar = lay.build
+        tables: cython.p_uchar = lay.tables
+        targets: list[bytes] = lay.targets
+        if sources is None:
+            sources = lay.sources
+        rank_of: bytes = RANKS  # a local reference: the pointer below stays valid
+        ranks: cython.p_uchar = rank_of
+        base: cython.Py_ssize_t = self.vars[0] if self.has[0] else 1
+        stride: cython.Py_ssize_t = STRIDE
+        table: cython.Py_ssize_t = 52 * 52
+        any_fill: cython.Py_ssize_t = ANY_CODE
+        king_fill: cython.Py_ssize_t = KING_CODE
+        base_fill: cython.Py_ssize_t = BASE_CODE
+        f: cython.Py_ssize_t = self.foundation
+        out: list[int] = []
+        src: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
+        card: cython.Py_ssize_t
+        b: cython.Py_ssize_t
+        fill: cython.Py_ssize_t
+        takes: cython.bint
+        for src in sources:
+            if not size[src]:
+                continue
+            card = cards[src * stride + size[src] - 1]
+            for dst in targets[src]:
+                if dst == f:
+                    takes = self.beats(src, card)
+                elif caps[dst] and size[dst] >= caps[dst]:
+                    takes = False
+                elif size[dst]:
+                    b = builds[dst]
+                    takes = b != 0 and tables[(b - 1) * table + cards[
+                        dst * stride + size[dst] - 1] * 52 + card] != 0
+                else:
+                    fill = fills[dst]
+                    takes = (fill == any_fill or (fill == king_fill and ranks[card] == 13)
+                             or (fill == base_fill and (base == 0 or ranks[card] == base)))
+                if takes:
+                    out.append(src | dst << 8 | 1 << 16)
+        if self.can_deal():
+            out.append(DEAL)
+        return out
+
+    def costless(self, m: cython.Py_ssize_t) -> cython.bint:
+        """A discard of a card with no lower card of its suit left in the declared piles or
+        the stock (the rule set's ``costless``, which says why it never costs a win)."""
+        if m >= DEAL or (m >> 8) & 255 != self.foundation:
+            return False
+        lay: Layout = self.layout
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        high: cython.p_uchar = self.high
+        suit: cython.p_uchar = self.suit
+        piles: cython.p_uchar = self.beaten
+        stride: cython.Py_ssize_t = STRIDE
+        src: cython.Py_ssize_t = m & 255
+        card: cython.Py_ssize_t = cards[src * stride + size[src] - 1]
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        p: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        for i in range(len(self.beaten) + 1):
+            p = piles[i] if i < len(self.beaten) else lay.stock_pile
+            if p < 0:
+                continue
+            for j in range(size[p]):
+                c = cards[p * stride + j]
+                if suit[c] == suit[card] and high[c] < high[card]:
+                    return False
+        return True
+
+    def won(self) -> cython.bint:
+        """The stock empty, and each declared pile holding one card alone, an Ace."""
+        lay: Layout = self.layout
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        high: cython.p_uchar = self.high
+        piles: cython.p_uchar = self.beaten
+        stride: cython.Py_ssize_t = STRIDE
+        i: cython.Py_ssize_t
+        p: cython.Py_ssize_t
+        if lay.stock_pile >= 0 and size[lay.stock_pile]:
+            return False
+        for i in range(len(self.beaten)):
+            p = piles[i]
+            if size[p] != 1 or high[cards[p * stride]] != 14:
+                return False
+        return True
+
+
+__all__ = ["BeatenBoard", "PairBoard", "beaten", "discard_board", "paired", "playable"]

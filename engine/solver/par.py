@@ -18,7 +18,8 @@ piles), but for the pass count of a stock gone through without limit, which only
 Every line is replayed to a win before it is kept. The work is bounded by a count of
 positions, never by seconds, so par is the same on every machine (docs/fairness.md). It
 plays on the searches' boards (``board_of``: a ``Board`` that asks the rule set's own end
-rule, a ``GapBoard``, or a ``StateBoard``), in C where a board plays the rule set.
+rule, a ``GapBoard``, a ``PairBoard``, a ``BeatenBoard``, or a ``StateBoard``), in C where a
+board plays the rule set.
 """
 
 from __future__ import annotations
@@ -42,16 +43,15 @@ SPREAD = 50
 
 def board_of(start: State) -> Board:
     """The board par plays ``start`` on, with the engine's own status at every position: a
-    ``Board`` that asks the rule set's own end rule where one plays it, a ``GapBoard`` or a
-    ``PairBoard`` (whose moves are all useful: its status asks nothing), else a
-    ``StateBoard``."""
+    ``Board`` that asks the rule set's own end rule where one plays it, a ``GapBoard``, a
+    ``PairBoard`` or a ``BeatenBoard`` (whose status asks nothing: every move of the first
+    two is useful, the last's end rule is the shared one), else a ``StateBoard``."""
     if playable(start):
         return Board(start.copy())
     if gap_board.playable(start):
         return gap_board.GapBoard(start.copy())
-    if pair_board.playable(start):
-        return pair_board.PairBoard(start.copy())
-    return StateBoard(start)
+    discarding = pair_board.discard_board(start)
+    return discarding if discarding is not None else StateBoard(start)
 
 
 def wins(start: State, moves: list[Move] | tuple[Move, ...]) -> bool:

@@ -200,14 +200,16 @@ class StateBoard(Board):
 def board_for(st: State) -> Board:
     """The board the searches play ``st`` on: a ``Board`` where one plays its rule set (the
     shared rules alone), a ``GapBoard`` where its moves are cards slid into gaps, a
-    ``PairBoard`` where they are cards removed alone or in pairs, else a ``StateBoard``."""
+    ``PairBoard`` or a ``BeatenBoard`` where they discard cards (``discard_board``), else a
+    ``StateBoard``."""
     from . import board, gap_board, pair_board
 
     if board.playable(st):
         return Board(st.copy(), ask=False)
     if gap_board.playable(st):
         return gap_board.GapBoard(st.copy())
-    return pair_board.PairBoard(st.copy()) if pair_board.playable(st) else StateBoard(st)
+    discarding = pair_board.discard_board(st)
+    return discarding if discarding is not None else StateBoard(st)
 
 
 __all__ = ["StateBoard", "board_for"]

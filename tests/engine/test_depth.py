@@ -22,7 +22,7 @@ from engine.solver.beam import beam
 from engine.solver.bestfirst import best_first
 from engine.solver.board import Board, Layout, plain
 from engine.solver.depth import Choice, DepthFirst
-from engine.solver.pair_board import PairBoard
+from engine.solver.pair_board import BeatenBoard, PairBoard
 from engine.solver.state_board import StateBoard, board_for
 
 from .test_board import DECLARED
@@ -150,7 +150,8 @@ def test_the_choice_plays_the_engines_safe_moves_and_packs_a_board_as_it_was(
 
 def test_the_search_plays_on_a_board_or_through_the_state() -> None:
     assert type(board_for(engine.get("yukon", "easy").deal(b"\x01"))) is Board
-    assert type(board_for(engine.get("aces-up", "easy").deal(b"\x01"))) is StateBoard
+    assert type(board_for(engine.get("nestor", "easy").deal(b"\x01"))) is StateBoard
+    assert type(board_for(engine.get("aces-up", "easy").deal(b"\x01"))) is BeatenBoard
     assert type(board_for(engine.get("pyramid", "easy").deal(b"\x01"))) is PairBoard
 
 
