@@ -12,6 +12,7 @@ import random
 import pytest
 
 import engine
+from engine import winnable
 from engine.core import State
 from engine.options import DeclarationError
 from engine.rules import FOUNDATION, TABLEAU, BeatenRule
@@ -33,7 +34,9 @@ DECIDED = {"aces-up/easy": (0, 1, 2), "aces-up/difficult": (0, 1, 2)}
 
 def test_the_beaten_rule_sets_are_aces_up() -> None:
     assert sorted(r.key for r in BEATEN) == ["aces-up/difficult", "aces-up/easy"]
-    assert not any(plays_on_board(r) for r in BEATEN)  # the published budget stays
+    for r in BEATEN:  # the published budget stays what it was through the state: an eighth
+        assert not plays_on_board(r)
+        assert winnable.budget(r, 80_000) == 80_000 // winnable.STATE_SHARE == 10_000
     with pytest.raises(ValueError, match="discards no beaten cards"):
         BeatenBoard(engine.get("pyramid", "easy").deal(b"\x01"))
     st = engine.get("aces-up", "easy").deal(b"\x01")
