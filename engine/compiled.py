@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 #: Modules compiled against another's C types (a ``cimport`` in their ``.pxd``): built from
-#: that one's source too, so that neither runs compiled beside the other's Python.
+#: that one's source too, so that neither runs compiled beside the other's Python (such a
+#: module with no current build, beside its base running compiled, refuses to import: its
+#: Python subclass would leave the base's C methods in place, and search wrongly).
 USES = {"engine.solver.gap_board": ("engine.solver.board",),
         "engine.solver.pair_board": ("engine.solver.board",),
         "engine.solver.depth": ("engine.solver.board",),
@@ -95,6 +97,12 @@ class Finder(importlib.abc.MetaPathFinder):
                 if compiled.exists() and built_from(compiled, source, name):
                     self.loaded.add(name)
                     return importlib.util.spec_from_file_location(name, compiled)
+            extended = [m for m in USES.get(name, ()) if m in self.loaded]
+            if extended:  # its Python would not override the compiled class's C methods
+                raise ImportError(
+                    f"{name} has no build of its present source while {extended[0]}, whose "
+                    "classes it extends, runs compiled: build again (make, or pip install "
+                    f"-e .), or run everything from source with {PURE_ENV}=1")
         return importlib.util.spec_from_file_location(name, source)
 
 

@@ -5,11 +5,14 @@ source on every rule set."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from engine.compiled import (
     MODULES,
@@ -30,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_install_compiled_the_inner_loop() -> None:
     """`make test` installs with setup.py, which needs a C compiler: the suite runs compiled
     (and the pure-Python engine below)."""
+    for name in MODULES:
+        importlib.import_module(name)
     assert compiled() == sorted(MODULES)
 
 
@@ -86,3 +91,16 @@ def test_pure_python_is_asked_for_by_the_environment() -> None:
         spec = Finder(pure).find_spec("engine.cards")
         assert spec is not None and spec.origin is not None and spec.origin.endswith("cards.py")
     assert Finder(pure=False).find_spec("engine.solver") is None  # a package: the usual way
+
+
+def test_a_module_with_no_build_beside_its_base_compiled_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board subclass running its Python over a compiled board would leave the base's C
+    methods in place and search wrongly: it refuses to import, saying how to build again."""
+    monkeypatch.setattr("engine.compiled.built_from", lambda *args: False)
+    finder = Finder(pure=False)
+    spec = finder.find_spec("engine.solver.pair_board")  # its base not compiled: its source
+    assert spec is not None and spec.origin is not None and spec.origin.endswith(".py")
+    finder.loaded.add("engine.solver.board")
+    with pytest.raises(ImportError, match="whose classes it extends, runs compiled"):
+        finder.find_spec("engine.solver.pair_board")
