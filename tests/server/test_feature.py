@@ -13,7 +13,7 @@ from server.accounts import Player
 from server.app import FEATURES
 from server.ended import GameEnded, MatchEnded, RaceEnded
 from server.feature import Feature, Listen, Operation, Stream, register
-from server.transport import schema
+from server.transport import messages, schema, typed_messages
 from server.transport.rest import get, post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +64,16 @@ def test_a_route_declared_twice_fails() -> None:
     one = Feature("one", operations=ops, endpoints=[post("/x/{league}", "league.code", "", ())])
     two = Feature("two", endpoints=[post("/x/{league}", "league.code", "", ())])
     assert "routes declared twice" in refused(one, two)
+
+
+def test_the_message_types_are_what_the_schema_makes() -> None:
+    """server/transport/messages.py is what its generator writes from the schema now: run
+    ``python -m server.transport.typed_messages`` after changing the schema."""
+    assert typed_messages.OUT.read_text() == typed_messages.generate()
+    assert set(messages.MESSAGES) == set(schema.MESSAGES)
+    race = messages.MESSAGES["race.create"]
+    assert race.__required_keys__ == {"type", "game", "variant", "seats"}
+    assert race.__optional_keys__ == {"id", "start", "time_limit", "countdown", "join"}
 
 
 async def summary(sv: Any, eid: str, viewer: str | None) -> dict[str, Any]:
@@ -157,8 +167,9 @@ def test_the_transports_import_no_feature(module: Path) -> None:
 def test_the_transports_name_no_feature_message(module: Path) -> None:
     """No transport knows a game mode by its messages (a race's start, a match's own grid):
     the streams' features say which events end a stream and which are followed by a player's
-    own. The message schema and the reply schema name every message: they are the exception."""
-    if module.name in ("schema.py", "replies.py"):
+    own. The message schema, its types (made from it, with what the socket adds) and the reply
+    schema name every message: they are the exception."""
+    if module.name in ("schema.py", "messages.py", "typed_messages.py", "replies.py"):
         return
     tree = ast.parse(module.read_text(), str(module))
     docs = {id(n.body[0].value) for n in ast.walk(tree)
