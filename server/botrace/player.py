@@ -13,13 +13,14 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import engine
 
 from ..accounts import Player
 from ..config import Settings
 from ..errors import ApiError
+from ..transport.messages import Move, Resign, SessionGet
 
 log = logging.getLogger("samedeal.bots")
 
@@ -73,8 +74,9 @@ def think_time(settings: Settings, rng: random.Random, legal: list[str], move: s
     return pause / 3 if len(legal) == 1 or move == "s" else pause
 
 
-#: One operation of server/api.py as the bot's player calls it: (player, body) -> reply.
-Operation = Callable[[Player, dict[str, Any]], Awaitable[dict[str, Any]]]
+M = TypeVar("M")
+#: One operation as the bot's player calls it: (player, its message) -> reply.
+Operation = Callable[[Player, M], Awaitable[dict[str, Any]]]
 
 
 @dataclass
@@ -83,9 +85,9 @@ class Operations:
     (``move``, ``resign``), all as the transports call them, and the race's public summary
     (``GET /races/{race}``)."""
 
-    look: Operation
-    move: Operation
-    resign: Operation
+    look: Operation[SessionGet]
+    move: Operation[Move]
+    resign: Operation[Resign]
     race: Callable[[str], Awaitable[dict[str, Any]]]
     now_ms: Callable[[], Awaitable[int]]
 
@@ -138,7 +140,8 @@ class BotPlayer:
                 if not await self.pause(wait):
                     return "lost"
                 continue
-            payload = await self.ops.look(self.bot, {"session": self.session})
+            payload = await self.ops.look(self.bot, {"type": "session.get",
+                                                 "session": self.session})
             if payload["view"]["status"] != "playing":
                 return "done"
             if gave_up(race, self.bot.id):
@@ -153,8 +156,8 @@ class BotPlayer:
                 await self._resign()
                 return "done"
             try:
-                await self.ops.move(self.bot, {"session": self.session, "move": move,
-                                               "rev": payload["rev"]})
+                await self.ops.move(self.bot, {"type": "move", "session": self.session,
+                                               "move": move, "rev": payload["rev"]})
                 failures = 0
             except ApiError as e:  # the race ended meanwhile; else looked at again
                 failures += 1
@@ -166,7 +169,7 @@ class BotPlayer:
 
     async def _resign(self) -> None:
         with contextlib.suppress(ApiError):  # over already
-            await self.ops.resign(self.bot, {"session": self.session})
+            await self.ops.resign(self.bot, {"type": "resign", "session": self.session})
 
 
 def gave_up(race: dict[str, Any], bot: str) -> bool:

@@ -47,6 +47,8 @@ def respond(request: Request, payload: Any, status: int = 200,
 
 
 async def read_body(request: Request, kind: str, in_path: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The body as a ``kind`` message, checked; its ``type`` is the route's, whatever the
+    body says (a handler's message has its type: server/transport/messages.py)."""
     limit = services(request).settings.max_message_bytes
     raw = bytearray()
     try:
@@ -59,7 +61,7 @@ async def read_body(request: Request, kind: str, in_path: tuple[str, ...] = ()) 
     encoding = codec.MSGPACK if request.headers.get("content-type", "").startswith(
         codec.MEDIA[codec.MSGPACK]) else codec.JSON
     data = codec.decode(bytes(raw), encoding, limit) if raw else {}
-    return schema.validate(kind, data, in_path)
+    return {**schema.validate(kind, data, in_path), "type": kind}
 
 
 def param(request: Request, name: str) -> str:
@@ -161,8 +163,9 @@ def run(kind: str, path: str = "", status: int = 200) -> Handler:
 
 
 def query_body(request: Request, kind: str, path: str = "") -> dict[str, Any]:
-    """The query string (and a path part) as the body of a ``kind`` message, checked; whole
-    numbers (ASCII digits, at most 30 of them) are read as integers, after the text check."""
+    """The query string (and a path part) as the body of a ``kind`` message, checked (its
+    ``type`` is ``kind``); whole numbers (ASCII digits, at most 30 of them) are read as
+    integers, after the text check."""
     body: dict[str, Any] = dict(request.query_params.items())
     if path:
         body[path] = request.path_params[path]
@@ -171,7 +174,7 @@ def query_body(request: Request, kind: str, path: str = "") -> dict[str, Any]:
         if k != path and v.isascii() and v.isdigit() and len(v) <= 30:
             body[k] = int(v)
     schema.check_fields(kind, body)
-    return body
+    return {**body, "type": kind}
 
 
 def run_query(kind: str, path: str = "") -> Handler:

@@ -77,11 +77,12 @@ async def start(sv: api.Services, p: Player, game: str = "isabel", variant: str 
 
 
 async def move(sv: api.Services, p: Player, sid: str, text: str) -> dict[str, Any]:
-    return await sv.operations["move"].handler(sv, p, {"session": sid, "move": text})
+    return await sv.operations["move"].handler(sv, p, {"type": "move", "session": sid,
+                                                       "move": text})
 
 
 async def resign(sv: api.Services, p: Player, sid: str) -> dict[str, Any]:
-    return await sv.operations["resign"].handler(sv, p, {"session": sid})
+    return await sv.operations["resign"].handler(sv, p, {"type": "resign", "session": sid})
 
 
 async def board(sv: api.Services, p: Player, name: str, **body: Any) -> dict[str, Any]:
@@ -201,7 +202,8 @@ async def test_one_ranked_attempt_then_unranked_replays(
         await start(sv, bob, ranked=False)
     assert e.value.code == "daily.not_revealed"
     with pytest.raises(ApiError) as e:
-        await sv.operations["undo"].handler(sv, ann, {"session": s["session"]})
+        await sv.operations["undo"].handler(sv, ann, {"type": "undo",
+                                                      "session": s["session"]})
     assert e.value.code.startswith("undo.")
     await resign(sv, ann, s["session"])
     with pytest.raises(ApiError) as e:

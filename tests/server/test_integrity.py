@@ -80,10 +80,11 @@ async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
     for p, knows in ((scout, True), (honest, False)):
         s = await daily_feature.daily_start(sv, p, {"game": "klondike", "variant": "easy"})
         for m in line(seed, knows):
-            s = await sv.operations["move"].handler(sv, p, {"session": s["session"],
-                                                         "move": engine.move_text(RULES, m)})
+            s = await sv.operations["move"].handler(sv, p, {
+                "type": "move", "session": s["session"], "move": engine.move_text(RULES, m)})
         if s["view"]["status"] == "playing":
-            await sv.operations["resign"].handler(sv, p, {"session": s["session"]})
+            await sv.operations["resign"].handler(sv, p, {"type": "resign",
+                                                          "session": s["session"]})
     clock.at(DAY + timedelta(days=1), 2 * 3_600_000)
     await sv.daily.close_due()
     entries = {json.loads(v)["player"]: json.loads(v) for v in await sv.redis.hvals(

@@ -53,7 +53,7 @@ async def play(sv: api.Services, p: Player, game: str = "isabel",
                variant: str = "standard") -> None:
     """Today's ranked attempt, resigned at once: places among equal results go by the finish."""
     s = await daily_feature.daily_start(sv, p, {"game": game, "variant": variant})
-    await sv.operations["resign"].handler(sv, p, {"session": s["session"]})
+    await sv.operations["resign"].handler(sv, p, {"type": "resign", "session": s["session"]})
     await asyncio.sleep(0.005)  # the next finish is a later millisecond
 
 
