@@ -41,6 +41,15 @@ from .races import Races
 from .sessions import Session, Sessions
 from .transport.drain import Drain
 from .transport.events import Hub
+from .transport.messages import (
+    BoardGet,
+    BoardSubscribe,
+    BoardUnsubscribe,
+    DailyGet,
+    Move,
+    Resign,
+    Undo,
+)
 
 
 @dataclass
@@ -77,19 +86,23 @@ class Services:
     drain: Drain = field(default_factory=Drain)
 
     @property
-    def operations(self) -> Mapping[str, Operation]:
+    def operations(self) -> Mapping[str, Operation[Any]]:
         return self.features.operations
 
 
-async def changed(sv: Services, player: Player, body: dict[str, Any],
+#: A change to a session: its message.
+Change = Move | Undo | Resign
+
+
+async def changed(sv: Services, player: Player, body: Change,
                   op: str) -> tuple[Session, bool]:
     """Play, undo or resign (``op``) as ``body`` says; the session once stored, and whether
     the change was made before (sent again with the ``rev`` it was made at)."""
-    return await sv.sessions.change(player, body["session"], op, body.get("move"),
-                                    body.get("rev"))
+    move = body["move"] if body["type"] == "move" else None
+    return await sv.sessions.change(player, body["session"], op, move, body.get("rev"))
 
 
-async def daily_page(sv: Services, body: dict[str, Any]) -> dict[str, Any]:
+async def daily_page(sv: Services, body: DailyGet) -> dict[str, Any]:
     """A day's page is the same for everyone, account or not, so that anyone can check a
     reveal (``samedeal verify-day``); with its live edition's section (``null``: off)."""
     out = await sv.daily.info(parse_day(body["day"]) if "day" in body else None)
@@ -103,7 +116,8 @@ def live_of(sv: Services) -> DailyLive:
     return sv.daily_live
 
 
-async def board_of(sv: Services, body: dict[str, Any]) -> tuple[str, str, str]:
+async def board_of(sv: Services, body: BoardGet | BoardSubscribe | BoardUnsubscribe
+                   ) -> tuple[str, str, str]:
     """The board a ``board.get`` or ``board.subscribe`` names: its key name, its public name
     ('today' and 'current' resolved by the server's clock) and its kind."""
     kind = body.get("kind", "human")

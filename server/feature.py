@@ -6,7 +6,9 @@ own, its REST routes, the jobs it adds to every node's sweep and background, and
 does when a game, a race or a match ends (server/ended.py). The app factory
 (server/app.py) lists the features; ``register`` merges and checks them, so a message type
 declared twice, a route running an operation nobody declared, or a reply type the schema
-does not know fails when the app is built, not in a player's hands.
+does not know fails when the app is built, not in a player's hands. Each handler takes its
+message as the TypedDict generated from the schema (server/transport/messages.py), so mypy
+checks what it reads, and ``register`` checks it is handed the message it declares.
 
 The transports know no feature: the WebSocket looks a message up in the registry, the REST
 routes are the features' own, and the sweep runs what the features declared."""
@@ -16,14 +18,17 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import inspect
 import logging
+import types
+import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .accounts import Player
 from .ended import Ended
-from .transport import replies, schema
+from .transport import messages, replies, schema
 from .transport.endpoints import Endpoint
 
 if TYPE_CHECKING:
@@ -32,8 +37,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("samedeal")
 
 Body = dict[str, Any]
-#: An operation: the caller and the checked body in, the reply's payload out.
-Handler = Callable[["Services", Player, Body], Awaitable[Body]]
+#: A message as its handler takes it: its TypedDict (server/transport/messages.py).
+M = TypeVar("M", bound=Mapping[str, Any])
+#: An operation: the caller and the checked message in, the reply's payload out.
+Handler = Callable[["Services", Player, M], Awaitable[Body]]
 #: One of the node's jobs: a sweep step, or a background loop run until the event is set.
 Job = Callable[[], Awaitable[object]]
 
@@ -114,17 +121,18 @@ class Stream:
     presence: Callable[[Services, str, str, int], Awaitable[None]] | None = None
 
 
-#: A message the socket answers itself: the reply, or None when the socket sends it.
-SocketHandler = Callable[[Socket, str, Body], Awaitable[Body | None]]
+#: A message the socket answers itself (its type, then the message): the reply, or None
+#: when the socket sends it.
+SocketHandler = Callable[[Socket, str, M], Awaitable[Body | None]]
 #: What a feature does when a socket's player says hello, or when a socket closes.
 SocketHook = Callable[[Socket], Awaitable[None]]
 
 
 @dataclass(frozen=True)
-class Operation:
+class Operation(Generic[M]):
     """A message type's handler and the type of its reply on the WebSocket."""
 
-    handler: Handler
+    handler: Handler[M]
     reply: str
     #: It copies the caller's name into what it makes (a race, a match, a board entry): a
     #: socket reads the name afresh first (it may have changed on another tab).
@@ -141,8 +149,8 @@ class Feature:
     """What one feature adds; every part is optional."""
 
     name: str
-    operations: Mapping[str, Operation] = field(default_factory=dict)
-    socket: Mapping[str, SocketHandler] = field(default_factory=dict)
+    operations: Mapping[str, Operation[Any]] = field(default_factory=dict)
+    socket: Mapping[str, SocketHandler[Any]] = field(default_factory=dict)
     endpoints: Sequence[Endpoint] = ()
     #: The feature's steps in every node's sweep, given the services (idempotent: nodes overlap).
     sweeps: Callable[[Services], Sequence[Job]] = lambda sv: ()
@@ -168,8 +176,8 @@ class Features:
     """The features merged: what the transports and the sweep look messages and jobs up in."""
 
     features: tuple[Feature, ...]
-    operations: Mapping[str, Operation]
-    socket: Mapping[str, SocketHandler]
+    operations: Mapping[str, Operation[Any]]
+    socket: Mapping[str, SocketHandler[Any]]
     endpoints: tuple[Endpoint, ...]
     streams: Mapping[str, Stream]
 
@@ -228,8 +236,8 @@ class Features:
 
 def register(*features: Feature) -> Features:
     """Merge the features, checking their declarations against each other and the schema."""
-    operations: dict[str, Operation] = {}
-    socket: dict[str, SocketHandler] = {}
+    operations: dict[str, Operation[Any]] = {}
+    socket: dict[str, SocketHandler[Any]] = {}
     for f in features:
         for kind, op in f.operations.items():
             _new(kind, operations, f)
@@ -238,11 +246,16 @@ def register(*features: Feature) -> Features:
             if op.reply not in replies.REPLIES and op.reply != "ack":
                 raise ValueError(f"{f.name}: {kind!r} replies {op.reply!r}, which the reply "
                                  "schema does not know")
+            takes = _takes(kind, op.handler, f)
+            if op.seats and "present" not in takes.__optional_keys__:
+                raise ValueError(f"{f.name}: {kind!r} seats the caller, but its message has no "
+                                 "'present' (server/transport/typed_messages.py SOCKET_ADDS)")
             operations[kind] = op
         for kind, handler in f.socket.items():
             _new(kind, socket, f)
             if kind not in schema.MESSAGES:
                 raise ValueError(f"{f.name}: {kind!r} is not in the message schema")
+            _takes(kind, handler, f)
             socket[kind] = handler
     endpoints = []
     for f in features:
@@ -272,7 +285,24 @@ def register(*features: Feature) -> Features:
     return Features(features, operations, socket, tuple(endpoints), streams)
 
 
-def reply_schema(op: Operation) -> dict[str, Any]:
+def _takes(kind: str, handler: Callable[..., object], f: Feature) -> Any:
+    """The TypedDict of ``kind``, which ``handler`` must take as its message (its third
+    parameter): that type, or a union of message types with it among them (a handler for
+    several). Anything else, ``dict[str, Any]`` included, fails: mypy would not check it."""
+    typed = messages.MESSAGES[kind]
+    body = list(inspect.signature(handler).parameters)[2]
+    hint = typing.get_type_hints(handler).get(body)
+    named = getattr(handler, "__qualname__", repr(handler))
+    takes = typing.get_args(hint) if isinstance(hint, types.UnionType) or (
+        typing.get_origin(hint) is typing.Union) else (hint,)
+    known = set(messages.MESSAGES.values())
+    if typed not in takes or not known.issuperset(takes):
+        raise ValueError(f"{f.name}: {kind!r} is handled by {named}, which takes "
+                         f"{hint!r}, not {typed.__name__} (server/transport/messages.py)")
+    return typed
+
+
+def reply_schema(op: Operation[Any]) -> dict[str, Any]:
     """The JSON Schema of what a route running ``op`` answers: its WebSocket reply's fields (a
     change's is the whole session, as v1's ack: v2's acks are the WebSocket's alone)."""
     return replies.SESSION if op.reply == "ack" else replies.REPLIES[op.reply][1]

@@ -15,11 +15,12 @@ from ..errors import ApiError
 from ..feature import Feature, Operation, Socket
 from ..transport import replies
 from ..transport.endpoints import Endpoint
+from ..transport.messages import PlayerRename
 from ..transport.rest import API, address_of, caller, param, read_body, respond, run, services
 from . import Player
 
 
-async def player_rename(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def player_rename(sv: Services, player: Player, body: PlayerRename) -> dict[str, Any]:
     return {"player": (await sv.accounts.rename(player, body["name"])).public()}
 
 

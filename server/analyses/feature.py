@@ -15,6 +15,7 @@ from ..errors import ApiError
 from ..feature import Feature, Listen, Operation
 from ..sessions import race_of
 from ..transport.endpoints import Endpoint
+from ..transport.messages import AnalysisGet
 from ..transport.rest import API, caller, query_body, respond, services
 
 
@@ -53,7 +54,7 @@ def not_over() -> ApiError:
                     "comes once it is over")
 
 
-async def analysis_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def analysis_get(sv: Services, player: Player, body: AnalysisGet) -> dict[str, Any]:
     return await analysis(sv, player, body["session"])
 
 

@@ -15,19 +15,20 @@ from ..ended import RaceEnded
 from ..feature import Feature, Listen, Operation
 from ..transport import replies
 from ..transport.endpoints import Endpoint, Handler
+from ..transport.messages import ArenaGet, ArenaJoin, ArenaLeave
 from ..transport.rest import API, get, param, post, read_body, respond, services
 from . import live
 
 
-async def arena_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def arena_join(sv: Services, player: Player, body: ArenaJoin) -> dict[str, Any]:
     return await sv.arenas.join(player, body["arena"])
 
 
-async def arena_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def arena_leave(sv: Services, player: Player, body: ArenaLeave) -> dict[str, Any]:
     return await sv.arenas.leave(player, body["arena"])
 
 
-async def arena_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def arena_get(sv: Services, player: Player, body: ArenaGet) -> dict[str, Any]:
     return await sv.arenas.summary(body["arena"], player.id)
 
 

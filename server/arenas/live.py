@@ -16,6 +16,7 @@ import msgpack
 
 from ..accounts import Player
 from ..api import Services
+from ..transport.messages import ArenaJoin, ArenaLeave, ArenaSubscribe, ArenaUnsubscribe
 from . import arena_channel
 
 log = logging.getLogger("samedeal.arenas")
@@ -34,17 +35,19 @@ class Socket(Protocol):
     def push(self, message: dict[str, Any]) -> None: ...
 
 
-async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]:
+async def handle(socket: Socket, kind: str,
+                 m: ArenaJoin | ArenaLeave | ArenaSubscribe | ArenaUnsubscribe
+                 ) -> dict[str, Any]:
     sv, aid = socket.sv, m["arena"]
     assert socket.player is not None
-    if kind == "arena.unsubscribe":
+    if m["type"] == "arena.unsubscribe":
         await unfollow(socket, aid)
         return {"type": "unsubscribed", "arena": aid}
-    if kind == "arena.subscribe":
+    if m["type"] == "arena.subscribe":
         out = await sv.arenas.summary(aid, socket.player.id)  # arena.unknown first
     else:
         out = await sv.operations[kind].handler(sv, socket.player, m)
-    if kind == "arena.leave":
+    if m["type"] == "arena.leave":
         await unfollow(socket, aid)
     else:
         await follow(socket, aid)

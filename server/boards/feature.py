@@ -12,12 +12,13 @@ from ..ended import GameEnded, MatchEnded, RaceEnded
 from ..errors import ApiError
 from ..feature import Feature, Listen, Operation
 from ..leagues.boards import league_board
+from ..transport.messages import BoardGet
 from ..transport.rest import get
 from . import live
 from .formats import board_format
 
 
-async def board_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def board_get(sv: Services, player: Player, body: BoardGet) -> dict[str, Any]:
     if league_board(body["board"]):
         return await sv.league_boards.page(player.id, body)  # members only
     name, public, kind = await board_of(sv, body)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from ..api import Services, board_of
 from ..errors import ApiError
 from ..leagues.boards import league_board
+from ..transport.messages import BoardSubscribe, BoardUnsubscribe
 from .watch import Source, Watcher
 
 log = logging.getLogger("samedeal.boards")
@@ -24,7 +25,8 @@ def watched(socket: Socket) -> set[str]:
     return boards
 
 
-async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]:
+async def handle(socket: Socket, kind: str, m: BoardSubscribe | BoardUnsubscribe
+                 ) -> dict[str, Any]:
     """Subscribe or unsubscribe; the reply (``subscribed``, ``unsubscribed``) names the board
     as its updates do: 'today' or 'current' resolved by the server's clock."""
     sv = socket.sv
@@ -32,7 +34,7 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
     assert watch is not None
     source: Source | None = None
     if league_board(m["board"]):
-        if kind == "board.unsubscribe":  # a removed member may still leave it
+        if m["type"] == "board.unsubscribe":  # a removed member may still leave it
             b = await sv.league_boards.named(m)
             key, public, board_kind = b.key, b.public, b.kind
         else:  # members only: anyone else gets league.unknown
@@ -41,7 +43,7 @@ async def handle(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]
     else:
         key, public, board_kind = await board_of(sv, m)  # board.unknown, game.unknown
     boards = watched(socket)
-    if kind == "board.unsubscribe":
+    if m["type"] == "board.unsubscribe":
         await watch.unsubscribe(socket, key)
         boards.discard(key)
         return {"type": "unsubscribed", "board": public, "kind": board_kind}

@@ -27,6 +27,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..races import Races
 from ..sessions import rules_for
+from ..transport.messages import RaceBot
 from .player import STRENGTHS, BotPlayer, Operations, Strength, strength_of
 
 log = logging.getLogger("samedeal.bots")
@@ -114,7 +115,7 @@ class BotRaces:
 
     # ----- making one -------------------------------------------------------------------
 
-    async def start(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    async def start(self, player: Player, body: RaceBot) -> dict[str, Any]:
         """A race between ``player`` and a bot of the strength asked for, started: the
         player's ``race.join`` reply (the summary, with ``joined_seq``)."""
         strength = strength_of(body.get("strength"))
@@ -165,7 +166,7 @@ class BotRaces:
             await self._drop_if(keys=[live_key(player.id)], args=[rid])
         return ended
 
-    async def _make(self, player: Player, body: dict[str, Any], game: str, variant: str,
+    async def _make(self, player: Player, body: RaceBot, game: str, variant: str,
                     strength: Strength) -> dict[str, Any]:
         """Every step names the race before it is made, so a node dying at any of them leaves
         either no race (the live bot race names a race that isn't, whose lease lapses: the

@@ -8,10 +8,11 @@ from ..accounts import Player
 from ..api import Services
 from ..ended import RaceEnded
 from ..feature import Feature, Listen, Operation
+from ..transport.messages import RaceBot
 from ..transport.rest import post
 
 
-async def race_bot(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def race_bot(sv: Services, player: Player, body: RaceBot) -> dict[str, Any]:
     sv.metrics.races.labels("created").inc()
     return await sv.bot_races.start(player, body)
 

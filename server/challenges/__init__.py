@@ -36,6 +36,7 @@ from ..errors import ApiError
 from ..races import DEFAULTS, Races
 from ..sessions import rules_for
 from ..store import scripts
+from ..transport.messages import ChallengeSend
 
 TAG = "sd:{challenges}"
 DUE = f"{TAG}:due"
@@ -190,7 +191,7 @@ class Challenges:
         self._send = store.script(redis, SEND)
         self._answer = store.script(redis, ANSWER)
 
-    async def _target(self, player: Player, body: dict[str, Any]) -> Player:
+    async def _target(self, player: Player, body: ChallengeSend) -> Player:
         """The challenged player: ``player`` (an id, as a board row shows it) or ``to`` (a
         name, case aside; it must name one player)."""
         if ("to" in body) == ("player" in body):
@@ -212,7 +213,7 @@ class Challenges:
             raise ApiError("challenge.self", "you cannot challenge yourself")
         return target
 
-    async def send(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    async def send(self, player: Player, body: ChallengeSend) -> dict[str, Any]:
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")

@@ -8,36 +8,44 @@ from typing import Any
 from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
+from ..transport.messages import (
+    ChallengeAccept,
+    ChallengeDecline,
+    ChallengeList,
+    ChallengeRefuse,
+    ChallengeSend,
+    ChallengeWithdraw,
+)
 from ..transport.rest import get, post
 from . import notices
 
 CHALLENGE_ERRORS = ("challenge.unknown", "challenge.answered", "challenge.expired")
 
 
-async def challenge_send(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def challenge_send(sv: Services, player: Player, body: ChallengeSend) -> dict[str, Any]:
     return await sv.challenges.send(player, body)
 
 
-async def challenge_list(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def challenge_list(sv: Services, player: Player, body: ChallengeList) -> dict[str, Any]:
     return await sv.challenges.list(player)
 
 
 async def challenge_accept(sv: Services, player: Player,
-                           body: dict[str, Any]) -> dict[str, Any]:
+                           body: ChallengeAccept) -> dict[str, Any]:
     return await sv.challenges.accept(player, body["challenge"])
 
 
 async def challenge_decline(sv: Services, player: Player,
-                            body: dict[str, Any]) -> dict[str, Any]:
+                            body: ChallengeDecline) -> dict[str, Any]:
     return await sv.challenges.decline(player, body["challenge"], body.get("block", False))
 
 
 async def challenge_withdraw(sv: Services, player: Player,
-                             body: dict[str, Any]) -> dict[str, Any]:
+                             body: ChallengeWithdraw) -> dict[str, Any]:
     return await sv.challenges.withdraw(player, body["challenge"])
 
 
-async def challenge_refuse(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def challenge_refuse(sv: Services, player: Player, body: ChallengeRefuse) -> dict[str, Any]:
     return await sv.challenges.refuse(player, body["refuse"])
 
 

@@ -4,7 +4,7 @@ scout-proof deal at one instant; its socket side is server/daily/live_socket.py)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -15,11 +15,12 @@ from ..feature import Feature, Operation
 from ..sessions import session_payload
 from ..transport import replies
 from ..transport.endpoints import Endpoint
+from ..transport.messages import DailyGet, DailyLiveGet, DailyLiveJoin, DailyLiveLeave, DailyStart
 from ..transport.rest import API, caller, get, post, query_body, respond, services
 from . import day_of, live_socket, parse_day
 
 
-async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def daily_start(sv: Services, player: Player, body: DailyStart) -> dict[str, Any]:
     """A ranked attempt or an unranked replay. The transports note where a ranked attempt's
     start and moves come from (``Operation.noted``)."""
     s = await sv.daily.start(player, body["game"], body["variant"], body.get("ranked", True),
@@ -32,7 +33,7 @@ async def daily_start(sv: Services, player: Player, body: dict[str, Any]) -> dic
     return out
 
 
-async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def daily_get(sv: Services, player: Player, body: DailyGet) -> dict[str, Any]:
     """The day's page, and in each deal ``you``: the caller's standing on it."""
     page = await daily_page(sv, body)
     yours = await sv.daily.yours(player, parse_day(page["day"]))
@@ -41,15 +42,15 @@ async def daily_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[
     return page
 
 
-async def live_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def live_join(sv: Services, player: Player, body: DailyLiveJoin) -> dict[str, Any]:
     return await live_of(sv).join(player, body["game"], body["variant"])
 
 
-async def live_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def live_leave(sv: Services, player: Player, body: DailyLiveLeave) -> dict[str, Any]:
     return await live_of(sv).leave(player, body["game"], body["variant"])
 
 
-async def live_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def live_get(sv: Services, player: Player, body: DailyLiveGet) -> dict[str, Any]:
     day = parse_day(body["day"]) if "day" in body else day_of(await sv.daily.clock())
     return await live_of(sv).view(day, player.id)
 
@@ -57,7 +58,8 @@ async def live_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[s
 async def page(request: Request) -> Response:
     """Today's or a day's page: public, so that anyone can check a reveal; with a token, each
     deal also says where the caller stands on it (``daily.get``)."""
-    body = query_body(request, "daily.get", "day" if "day" in request.path_params else "")
+    body = cast(DailyGet, query_body(request, "daily.get",
+                                     "day" if "day" in request.path_params else ""))
     if "authorization" in request.headers:
         return respond(request, await daily_get(services(request), await caller(request),
                                                 body))

@@ -15,12 +15,14 @@ import engine
 
 from ..api import live_of
 from ..arenas import live as arena_live
+from ..transport.messages import DailyLiveGet, DailyLiveJoin, DailyLiveLeave
 from .live import edition_id
 
 KINDS = frozenset({"daily_live.join", "daily_live.leave", "daily_live.get"})
 
 
-async def handle(socket: arena_live.Socket, kind: str, m: dict[str, Any]) -> dict[str, Any]:
+async def handle(socket: arena_live.Socket, kind: str,
+                 m: DailyLiveJoin | DailyLiveLeave | DailyLiveGet) -> dict[str, Any]:
     assert socket.player is not None
     op = socket.sv.operations[kind]
     out = await op.handler(socket.sv, socket.player, m)

@@ -34,6 +34,7 @@ from ..errors import ApiError
 from ..races import Races
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
+from ..transport.messages import GhostCreate
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
 #: minutes, three seconds from entering to the first move.
@@ -206,20 +207,23 @@ class Ghosts:
 
     # ----- changing ---------------------------------------------------------------------
 
-    async def create(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, player: Player, body: GhostCreate) -> dict[str, Any]:
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
-        opts = DEFAULTS | {k: body[k] for k in DEFAULTS if k in body}
+        open_for = body.get("open_for", DEFAULTS["open_for"])
+        cap = body.get("cap", DEFAULTS["cap"])
+        time_limit = body.get("time_limit", DEFAULTS["time_limit"])
+        countdown = body.get("countdown", DEFAULTS["countdown"])
         gid = new_id("g")
         seed = os.urandom(32)
         now = await store.now_ms(self.redis)
-        closes = now + opts["open_for"] * 1000
+        closes = now + open_for * 1000
         await self.redis.hset(ghost_keys(gid)[0], mapping={
             "game": rules.id, "variant": rules.variant, "creator": player.id, "state": "open",
             "seed": seed.hex(), "commitment": engine.commitment(seed), "created": now,
-            "closes_at": closes, "cap": opts["cap"], "time_limit": opts["time_limit"],
-            "countdown": opts["countdown"], "entrants": 0, "seq": 0})
+            "closes_at": closes, "cap": cap, "time_limit": time_limit, "countdown": countdown,
+            "entrants": 0, "seq": 0})
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(OPEN, {gid: now})
             pipe.zadd(DUE, {gid: closes})

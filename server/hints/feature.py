@@ -7,10 +7,11 @@ from typing import Any
 from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
+from ..transport.messages import Hint
 from ..transport.rest import post
 
 
-async def hint(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def hint(sv: Services, player: Player, body: Hint) -> dict[str, Any]:
     return await sv.hints.hint(player, body["session"])
 
 

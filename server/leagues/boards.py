@@ -29,6 +29,7 @@ from ..boards.formats import board_format
 from ..boards.records import board_name, week_name
 from ..daily import daily_rule_sets, day_of
 from ..errors import ApiError
+from ..transport.messages import BoardGet, BoardSubscribe, BoardUnsubscribe
 from . import CHANGED, Leagues, league_channel
 
 #: Points for a place on a league's daily board (1st, 2nd, ...); every other place earns 1.
@@ -169,7 +170,7 @@ class LeagueBoards:
             out[p] = int(days or 0) if current else 0
         return out
 
-    async def page(self, pid: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def page(self, pid: str, body: BoardGet) -> dict[str, Any]:
         """``board.get`` of a league board: a member's page (anyone else: league.unknown)."""
         kind = body.get("kind", "human")
         b, members = await self.resolve(pid, body["board"], kind)
@@ -182,11 +183,11 @@ class LeagueBoards:
             out["you"] = next((e["rank"] for e in entries if e["player"] == pid), None)
         return out
 
-    async def named(self, body: dict[str, Any]) -> LeagueBoard:
+    async def named(self, body: BoardSubscribe | BoardUnsubscribe) -> LeagueBoard:
         """The board as named, resolved against today, without looking at its league."""
         return LeagueBoard(body["board"], body.get("kind", "human"), day_of(await self.clock()))
 
-    async def source(self, pid: str, body: dict[str, Any]) -> LeagueSource:
+    async def source(self, pid: str, body: BoardSubscribe) -> LeagueSource:
         """What a live reader of the board watches and reads (members only)."""
         b, _ = await self.resolve(pid, body["board"], body.get("kind", "human"))
         return LeagueSource(self, b)

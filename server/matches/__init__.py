@@ -25,6 +25,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..races.rematch import Rematches
 from ..sessions import parse
+from ..transport.messages import MatchCreate
 from . import views
 from .book import Book
 from .presence import Presence
@@ -76,7 +77,7 @@ class Matches:
 
     # ----- seats -----------------------------------------------------------------------
 
-    async def create(self, player: Player, body: dict[str, Any],
+    async def create(self, player: Player, body: MatchCreate,
                      present: bool = False) -> dict[str, Any]:
         mid = await self.seats.create(player, body)
         if body.get("join", True):

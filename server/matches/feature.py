@@ -14,42 +14,54 @@ from ..api import Services
 from ..feature import Feature, Follower, Operation, Socket, Stream
 from ..transport import replies
 from ..transport.endpoints import Endpoint
+from ..transport.messages import (
+    MatchCreate,
+    MatchGet,
+    MatchJoin,
+    MatchLeave,
+    MatchMove,
+    MatchRematch,
+    MatchStart,
+    MatchSubscribe,
+    MatchUnsubscribe,
+)
 from ..transport.rest import API, caller, get, param, post, respond, services
 
 MATCH_ERRORS = ("match.unknown",)
 
 
-async def match_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_create(sv: Services, player: Player, body: MatchCreate) -> dict[str, Any]:
     return await sv.matches.create(player, body, body.get("present", False))
 
 
-async def match_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_join(sv: Services, player: Player, body: MatchJoin) -> dict[str, Any]:
     return await sv.matches.join(player, body["match"], body.get("present", False))
 
 
-async def match_rematch(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_rematch(sv: Services, player: Player, body: MatchRematch) -> dict[str, Any]:
     return await sv.matches.rematch(player, body["match"], body.get("present", False))
 
 
-async def match_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_leave(sv: Services, player: Player, body: MatchLeave) -> dict[str, Any]:
     return await sv.matches.leave(player, body["match"])
 
 
-async def match_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_start(sv: Services, player: Player, body: MatchStart) -> dict[str, Any]:
     return await sv.matches.start(player, body["match"])
 
 
-async def match_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_get(sv: Services, player: Player, body: MatchGet) -> dict[str, Any]:
     return await sv.matches.summary(body["match"], player.id)
 
 
-async def match_move(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def match_move(sv: Services, player: Player, body: MatchMove) -> dict[str, Any]:
     return await sv.matches.move(player, body["match"], body["move"])
 
 
-async def subscribe(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
+async def subscribe(socket: Socket, kind: str, m: MatchSubscribe | MatchUnsubscribe
+                    ) -> dict[str, Any] | None:
     """Follow a match's events from after ``after`` (the socket sends them), or stop."""
-    if kind == "match.unsubscribe":
+    if m["type"] == "match.unsubscribe":
         await socket.unfollow(m["match"])
         return {"type": "unsubscribed", "match": m["match"]}
     await socket.sv.matches.load(m["match"])  # match.unknown before subscribing

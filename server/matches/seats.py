@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import msgpack
@@ -35,7 +35,7 @@ class Seats:
         self._leave = script_replies.bind(redis, scripts.MATCH_LEAVE, script_replies.Done.of)
         self._start = script_replies.bind(redis, scripts.MATCH_START, script_replies.Done.of)
 
-    async def create(self, player: Player, body: dict[str, Any],
+    async def create(self, player: Player, body: Mapping[str, Any],
                      rematch_of: Match | None = None) -> str:
         """A new open match; its id. Listed among the open matches, unless it is the rematch
         of the (ended) match ``rematch_of``: then only its players may join."""

@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import msgpack
@@ -27,6 +27,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..sessions import Sessions, rules_for
 from ..store import script_replies, scripts
+from ..transport.messages import RaceCreate
 from .rematch import Rematches
 
 log = logging.getLogger("samedeal.races")
@@ -150,13 +151,13 @@ class Races:
 
     # ----- changing ---------------------------------------------------------------------
 
-    async def create(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, player: Player, body: RaceCreate) -> dict[str, Any]:
         rid = await self._open(player, body)
         if body.get("join", True):
             return await self.join(player, rid)
         return await self.summary(rid)
 
-    async def open_with_bot(self, player: Player, body: dict[str, Any], bot: Player,
+    async def open_with_bot(self, player: Player, body: Mapping[str, Any], bot: Player,
                             strength: str, rid: str) -> dict[str, Any]:
         """Race ``rid`` against ``bot`` at ``strength`` (server/botrace/__init__.py), unlisted, the
         bot named in its summary: made with both seats taken, in one script, and started;
@@ -167,7 +168,7 @@ class Races:
         await self.begin(rid)
         return await self.summary(rid) | {"joined_seq": 2}  # the bot's seat's event, then this
 
-    async def _open(self, player: Player, body: dict[str, Any],
+    async def _open(self, player: Player, body: Mapping[str, Any],
                     rematch_of: dict[str, Any] | None = None,
                     bot: tuple[Player, str] | None = None, *, rid: str = "",
                     seed: bytes = b"", ghost: str = "",

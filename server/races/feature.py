@@ -15,36 +15,46 @@ from ..feature import Feature, Follower, Operation, Socket, Stream
 from ..sessions import session_payload
 from ..transport import replies
 from ..transport.endpoints import Endpoint
+from ..transport.messages import (
+    RaceCreate,
+    RaceJoin,
+    RaceLeave,
+    RaceRematch,
+    RaceStart,
+    RaceSubscribe,
+    RaceUnsubscribe,
+)
 from ..transport.rest import API, caller, param, post, respond, services
 
 RACE_ERRORS = ("race.unknown",)
 
 
-async def race_create(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def race_create(sv: Services, player: Player, body: RaceCreate) -> dict[str, Any]:
     sv.metrics.races.labels("created").inc()
     return await sv.races.create(player, body)
 
 
-async def race_join(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def race_join(sv: Services, player: Player, body: RaceJoin) -> dict[str, Any]:
     return await sv.races.join(player, body["race"])
 
 
-async def race_leave(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def race_leave(sv: Services, player: Player, body: RaceLeave) -> dict[str, Any]:
     return await sv.races.leave(player, body["race"])
 
 
-async def race_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def race_start(sv: Services, player: Player, body: RaceStart) -> dict[str, Any]:
     sv.metrics.races.labels("started").inc()
     return await sv.races.start(player, body["race"])
 
 
-async def race_rematch(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def race_rematch(sv: Services, player: Player, body: RaceRematch) -> dict[str, Any]:
     return await sv.races.rematch(player, body["race"])
 
 
-async def subscribe(socket: Socket, kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
+async def subscribe(socket: Socket, kind: str, m: RaceSubscribe | RaceUnsubscribe
+                    ) -> dict[str, Any] | None:
     """Follow a race's events from after ``after`` (the socket sends them), or stop."""
-    if kind == "race.unsubscribe":
+    if m["type"] == "race.unsubscribe":
         await socket.unfollow(m["race"])
         return {"type": "unsubscribed", "race": m["race"]}
     await socket.sv.races.summary(m["race"])  # race.unknown before subscribing

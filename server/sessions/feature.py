@@ -13,11 +13,12 @@ from starlette.responses import Response
 import engine
 
 from ..accounts import Player
-from ..api import Services, changed, transcript
+from ..api import Change, Services, changed, transcript
 from ..errors import ApiError
 from ..feature import Feature, Handler, Operation
 from ..transport import codec, replies
 from ..transport.endpoints import Endpoint
+from ..transport.messages import SessionGet, SoloStart
 from ..transport.rest import API, caller, param, post, reply_encoding, respond, services
 from ..transport.web_files import Version, VersionResponse, pack
 from . import session_payload
@@ -25,18 +26,18 @@ from . import session_payload
 SESSION_ERRORS = ("session.unknown", "session.not_yours")
 
 
-async def solo_start(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def solo_start(sv: Services, player: Player, body: SoloStart) -> dict[str, Any]:
     s = await sv.sessions.start_solo(player, body["game"], body["variant"], body.get("seed"))
     return session_payload(s)
 
 
-async def session_get(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def session_get(sv: Services, player: Player, body: SessionGet) -> dict[str, Any]:
     return session_payload(await sv.sessions.get(player, body["session"]))
 
 
-def change(op: str) -> Handler:
+def change(op: str) -> Handler[Change]:
     """Play, undo or resign: the session once stored (``repeated``: a change sent again)."""
-    async def handler(sv: Services, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    async def handler(sv: Services, player: Player, body: Change) -> dict[str, Any]:
         t0 = time.perf_counter()
         s, repeated = await changed(sv, player, body, op)
         out = session_payload(s)
@@ -77,7 +78,8 @@ async def game(request: Request) -> Response:
 async def session(request: Request) -> Response:
     who = await caller(request)
     return respond(request, await session_get(services(request), who,
-                                              {"session": param(request, "session")}))
+                                              {"type": "session.get",
+                                               "session": param(request, "session")}))
 
 
 async def moves(request: Request) -> Response:

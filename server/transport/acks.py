@@ -14,10 +14,10 @@ See docs/protocol.md "Protocol v2".
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 from ..accounts import Player
-from ..api import Services, changed
+from ..api import Change, Services, changed
 from ..sessions import Session, live_fields, session_payload
 
 #: the view's fields besides its piles that a change may change
@@ -34,7 +34,7 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     t0 = time.perf_counter()
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
-    s, repeated = await changed(sv, player, body, op)
+    s, repeated = await changed(sv, player, cast(Change, body), op)  # checked: op's schema
     out = None
     if repeated:
         out = session_payload(s)

@@ -14,6 +14,7 @@ from server.app import FEATURES
 from server.ended import GameEnded, MatchEnded, RaceEnded
 from server.feature import Feature, Listen, Operation, Stream, register
 from server.transport import messages, schema, typed_messages
+from server.transport.messages import LeagueCode, LeagueGet, RaceSubscribe, RaceUnsubscribe
 from server.transport.rest import get, post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,11 +23,19 @@ FEATURE_PACKAGES = {"analyses", "arenas", "boards", "botrace", "challenges", "da
                     "hints", "leagues", "matches", "races"}
 
 
-async def nothing(sv: Any, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+async def nothing(sv: Any, player: Player, body: LeagueGet) -> dict[str, Any]:
     return {}
 
 
-async def answer(socket: Any, kind: str, m: dict[str, Any]) -> None:
+async def recode(sv: Any, player: Player, body: LeagueCode) -> dict[str, Any]:
+    return {}
+
+
+async def untyped(sv: Any, player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+async def answer(socket: Any, kind: str, m: RaceSubscribe | RaceUnsubscribe) -> None:
     return None
 
 
@@ -60,10 +69,36 @@ def test_a_route_running_an_operation_nobody_declares_fails() -> None:
 
 
 def test_a_route_declared_twice_fails() -> None:
-    ops = {"league.code": Operation(nothing, "league")}
+    ops = {"league.code": Operation(recode, "league")}
     one = Feature("one", operations=ops, endpoints=[post("/x/{league}", "league.code", "", ())])
     two = Feature("two", endpoints=[post("/x/{league}", "league.code", "", ())])
     assert "routes declared twice" in refused(one, two)
+
+
+def test_a_handler_taking_another_message_fails() -> None:
+    """A handler is handed the message it is registered for: typed with another's, or with
+    a plain dict (which mypy would not check), it fails; one typed for several messages
+    serves each of them."""
+    wrong = Feature("wrong", operations={"league.code": Operation(nothing, "league")})
+    assert "'league.code' is handled by nothing, which takes" in refused(wrong)
+    assert "not LeagueCode" in refused(wrong)
+    plain = Feature("plain", operations={"league.get": Operation(untyped, "league")})
+    assert "not LeagueGet" in refused(plain)
+    socket = Feature("socket", socket={"match.subscribe": answer})
+    assert "not MatchSubscribe" in refused(socket)
+    both = register(Feature("both", socket={"race.subscribe": answer,
+                                            "race.unsubscribe": answer}))
+    assert set(both.socket) == {"race.subscribe", "race.unsubscribe"}
+
+
+def test_an_operation_that_seats_has_present_in_its_message() -> None:
+    """The socket adds ``present`` to a seating operation's message: its type says so."""
+    seats = Feature("seats", operations={"league.get": Operation(nothing, "league",
+                                                                 seats=True)})
+    assert "'league.get' seats the caller" in refused(seats)
+    seating = {k for k, op in FEATURES.operations.items() if op.seats}
+    assert seating == set(typed_messages.SOCKET_ADDS)
+    assert all("present" in messages.MESSAGES[k].__optional_keys__ for k in seating)
 
 
 def test_the_message_types_are_what_the_schema_makes() -> None:
