@@ -161,7 +161,8 @@ REV = Field("integer", required=False, hi=2**31,
             doc="the session revision the change was chosen at; a stale one is refused, "
                 "unless this very change was made at it (a retry: answered as made)")
 
-#: Bodies, by message type. REST bodies use the same entries as the WebSocket messages.
+#: Bodies, by message type. REST bodies use the same entries as the WebSocket messages. Their
+#: handlers' types follow: ``python -m server.transport.typed_messages`` after a change here.
 MESSAGES: dict[str, dict[str, Field]] = {
     "hello": {"token": Field("string", hi=128, doc="the bearer token from registration")},
     "ping": {},
