@@ -146,8 +146,13 @@ class Settings:
     #: candidates: engine/winnable.py's values; other values are published with each day.
     winnable_positions: int = winnable.POSITIONS
     winnable_cap: int = winnable.CAP
-    #: Worker processes judging candidates on each node (the solver is CPU-bound).
+    #: Worker processes judging candidates on each node (the solver is CPU-bound), and how
+    #: many steps behind the game traffic they run for the CPU (``nice``).
     winnable_workers: int = 1
+    winnable_nice: int = 10
+    #: How many steps behind the game traffic a ranked daily attempt's integrity signal is
+    #: worked out (a bounded search, in a worker process): a result waits a little.
+    integrity_nice: int = 5
     #: Seconds a node's claim on a (day, rule set) lasts without renewal: how long the work
     #: of a node killed mid-way waits before another node takes it over.
     winnable_lease: float = 60.0

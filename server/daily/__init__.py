@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from .winnable import Winnable
 
 DAY_MS = 86_400_000
-#: The integrity signal's worker runs behind the node for the CPU: a result waits a little.
-JUDGE_NICE = 5
 Clock = Callable[[], Awaitable[int]]  # milliseconds since the epoch, UTC
 def daily_seed(secret: bytes, day: date, rules: engine.RuleSet,
             beacon: bytes | None = None) -> bytes:
@@ -308,7 +306,7 @@ class Daily:
         entries = await self.redis.lrange(store.session_keys(s.id)[1], 0, -1)
         times = [int(store.text(e).partition(" ")[0]) for e in entries]
         if self._judge is None:
-            self._judge = workers.pool(1, nice=JUDGE_NICE)
+            self._judge = workers.pool(1, nice=self.settings.integrity_nice)
         try:
             out = await asyncio.get_running_loop().run_in_executor(
                 self._judge, integrity.signal, s.rules, s.seed, list(s.state.history), times,

@@ -44,8 +44,6 @@ from . import Daily, daily_rule_sets, day_of
 from .remembered import Remembered
 
 log = logging.getLogger("samedeal")
-#: The job's processes run this many steps behind the game traffic for the CPU.
-NICE = 10
 #: (day, rule set) choices and pars a process keeps (each stored for good: a miss reads it)
 REMEMBERED = 2048
 #: The rule's first day when no setting gives it: recorded once, at first use, as tomorrow.
@@ -301,7 +299,8 @@ class Winnable:
                     ) -> dict[str, Any]:
         """One candidate, in the worker process (never on the event loop)."""
         if self._pool is None:
-            self._pool = workers.pool(self.settings.winnable_workers, nice=NICE)
+            self._pool = workers.pool(self.settings.winnable_workers,
+                                      nice=self.settings.winnable_nice)
         judged = await asyncio.get_running_loop().run_in_executor(
             self._pool, rule.judge, rules.id, rules.variant, seed, positions)
         return judged.json()

@@ -31,7 +31,7 @@ from server.config import Settings
 from server.daily import attempt_id
 from server.daily import feature as daily_feature
 from server.errors import ApiError
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SUITE_NICE
 
 from .client import Node, Rest, Ws, cards_in, player, view_cards
 
@@ -66,7 +66,7 @@ async def services(clocked_redis_url: str) -> AsyncIterator[tuple[api.Services, 
     # Accounts made by the tests are made on the test's day: let them rank (one test below
     # checks the rule that keeps them off the boards).
     sv = build_services(Settings(redis_url=clocked_redis_url, daily_secret=f"secret {day}",
-                                 daily_rank_new_accounts=True), clock)
+                                 daily_rank_new_accounts=True, **SUITE_NICE), clock)
     yield sv, clock
     await sv.redis.aclose()
 

@@ -32,7 +32,7 @@ from server.config import Settings
 from server.daily.live import edition_id, schedule, seconds_of_day
 from server.errors import ApiError
 from server.transport import replies
-from tests.conftest import FAST, clear_of_midnight, start_node, stop_node
+from tests.conftest import FAST, SUITE_NICE, clear_of_midnight, start_node, stop_node
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
 from .test_arenas import play_out
@@ -343,7 +343,8 @@ async def test_the_winnable_rule_picks_the_live_deal_by_its_own_label(
                                  daily_chain=False, daily_winnable=True,
                                  daily_winnable_from="2030-01-01",
                                  winnable_only="nestor/easy", daily_live_rules="nestor/easy",
-                                 winnable_positions=16000, winnable_cap=4), clock)
+                                 winnable_positions=16000, winnable_cap=4, **SUITE_NICE),
+                         clock)
     try:
         clock.at(day, 18 * HOUR)
         (before,) = (await api.daily_page(sv, {}))["live"]["editions"]

@@ -21,7 +21,7 @@ from server.config import Settings
 from server.daily import daily_seed
 from server.daily import feature as daily_feature
 from server.fairplay.integrity import FLAG, _useful, _visible, foresight
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SUITE_NICE
 
 from .test_daily import Clock, board
 
@@ -71,7 +71,8 @@ async def test_the_signal_is_stored_on_the_entry_and_sorted_for_moderators(
     clock = Clock(DAY - timedelta(days=1))
     # The old derivation from SECRET: the scout's line is for that one deal (a chain's random
     # root would deal another).
-    sv = build_services(Settings(redis_url=redis_url, daily_secret=SECRET, daily_chain=False),
+    sv = build_services(Settings(redis_url=redis_url, daily_secret=SECRET, daily_chain=False,
+                                 **SUITE_NICE),
                         clock)
     scout, _ = await sv.accounts.register("Scout", "human")
     honest, _ = await sv.accounts.register("Honest", "human")
