@@ -1,5 +1,7 @@
 """A board walked beside the engine's state, for the tests of the boards of rule sets with
-moves of their own (Gaps', Pyramid's): random games with take-backs, every position compared."""
+moves of their own (Gaps', Pyramid's, Aces Up's): random games with take-backs, every position
+compared; a board packed and unpacked; the searches and par on a board against those through
+the state."""
 
 from __future__ import annotations
 
@@ -7,11 +9,78 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 import engine
-from engine.core import PLAYING, State
+from engine.core import PLAYING, Move, State
+from engine.solver import Outcome, Verdict, state_board
+from engine.solver.beam import beam
+from engine.solver.bestfirst import best_first
+from engine.solver.depth import DepthFirst
+from engine.solver.par import board_of, par_line
 from engine.solver.position import key_maker
+from engine.solver.state_board import StateBoard, board_for
 
 Board = Any  # a GapBoard, a PairBoard: the compiled classes have no common stub
+Searched = list[tuple[Outcome, tuple[Move, ...], int]]
+
+
+def same(board: Board, st: State) -> None:
+    """The board holds the state's piles, face-down counts and vars."""
+    assert board.piles() == st.piles
+    assert list(board.down) == st.down
+    assert board.var_dict() == st.vars
+
+
+def packed_comes_back(rules: engine.RuleSet, make: Callable[[State], Board]) -> None:
+    """Packed after a dozen random moves of deal 7, unpacked on a board of deal 8: the same
+    position, key and moves."""
+    st = rules.deal(b"\x07")
+    board = make(st.copy())
+    rng = random.Random(7)
+    for _ in range(12):
+        moves = board.moves()
+        if not moves:
+            break
+        m = rng.choice(moves)
+        board.play(m)
+        st.push(board.move_of(m))
+    other = make(rules.deal(b"\x08"))
+    other.unpack(board.pack())
+    same(other, st)
+    assert other.key() == board.key() and other.moves() == board.moves()
+
+
+def searched(st: State, more: int) -> Searched:
+    """Depth first (narrowed or not, on for ``more`` positions where it stopped undecided),
+    best first and a beam, from ``st``: each verdict, line and count of positions."""
+    out: list[Verdict] = []
+    for narrow in (False, True):
+        search = DepthFirst(st, None, narrow)
+        v = search.run(300)
+        out.append(v if v.outcome is not Outcome.UNKNOWN else search.run(more))
+    out.append(best_first(st, 2_000, None))
+    out.append(beam(st, 2_000, None))
+    return [(v.outcome, v.moves, v.positions) for v in out]
+
+
+def as_through_the_state(st: State, kind: type, monkeypatch: pytest.MonkeyPatch,
+                         more: int = 5_000) -> Searched:
+    """The searches choose a ``kind`` board for ``st``, and find on it what they find through
+    the state; par makes each winning line as short on it as through the state. The
+    verdicts."""
+    assert isinstance(board_for(st), kind) and isinstance(board_of(st), kind)
+    on_board = searched(st, more)
+    with monkeypatch.context() as m:
+        m.setattr(state_board, "board_for", lambda s: StateBoard(s))
+        assert searched(st, more) == on_board, st.seed.hex()
+    for outcome, moves, _ in on_board:
+        if outcome is Outcome.WON:
+            shorter = par_line(st, moves)
+            with monkeypatch.context() as m:
+                m.setattr("engine.solver.par.board_of", lambda s: StateBoard(s))
+                assert par_line(st, moves) == shorter
+    return on_board
 
 
 def walk_beside(rules: engine.RuleSet, make: Callable[[State], Board],

@@ -16,16 +16,12 @@ from engine import winnable
 from engine.core import State
 from engine.options import DeclarationError
 from engine.rules import FOUNDATION, TABLEAU, BeatenRule
-from engine.solver import Outcome, Verdict, plays_on_board, state_board
-from engine.solver.beam import beam
-from engine.solver.bestfirst import best_first
+from engine.solver import Outcome, plays_on_board
 from engine.solver.board import DEAL
-from engine.solver.depth import DepthFirst
 from engine.solver.pair_board import BeatenBoard, beaten, discard_board
-from engine.solver.par import board_of, par_line
 from engine.solver.state_board import StateBoard, board_for
 
-from .board_walk import walk_beside
+from .board_walk import as_through_the_state, packed_comes_back, same, walk_beside
 
 BEATEN = [r for r in engine.rule_sets() if beaten(r)]
 #: Deals that a search below wins within its budget (none is proved lost in so few).
@@ -58,12 +54,6 @@ def test_a_beaten_rule_is_checked_when_declared() -> None:
                          ({"beaten_rule": (TABLEAU,)}, "not a BeatenRule")):
         with pytest.raises(DeclarationError, match=words):
             type("Declared", (cls,), attrs)("easy")
-
-
-def same(board: BeatenBoard, st: State) -> None:
-    assert board.piles() == st.piles
-    assert list(board.down) == st.down
-    assert board.var_dict() == st.vars
 
 
 def check_position(board: BeatenBoard, st: State) -> list[int]:
@@ -122,21 +112,7 @@ def test_a_beaten_board_ends_as_the_engine_does(rules: engine.RuleSet) -> None:
 def test_a_packed_beaten_board_comes_back_as_it_was() -> None:
     """Packed after discards and deals, unpacked on another board: the same position, key
     and moves."""
-    rules = engine.get("aces-up", "easy")
-    st = rules.deal(b"\x07")
-    board = BeatenBoard(st.copy())
-    rng = random.Random(7)
-    for _ in range(12):
-        moves = board.moves()
-        if not moves:
-            break
-        m = rng.choice(moves)
-        board.play(m)
-        st.push(board.move_of(m))
-    other = BeatenBoard(rules.deal(b"\x08"))
-    other.unpack(board.pack())
-    same(other, st)
-    assert other.key() == board.key() and other.moves() == board.moves()
+    packed_comes_back(engine.get("aces-up", "easy"), BeatenBoard)
 
 
 @pytest.mark.parametrize("rules", BEATEN, ids=lambda r: r.key)
@@ -144,30 +120,8 @@ def test_the_searches_on_a_beaten_board_are_the_searches_through_the_state(
         rules: engine.RuleSet, monkeypatch: pytest.MonkeyPatch) -> None:
     """Depth first (narrowed or not, on from where it stopped), best first, a beam and par:
     the same verdicts, lines and positions on a beaten board as through the state."""
-    def run(st: State) -> list[tuple[Outcome, tuple, int]]:
-        out: list[Verdict] = []
-        for narrow in (False, True):
-            search = DepthFirst(st, None, narrow)
-            v = search.run(300)
-            out.append(v if v.outcome is not Outcome.UNKNOWN else search.run(5_000))
-        out.append(best_first(st, 2_000, None))
-        out.append(beam(st, 2_000, None))
-        return [(v.outcome, v.moves, v.positions) for v in out]
-
     outcomes = set()
     for deal in DECIDED[rules.key]:
         st = rules.deal(deal.to_bytes(4, "big"))
-        assert isinstance(board_for(st), BeatenBoard) and isinstance(board_of(st), BeatenBoard)
-        on_board = run(st)
-        with monkeypatch.context() as m:
-            m.setattr(state_board, "board_for", lambda s: StateBoard(s))
-            on_state = run(st)
-        assert on_board == on_state, deal
-        for outcome, moves, _ in on_board:
-            outcomes.add(outcome)
-            if outcome is Outcome.WON:
-                on_beaten = par_line(st, moves)
-                with monkeypatch.context() as m:
-                    m.setattr("engine.solver.par.board_of", lambda s: StateBoard(s))
-                    assert par_line(st, moves) == on_beaten
+        outcomes |= {v[0] for v in as_through_the_state(st, BeatenBoard, monkeypatch)}
     assert Outcome.WON in outcomes

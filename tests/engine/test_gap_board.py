@@ -12,16 +12,12 @@ import random
 import pytest
 
 import engine
-from engine.core import REDEAL, Move, State
-from engine.solver import Outcome, Verdict, state_board
-from engine.solver.beam import beam
-from engine.solver.bestfirst import best_first
-from engine.solver.depth import DepthFirst
+from engine.core import REDEAL, State
+from engine.solver import Outcome
 from engine.solver.gap_board import REDEAL_CODE, GapBoard, gapped, playable
-from engine.solver.par import board_of, par_line
 from engine.solver.state_board import StateBoard, board_for
 
-from .board_walk import walk_beside
+from .board_walk import as_through_the_state, same, walk_beside
 
 GAPPED = [r for r in engine.rule_sets() if gapped(r)]
 #: A deal won within the budgets below, where deals 0-3 are not.
@@ -44,12 +40,6 @@ def test_the_gapped_rule_sets_are_gaps() -> None:
     assert not playable(st) and isinstance(board_for(st), StateBoard)
     assert playable(hard.setup({"g1": "2c"}, redeals=1))
     assert playable(engine.get("gaps", "easy").setup({"g1": "2c"}))
-
-
-def same(board: GapBoard, st: State) -> None:
-    assert board.piles() == st.piles
-    assert list(board.down) == st.down
-    assert board.var_dict() == st.vars
 
 
 def check_position(board: GapBoard, st: State) -> list[int]:
@@ -110,30 +100,9 @@ def test_the_searches_on_a_gap_board_are_the_searches_through_the_state(
         rules: engine.RuleSet, monkeypatch: pytest.MonkeyPatch) -> None:
     """Depth first (narrowed or not, on from where it stopped), best first, a beam and par:
     the same verdicts, lines and positions on a gap board as through the state."""
-    def run(st: State) -> list[tuple[Outcome, tuple[Move, ...], int]]:
-        out: list[Verdict] = []
-        for narrow in (False, True):
-            search = DepthFirst(st, None, narrow)
-            v = search.run(300)
-            out.append(v if v.outcome is not Outcome.UNKNOWN else search.run(3_000))
-        out.append(best_first(st, 2_000, None))
-        out.append(beam(st, 2_000, None))
-        return [(v.outcome, v.moves, v.positions) for v in out]
-
     decided = 0
     for deal in [*range(4), *DECIDED.get(rules.key, ())]:
         st = rules.deal(deal.to_bytes(4, "big"))
-        assert isinstance(board_for(st), GapBoard) and isinstance(board_of(st), GapBoard)
-        on_board = run(st)
-        with monkeypatch.context() as m:
-            m.setattr(state_board, "board_for", lambda s: StateBoard(s))
-            on_state = run(st)
-        assert on_board == on_state, deal
-        for outcome, moves, _ in on_board:
-            if outcome is Outcome.WON:
-                decided += 1
-                on_gap = par_line(st, moves)
-                with monkeypatch.context() as m:
-                    m.setattr("engine.solver.par.board_of", lambda s: StateBoard(s))
-                    assert par_line(st, moves) == on_gap
+        found = as_through_the_state(st, GapBoard, monkeypatch, more=3_000)
+        decided += sum(outcome is Outcome.WON for outcome, _, _ in found)
     assert decided

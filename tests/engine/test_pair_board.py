@@ -12,17 +12,13 @@ import random
 import pytest
 
 import engine
-from engine.core import REMOVE, Move, State
-from engine.solver import Outcome, Verdict, state_board
-from engine.solver.beam import beam
-from engine.solver.bestfirst import best_first
+from engine.core import REMOVE, State
+from engine.solver import Outcome
 from engine.solver.board import DEAL
-from engine.solver.depth import DepthFirst
 from engine.solver.pair_board import PairBoard, paired, playable
-from engine.solver.par import board_of, par_line
 from engine.solver.state_board import StateBoard, board_for
 
-from .board_walk import walk_beside
+from .board_walk import as_through_the_state, packed_comes_back, same, walk_beside
 
 PAIRED = [r for r in engine.rule_sets() if paired(r)]
 #: Deals decided within the budgets below: proved lost, and won.
@@ -39,12 +35,6 @@ def test_the_paired_rule_sets_are_pyramid() -> None:
     assert isinstance(board_for(st), StateBoard)
     with pytest.raises(ValueError, match="shared vars"):
         PairBoard(st)
-
-
-def same(board: PairBoard, st: State) -> None:
-    assert board.piles() == st.piles
-    assert list(board.down) == st.down
-    assert board.var_dict() == st.vars
 
 
 def check_position(board: PairBoard, st: State) -> list[int]:
@@ -82,21 +72,7 @@ def test_a_pair_board_plays_as_the_engine_does(rules: engine.RuleSet) -> None:
 def test_a_packed_pair_board_comes_back_as_it_was() -> None:
     """Packed after removals and deals, unpacked on another board: the same position, key
     and moves."""
-    rules = engine.get("pyramid", "easy")
-    st = rules.deal(b"\x07")
-    board = PairBoard(st.copy())
-    rng = random.Random(7)
-    for _ in range(12):
-        moves = board.moves()
-        if not moves:
-            break
-        m = rng.choice(moves)
-        board.play(m)
-        st.push(board.move_of(m))
-    other = PairBoard(rules.deal(b"\x08"))
-    other.unpack(board.pack())
-    same(other, st)
-    assert other.key() == board.key() and other.moves() == board.moves()
+    packed_comes_back(engine.get("pyramid", "easy"), PairBoard)
 
 
 @pytest.mark.parametrize("rules", PAIRED, ids=lambda r: r.key)
@@ -104,31 +80,10 @@ def test_the_searches_on_a_pair_board_are_the_searches_through_the_state(
         rules: engine.RuleSet, monkeypatch: pytest.MonkeyPatch) -> None:
     """Depth first (narrowed or not, on from where it stopped), best first, a beam and par:
     the same verdicts, lines and positions on a pair board as through the state."""
-    def run(st: State) -> list[tuple[Outcome, tuple[Move, ...], int]]:
-        out: list[Verdict] = []
-        for narrow in (False, True):
-            search = DepthFirst(st, None, narrow)
-            v = search.run(300)
-            out.append(v if v.outcome is not Outcome.UNKNOWN else search.run(5_000))
-        out.append(best_first(st, 2_000, None))
-        out.append(beam(st, 2_000, None))
-        return [(v.outcome, v.moves, v.positions) for v in out]
-
     decided = won = 0
     for deal in DECIDED[rules.key]:
         st = rules.deal(deal.to_bytes(4, "big"))
-        assert isinstance(board_for(st), PairBoard) and isinstance(board_of(st), PairBoard)
-        on_board = run(st)
-        with monkeypatch.context() as m:
-            m.setattr(state_board, "board_for", lambda s: StateBoard(s))
-            on_state = run(st)
-        assert on_board == on_state, deal
-        for outcome, moves, _ in on_board:
+        for outcome, _, _ in as_through_the_state(st, PairBoard, monkeypatch):
             decided += outcome is not Outcome.UNKNOWN
-            if outcome is Outcome.WON:
-                won += 1
-                on_pairs = par_line(st, moves)
-                with monkeypatch.context() as m:
-                    m.setattr("engine.solver.par.board_of", lambda s: StateBoard(s))
-                    assert par_line(st, moves) == on_pairs
+            won += outcome is Outcome.WON
     assert decided and won
