@@ -155,7 +155,7 @@ async def seen_from(sv: Services, body: dict[str, Any], reply: dict[str, Any],
     sid = reply.get("session") or body.get("session")
     if not isinstance(sid, str) or sv.daily.linked is None:
         return
-    s = sv.sessions.cached(sid) or await sv.sessions.load(sid, check=False)
+    s = await sv.sessions.load(sid, check=False)  # the cached one, if this node has it
     if s.daily and s.competitive:
         await sv.daily.linked.saw(sid, deal_id(parse_day(s.daily), s.rules), address, agent,
                                   body.get("install", ""))

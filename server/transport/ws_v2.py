@@ -57,12 +57,10 @@ class V2Socket:
         if not self.v2 or kind not in CHANGES or not self.listeners:
             return
         sid: str = m["session"]
-        s = self.sv.sessions.cached(sid)
-        if s is None:
-            try:
-                s = await self.sv.sessions.load(sid, check=False)
-            except ApiError:  # no such session: the change refuses it as it would anyway
-                return
+        try:
+            s = await self.sv.sessions.load(sid, check=False)  # the cached one, if any
+        except ApiError:  # no such session: the change refuses it as it would anyway
+            return
         if s.race and s.race in self.listeners:
             self.holding, self.held = s.race, []
 
