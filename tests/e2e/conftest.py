@@ -23,6 +23,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TIMEOUT_MS = 30_000  # generous: the machine is shared and slow at times
+# Playwright's assertions keep their own default (5 s), apart from the context's: the same
+# allowance for them, so a busy machine slows an `expect` down without failing it.
+expect.set_options(timeout=TIMEOUT_MS)
 
 # The sizes of the players' trials (issue 59): two laptops, a tablet, a phone upright and the
 # same phone held sideways.
