@@ -104,7 +104,7 @@ def signal(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
     following the solver's line and the pace (server/fairplay/openplay.py), and the median ms
     between moves (from the first card shown) for context. ``flag`` then judges it."""
     out = foresight(rules, seed, moves)
-    out.update(openplay.follow(rules, seed, moves, budget))
+    out.update(openplay.follow(rules, seed, moves, budget, min(STEADY_JUDGED, MIN_JUDGED)))
     out.update(openplay.timing(rules, seed, moves, times, created))
     steps = [b - a for a, b in zip([created, *times], times, strict=False)]
     out["median_move_ms"] = int(statistics.median(steps)) if steps else None

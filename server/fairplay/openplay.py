@@ -2,8 +2,7 @@
 
 Where every card is face up from the deal (24 of the 60 rule sets), one look shows the whole
 deal and a solver plays it; foresight (server/fairplay/integrity.py) sees nothing, as nothing is
-ever
-revealed. Two things tell solver help from play:
+ever revealed. Two things tell solver help from play:
 
 - **follow**: the share of the player's choices (positions with two legal moves or more)
   that play the next move of ``engine.solver``'s line from that position. The line is found
@@ -48,9 +47,25 @@ def is_open(st: State) -> bool:
     return not any(st.down)
 
 
+def choices(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move]) -> int:
+    """The positions of the attempt (its first ``MAX_MOVES``) with two legal moves or more."""
+    st = rules.deal(seed, competitive=True)
+    count = 0
+    for m in moves[:MAX_MOVES]:
+        if m.kind == "resign" or st.over:
+            break
+        count += len(st.legal_moves()) >= 2
+        st.push(m)
+    return count
+
+
 def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
-           budget: int = BUDGET) -> dict[str, Any]:
-    """Replay ``moves``, comparing each choice with the solver's line from there."""
+           budget: int = BUDGET, fewest: int = 0) -> dict[str, Any]:
+    """Replay ``moves``, comparing each choice with the solver's line from there. An attempt
+    with fewer than ``fewest`` choices in all is not searched: no rule counts so few, and a
+    walked-away attempt then costs no search."""
+    if fewest and choices(rules, seed, moves) < fewest:
+        return {"follow": None, "judged": 0, "solver_positions": 0}
     st = rules.deal(seed, competitive=True)
     line: list[Move] = []
     judged = followed = spent = solves = 0

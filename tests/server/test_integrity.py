@@ -163,6 +163,24 @@ def test_a_player_copying_the_solvers_line_in_an_open_game_is_flagged_and_play_i
     assert played["follow"] is not None and played["follow"] < 0.6 and not played["flagged"]
 
 
+def test_an_attempt_too_short_for_any_rule_costs_no_search() -> None:
+    """Fewer than 10 choices (the fewest the flag rule counts): no solver search, no evidence;
+    10 or more: searched as before."""
+    from server.fairplay import openplay
+    from server.fairplay.integrity import STEADY_JUDGED, signal
+
+    rules = engine.get("la-belle-lucie", "easy")
+    seed = bytes([0, 1])
+    st, rng = rules.deal(seed, competitive=True), random.Random(2)
+    while openplay.choices(rules, seed, list(st.history)) < STEADY_JUDGED:
+        st.push(rng.choice(st.legal_moves()))
+    moves = list(st.history)
+    short = signal(rules, seed, moves[:-1], [1000 * (i + 1) for i in range(len(moves) - 1)], 0)
+    assert (short["follow"], short["judged"], short["solver_positions"]) == (None, 0, 0)
+    whole = signal(rules, seed, moves, [1000 * (i + 1) for i in range(len(moves))], 0)
+    assert whole["solver_positions"] > 0 and whole["follow"] is not None
+
+
 def test_the_flag_rule_names_each_reason() -> None:
     from server.fairplay.integrity import flag
 
