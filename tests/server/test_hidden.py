@@ -210,6 +210,7 @@ async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]
     spy = await Ws.open(nodes[1], spy_token)
     spy_rest = Rest(nodes[0], spy_token)
     rest_reads: list[dict[str, Any]] = []  # what the spectator read over REST
+    rest_scan = FrameScan(None)
     created = await socks[0].request({"type": "match.create", "game": "bowling",
                                       "variant": "difficult", "seats": 4, "turn_time": 120})
     mid = created["match"]
@@ -228,7 +229,7 @@ async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]
     while current["turn"] is not None:
         for ws, scan in scans.items():
             scan.scan(ws.received)
-        FrameScan(None).scan(rest_reads)
+        rest_scan.scan(rest_reads)
         k = current["turn"]["bowler"] - 1
         frame = current["view"]["info"]["frame"]
         if frame == 4 and k == 0 and not left:  # bowler 3 leaves for good mid-frame
@@ -269,7 +270,7 @@ async def test_no_bowler_sees_a_frames_cards_before_bowling_it(nodes: list[Node]
     for ws, scan in scans.items():
         await ws.drain(0.3)
         scan.scan(ws.received)
-    FrameScan(None).scan(rest_reads)
+    rest_scan.scan(rest_reads)
     # each complete frame's cards were shown to all, as bowled: the spectator's frames, from
     # the events as frames completed, are the transcript's cards and placements
     status, transcript = await spy_rest.call("GET", f"/matches/{mid}/transcript")
