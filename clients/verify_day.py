@@ -17,7 +17,7 @@ import sys
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from engine import fairness, winnable
+from engine import beacon_check, fairness, winnable
 from engine.cli import Failed, fetch
 from engine.drand import KNOWN_CHAINS
 
@@ -110,10 +110,6 @@ def beacon_checks(beacon: dict[str, Any], day: date, signature: bytes, key: str 
     """The round's signature against the chain's key: the one you give, else the one its
     operators publish for a known drand chain (never the server's word alone), and for a known
     chain that the round is the first at or after the day's opening."""
-    # Imported here: py_ecc takes a third of a second to import, which every `samedeal`
-    # command would pay at startup for the beacon days of verify-day alone.
-    from engine import beacon_check
-
     name = f"beacon round {beacon['round']}"
     chain = beacon.get("chain") or {}
     known = KNOWN_CHAINS.get(chain.get("hash", ""))

@@ -125,7 +125,19 @@ def test_importing_the_verifier_leaves_the_recursion_limit_alone() -> None:
     import sys
 
     out = subprocess.run([sys.executable, "-c", "import sys; before = sys.getrecursionlimit(); "
-                          "import engine.beacon_check, server.app; "
+                          "import engine.bls, server.app; "
                           "print(before == sys.getrecursionlimit())"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_a_server_starts_without_the_curve_library() -> None:
+    """py_ecc takes a third of a second to import: a node loads it at its first check of a
+    round, not at every start."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", "import sys, server.app; "
+                          "print('py_ecc' in sys.modules)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
