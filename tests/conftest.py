@@ -25,7 +25,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.server.client import Node
+from tests.server.client import TLS, Node
 
 if TYPE_CHECKING:
     from tests.beacon_server import LocalBeacon
@@ -214,7 +214,7 @@ def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.
     def healthy() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
-        return httpx.get(f"{node.url}/healthz", timeout=1).status_code == 200
+        return httpx.get(f"{node.url}/healthz", timeout=1, verify=TLS).status_code == 200
 
     wait_for(healthy, f"samedeal serve on port {port}")
     return node, proc

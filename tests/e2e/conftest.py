@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
 
 from tests.conftest import ROOT
-from tests.server.client import Node
+from tests.server.client import TLS, Node
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -129,7 +129,7 @@ class Api:
     """A player speaking REST to a node."""
 
     def __init__(self, base: str, name: str) -> None:
-        self.http = httpx.Client(base_url=base + "/api/v1", timeout=10)
+        self.http = httpx.Client(base_url=base + "/api/v1", timeout=10, verify=TLS)
         r = self.http.post("/players", json={"name": name, "kind": "human"})
         assert r.status_code == 201, r.text
         body = r.json()

@@ -23,6 +23,7 @@ import pytest
 import redis
 
 from tests.conftest import ROOT, SUITE_ACCOUNTS, free_port, start_node, wait_for
+from tests.server.client import TLS
 
 ENV = {k: v for k, v in os.environ.items() if k != "SAMEDEAL_REDIS_URL"} | SUITE_ACCOUNTS
 
@@ -37,7 +38,7 @@ class Served:
         """A fresh connection each time (so ``--workers`` spread them): (status, body)."""
         headers = {"authorization": f"Bearer {token}"} if token else {}
         r = httpx.request(method, f"{self.url}/api/v1{path}", json=body, headers=headers,
-                          timeout=10)
+                          timeout=10, verify=TLS)
         return r.status_code, r.json()
 
     def stop(self, timeout: float = 30) -> int:
@@ -60,7 +61,7 @@ def serve(data: Path, log: Path, *extra: str, env: dict[str, str] | None = None)
     def up() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
-        return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
+        return httpx.get(f"{url}/readyz", timeout=1, verify=TLS).status_code == 200
 
     wait_for(up, "samedeal serve")
     return Served(url, proc, log)
