@@ -13,6 +13,7 @@ still gets its own correct replies.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import re
@@ -112,7 +113,8 @@ def made(m: dict[Any, Any], sid: str) -> dict[Any, Any]:
     return {k: sid if v == "{sid}" else v for k, v in m.items()}
 
 
-def hostile(protocol: str) -> st.SearchStrategy[Any]:
+@functools.cache  # built once per protocol: a strategy is immutable, and building this tree
+def hostile(protocol: str) -> st.SearchStrategy[Any]:  # at every draw cost most of the run
     """One hostile value: the kinds of the module's docstring."""
     short = st.one_of(st.booleans(), st.none(), huge_int(protocol), floats, odd_text)
     plain = short | long_text
