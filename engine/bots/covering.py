@@ -130,10 +130,15 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
     rng = random.Random(zlib.crc32(repr(sorted(piles.items())).encode()))
     PState = tuple[int, int, int, int, tuple[int, ...]]  # covering, reserve, next, w1, w2
 
+    # Each place with a card: its bit, name, rank, and the places covering it as a mask (it is
+    # free once they are all removed).
+    places = [(k, group.names[k], pyr[k], sum(1 << q for q in cover[k] if pyr[q]))
+              for k in range(size) if pyr[k]]
+
     def avail(st: PState) -> list[tuple[str, int]]:
         pm, rm, _, c1, c2 = st
-        out = [(group.names[k], pyr[k]) for k in range(size) if pyr[k] and not pm >> k & 1
-               and all(not pyr[q] or pm >> q & 1 for q in cover[k])]
+        out = [(name, r) for k, name, r, over in places
+               if not pm >> k & 1 and pm & over == over]
         out += [(reserve[i], c) for i, c in enumerate(res) if c and not rm >> i & 1]
         if c1:
             out.append(("w1", c1))
@@ -156,11 +161,14 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
 
     def pairs(st: PState) -> list[list[str]]:
         a = avail(st)
+        at: dict[int, list[int]] = {}  # where each rank is in ``a``
+        for j, (_, r) in enumerate(a):
+            at.setdefault(r, []).append(j)
         out = []
         for i, (n1, r1) in enumerate(a):
             if r1 == 13:
                 out.append([n1])
-            out += [[n1, n2] for n2, r2 in a[i + 1:] if r1 + r2 == 13]
+            out += [[n1, a[j][0]] for j in at.get(13 - r1, ()) if j > i]
         return out
 
     total = sum(1 for r in pyr if r) + sum(1 for r in res if r)
