@@ -1,0 +1,265 @@
+"""Our solver beside Solvitaire (Blake and Gent's general solitaire solver) on the same deals.
+
+``python -m bench.solvitaire --solvitaire PATH [RULE_SET ...] [--deals N] [--seconds S]
+[--deal I ...]``: for each deal (seed ``i`` as four big-endian bytes, as bench/winnability.py
+deals them) Solvitaire is given the deal's cards where our ``State`` has them, as its deal
+JSON, and ``--timeout``; then our solver the same seconds (``bench.winnability.judge``; both
+limits are wall-clock, as the census's). One after the other, one process at a time. Prints,
+per rule set, the deals each decides (won / lost), the median CPU seconds of each, and every
+deal where both decide and differ.
+
+``RULES`` holds Solvitaire's rules JSON for the rule sets it can state, with how they relate
+to ours: ``exact``, ``superset`` (it allows every move we do and more: a loss it proves is
+ours too, a win is not) or ``subset`` (it allows only some of ours: a win it finds is ours
+too, a loss is not); a key with ``:NAME`` after the rule set states its rules a second way.
+``SKIPPED`` says why the others cannot be stated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from bench.winnability import judge, seed
+from engine.cards import RANK, SUIT
+from engine.core import WON, IllegalMove, Move
+from engine.rules import CELL, FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU, WASTE
+
+Rules = dict[str, Any]
+
+
+def canfield(reserve: int, unit: str) -> Rules:
+    # auto-reserve-then-waste: Solvitaire also refuses every column move while a column is
+    # empty and the reserve is out, and it never builds the base rank's lower neighbour on a
+    # base-rank card (its columns wrap K-A only): so fewer moves than ours.
+    return {"tableau piles": {"count": 4, "build policy": "red-black", "move built group": unit,
+                              "spaces policy": "auto-reserve-then-waste"},
+            "foundations": {"initial cards": "one", "base card": "random"},
+            "stock": {"size": 52 - 4 - 1 - reserve, "deal count": 3, "redeal": True},
+            "reserve": {"size": reserve, "stacked": True}}
+
+
+def flower_garden(reserve: int) -> Rules:
+    return {"tableau piles": {"count": 6, "build policy": "any-suit", "spaces policy": "any"},
+            "reserve": {"size": reserve}}
+
+
+#: Solvitaire's rules JSON per rule set, and how its moves relate to ours.
+RULES: dict[str, tuple[str, Rules]] = {
+    "canfield/easy": ("subset", canfield(10, "yes")),
+    "canfield/difficult": ("subset", canfield(14, "whole-pile")),
+    "flower-garden/easy": ("exact", flower_garden(22)),
+    "flower-garden/difficult": ("exact", flower_garden(16)),
+    # No cap of 13 cards a column: more moves than ours.
+    "beleaguered-castle/difficult": ("superset", {
+        "tableau piles": {"count": 8, "build policy": "any-suit", "spaces policy": "kings"},
+        "foundations": {"initial cards": "all"}}),
+    "eight-off/easy": ("exact", {
+        "tableau piles": {"count": 8, "build policy": "same-suit", "spaces policy": "any"},
+        "cells": {"count": 8, "pre-filled": 0}}),
+    # A gap in the last column takes a King, and a row's first Two may move before a Three:
+    # more moves than ours.
+    "gaps/easy": ("superset", {
+        "foundations": {"present": False}, "tableau piles": {"count": 0},
+        "sequences": {"count": 4, "direction": "LR", "build policy": "same-suit",
+                      "fixed suit": False}}),
+    # Its difficult rule, the left neighbour only: fewer moves than ours.
+    "gaps/easy:left": ("subset", {
+        "foundations": {"present": False}, "tableau piles": {"count": 0},
+        "sequences": {"count": 4, "direction": "L", "build policy": "same-suit",
+                      "fixed suit": True}}),
+}
+
+#: Why Solvitaire's rules cannot state the others, one line each.
+SKIPPED: dict[str, str] = {
+    "yukon/difficult": "any face-up card moving with all on it (its groups must be built)",
+    "scorpion/easy": "any face-up card moving with all on it, and runs built in place as goal",
+    "scorpion/difficult": "any face-up card moving with all on it, and runs built in place",
+    "spiderette/easy": "runs of any suits leaving from under other cards (it takes only a "
+                       "whole 13-card pile of one suit)",
+    "spiderette/difficult": "as easy",
+    "shamrocks/difficult": "fans of at most three, built up or down",
+    "bristol/easy": "three waste piles, one card dealt onto each",
+    "agnes-sorel/standard": "columns built in the same colour; the stock's last two to a reserve",
+    "aces-up/easy": "discarding a card below a higher one of its suit",
+    "aces-up/difficult": "discarding a card below a higher one of its suit",
+    "pyramid/easy": "pairs adding to 13",
+}
+
+RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def name(c: int) -> str:
+    """Solvitaire's name of card ``c``: rank, then suit letter (C, D, H, S)."""
+    return RANK_NAMES[RANK[c]] + "CDHS"[SUIT[c]]
+
+
+def deal_json(key: str, i: int) -> dict[str, list[Any]]:
+    """Deal ``i`` of ``key`` as Solvitaire's deal JSON: every pile listed bottom to top, as
+    our piles are; the stock's last card is dealt first in both."""
+    game, variant = key.split(":")[0].split("/")
+    rs = engine.get(game, variant)
+    st = rs.deal(seed(i))
+    piles, kinds = st.piles, rs.by_kind
+
+    def cards(k: Any) -> list[list[str]]:
+        return [[name(c) for c in piles[p]] for p in kinds.get(k, [])]
+
+    out: dict[str, list[Any]] = {}
+    if GRID in kinds:  # Gaps: four rows of thirteen, gaps as ""
+        grid = [p[0] if p else "" for p in cards(GRID)]
+        return {"sequences": [grid[r * 13:(r + 1) * 13] for r in range(4)]}
+    if TABLEAU in kinds:
+        out["tableau piles"] = cards(TABLEAU)
+    found = [c for p in cards(FOUNDATION) for c in p]
+    if found:
+        out["foundations"] = found
+    reserve = cards(RESERVE)
+    if reserve:  # one pile of a stacked reserve, or one pile per card of a fanned one
+        out["reserve"] = [c for p in reserve for c in p]
+    stock = cards(STOCK_PILE)
+    if stock and stock[0]:
+        out["stock"] = stock[0]
+    assert not any(p for p in cards(WASTE) + cards(CELL)), f"{key}: cards start elsewhere"
+    return out
+
+
+@dataclass
+class Result:
+    outcome: str  # W won, L lost, U undecided
+    cpu: float
+    out: str = ""  # Solvitaire's output: a win's line, state by state
+
+
+def solvitaire(exe: str, rules_path: str, deal: dict[str, list[Any]], seconds: float) -> Result:
+    """Run Solvitaire once on ``deal``: its verdict, and the CPU seconds it used."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(deal, f)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        p = subprocess.run([exe, "--custom-rules", rules_path,
+                            "--timeout", str(int(seconds * 1000)), f.name],
+                           capture_output=True, text=True, timeout=seconds + 120)
+    finally:
+        os.unlink(f.name)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    said = [ln.split(":", 1)[1].strip() for ln in p.stdout.splitlines()
+            if ln.startswith("Solution Type:")]
+    verdict = said[-1] if said else ""
+    outcome = {"solved": "W", "unsolvable": "L"}.get(verdict)
+    if outcome is None and verdict not in ("timed-out", "memory-limit-reached"):
+        raise RuntimeError(f"Solvitaire said {p.stdout[-300:]!r} {p.stderr[-300:]!r}")
+    return Result(outcome or "U", cpu, p.stdout if outcome == "W" else "")
+
+
+def replay_gaps(key: str, i: int, out: str) -> bool:
+    """Whether Solvitaire's winning line for Gaps (its grids, state by state) plays through
+    our engine to a win: each step moves one card into a gap, which we must allow."""
+    game, variant = key.split(":")[0].split("/")
+    st = engine.get(game, variant).deal(seed(i))
+    grids = [[c for ln in block.splitlines() if ln.strip() and not ln.startswith("-")
+              for c in ln.split()]
+             for block in re.split(r"\n=+\n", out.split("Solution:", 1)[1])[:-1]]
+    for a, b in itertools.pairwise(grids):
+        moved = [j for j in range(52) if a[j] != b[j]]
+        src = next(j for j in moved if b[j] == "__")
+        dst = next(j for j in moved if a[j] == "__")
+        try:
+            st.play(Move("move", src, dst, 1))
+        except IllegalMove:
+            return False
+    return bool(st.status == WON)
+
+
+#: Replays of Solvitaire's winning lines, for rule sets where it allows more than we do.
+REPLAY = {"gaps/easy": replay_gaps}
+
+
+def disagree(relation: str, theirs: str, ours: str) -> bool:
+    """Whether two verdicts contradict each other, given how the rules relate: a win by
+    more moves than ours (``w``: not replayed through our engine) and a loss with fewer
+    moves than ours prove nothing for us."""
+    if "U" in (theirs, ours) or theirs.upper() == ours:
+        return False
+    return not (theirs == "w" or (relation == "subset" and theirs == "L"))
+
+
+def run(exe: str, key: str, deals: list[int], seconds: float) -> dict[str, Any]:
+    relation, rules = RULES[key]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(rules, f)
+    rows = []
+    try:
+        for i in deals:
+            s = solvitaire(exe, f.name, deal_json(key, i), seconds)
+            if relation == "superset" and s.outcome == "W":
+                # A win by more moves than ours counts only if its line is legal for us.
+                s.outcome = "W" if key in REPLAY and REPLAY[key](key, i, s.out) else "w"
+            d = judge(key.split(":")[0], i, None, seconds)
+            rows.append((i, s.outcome, s.cpu, d.outcome, d.cpu))
+            print(f"{key} {i}: solvitaire {s.outcome} {s.cpu:.2f}s, ours {d.outcome} "
+                  f"{d.cpu:.2f}s", flush=True)
+    finally:
+        os.unlink(f.name)
+    return {"key": key, "relation": relation, "rows": rows}
+
+
+def decided(rows: list[Any], at: int) -> str:
+    o = "".join(row[at] for row in rows)
+    more = f", {o.count('w')} by moves we lack" if "w" in o else ""
+    return f"{len(o) - o.count('U')} ({o.count('W') + o.count('w')}{more} / {o.count('L')})"
+
+
+def median(rows: list[Any], at: int) -> str:
+    return f"{statistics.median(row[at] for row in rows):.2f}" if rows else "-"
+
+
+def table(results: list[dict[str, Any]], seconds: float) -> list[str]:
+    out = ["| Rule set | Rules | Deals | Solvitaire decided (won / lost) | median s | "
+           "Ours decided (won / lost) | median s | Differ |",
+           "|---|---|--:|--:|--:|--:|--:|---|"]
+    for r in results:
+        rows = r["rows"]
+        differ = [f"{i} ({s} vs {o}{', a bug' if disagree(r['relation'], s, o) else ''})"
+                  for i, s, _, o, _ in rows if "U" not in (s, o) and s.upper() != o]
+        out.append(f"| {r['key']} | {r['relation']} | {len(rows)} | {decided(rows, 1)} | "
+                   f"{median(rows, 2)} | {decided(rows, 3)} | {median(rows, 4)} | "
+                   f"{', '.join(differ) or '-'} |")
+    out.append(f"\n{seconds:g} s each; times are CPU seconds (an undecided deal's, about the "
+               "whole limit).")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--solvitaire", required=True, help="the solvitaire executable")
+    ap.add_argument("keys", nargs="*", metavar="RULE_SET", help="default: every one in RULES")
+    ap.add_argument("--deals", type=int, default=30, help="deals 0..N-1 (default 30)")
+    ap.add_argument("--deal", type=int, action="append", help="these deals instead")
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--json", help="also write the rows here")
+    a = ap.parse_args(argv)
+    for k in a.keys:
+        if k not in RULES:
+            ap.error(f"{k}: {SKIPPED.get(k, 'not a rule set Solvitaire can state here')}")
+    deals = a.deal or list(range(a.deals))
+    results = [run(a.solvitaire, k, deals, a.seconds) for k in a.keys or list(RULES)]
+    print("\n".join(table(results, a.seconds)))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
