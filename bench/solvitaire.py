@@ -231,13 +231,14 @@ def table(results: list[dict[str, Any]], seconds: float) -> list[str]:
            "|---|---|--:|--:|--:|--:|--:|---|"]
     for r in results:
         rows = r["rows"]
-        differ = [f"{i} ({s} vs {o}{', a bug' if disagree(r['relation'], s, o) else ''})"
+        differ = [f"{i} ({s} vs {o}: {'a bug' if disagree(r['relation'], s, o) else 'rules'})"
                   for i, s, _, o, _ in rows if "U" not in (s, o) and s.upper() != o]
         out.append(f"| {r['key']} | {r['relation']} | {len(rows)} | {decided(rows, 1)} | "
                    f"{median(rows, 2)} | {decided(rows, 3)} | {median(rows, 4)} | "
                    f"{', '.join(differ) or '-'} |")
     out.append(f"\n{seconds:g} s each; times are CPU seconds (an undecided deal's, about the "
-               "whole limit).")
+               "whole limit). Differ: Solvitaire's verdict vs ours, a bug or allowed by the "
+               "rules' difference.")
     return out
 
 
