@@ -40,8 +40,8 @@ Rules = dict[str, Any]
 
 def canfield(reserve: int, unit: str) -> Rules:
     # auto-reserve-then-waste: Solvitaire also refuses every column move while a column is
-    # empty and the reserve is out, and it never builds the base rank's lower neighbour on a
-    # base-rank card (its columns wrap K-A only): so fewer moves than ours.
+    # empty and the reserve is out, and its columns never take the base rank's lower
+    # neighbour on a base-rank card (ours wrap through K-A): so fewer moves than ours.
     return {"tableau piles": {"count": 4, "build policy": "red-black", "move built group": unit,
                               "spaces policy": "auto-reserve-then-waste"},
             "foundations": {"initial cards": "one", "base card": "random"},
