@@ -182,8 +182,83 @@ def replay_gaps(key: str, i: int, out: str) -> bool:
     return bool(st.status == WON)
 
 
-#: Replays of Solvitaire's winning lines, for rule sets where it allows more than we do.
-REPLAY = {"gaps/easy": replay_gaps}
+Layout = tuple[Any, ...]
+
+
+def canfield_layout(block: str) -> Layout:
+    """One state of Solvitaire's printed Canfield line: columns, foundation tops, reserve,
+    stock and waste, each pile bottom to top."""
+    sec: dict[str, list[list[str]]] = {}
+    for ln in block.splitlines():
+        if ln.startswith("---"):
+            cur = sec.setdefault(ln.strip("- ").split()[0], [])
+        elif ln.strip():
+            cur.append([c.strip() if c.strip() != "[]" else "" for c in ln.split("\t")])
+    cols: list[list[str]] = [[] for _ in range(4)]
+    for row in sec["Tableau"]:
+        for j, c in enumerate(row[:4]):
+            cols[j] += [c] if c else []
+    column = [[row[j] for row in sec["Stock"] if len(row) > j and row[j]] for j in (0, 1)]
+    return (tuple(map(tuple, cols)), frozenset(c for c in sec["Foundations"][0] if c),
+            tuple(row[0] for row in sec.get("Reserve", []) if row[0]),
+            tuple(column[0]), tuple(column[1]))
+
+
+def our_layout(rs: Any, st: Any) -> Layout:
+    """Our Canfield state as ``canfield_layout`` reads Solvitaire's: an empty stock with a
+    waste is the waste turned over (Solvitaire turns it as it takes the last card)."""
+    k, p = rs.by_kind, st.piles
+    stock = [name(c) for c in p[k[STOCK_PILE][0]]]
+    waste = [name(c) for c in p[k[WASTE][0]]]
+    if not stock:
+        stock, waste = waste[::-1], []
+    return (tuple(tuple(name(c) for c in p[t]) for t in k[TABLEAU]),
+            frozenset(name(p[f][-1]) for f in k[FOUNDATION] if p[f]),
+            tuple(name(c) for r in k[RESERVE] for c in p[r]), tuple(stock), tuple(waste))
+
+
+def replay_canfield(key: str, i: int, out: str) -> bool:
+    """Whether Solvitaire's winning line for Canfield plays through our engine to a win:
+    each of its steps is found as our draws then one move (or none: its forced fill from
+    the reserve is part of our move before)."""
+    game, variant = key.split("/")
+    rs = engine.get(game, variant)
+    st = rs.deal(seed(i))
+    want = [canfield_layout(b) for b in re.split(r"\n=+\n", out.split("Solution:", 1)[1])[:-1]]
+    j = 1
+    while j < len(want):
+        if our_layout(rs, st) == want[j]:
+            j += 1
+            continue
+        for _ in range(2 * 52):  # draws enough to go round the stock twice
+            nxt = step(rs, st, want[j:j + 2])
+            if nxt:
+                st, j = nxt[0], j + nxt[1] + 1
+                break
+            st.play(Move("stock", -1, -1, 1))
+        else:
+            return False
+    return bool(st.status == WON)
+
+
+def step(rs: Any, st: Any, want: list[Layout]) -> tuple[Any, int] | None:
+    """The state after one of our moves (not a draw) that reaches ``want[d]``, and ``d``."""
+    for m in st.legal_moves():
+        if m.kind == "stock":
+            continue
+        after = st.copy()
+        after.play(m)
+        got = our_layout(rs, after)
+        for d, w in enumerate(want):
+            if got == w:
+                return after, d
+    return None
+
+
+#: Replays of Solvitaire's winning lines through our engine: where it allows more moves a
+#: win counts only when replayed; where it allows the same or fewer, each should replay.
+REPLAY = {"gaps/easy": replay_gaps, "canfield/easy": replay_canfield,
+          "canfield/difficult": replay_canfield}
 
 
 def disagree(relation: str, theirs: str, ours: str) -> bool:
@@ -203,8 +278,8 @@ def run(exe: str, key: str, deals: list[int], seconds: float) -> dict[str, Any]:
     try:
         for i in deals:
             s = solvitaire(exe, f.name, deal_json(key, i), seconds)
-            if relation == "superset" and s.outcome == "W":
-                # A win by more moves than ours counts only if its line is legal for us.
+            if s.outcome == "W" and (key in REPLAY or relation == "superset"):
+                # A win counts for us only if its line is legal for us (``w``: not shown).
                 s.outcome = "W" if key in REPLAY and REPLAY[key](key, i, s.out) else "w"
             d = judge(key.split(":")[0], i, None, seconds)
             rows.append((i, s.outcome, s.cpu, d.outcome, d.cpu))
