@@ -12,7 +12,8 @@ deal where both decide and differ.
 to ours: ``exact``, ``superset`` (it allows every move we do and more: a loss it proves is
 ours too, a win is not) or ``subset`` (it allows only some of ours: a win it finds is ours
 too, a loss is not); a key with ``:NAME`` after the rule set states its rules a second way.
-``SKIPPED`` says why the others cannot be stated.
+``SKIPPED`` says why the others cannot be stated. Where ``REPLAY`` can, a win's line is
+played through our engine: a win by more moves than ours counts only then.
 """
 
 from __future__ import annotations
