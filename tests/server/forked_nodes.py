@@ -4,9 +4,9 @@ is a real process, killed as any other; only its start skips the imports (second
 machine, against milliseconds for a fork).
 
 Run as ``python -m tests.server.forked_nodes``; speaks JSON lines. In: ``{"port": P, "url":
-U, "env": {...}, "log": path}``, a node to start, its output to ``log``. Out: ``{"started":
-pid}``, then, whenever a node ends, ``{"ended": pid, "code": status}`` (a negative status:
-the signal that ended it).
+U, "env": {...}, "log": path}``, a node to start, its output to ``log``. Out: ``{"ready":
+pid}`` once the imports are done, ``{"started": pid}`` for each node, and, whenever a node
+ends, ``{"ended": pid, "code": status}`` (a negative status: the signal that ended it).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def reap() -> None:
 
 def main() -> None:
     reaper: threading.Thread | None = None
+    say({"ready": os.getpid()})
     for line in sys.stdin:
         ask = json.loads(line)
         with LOCK:

@@ -13,20 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
-import os
-import signal
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from redis import asyncio as redis
 
@@ -38,9 +30,10 @@ from server.botrace import live_key
 from server.crash_points import EXIT_CODE
 from server.ghosts import ghost_keys
 from server.transport.events import decode_event
-from tests.conftest import FAST, ROOT, free_port
+from tests.conftest import FAST
 
 from .client import Node, Rest, Ws, player
+from .forks import Forks as ForkedNodes
 
 RACE = {"game": "golf", "variant": "easy", "countdown": 0, "time_limit": 5}
 MATCH = {"game": "bowling", "variant": "easy", "turn_time": 30}
@@ -49,89 +42,24 @@ MATCH = {"game": "bowling", "variant": "easy", "turn_time": 30}
 SETTLE_S = 30.0
 
 
-class Forks:
-    """Nodes forked by tests/server/forked_nodes.py, and how each ended. Its methods block:
-    the test calls them in threads, several nodes at once."""
+class Forks(ForkedNodes):
+    """The nodes of the tests here: each stops at a crash point (``""``: none)."""
 
-    def __init__(self, url: str, logs: Path) -> None:
-        self.url = url
-        self.logs = logs
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.server.forked_nodes"],
-                                     cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.ended: dict[int, int] = {}
-        self.pids: list[int] = []  # every node started and not yet seen ended
-        self.count = 0
-        self._starting = threading.Lock()  # one start asked at a time: its answer is next
-        self._said = threading.Condition()
-        self._started: list[int] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            said = json.loads(line)
-            with self._said:
-                if "ended" in said:
-                    self.ended[said["ended"]] = said["code"]
-                else:
-                    self._started.append(said["started"])
-                self._said.notify_all()
-
-    def start(self, crash_at: str, env: dict[str, str] | None = None,
+    def crash(self, crash_at: str, env: dict[str, str] | None = None,
               url: str | None = None) -> tuple[Node, int]:
-        with self._starting:
-            self.count += 1
-            port, log = free_port(), self.logs / f"node{self.count}.log"
-            # A store deadline for a busy machine: many nodes start and play at once.
-            # Bot races as short as races here, their bots quick.
-            env = {**FAST, "SAMEDEAL_CRASH_AT": crash_at, "SAMEDEAL_HINT_WORKERS": "0",
-                   "SAMEDEAL_STORE_TIMEOUT": "15", "SAMEDEAL_BOT_COUNTDOWN": "0",
-                   "SAMEDEAL_BOT_TIME_LIMIT": str(RACE["time_limit"]),
-                   "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1",
-                   **(env or {})}
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps({"port": port, "url": url or self.url, "env": env,
-                                              "log": str(log)}) + "\n")
-            self.proc.stdin.flush()
-            with self._said:
-                assert self._said.wait_for(lambda: self._started, 60), "no fork"
-                pid = self._started.pop()
-            self.pids.append(pid)
-        node = Node(f"http://127.0.0.1:{port}", pid, log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError, httpx.HTTPError):
-                if httpx.get(f"{node.url}/healthz", timeout=1).status_code == 200:
-                    return node, pid
-            with self._said:
-                if self.ended.get(pid) == EXIT_CODE:  # its first sweep reached its crash point
-                    return node, pid
-            time.sleep(0.05)
-        raise RuntimeError(f"a forked node did not come up: {log.read_text()[-2000:]}")
+        return self.start({"SAMEDEAL_CRASH_AT": crash_at, **(env or {})}, url)
 
-    def end(self, pid: int, timeout: float) -> int:
-        """How ``pid`` ended: its exit status (killed if it still runs after ``timeout``)."""
-        with self._said:
-            if not self._said.wait_for(lambda: pid in self.ended, timeout):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                self._said.wait_for(lambda: pid in self.ended, 30)
-            self.pids.remove(pid)
-            return self.ended.pop(pid)
 
-    def close(self) -> None:
-        """Every node still running killed, then the forking process."""
-        for pid in self.pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        self.proc.kill()
-        self.proc.wait(10)
+#: Every node's settings: a store deadline for a busy machine (many nodes start and play at
+#: once); bot races as short as races here, their bots quick.
+NODE_ENV = {**FAST, "SAMEDEAL_HINT_WORKERS": "0", "SAMEDEAL_STORE_TIMEOUT": "15",
+            "SAMEDEAL_BOT_COUNTDOWN": "0", "SAMEDEAL_BOT_TIME_LIMIT": str(RACE["time_limit"]),
+            "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1"}
 
 
 @pytest.fixture(scope="module")
 def forks(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forks]:
-    f = Forks(redis_url, tmp_path_factory.mktemp("crashed"))
+    f = Forks(redis_url, tmp_path_factory.mktemp("crashed"), NODE_ENV)
     yield f
     f.close()
 
@@ -314,7 +242,7 @@ async def crash_at(forks: Forks, n: Node, op: str, call: int, when: str) -> Trie
     """Set ``op`` up on ``n``, send it to a node that dies at its ``call``-th store call
     (``when``: before or after it), and, every other time, send it again to ``n``."""
     made = await SCENARIOS[op](n)
-    node, pid = await asyncio.to_thread(forks.start, f"{op}:{call}:{when}")
+    node, pid = await asyncio.to_thread(forks.crash, f"{op}:{call}:{when}")
     ws = await Ws.open(node, made.token)
     reply: dict[str, Any] | None = None
     with contextlib.suppress(Exception):  # the node dies under it
@@ -353,7 +281,7 @@ AT_ONCE = 4
 
 async def test_a_node_killed_at_any_store_call_leaves_nothing_half_done(
         forks: Forks, redis_url: str) -> None:
-    n, _ = await asyncio.to_thread(forks.start, "")  # it sets the games up, and it sweeps
+    n, _ = await asyncio.to_thread(forks.crash, "")  # it sets the games up, and it sweeps
     slots = asyncio.Semaphore(AT_ONCE)
 
     async def every_call(op: str, when: str) -> list[Tried]:
@@ -398,9 +326,9 @@ async def test_a_joiner_trying_again_starts_what_their_seat_filled(
     seat refused as filling, the start expected, the seat), before the start; no sweep takes
     it over for a minute (the dead node's grace). The joiner's retry starts it, and answers
     as a join does."""
-    n, live = await asyncio.to_thread(forks.start, "")
+    n, live = await asyncio.to_thread(forks.crash, "")
     made = await SCENARIOS[op](n)
-    node, pid = await asyncio.to_thread(forks.start, f"{op}:3:after",
+    node, pid = await asyncio.to_thread(forks.crash, f"{op}:3:after",
                                         {"SAMEDEAL_FOLLOWUP_GRACE": "60"})
     ws = await Ws.open(node, made.token)
     with contextlib.suppress(Exception):
@@ -426,7 +354,7 @@ async def test_a_move_whose_reply_was_lost_is_answered_as_made_when_sent_again(
     """The node dies just after a store call of a move, each in turn, until the call is the
     one that stores the move: its reply is lost with the node. The player's identical retry,
     on a node that lives, gets the move's ack (``repeated``), and the move is stored once."""
-    n, live = await asyncio.to_thread(forks.start, "")
+    n, live = await asyncio.to_thread(forks.crash, "")
     rest = Rest(n)
     try:
         # A move on the node that lives first: Redis has the change's script from then on
@@ -442,7 +370,7 @@ async def test_a_move_whose_reply_was_lost_is_answered_as_made_when_sent_again(
                                   "variant": "easy", "seed": "00"})
             await ws.close()
             move = {"type": "move", "session": s["session"], "move": "t7-t1", "rev": 0}
-            node, pid = await asyncio.to_thread(forks.start, f"move:{call}:after")
+            node, pid = await asyncio.to_thread(forks.crash, f"move:{call}:after")
             wd = await Ws.open(node, rest.token)
             reply: dict[str, Any] | None = None
             with contextlib.suppress(Exception):  # the node dies under it
@@ -555,7 +483,7 @@ async def test_a_node_killed_at_any_store_call_of_a_sweep_job_leaves_it_to_the_n
     after: a node that lives does what is left at its next sweep, once."""
     url = redis_url.rsplit("/", 1)[0] + f"/{SWEEP_DB}"
     once = {"SAMEDEAL_SWEEP_INTERVAL": "3600"}  # each node sweeps once, as it starts
-    setup, setup_pid = await asyncio.to_thread(forks.start, "", once, url)
+    setup, setup_pid = await asyncio.to_thread(forks.crash, "", once, url)
     r = redis.from_url(url)
     tried = {"before": 0, "after": 0}
     try:
@@ -564,11 +492,11 @@ async def test_a_node_killed_at_any_store_call_of_a_sweep_job_leaves_it_to_the_n
             for call in itertools.count(1):
                 due = await SWEEPS[job](setup, url)
                 _, pid = await asyncio.to_thread(
-                    forks.start, f"sweep.{job}:{call}:{when}", once, url)
+                    forks.crash, f"sweep.{job}:{call}:{when}", once, url)
                 code = await asyncio.to_thread(forks.end, pid, 8)  # its sweep runs at once
                 if code == EXIT_CODE:
                     tried[when] += 1
-                    _, live = await asyncio.to_thread(forks.start, "", once, url)
+                    _, live = await asyncio.to_thread(forks.crash, "", once, url)
                     deadline = time.monotonic() + SETTLE_S
                     while (left := await due.left(r)) and time.monotonic() < deadline:
                         await asyncio.sleep(0.2)

@@ -9,18 +9,20 @@ test: the refusals and the settings."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
 import random
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import jsonschema
 import pytest
+from redis.asyncio import Redis
 
 import engine
 from engine import fairness, winnable
@@ -32,9 +34,10 @@ from server.config import Settings
 from server.daily.live import edition_id, schedule, seconds_of_day
 from server.errors import ApiError
 from server.transport import replies
-from tests.conftest import FAST, SUITE_NICE, clear_of_midnight, start_node, stop_node
+from tests.conftest import FAST, SUITE_NICE, clear_of_midnight
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
+from .forks import Forks
 from .test_arenas import play_out
 
 #: A one-player rule set whose deals end with a score after about sixteen placements.
@@ -51,16 +54,88 @@ def database(redis_url: str, db: int) -> str:
 
 
 def instant(ahead: float) -> tuple[str, int]:
-    """The live setting for ``ahead`` seconds from now (whole seconds, UTC) and its ms: time
-    for two nodes to start on a loaded machine and the players to sign up."""
+    """The live setting for ``ahead`` seconds from now (whole seconds, UTC) and its ms."""
     clear_of_midnight(ahead + WINDOW + 60)
     at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=ahead + 1)
     return at.strftime("%H:%M:%S"), int(at.timestamp() * 1000)
 
 
-def two_nodes(url: str, logs: Path, at: str) -> list[tuple[Node, Any]]:
-    return [start_node(url, logs / f"live{i}.log", **ENV, SAMEDEAL_DAILY_LIVE_AT=at)
-            for i in range(2)]
+def now_ms() -> int:
+    return int(datetime.now(UTC).timestamp() * 1000)
+
+
+@pytest.fixture(scope="module")
+def forks(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forks]:
+    """The nodes, forked from a process that imported the server (tests/server/forks.py): up
+    in a fraction of a second, so their instant is set just ahead of them."""
+    f = Forks(redis_url, tmp_path_factory.mktemp("live"), ENV)
+    f.ready()
+    yield f
+    f.close()
+
+
+#: Seconds from setting the instant to it: time for two forked nodes to start and the
+#: players to sign up; a try not done by then (a busy machine) is made again, afresh, with
+#: the next lead.
+LEADS = (12, 60, 180)
+#: How long before the instant what comes before it must be done: the kill of a node "just
+#: before the instant" comes this far ahead of it.
+LATE_MS = 1000
+T = TypeVar("T")
+
+
+@dataclass
+class Ahead(Generic[T]):
+    """Two nodes whose instant is just ahead (its setting and ms), and what was done on them
+    before it."""
+    nodes: list[Node]
+    at: str
+    at_ms: int
+    done: T
+
+
+async def ahead_of_the_instant(
+        forks: Forks, url: str, stack: contextlib.AsyncExitStack,
+        before: Callable[[list[Node], str, int, contextlib.AsyncExitStack], Awaitable[T]],
+) -> Ahead[T]:
+    """Two nodes on ``url`` (emptied first), their instant a lead ahead, and ``before`` run on
+    them (given the instant, and ``stack`` for what it opens), done ``LATE_MS`` ahead of the
+    instant. A try that failed once that late, or ended after, is made again on fresh nodes
+    with the next lead; one that failed earlier fails the test. The nodes stop with
+    ``stack``."""
+    for lead in LEADS:
+        r = Redis.from_url(url)
+        try:
+            await r.flushdb()
+        finally:
+            await r.aclose()
+        at, at_ms = instant(lead)
+        attempt = contextlib.AsyncExitStack()
+        nodes = []
+        for _ in range(2):
+            node, pid = await asyncio.to_thread(forks.start, {"SAMEDEAL_DAILY_LIVE_AT": at}, url)
+            attempt.push_async_callback(stop, forks, pid)
+            nodes.append(node)
+        try:
+            done = await before(nodes, at, at_ms, attempt)
+        except Exception:
+            await attempt.aclose()
+            if now_ms() < at_ms - LATE_MS:
+                raise
+            print(f"\nthe instant {lead} s ahead came before the sign-ups failed: again")
+            continue
+        if now_ms() < at_ms - LATE_MS:
+            stack.push_async_exit(attempt)
+            return Ahead(nodes, at, at_ms, done)
+        await attempt.aclose()
+        print(f"\nthe instant {lead} s ahead came before the sign-ups were done: again")
+    raise AssertionError(f"the sign-ups were never done ahead of the instant: {LEADS} s")
+
+
+async def stop(forks: Forks, pid: int) -> None:
+    """``pid`` stopped as an operator stops a node, unless the test killed it."""
+    if pid in forks.pids:
+        await asyncio.to_thread(forks.stop, pid)
 
 
 def held(kind: str, message: dict[str, Any]) -> None:
@@ -87,46 +162,76 @@ async def until(check: Any, what: str, seconds: float = 20) -> Any:
     raise AssertionError(f"{what}: not within {seconds} s")
 
 
-async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
-        redis_url: str, tmp_path: Path) -> None:
-    at, at_ms = instant(60)
-    started = two_nodes(database(redis_url, 8), tmp_path, at)
-    nodes = [n for n, _ in started]
-    seen: list[tuple[str, dict[str, Any]]] = []  # every reply and page before the end
-    try:
-        (a, ta), (b, tb), (c, tc), (_, tl) = [
-            await player(nodes[i % 2], n, "human") for i, n in enumerate(("Ann", "Bob", "Cy",
-                                                                             "Lat"))]
-        wa = await Ws.open(nodes[0], ta, JSON)
-        wb = await Ws.open(nodes[1], tb, V2_MSGPACK)  # the other node, the other encoding
-        rc = Rest(nodes[1], tc)
-        public = Rest(nodes[0])
-        status, page = await public.call("GET", "/daily")
-        assert status == 200 and page["live"]["at"] == at_ms, page.get("live")
-        held("daily", page)
-        (before,) = page["live"]["editions"]
-        assert before["state"] == "open" and before["signed_up"] == 0 and "seed" not in before
-        commitment = before["commitment"]
-        daily_deal = [d for d in page["deals"] if (d["game"], d["variant"]) == (GAME, VARIANT)]
-        assert daily_deal[0]["commitment"] != commitment  # its own deal, not the all-day one
-        seen.append(("page", page))
+@dataclass
+class SignedUp:
+    """Test one's players, signed up before the instant: their ids, their clients, and what
+    they were shown."""
+    a: str
+    b: str
+    c: str
+    tl: str
+    wa: Ws
+    wb: Ws
+    rc: Rest
+    public: Rest
+    commitment: str
+    seen: list[tuple[str, dict[str, Any]]]
 
-        got = await wa.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
-        assert got["type"] == "daily_live", got
-        held("daily_live", got)
-        assert got["editions"][0]["joined"] and got["editions"][0]["signed_up"] == 1
-        got = await wb.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
-        assert got["editions"][0]["signed_up"] == 2, got
-        status, got = await rc.call("POST", "/daily/live/join", {"game": GAME,
-                                                                  "variant": VARIANT})
-        assert status == 200 and got["editions"][0]["joined"], got
-        again = await wa.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
-        assert again["editions"][0]["signed_up"] == 3  # joining twice changes nothing
-        seen += [("ws", m) for m in wa.received + wb.received] + [("rest", got)]
-        status, page = await public.call("GET", "/daily")
-        (mid,) = page["live"]["editions"]
-        assert (mid["signed_up"], mid["commitment"], mid["state"]) == (3, commitment, "open")
-        seen.append(("page", page))
+
+async def sign_up(nodes: list[Node], at: str, at_ms: int,
+                  stack: contextlib.AsyncExitStack) -> SignedUp:
+    """Before the instant: Ann (on the first node, JSON), Bob (the other node, v2 msgpack)
+    and Cy (REST) sign up; Lat only registers. Each page shows the edition open, its
+    commitment and no seed."""
+    seen: list[tuple[str, dict[str, Any]]] = []  # every reply and page before the end
+    (a, ta), (b, tb), (c, tc), (_, tl) = [
+        await player(nodes[i % 2], n, "human") for i, n in enumerate(("Ann", "Bob", "Cy",
+                                                                         "Lat"))]
+    wa = await Ws.open(nodes[0], ta, JSON)
+    stack.push_async_callback(wa.close)
+    wb = await Ws.open(nodes[1], tb, V2_MSGPACK)  # the other node, the other encoding
+    stack.push_async_callback(wb.close)
+    rc = Rest(nodes[1], tc)
+    stack.push_async_callback(rc.aclose)
+    public = Rest(nodes[0])
+    stack.push_async_callback(public.aclose)
+    status, page = await public.call("GET", "/daily")
+    assert status == 200 and page["live"]["at"] == at_ms, page.get("live")
+    held("daily", page)
+    (before,) = page["live"]["editions"]
+    assert before["state"] == "open" and before["signed_up"] == 0 and "seed" not in before
+    commitment = before["commitment"]
+    daily_deal = [d for d in page["deals"] if (d["game"], d["variant"]) == (GAME, VARIANT)]
+    assert daily_deal[0]["commitment"] != commitment  # its own deal, not the all-day one
+    seen.append(("page", page))
+
+    got = await wa.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+    assert got["type"] == "daily_live", got
+    held("daily_live", got)
+    assert got["editions"][0]["joined"] and got["editions"][0]["signed_up"] == 1
+    got = await wb.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+    assert got["editions"][0]["signed_up"] == 2, got
+    status, got = await rc.call("POST", "/daily/live/join", {"game": GAME,
+                                                              "variant": VARIANT})
+    assert status == 200 and got["editions"][0]["joined"], got
+    again = await wa.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
+    assert again["editions"][0]["signed_up"] == 3  # joining twice changes nothing
+    seen += [("ws", m) for m in wa.received + wb.received] + [("rest", got)]
+    status, page = await public.call("GET", "/daily")
+    (mid,) = page["live"]["editions"]
+    assert (mid["signed_up"], mid["commitment"], mid["state"]) == (3, commitment, "open")
+    seen.append(("page", page))
+    return SignedUp(a, b, c, tl, wa, wb, rc, public, commitment, seen)
+
+
+async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
+        forks: Forks, redis_url: str) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        live_ = await ahead_of_the_instant(forks, database(redis_url, 8), stack, sign_up)
+        nodes, at_ms, signed = live_.nodes, live_.at_ms, live_.done
+        a, b, c, tl = signed.a, signed.b, signed.c, signed.tl
+        wa, wb, rc, public = signed.wa, signed.wb, signed.rc, signed.public
+        commitment, seen = signed.commitment, signed.seen
 
         # Dealt at the instant, however long the nodes took to start: 45 s of grace after it.
         wait = at_ms / 1000 - datetime.now(UTC).timestamp() + 45
@@ -151,6 +256,7 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
 
         # Nobody joins after the deal, on either node or transport.
         wl = await Ws.open(nodes[1], tl, JSON)
+        stack.push_async_callback(wl.close)
         no = await wl.request({"type": "daily_live.join", "game": GAME, "variant": VARIANT})
         assert no["type"] == "error" and no["code"] == "daily_live.started", no
         assert "after the deal" in no["message"]
@@ -190,13 +296,6 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
             got = await until(lambda sid=sid: analysed(public, sid), "the analysis", 180)
             assert got["positions"][0]["verdict"] == "best", got  # scored by points
             assert moves is None or got["moves"] == moves
-        for ws in (wa, wb, wl):
-            await ws.close()
-        for r in (rc, public):
-            await r.aclose()
-    finally:
-        for _, proc in started:
-            stop_node(proc)
 
 
 async def analysed(rest: Rest, sid: str) -> dict[str, Any] | None:
@@ -214,32 +313,33 @@ async def public_edition(rest: Rest, field: str) -> dict[str, Any] | None:
     return e if field in e else None
 
 
+async def four_signed_up(nodes: list[Node], at: str, at_ms: int,
+                         stack: contextlib.AsyncExitStack) -> list[tuple[str, str]]:
+    """Four players signed up, half on each node: their ids and tokens."""
+    people = [await player(nodes[i % 2], f"K{i}", "human") for i in range(4)]
+    for i, (_, token) in enumerate(people):  # half on the node about to die
+        rest = Rest(nodes[i % 2], token)
+        status, out = await rest.call("POST", "/daily/live/join",
+                                      {"game": GAME, "variant": VARIANT})
+        assert status == 200, out
+        await rest.aclose()
+    return people
+
+
 async def test_a_node_killed_before_the_instant_leaves_nobody_undealt(
-        redis_url: str, tmp_path: Path) -> None:
-    at, at_ms = instant(60)
-    started = two_nodes(database(redis_url, 9), tmp_path, at)
-    nodes = [n for n, _ in started]
-    try:
-        people = [await player(nodes[i % 2], f"K{i}", "human") for i in range(4)]
-        for i, (_, token) in enumerate(people):  # half on the node about to die
-            rest = Rest(nodes[i % 2], token)
-            status, out = await rest.call("POST", "/daily/live/join",
-                                          {"game": GAME, "variant": VARIANT})
-            assert status == 200, out
-            await rest.aclose()
+        forks: Forks, redis_url: str) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        live_ = await ahead_of_the_instant(forks, database(redis_url, 9), stack, four_signed_up)
+        nodes, at_ms, people = live_.nodes, live_.at_ms, live_.done
         wait = at_ms / 1000 - datetime.now(UTC).timestamp() - 0.5
         await asyncio.sleep(max(0.0, wait))
         os.kill(nodes[0].pid, signal.SIGKILL)  # no drain, no goodbye
-        started[0][1].wait(10)
+        assert await asyncio.to_thread(forks.end, nodes[0].pid, 10) == -signal.SIGKILL
         for pid, token in people:
             rest = Rest(nodes[1], token)
             e = await until(lambda r=rest: session_of(r), f"{pid} dealt", 20)
             assert e["session"].endswith(f".{pid}") and e["signed_up"] == 4
             await rest.aclose()
-    finally:
-        for _, proc in started:
-            if proc.poll() is None:
-                stop_node(proc)
 
 
 async def session_of(rest: Rest) -> dict[str, Any] | None:
