@@ -115,8 +115,10 @@ class Hints:
         self.per_ms = max(settings.hint_per_minute, 1e-6) / 60_000
 
     def warm(self) -> None:
-        """Start the pool's processes now (the lifespan's start), not at the first hint."""
-        for _ in range(max(1, self.settings.hint_workers)):
+        """Start the pool's processes now (the lifespan's start), not at the first hint; with
+        ``hint_workers`` 0, its one process starts at the first hint instead (a node that
+        gives no hints, or lives briefly, spawns none)."""
+        for _ in range(self.settings.hint_workers):
             self.pool.submit(hint_worker.ready)
 
     def shutdown(self) -> None:
