@@ -274,10 +274,10 @@ async def crash_at(forks: Forks, n: Node, op: str, call: int, when: str) -> Trie
     return Tried(True, made.races, made.matches, retry)
 
 
-#: Crash points tried at once (each its own games and its own node): most of a point is
-#: waiting (a node starting, a reply, a retry), and a busy machine still starts a node well
-#: within its minute at eight.
-AT_ONCE = 8
+#: Crash points tried at once (each its own games and its own node): a few, for a busy
+#: machine (at eight, the one node that lives, setting every point up and taking every
+#: retry, was too slow to accept a connection in time on a machine loaded past 20).
+AT_ONCE = 4
 
 
 async def test_a_node_killed_at_any_store_call_leaves_nothing_half_done(
