@@ -130,7 +130,7 @@ class Ws:
     async def open(cls, node: Node, token: str | None = None, protocol: str = JSON,
                    hello: bool = True) -> Ws:
         conn = await websockets.connect(node.ws_url, subprotocols=[protocol],
-                                        max_size=2**22)
+                                        max_size=2**22, open_timeout=PATIENCE)
         ws = cls(conn, protocol)
         ws.token = token
         if token and hello:
