@@ -49,6 +49,7 @@ NOT_TEXT_CHARS = ["\x00", "\x01", "\x1b", "\n", "\t", "\x7f", "\x85", "\x9f"]
 SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
 
 
+@functools.cache  # built once each way (see ``hostile``)
 def not_text(surrogates: bool) -> st.SearchStrategy[str]:
     """A short string with a character that is not text in it (a lone surrogate or a
     control character), somewhere."""

@@ -6,6 +6,7 @@ out). A no costs nothing but time: the full passes then decide and word the refu
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from typing import Any
 
@@ -19,7 +20,8 @@ from server.transport import schema
 BAD_CHARS = ["\x00", "\x1f", "\x7f", "\x85", "\ud800", "\udfff"]
 
 
-def values(f: schema.Field) -> st.SearchStrategy[Any]:
+@functools.cache  # once per field: a strategy is immutable, and rebuilt at every draw it
+def values(f: schema.Field) -> st.SearchStrategy[Any]:  # cost most of the test's time
     """Around the field's declaration: in range, on its edges, just out, wrong types, odd
     text."""
     edges = {f.lo - 1, f.lo, f.hi, f.hi + 1} if f.kind in ("string", "hex", "id") else set()
