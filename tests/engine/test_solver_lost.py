@@ -73,8 +73,8 @@ def few_left(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
             st.pop()
         for _ in range(min(rng.choice((0, 1, 3)), len(st.history))):
             st.pop()
-        if st.status == PLAYING:
-            yield st.copy()
+        if st.status == PLAYING:  # dealt again, to keep the moves that reach it
+            yield engine.replay(*rules.key.split("/"), st.seed, st.history)
 
 
 def near_wins(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
@@ -444,9 +444,13 @@ def test_the_wide_check_runs_and_reports_a_wrong_loss(
     out = capsys.readouterr().out
     assert "spiderette/easy: " in out and " 0 disagree" in out
     careless(monkeypatch)
-    assert wide_check.main(["--first", "2", "--seeds", "2", "--seconds", "3",
-                            "spiderette/easy"]) == 1
+    # Bounded by positions alone, so that a busy machine cannot leave the search unfinished.
+    assert wide_check.main(["--first", "2", "--seeds", "2", "--positions", "20000",
+                            "--seconds", "600", "spiderette/easy"]) == 1
     out = capsys.readouterr().out
     assert "the plain search won after" in out
+    line = next(x for x in out.splitlines() if "the plain search won after" in x)
+    seed = bytes.fromhex(line.split()[2].rstrip(":"))  # its moves reach its position
+    assert engine.replay("spiderette", "easy", seed, line.split(" after ")[1].split()).history
     # Seeds 2 and 3 alone: their deals are 50,002 and 50,003 (``few_left``).
     assert set(re.findall(r"seed ([0-9a-f]+)", out)) <= {f"{50_002:08x}", f"{50_003:08x}"}

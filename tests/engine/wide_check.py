@@ -27,19 +27,21 @@ from tests.engine.test_solver_lost import few_left
 CAP = 300_000
 
 
-def check(key: str, seeds: range, seconds: float) -> tuple[str, int, list[str], float]:
+def check(key: str, seeds: range, seconds: float,
+          cap: int = CAP) -> tuple[str, int, list[str], float]:
     """(``key``, positions compared, disagreements, seconds taken) on the positions of
-    ``few_left`` (three a seed) of ``key``'s rule set, for each of ``seeds``."""
+    ``few_left`` (three a seed) of ``key``'s rule set, for each of ``seeds``; each search
+    stops at ``cap`` positions or ``seconds``."""
     t0 = time.perf_counter()
     rules = engine.get(*key.split("/"))
     compared = 0
     wrong: list[str] = []
     for seed in seeds:
         for st in few_left(rules, seed):
-            truth = plain_search(st, CAP, seconds)
+            truth = plain_search(st, cap, seconds)
             if truth is None:
                 continue
-            v = solve(st, Budget(positions=CAP, seconds=seconds))
+            v = solve(st, Budget(positions=cap, seconds=seconds))
             if v.outcome == Outcome.UNKNOWN:
                 continue
             compared += 1
@@ -57,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=20, help="how many seeds")
     parser.add_argument("--first", type=int, default=0, help="the first seed")
     parser.add_argument("--seconds", type=float, default=3.0, help="per search")
+    parser.add_argument("--positions", type=int, default=CAP, help="per search")
     parser.add_argument("--jobs", type=int, default=1, help="rule sets checked at once")
     args = parser.parse_args(argv)
     keys = args.keys or [r.key for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     with ProcessPoolExecutor(args.jobs) as pool:
         for key, compared, wrong, secs in pool.map(check, keys, [seeds] * n,
-                                                   [args.seconds] * n):
+                                                   [args.seconds] * n, [args.positions] * n):
             for line in wrong:
                 print(line, flush=True)
             bad += len(wrong)
