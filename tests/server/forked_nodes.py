@@ -16,8 +16,14 @@ import os
 import sys
 import threading
 
+import engine
 import engine.cli  # the server's whole import, done once here
 import server.app  # noqa: F401 - imported before forking, not in each node
+
+# And what a node's start would do first: the command line's parser (it imports the SDK's
+# commands) and the registry of rule sets (every game module loaded).
+engine.cli.build_parser()
+engine.rule_sets()
 
 #: Held while writing a line and while forking: a node never starts with the lock taken.
 LOCK = threading.Lock()
