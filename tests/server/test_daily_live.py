@@ -76,8 +76,9 @@ def forks(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 #: Seconds from setting the instant to it: time for two forked nodes to start and the
 #: players to sign up; a try not done by then (a busy machine) is made again, afresh, with
-#: the next lead.
-LEADS = (12, 60, 180)
+#: the next lead. Each lead is time the test waits, so they grow by steps: under the suite's
+#: load a first try of 12 s failed and the next, of 60, cost the test a minute.
+LEADS = (12, 24, 60, 180)
 #: How long before the instant what comes before it must be done: the kill of a node "just
 #: before the instant" comes this far ahead of it.
 LATE_MS = 1000
