@@ -159,7 +159,16 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
                 rm |= 1 << reserve.index(name)
         return pm, rm, i, c1, c2
 
+    #: ``pairs`` by the cards in sight, the same whatever the stock's order and place: the
+    #: searches of every sample ask them again and again.
+    known: dict[tuple[int, int, int, int], list[list[str]]] = {}
+
     def pairs(st: PState) -> list[list[str]]:
+        pm, rm, _, c1, c2 = st
+        sight = (pm, rm, c1, c2[-1] if c2 else 0)
+        out = known.get(sight)
+        if out is not None:
+            return out
         a = avail(st)
         at: dict[int, list[int]] = {}  # where each rank is in ``a``
         for j, (_, r) in enumerate(a):
@@ -169,6 +178,7 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
             if r1 == 13:
                 out.append([n1])
             out += [[n1, a[j][0]] for j in at.get(13 - r1, ()) if j > i]
+        known[sight] = out
         return out
 
     total = sum(1 for r in pyr if r) + sum(1 for r in res if r)
