@@ -47,12 +47,14 @@ def is_open(st: State) -> bool:
     return not any(st.down)
 
 
-def choices(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move]) -> int:
-    """The positions of the attempt (its first ``MAX_MOVES``) with two legal moves or more."""
+def choices(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
+            enough: int | None = None) -> int:
+    """The positions of the attempt (its first ``MAX_MOVES``) with two legal moves or more;
+    counted no further than ``enough``."""
     st = rules.deal(seed, competitive=True)
     count = 0
     for m in moves[:MAX_MOVES]:
-        if m.kind == "resign" or st.over:
+        if m.kind == "resign" or st.over or count == enough:
             break
         count += len(st.legal_moves()) >= 2
         st.push(m)
@@ -64,7 +66,7 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
     """Replay ``moves``, comparing each choice with the solver's line from there. An attempt
     with fewer than ``fewest`` choices in all is not searched: no rule counts so few, and a
     walked-away attempt then costs no search."""
-    if fewest and choices(rules, seed, moves) < fewest:
+    if fewest and choices(rules, seed, moves, fewest) < fewest:
         return {"follow": None, "judged": 0, "solver_positions": 0}
     st = rules.deal(seed, competitive=True)
     line: list[Move] = []

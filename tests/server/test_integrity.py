@@ -175,6 +175,7 @@ def test_an_attempt_too_short_for_any_rule_costs_no_search() -> None:
     while openplay.choices(rules, seed, list(st.history)) < STEADY_JUDGED:
         st.push(rng.choice(st.legal_moves()))
     moves = list(st.history)
+    assert openplay.choices(rules, seed, moves, 3) == 3  # counted no further than asked
     short = signal(rules, seed, moves[:-1], [1000 * (i + 1) for i in range(len(moves) - 1)], 0)
     assert (short["follow"], short["judged"], short["solver_positions"]) == (None, 0, 0)
     whole = signal(rules, seed, moves, [1000 * (i + 1) for i in range(len(moves))], 0)
