@@ -26,18 +26,15 @@ KState = tuple[Cols, tuple[int, ...], tuple[str, ...], int]  # columns, foundati
 
 
 #: Per card (either case) its rank and colour as one number, and the number of the cards it
-#: may lie on (a rank higher, the other colour): ``builds_on`` is one comparison, asked
-#: millions of times a game. An unknown card lies on nothing and takes nothing.
+#: may lie on (a rank higher, the other colour): whether a card builds on another is one
+#: comparison, asked millions of times a game. An unknown card lies on nothing and takes
+#: nothing.
 _KIND = {r + s: 2 * rank(r + s) + red(r + s)
          for r in RANKS + RANKS.lower() for s in SUITS + SUITS.upper()}
 _ON = {c: 2 * (k // 2 + 1) + 1 - k % 2 for c, k in _KIND.items()}
 #: Per card its foundation (by suit) and rank.
 _HOME = {c: (SUITS.index(c[1].lower()), rank(c)) for c in _KIND}
 _KIND[HIDDEN], _ON[HIDDEN] = -1, -2
-
-
-def builds_on(card: str, top: str) -> bool:
-    return _ON[card] == _KIND[top]
 
 
 def column_value(state: KState) -> float:
@@ -113,6 +110,7 @@ class ColumnPlanner:
             if up and (s := fits_found(up[-1])) >= 0:
                 after = (set_col(cols, i, down, up[:-1]), with_found(s), cycle, pos)
                 yield (f"t{i + 1}", "f", 1, 0), after, 0 if safe(up[-1]) else 70
+        tops = [_KIND[up[-1]] if up else None for _, up in cols]  # a card lies on its _ON
         # waste cards, on top or deeper in the cycle
         for p, presses in self.reachable(cycle, pos):
             card = cycle[p - 1]
@@ -121,12 +119,11 @@ class ColumnPlanner:
                 yield ("w", "f", 1, presses), (cols, with_found(s), rest, p - 1), cost + (
                     0 if safe(card) else 70)
             for j, (down, up) in enumerate(cols):
-                if (up and builds_on(card, up[-1])) or (not up and not down and rank(card) == 13):
+                if _ON[card] == tops[j] or (not up and not down and rank(card) == 13):
                     after = (set_col(cols, j, down, (*up, card)), found, rest, p - 1)
                     yield ("w", f"t{j + 1}", 1, presses), after, cost
         # runs between columns: a whole run (to turn a card up or empty the column), or the run
         # over a card that can then go to a foundation
-        tops = [_KIND[up2[-1]] if up2 else None for _, up2 in cols]  # what each top takes
         for i, (down, up) in enumerate(cols):
             for k in range(len(up)):
                 if up[k] == HIDDEN or (k and fits_found(up[k - 1]) < 0):
