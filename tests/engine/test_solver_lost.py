@@ -74,7 +74,7 @@ def few_left(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
         for _ in range(min(rng.choice((0, 1, 3)), len(st.history))):
             st.pop()
         if st.status == PLAYING:  # dealt again, to keep the moves that reach it
-            yield engine.replay(*rules.key.split("/"), st.seed, st.history)
+            yield engine.replay(rules.id, rules.variant, st.seed, st.history)
 
 
 def near_wins(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
