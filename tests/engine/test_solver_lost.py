@@ -34,6 +34,9 @@ from tests.engine.test_beam import replays_to_a_win
 WIN_GAMES = [r for r in engine.rule_sets() if r.scoring != Scoring.POINTS]
 PLAIN_CAP = 2000
 FOLLOW_CAP = 3000
+# Searches here end on their position caps; time only guards against a runaway, so what is
+# compared never depends on how busy the machine is.
+GUARD = 60.0
 ALL = (1 << 52) - 1
 
 
@@ -82,7 +85,7 @@ def near_wins(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
     (won or lost, which is where a pruned-away win would show)."""
     rng = random.Random(seed)
     st = rules.deal(seed.to_bytes(2, "big"))
-    v = solve(st, Budget(positions=3000, seconds=0.5))
+    v = solve(st, Budget(positions=3000, seconds=GUARD))
     if v.outcome != Outcome.WON:
         return
     for before_end in (4, 8, 16, 32):
@@ -106,11 +109,11 @@ def compare(rules: engine.RuleSet, seeds: range) -> tuple[int, int]:
     for seed in seeds:
         for st in itertools.chain(small_positions(rules, seed), few_left(rules, seed),
                                   near_wins(rules, seed)):
-            truth = plain_search(st, PLAIN_CAP, seconds=0.5)
+            truth = plain_search(st, PLAIN_CAP, seconds=GUARD)
             if truth is None:
                 continue
-            for v in (solve(st, Budget(positions=20_000, seconds=0.5)),
-                      best_first(st, 20_000, time.perf_counter() + 0.5)):
+            for v in (solve(st, Budget(positions=20_000, seconds=GUARD)),
+                      best_first(st, 20_000, time.perf_counter() + GUARD)):
                 if v.outcome == Outcome.UNKNOWN:  # no answer is no wrong answer
                     continue
                 assert (v.outcome == Outcome.WON) == truth, (rules.key, seed, st)
@@ -181,7 +184,7 @@ def with_follow(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
     (far into a game, where such moves are and a search ends), and one other move off it."""
     rng = random.Random(seed)
     st = rules.deal(seed.to_bytes(2, "big"))
-    v = solve(st, Budget(positions=100_000, seconds=1))
+    v = solve(st, Budget(positions=100_000, seconds=GUARD))
     if v.outcome != Outcome.WON:
         return
     for m in v.moves:
@@ -212,7 +215,7 @@ def follow_checks(rules: engine.RuleSet, seeds: range) -> int:
             if Outcome.UNKNOWN in verdicts:
                 continue
             assert verdicts[0] == verdicts[1], (rules.key, seed, st)
-            truth = plain_search(st, PLAIN_CAP, seconds=0.2)
+            truth = plain_search(st, PLAIN_CAP, seconds=GUARD)
             assert truth is None or truth == (verdicts[0] == Outcome.WON), (rules.key, seed, st)
             compared += 1
     return compared
