@@ -5,36 +5,19 @@ from __future__ import annotations
 
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import PORTS, free_port, wait_for
+from tests.conftest import free_port, wait_for
 
 PRIMARIES = 3
-BUS = 10000  # a cluster node also listens on its port + 10000, for the other nodes
-
-
-def node_port() -> int:
-    """A free port whose cluster bus port is free too, and this process's (so that no other
-    worker's port and no outgoing connection takes it)."""
-    while True:
-        port = free_port()
-        if port + BUS not in PORTS:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + BUS))
-            except OSError:
-                continue
-        return port
 
 
 class Cluster:
     def __init__(self, work: Path, ports: list[int] | None = None) -> None:
         self.work = work
-        self.ports = ports or [node_port() for _ in range(2 * PRIMARIES)]
+        self.ports = ports or [free_port() for _ in range(2 * PRIMARIES)]
         exe = shutil.which("redis-server")
         assert exe is not None, "redis-server is not installed: run the README's test command"
         self.procs = []
@@ -45,6 +28,9 @@ class Cluster:
             self.procs.append(subprocess.Popen(
                 [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(home),
                  "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                 # the bus (the nodes' own link) on a port of this process's too: the
+                 # default, port + 10000, lies outside a worker's band once there are three
+                 "--cluster-port", str(free_port()),
                  # a failed primary is replaced within seconds, not the default 15
                  "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no"],
                 stdout=open(home / "log", "wb"), stderr=subprocess.STDOUT))  # noqa: SIM115

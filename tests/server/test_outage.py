@@ -15,7 +15,7 @@ import pytest
 from redis import Redis
 from websockets.exceptions import ConnectionClosed
 
-from tests.cluster import PRIMARIES, Cluster, node_port
+from tests.cluster import PRIMARIES, Cluster
 from tests.conftest import FAST, free_port, start_node, wait_for
 
 from . import own_redis
@@ -151,7 +151,7 @@ async def test_a_node_started_before_its_cluster_answers_store_unavailable_until
         tmp_path: Path) -> None:
     """As with one Redis: a node whose cluster's seed nodes do not answer yet stays up,
     answers ``store.unavailable`` with no traceback in its log, and serves once they come."""
-    ports = [node_port() for _ in range(2 * PRIMARIES)]
+    ports = [free_port() for _ in range(2 * PRIMARIES)]
     url = "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for p in ports[:PRIMARIES])
     log = tmp_path / "node.log"
     node, proc = start_node(url, log, **FAST)
