@@ -222,7 +222,7 @@ def test_a_board_plays_a_game_to_a_win() -> None:
 
     rules = engine.get("klondike", "easy")
     st = rules.deal(bytes.fromhex("00"))
-    v = solve(st, Budget(seconds=10))
+    v = solve(st, Budget(positions=100_000))
     assert v.outcome is Outcome.WON
     board = Board(st)
     for m in v.moves:

@@ -86,7 +86,7 @@ def compare(variants: list[str], seeds: range) -> dict[bool, int]:
         for seed in seeds:
             for st in positions(rules, seed):
                 theirs = fc_solve(variant, st)
-                ours = solve(st, Budget(positions=1_500, seconds=5))
+                ours = solve(st, Budget(positions=1_500))
                 if ours.outcome == Outcome.WON:
                     end = st.copy()
                     for m in ours.moves:
