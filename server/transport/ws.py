@@ -51,12 +51,15 @@ FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to 
 
 
 class Bucket:
-    """Token bucket: ``rate`` messages a second, ``burst`` at once."""
+    """Token bucket: ``rate`` messages a second, ``burst`` at once. A refused message is
+    given a turn of its own (``wait``): messages refused together get turns one token apart,
+    so a client that sends each again at its turn is not refused again."""
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = float(burst)
         self.at = time.monotonic()
+        self.promised = -math.inf  # the latest turn given to a refused message
 
     def take(self) -> bool:
         now = time.monotonic()
@@ -68,14 +71,17 @@ class Bucket:
         return False
 
     def wait(self) -> float:
-        """Seconds until the next message would be taken (after a refusal), rounded up to
-        the millisecond so that a client waiting that long is never refused again."""
+        """Seconds until a message just refused by ``take`` has its turn: the first token
+        not promised to a message refused before it, rounded up to the millisecond."""
         if self.rate <= 0:
             return 1.0
-        return max(0.001, math.ceil(max(0.0, 1 - self.tokens) / self.rate * 1000) / 1000)
+        turn = max(self.at + max(0.0, 1 - self.tokens) / self.rate,
+                   self.promised + 1 / self.rate)
+        self.promised = turn
+        return max(0.001, math.ceil((turn - self.at) * 1000) / 1000)
 
     def refusal(self) -> ApiError:
-        """``rate.limited`` naming the limit, with ``retry_after``."""
+        """``rate.limited`` naming the limit, with ``retry_after`` (this message's turn)."""
         wait = self.wait()
         return ApiError("rate.limited", f"slow down: over this socket's limit of {self.rate:g} "
                         f"messages a second (bursts of {self.burst}); retry in {wait:g} s",
