@@ -70,9 +70,8 @@ class Connection(ABC):
         self._rate, self._burst = rate_limit or (0.0, 0)
         self._tokens = float(self._burst)
         self._tokens_at = 0.0
-        # After a rate.limited: no send before this (loop time), then one per ``_spacing`` s.
+        # After a rate.limited: no new message before this (loop time), the last turn given.
         self._not_before = 0.0
-        self._spacing = 0.0
         #: your public profile from ``welcome`` ({"id", "name", "kind"}), once connected
         self.player: dict[str, Any] | None = None
         #: called with every pushed event (and the SDK's notices), before it is queued
@@ -285,22 +284,22 @@ class Connection(ABC):
 
     # ----- requests ------------------------------------------------------------------------
 
-    def _back_off(self, wait: float) -> None:
-        """The server refused a message for the rate and said to wait ``wait`` s for its next
-        token: hold every send until then, and space the ones queued behind by the same wait
-        (a token each), so messages refused together are not refused together again."""
-        now = asyncio.get_running_loop().time()
-        self._not_before = max(self._not_before, now + wait)
-        self._spacing = wait
+    def _back_off(self, wait: float) -> float:
+        """The server refused a message for the rate and gave it a turn ``wait`` s from now
+        (messages refused together get turns a token apart): returns that turn, at which the
+        message goes again, and holds new messages until just after the last turn given, so
+        they take no token promised to one refused."""
+        turn = asyncio.get_running_loop().time() + wait
+        self._not_before = max(self._not_before, turn + 0.001)
+        return turn
 
-    async def _pace(self) -> None:
-        """Reserve a slot in our own token bucket, sleeping for it if need be; after a
-        refusal for the rate, the next slot the server's ``retry_after`` leaves."""
+    async def _pace(self, turn: float | None = None) -> None:
+        """Reserve a slot in our own token bucket, sleeping for it if need be; a message the
+        server refused for the rate waits for its ``turn``, a new one for the last turn."""
         now = asyncio.get_running_loop().time()
-        if self._not_before > now:
-            slot = self._not_before
-            self._not_before += self._spacing
-            await asyncio.sleep(slot - now)
+        start = self._not_before if turn is None else turn
+        if start > now:
+            await asyncio.sleep(start - now)
             now = asyncio.get_running_loop().time()
         if not self._rate:
             return
@@ -312,11 +311,13 @@ class Connection(ABC):
             await asyncio.sleep(-self._tokens / self._rate)
 
     async def _send(self, ws: ClientConnection, message: dict[str, Any],
-                    fut: asyncio.Future[dict[str, Any]] | None = None) -> None:
-        """Send one message; with ``fut``, under a fresh id whose reply resolves it. The id is
-        registered just before the frame goes out, so ``_pending`` is in the order the server
-        handles the messages (an id-less ``rate.limited`` is matched by that order)."""
-        await self._pace()
+                    fut: asyncio.Future[dict[str, Any]] | None = None,
+                    turn: float | None = None) -> None:
+        """Send one message (at its ``turn`` after a refusal for the rate); with ``fut``, under
+        a fresh id whose reply resolves it. The id is registered just before the frame goes
+        out, so ``_pending`` is in the order the server handles the messages (an id-less
+        ``rate.limited`` is matched by that order)."""
+        await self._pace(turn)
         if fut is not None:
             rid = next(self._ids)
             self._pending[rid] = (ws, fut)
@@ -330,9 +331,10 @@ class Connection(ABC):
     def _forget(self, rid: int, _: asyncio.Future[dict[str, Any]]) -> None:
         self._pending.pop(rid, None)
 
-    async def _roundtrip(self, message: dict[str, Any], ws: ClientConnection) -> dict[str, Any]:
+    async def _roundtrip(self, message: dict[str, Any], ws: ClientConnection,
+                         turn: float | None = None) -> dict[str, Any]:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        await self._send(ws, message, fut)
+        await self._send(ws, message, fut, turn)
         try:
             return await asyncio.wait_for(fut, self.request_timeout)
         except TimeoutError:
@@ -350,10 +352,11 @@ class Connection(ABC):
         ``rate.limited`` raises at once, with no pause of the connection's other messages (a
         limit of one kind of request, such as hints, is not the socket's)."""
         rate_tries = 0
+        turn = None  # after a refusal for the rate, the turn the server gave this message
         while True:
             ws = await self._ready()
             try:
-                reply = await self._roundtrip(message, ws)
+                reply = await self._roundtrip(message, ws, turn)
             except _Lost:
                 await self.wait_for(self._past(ws))
                 if recover is None:
@@ -369,7 +372,7 @@ class Connection(ABC):
                 code = str(reply.get("code", ""))
                 if code == "rate.limited" and rate_retry and rate_tries < self.rate_retries:
                     rate_tries += 1
-                    self._back_off(retry_after(reply, rate_tries))  # _send waits for it
+                    turn = self._back_off(retry_after(reply, rate_tries))
                     continue
                 wait = reply.get("retry_after")
                 raise ServerError(code, str(reply.get("message", "")), None,

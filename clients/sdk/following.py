@@ -36,9 +36,11 @@ class Following(Connection):
     async def _subscribe(self, kind: str, key: str, ident: str, after: int | None) -> None:
         """Subscribes have no reply on success: a ping after it answers once the server has
         handled it (one socket's messages are handled in order), and a refusal comes first.
-        A rate-limited pair is sent again (subscribing twice is harmless: ``after`` and the
-        event numbers keep it from repeating anything)."""
+        A subscribe refused for the rate is sent again at the turn the server gave it
+        (subscribing twice is harmless: ``after`` and the event numbers keep it from repeating
+        anything); the ping's own refusal says as much as its pong."""
         tries = 0
+        turn = None
         while True:
             ws = await self._ready()
             msg: dict[str, Any] = {"type": kind, key: ident}
@@ -46,8 +48,8 @@ class Following(Connection):
                 msg["after"] = after
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             try:
-                await self._send(ws, msg, fut)
-                pong = await self._roundtrip({"type": "ping"}, ws)
+                await self._send(ws, msg, fut, turn)
+                await self._roundtrip({"type": "ping"}, ws)
             except _Lost:
                 # The reconnect subscribes again by itself, from the last event seen.
                 await self.wait_for(self._past(ws))
@@ -57,11 +59,9 @@ class Following(Connection):
                 if not fut.done():
                     fut.cancel()
             err = fut.result() if not fut.cancelled() else None
-            if (pong.get("code") == "rate.limited" or (err and err.get("code") == "rate.limited")
-                    ) and tries < self.rate_retries:
+            if err is not None and err.get("code") == "rate.limited" and tries < self.rate_retries:
                 tries += 1
-                self._back_off(retry_after(err if err and err.get("code") == "rate.limited"
-                                           else pong, tries))
+                turn = self._back_off(retry_after(err, tries))
                 state = (self._races if key == "race" else self._matches).get(ident)
                 after = state.seq if state is not None else after
                 continue
