@@ -163,6 +163,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     a.add_argument("--json", action="store_true", help="the arenas as JSON")
     a.set_defaults(run=arena)
 
+    u = sub.add_parser("upgrade", help="bring a store written by an earlier version up to "
+                       "this one's layout (docs/operations.md)",
+                       description="Bring the servers' Redis, written by an earlier version, "
+                       "up to this one's layout (server/store/upgrade.py, docs/operations.md). "
+                       "Safe beside running servers and to run again: a store already "
+                       "upgraded is left as it is.")
+    u.add_argument("--redis-url", metavar="URL", type=redis_url,
+                   default=os.environ.get("SAMEDEAL_REDIS_URL", ""),
+                   help="the servers' Redis (default $SAMEDEAL_REDIS_URL)")
+    u.set_defaults(run=upgrade)
+
 
 def serve(args: argparse.Namespace) -> int:
     """With a Redis URL, the server on it; without, on a private redis-server of its own
@@ -384,4 +395,23 @@ def arena(args: argparse.Namespace) -> int:
               f"{len(x['players'])} players")
     if not arenas and not args.json:
         print("no upcoming or running arena")
+    return 0
+
+
+def upgrade(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from redis.exceptions import RedisError
+
+    from .store.upgrade import upgrade as run
+
+    if not args.redis_url:
+        return no_url("samedeal upgrade", "the data")
+    try:
+        changed = asyncio.run(run(args.redis_url))
+    except (RedisError, OSError) as e:
+        print(f"samedeal upgrade: cannot reach {args.redis_url}: {e}", file=sys.stderr)
+        return 1
+    for step, n in changed.items():
+        print(f"{step}: {n}")
     return 0

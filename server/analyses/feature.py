@@ -13,7 +13,6 @@ from ..api import Services, moves_public
 from ..ended import MatchEnded, RaceEnded
 from ..errors import ApiError
 from ..feature import Feature, Listen, Operation
-from ..sessions import race_of
 from ..transport.endpoints import Endpoint
 from ..transport.messages import AnalysisGet
 from ..transport.rest import API, caller, query_body, respond, services
@@ -26,7 +25,7 @@ async def analysis(sv: Services, player: Player | None, sid: str) -> dict[str, A
     bowler's frames) likewise once the match is over; a practice game's to its player once it
     is over. ``pending`` while it is being computed."""
     meta = await sv.analyses.meta(sid)
-    race = "" if meta.get("match") else race_of(sid, meta)
+    race = "" if meta.get("match") else meta.get("race", "")
     mine = player is not None and meta["player"] == player.id
     over = meta["status"] != "playing"
     if meta.get("match"):  # a match player's game: public once the match is over

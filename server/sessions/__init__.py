@@ -102,15 +102,6 @@ def rules_for(game: str, variant: str) -> engine.RuleSet:
         raise ApiError("game.unknown", str(e)) from None
 
 
-def race_of(sid: str, fields: dict[str, str]) -> str:
-    """The race a session is an entry of (``""``: none), as its hash names it (``race``, set
-    when the race starts). A race entry stored before its hash named its race has none: its
-    id (``R.P``, the key layout's) says it, read here alone."""
-    if "race" in fields:
-        return fields["race"]
-    return sid.partition(".")[0] if "." in sid else ""
-
-
 def foundation_cards(st: State) -> int:
     return sum(len(st.piles[p]) for p in st.rules.by_kind.get("foundation", ()))
 
@@ -205,7 +196,7 @@ class Sessions:
                 st.resign()
             else:
                 st.push(engine.parse_move(rules, text))
-        session = Session(sid, m["player"], race_of(sid, m), seed, m.get("reveal") == "1",
+        session = Session(sid, m["player"], m.get("race", ""), seed, m.get("reveal") == "1",
                           int(m["rev"]), st, m.get("daily", ""), int(m["created"]))
         self._remember(session)
         return session

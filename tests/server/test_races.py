@@ -163,8 +163,9 @@ def test_a_resignation_ranks_after_the_same_score_played_on() -> None:
 
 
 async def test_an_entrys_session_names_its_race(nodes: list[Node], store_url: str) -> None:
-    """A race entry's session hash names its race; one stored before it did still loads as
-    the race's entry."""
+    """A race entry's session hash names its race (nothing reads a race out of an id); an
+    entry stored before the hash named it is named by ``samedeal upgrade``, on every shard,
+    and a second run changes nothing."""
     _, a_token = await player(nodes[0], "Ann", "human")
     _, b_token = await player(nodes[0], "Bob", "human")
     a = await Ws.open(nodes[0], a_token)
@@ -178,11 +179,22 @@ async def test_an_entrys_session_names_its_race(nodes: list[Node], store_url: st
     key = store.session_keys(session["session"])[0]
     r = store.connect(store_url)
     rest = Rest(nodes[1], a_token)  # a node that has not read the session yet
+
+    def upgrade() -> str:
+        done = subprocess.run([sys.executable, "-m", "engine.cli", "upgrade", "--redis-url",
+                               store_url], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
     try:
         assert await r.hget(key, "race") == race["race"].encode()
         await r.hdel(key, "race")  # as an entry stored before the hash named its race
+        said = upgrade()
+        assert said.startswith("race entries named: ") and int(said.split(": ")[1]) >= 1, said
+        assert await r.hget(key, "race") == race["race"].encode()
         status, body = await rest.call("GET", f"/sessions/{session['session']}")
         assert status == 200 and body["race"] == race["race"], body
+        assert upgrade() == "race entries named: 0\n"
     finally:
         await r.aclose()
         await rest.aclose()
