@@ -1,9 +1,9 @@
 """What more time gives: deals the census within the time left undecided, searched again.
 
 ``python -m bench.winnability --longer SECONDS [--per N] [RULE_SET ...]``: the first ``N``
-deals that ``--within`` left undecided of each rule set under 90% for this search's speed
-(docs/winnability.md), and of Klondike easy (the issue's own 98% target), each searched
-again with ``SECONDS``: the same turns, each as many times longer. A deal decided then
+deals that ``--within`` left undecided of each rule set short of its target for this
+search's speed (docs/winnability.md), each searched again with ``SECONDS``: the same
+turns, each as many times longer. A deal decided then
 says how much faster a search must be to decide it within the time; one still undecided,
 that it must be faster still. Written under bench/winnability.json's ``longer`` key, and
 resumed like ``--within``.
@@ -18,16 +18,11 @@ from bench import winnability as w
 from bench.common import fmt
 from engine.solver import VERSION
 
-#: The rule set with a target of its own (98% within 10 s), searched again though it
-#: reaches 90%.
-TARGET = "klondike/easy"
-
 
 def short(within: dict[str, Any]) -> list[str]:
-    """The rule sets under 90% within the time for this search's speed, and ``TARGET``."""
-    return sorted({k for k, r in within["sets"].items()
-                   if k not in w.WHY_NOT and 10 * w.undecided(r) > len(r["outcomes"])}
-                  | {TARGET})
+    """The rule sets short of the target within the time for this search's speed."""
+    return sorted(k for k, r in within["sets"].items()
+                  if k not in w.WHY_NOT and w.short_of_target(r))
 
 
 def longer(keys: list[str], seconds: float, per: int, jobs: int) -> dict[str, Any]:
@@ -68,7 +63,7 @@ def render_longer(rec_all: dict[str, Any]) -> list[str]:
         "",
         f"The deals the table above left undecided within {after} seconds, the first {per} of "
         "each rule set",
-        "under 90% for this search's speed and of Klondike easy (its target is 98%), each",
+        f"under {w.TARGET}% for this search's speed, each",
         f"searched again with {secs} seconds of wall time (the same turns, each {ratio} times "
         "as long;",
         f"engine/solver `VERSION` {b['solver']}, the engine {b['engine']}), two deals at a "

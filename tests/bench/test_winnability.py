@@ -189,10 +189,11 @@ def test_more_time_searches_again_the_first_deals_left_undecided(tmp_path, monke
     assert "--longer 5 --per 3 --jobs 2" in text and "| `eliminator/easy` | 1, 3, 4 | 3 |" in text
 
 
-def test_more_time_goes_by_default_to_the_rule_sets_short_for_speed_and_klondike_easy():
+def test_more_time_goes_by_default_to_the_rule_sets_short_of_the_target_for_speed():
     within = {"sets": {
-        "yukon/difficult": {"outcomes": "WWU"},  # under 90% for this search's speed
-        "yukon/easy": {"outcomes": "W" * 10},  # at 90%
+        "yukon/difficult": {"outcomes": "WWU"},  # 67%, short for this search's speed
+        "yukon/easy": {"outcomes": "W" * 49 + "U"},  # 98%: the target, reached
         "bowling/easy": {"outcomes": "UUU"},  # out of reach for its state space
-        "klondike/easy": {"outcomes": "W" * 9 + "U"}}}  # 90%, but its target is 98%
+        "klondike/easy": {"outcomes": "W" * 48 + "UU"}}}  # 96%, short
+    assert w.TARGET == 98
     assert longer.short(within) == ["klondike/easy", "yukon/difficult"]
