@@ -3,10 +3,9 @@
 ``python -m bench.winnability --longer SECONDS [--per N] [RULE_SET ...]``: the first ``N``
 deals that ``--within`` left undecided of each rule set short of its target for this
 search's speed (docs/winnability.md), each searched again with ``SECONDS``: the same
-turns, each as many times longer. A deal decided then
-says how much faster a search must be to decide it within the time; one still undecided,
-that it must be faster still. Written under bench/winnability.json's ``longer`` key, and
-resumed like ``--within``.
+turns, each as many times longer. A deal decided then says how much faster a search must
+be to decide it within the time; one still undecided, that it must be faster still.
+Written under bench/winnability.json's ``longer`` key, and resumed like ``--within``.
 """
 
 from __future__ import annotations

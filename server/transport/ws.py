@@ -52,7 +52,7 @@ FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to 
 
 class Bucket:
     """Token bucket: ``rate`` messages a second, ``burst`` at once. A refused message is
-    given a turn of its own (``wait``): messages refused together get turns one token apart,
+    given a turn of its own (``promise``): messages refused together get turns one token apart,
     so a client that sends each again at its turn is not refused again."""
 
     def __init__(self, rate: float, burst: int) -> None:
@@ -70,9 +70,9 @@ class Bucket:
             return True
         return False
 
-    def wait(self) -> float:
-        """Seconds until a message just refused by ``take`` has its turn: the first token
-        not promised to a message refused before it, rounded up to the millisecond."""
+    def promise(self) -> float:
+        """Promise a message just refused by ``take`` the first token not promised to one
+        refused before it: the seconds until then, rounded up to the millisecond."""
         if self.rate <= 0:
             return 1.0
         turn = max(self.at + max(0.0, 1 - self.tokens) / self.rate,
@@ -82,7 +82,7 @@ class Bucket:
 
     def refusal(self) -> ApiError:
         """``rate.limited`` naming the limit, with ``retry_after`` (this message's turn)."""
-        wait = self.wait()
+        wait = self.promise()
         return ApiError("rate.limited", f"slow down: over this socket's limit of {self.rate:g} "
                         f"messages a second (bursts of {self.burst}); retry in {wait:g} s",
                         retry_after=wait, limit="socket")
