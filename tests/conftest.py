@@ -8,6 +8,7 @@ tests/cluster.py)."""
 
 from __future__ import annotations
 
+import compileall
 import itertools
 import os
 import random
@@ -153,6 +154,17 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"redis://127.0.0.1:{port}/0"
     proc.terminate()
     proc.wait(10)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The project's modules compiled to bytecode once, by the process that hands out the
+    tests: the suite starts hundreds of Python processes (nodes, their worker pools, command
+    lines), and each then reads the compiled modules, where on a machine set to write none
+    (``PYTHONDONTWRITEBYTECODE``) each would compile every source again (about a second of
+    CPU per process)."""
+    if not hasattr(config, "workerinput"):
+        for room in ("engine", "server", "clients", "bench", "tests"):
+            compileall.compile_dir(ROOT / room, quiet=1)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
