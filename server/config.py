@@ -204,13 +204,16 @@ class Settings:
     #: Seconds a solver line is kept for the session it was found for (its next moves are the
     #: next hints, from any node, without a new search).
     hint_line_ttl: float = 3600.0
-    #: Post-game analysis (server/analyses/__init__.py): on or off; the positions the solver may
+    #: Post-game analysis (server/analyses/__init__.py): on or off; whether ended races' and
+    #: matches' games and a revealed day's ranked attempts are judged before anyone asks (off:
+    #: a game is judged when someone first asks for its analysis); the positions the solver may
     #: search from each position of a game, and in all for one game (the rest is "unknown");
     #: the processes that judge games (one game each at a time) and how many steps behind
     #: the game traffic they run for the CPU (behind the winnable daily deals' job, 10); and
     #: the seconds a node's claim on a game lasts without renewal (a node killed mid-way
     #: leaves it to another after that).
     analysis: bool = True
+    analysis_ahead: bool = True
     analysis_positions: int = 50000
     analysis_total: int = 1000000
     analysis_workers: int = 1

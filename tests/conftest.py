@@ -53,16 +53,18 @@ SUITE_ACCOUNTS = {"SAMEDEAL_SIGNUP_BURST": "0", "SAMEDEAL_DAILY_RANK_NEW_ACCOUNT
                   "SAMEDEAL_ORIGIN_BURST": "0"}
 # FAST also lifts the rate limits that would get in the way: a socket's, an account's, and
 # the cap on an account's sockets (a load test opens 150 for one player).
-#: Every race and match a test ends is analysed in the background: a budget the suite's two
-#: cores spare (the tests are of who sees what; the search has its own), not niced (tests wait
-#: for analyses, and a niced process on a busy machine waits for idle CPU). A game for points
-#: searches its whole budget (a bowler's frames about 4 s at 200,000 positions), and a test
-#: waiting for its race's analysis waits behind every game the other tests ended first (27 to
-#: 110 s, against 4 s alone). Every node the suite starts has it unless the test gives its own:
-#: the queue is one per store, and any node on it may judge any test's game, so two budgets
-#: would give two analyses of one game.
+#: A game is analysed when a test asks for it, not ahead (``analysis_ahead``): judged ahead,
+#: every race and match the suite ends was judged in the background, a game for points
+#: searching its whole budget (a bowler's frames, a Poker Square grid: 10 to 60 CPU s on the
+#: busy machine), some 20 CPU minutes in all, the third of the suite. The tests of judging
+#: ahead start nodes of their own with it on (tests/server/test_analysis.py). A budget the
+#: suite's two cores spare (the tests are of who sees what; the search has its own), not
+#: niced (tests wait for analyses, and a niced process on a busy machine waits for idle CPU).
+#: Every node the suite starts has it unless the test gives its own: the queue is one per
+#: store, and any node on it may judge any test's game, so two budgets would give two
+#: analyses of one game.
 SUITE_ANALYSIS = {"SAMEDEAL_ANALYSIS_POSITIONS": "20000", "SAMEDEAL_ANALYSIS_TOTAL": "40000",
-                  "SAMEDEAL_ANALYSIS_NICE": "0"}
+                  "SAMEDEAL_ANALYSIS_NICE": "0", "SAMEDEAL_ANALYSIS_AHEAD": "0"}
 #: The other worker pools not niced either, in a node (``SUITE_NICE_ENV``) or built in the
 #: test's process (``SUITE_NICE``): a test waits for their work, and a niced process on the
 #: suite's busy cores gets a sliver of them (the live edition's winnable test took 169 s

@@ -161,8 +161,8 @@ class Analyses:
 
     async def queue(self, sids: list[str]) -> None:
         """Judge these sessions in the background, after any asked for (already queued:
-        left where they are)."""
-        if sids and self.settings.analysis:
+        left where they are), unless games are judged only when asked for."""
+        if sids and self.settings.analysis and self.settings.analysis_ahead:
             now = await store.now_ms(self.redis)
             await self.redis.zadd(QUEUE, dict.fromkeys(sids, now), nx=True)
 
@@ -178,7 +178,7 @@ class Analyses:
         """A sweep job: the ranked attempts on the boards of each recent day now revealed,
         queued once (a day's mark is set after they are, so a node dying between leaves
         them to the next sweep); how many."""
-        if not self.settings.analysis:
+        if not (self.settings.analysis and self.settings.analysis_ahead):
             return 0
         today = day_of(await self.clock())
         queued = 0

@@ -36,7 +36,7 @@ from server.fairplay.review import ENTRIES as REVIEWED
 from server.store import analysis_key as key
 from server.transport import replies
 
-from ..conftest import FAST, free_port, start_node, wait_for
+from ..conftest import FAST, free_port, start_node, stop_node, wait_for
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
@@ -50,7 +50,22 @@ SCHEMA = replies.REPLIES["analysis"][1]
 #: A budget that makes an analysis quick, where a test is of who gets what, not the search.
 SMALL = {"SAMEDEAL_ANALYSIS_POSITIONS": "200", "SAMEDEAL_ANALYSIS_TOTAL": "20000"}
 
+#: Games judged before anyone asks: off on the suite's shared nodes (tests/conftest.py).
+AHEAD = {**FAST, "SAMEDEAL_ANALYSIS_AHEAD": "1"}
+
 Ask = Callable[[], Awaitable[dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def nodes(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
+    """Two nodes of this module's own that judge ended games with no one asking, on the
+    test's store beside the suite's nodes (which judge, with the same budget, only what
+    is asked for)."""
+    logs = tmp_path_factory.mktemp("ahead")
+    started = [start_node(store_url, logs / f"node{i}.log", **AHEAD) for i in range(2)]
+    yield [n for n, _ in started]
+    for _, proc in started:
+        stop_node(proc)
 
 
 async def ready(ask: Ask) -> dict[str, Any]:
@@ -615,6 +630,37 @@ async def test_a_node_judges_as_many_games_at_once_as_its_workers_niced(
         assert len(niced_children(proc.pid, 17)) == 2
         assert os.getpriority(os.PRIO_PROCESS, proc.pid) == 0  # the node serves at its own
         assert all([await store.get(key(sid)) is None for sid in sids])
+    finally:
+        await store.aclose()
+        proc.terminate()
+        proc.wait(30)
+
+
+async def test_a_node_that_judges_only_what_is_asked_queues_no_ended_race(
+        own_store: str, tmp_path: Path) -> None:
+    """With ``analysis_ahead`` off (the suite's nodes), a race's end queues nothing and no
+    game of it is judged; the first ask puts it at the front of the queue and it is."""
+    node, proc = start_node(own_store, tmp_path / "n.log", **FAST | SMALL)
+    store = Redis.from_url(own_store)
+    try:
+        (a_id, a), (_, b) = [await player(node, name, "human") for name in ("Asker", "Idler")]
+        wa, wb = await Ws.open(node, a), await Ws.open(node, b)
+        race = await wa.request({"type": "race.create", "game": "golf", "variant": "easy",
+                                 "seats": 2, "countdown": 0})
+        await wb.request({"type": "race.join", "race": race["race"]})
+        sid = (await wa.expect("race.started"))["sessions"][a_id]
+        for ws in (wa, wb):
+            s = await ws.expect("session")
+            await ws.request({"type": "resign", "session": s["session"]})
+        await wa.expect("race.ended", race=race["race"])
+        end = time.monotonic() + 2  # long enough for a race's end to have queued its games
+        while time.monotonic() < end:
+            assert await store.zcard(QUEUE) == 0 and await store.get(key(sid)) is None
+            await asyncio.sleep(0.1)
+        got = await ready(by_ws(wa, sid))
+        assert got["analysis"]["resigned"] is True
+        for ws in (wa, wb):
+            await ws.close()
     finally:
         await store.aclose()
         proc.terminate()

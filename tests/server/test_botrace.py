@@ -28,7 +28,8 @@ from .client import V2_JSON, Node, Rest, Ws, player
 #: A quick bot: a move every 50 to 100 ms, no countdown, a lease of one second.
 QUICK = {**FAST, "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1",
          "SAMEDEAL_BOT_COUNTDOWN": "0", "SAMEDEAL_BOT_LEASE": "1",
-         "SAMEDEAL_BOT_RACES_PER_HOUR": "3"}
+         "SAMEDEAL_BOT_RACES_PER_HOUR": "3",
+         "SAMEDEAL_ANALYSIS_AHEAD": "1"}  # a bot race's games judged with no one asking
 
 
 @pytest.fixture(scope="module")

@@ -51,8 +51,11 @@ class Forks(ForkedNodes):
 
 
 #: Every node's settings: a store deadline for a busy machine (many nodes start and play at
-#: once); bot races as short as races here, their bots quick.
-NODE_ENV = {**FAST, "SAMEDEAL_HINT_WORKERS": "0", "SAMEDEAL_STORE_TIMEOUT": "15",
+#: once); bot races as short as races here, their bots quick; no post-game analysis (a node
+#: that dies mid-way would leave each game it took from the suite's shared queue to be judged
+#: again, and no operation here asks for one).
+NODE_ENV = {**FAST, "SAMEDEAL_ANALYSIS": "0", "SAMEDEAL_HINT_WORKERS": "0",
+            "SAMEDEAL_STORE_TIMEOUT": "15",
             "SAMEDEAL_BOT_COUNTDOWN": "0", "SAMEDEAL_BOT_TIME_LIMIT": str(RACE["time_limit"]),
             "SAMEDEAL_BOT_THINK_MIN": "0.05", "SAMEDEAL_BOT_THINK_MAX": "0.1"}
 
