@@ -37,7 +37,8 @@ ADMIN = "operator-secret-for-the-test"
 #: A one-player rule set whose deals end with a score after about sixteen placements.
 GAME, VARIANT = "cribbage-square", "difficult"
 ENV = {**FAST, "SAMEDEAL_ADMIN_TOKEN": ADMIN, "SAMEDEAL_SWEEP_INTERVAL": "0.2",
-       "SAMEDEAL_FOLLOWUP_GRACE": "0.5", "SAMEDEAL_ARENA_COUNTDOWN": "0"}
+       "SAMEDEAL_FOLLOWUP_GRACE": "0.5", "SAMEDEAL_ARENA_COUNTDOWN": "0",
+       "SAMEDEAL_ANALYSIS_AHEAD": "1"}  # a round's games judged with no one asking
 
 
 def database(redis_url: str, db: int) -> str:
