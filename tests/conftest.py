@@ -56,7 +56,7 @@ SUITE_ACCOUNTS = {"SAMEDEAL_SIGNUP_BURST": "0", "SAMEDEAL_DAILY_RANK_NEW_ACCOUNT
 #: A game is analysed when a test asks for it, not ahead (``analysis_ahead``): judged ahead,
 #: every race and match the suite ends was judged in the background, a game for points
 #: searching its whole budget (a bowler's frames, a Poker Square grid: 10 to 60 CPU s on the
-#: busy machine), some 20 CPU minutes in all, the third of the suite. The tests of judging
+#: busy machine), about 750 CPU s of a run's 5,400 on the busy machine. The tests of judging
 #: ahead start nodes of their own with it on (tests/server/test_analysis.py). A budget the
 #: suite's two cores spare (the tests are of who sees what; the search has its own), not
 #: niced (tests wait for analyses, and a niced process on a busy machine waits for idle CPU).
