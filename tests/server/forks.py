@@ -89,6 +89,12 @@ class Forks:
             time.sleep(0.05)
         raise RuntimeError(f"a forked node did not come up: {log.read_text()[-2000:]}")
 
+    def status(self, pid: int, timeout: float) -> int | None:
+        """``pid``'s exit status if it ends within ``timeout`` s, else None: it runs on."""
+        with self._said:
+            self._said.wait_for(lambda: pid in self.ended, timeout)
+            return self.ended.get(pid)
+
     def end(self, pid: int, timeout: float) -> int:
         """How ``pid`` ended: its exit status (killed if it still runs after ``timeout``)."""
         with self._said:

@@ -501,7 +501,13 @@ async def test_a_node_killed_at_any_store_call_of_a_sweep_job_leaves_it_to_the_n
                 due = await SWEEPS[job](setup, url)
                 _, pid = await asyncio.to_thread(
                     forks.crash, f"sweep.{job}:{call}:{when}", once, url)
-                code = await asyncio.to_thread(forks.end, pid, 8)  # its sweep runs at once
+                # Its sweep runs at once: it stops at its crash point, or it does the whole
+                # job (then it idles, and is killed here) and outlives the job's calls.
+                deadline = time.monotonic() + SETTLE_S
+                while (await asyncio.to_thread(forks.status, pid, 0.2) is None
+                       and await due.left(r) and time.monotonic() < deadline):
+                    pass
+                code = await asyncio.to_thread(forks.end, pid, 0.5)
                 if code == EXIT_CODE:
                     tried += 1
                     _, live = await asyncio.to_thread(forks.crash, "", once, url)
