@@ -19,6 +19,8 @@ from typing import Any
 from engine.cli import at_least
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")  # uvicorn's
+#: A stopping node's wait, after its drain, for the requests and sockets still running.
+STOP_GRACE_SECONDS = 10
 
 
 def port(text: str) -> int:
@@ -261,6 +263,9 @@ def run_server(args: argparse.Namespace, url: str, where: str) -> int:
                 loop=loop, http="h11",
                 ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=settings.ws_compression, lifespan="on",
+                # After the drain, what still runs (a request stuck on a slow store) is
+                # cancelled after this long: a stop never waits on it.
+                timeout_graceful_shutdown=STOP_GRACE_SECONDS,
                 # The client's address is the server's own business (``trusted_proxies``,
                 # server/transport/rest.py client_address): uvicorn would believe X-Forwarded-For
                 # from any local peer, letting a client pick its own registration bucket.

@@ -4,16 +4,19 @@ time limit; solo practice with unlimited undo; the default store (a private redi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from redis import asyncio as redis
 
 import engine
-from tests.conftest import SUITE_ACCOUNTS, start_node
+from server.store import own_redis
+from tests.conftest import SUITE_ACCOUNTS, start_node, stop_node
 
 from .client import MSGPACK, Node, Rest, Ws, player
 
@@ -148,8 +151,7 @@ def default(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
     node, proc = start_node("", work / "node.log", SAMEDEAL_DATA_DIR=str(work / "data"),
                             **SUITE_ACCOUNTS)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc, node.log)
 
 
 async def test_the_default_store_serves_solo_games_and_races(default: Node) -> None:
@@ -208,6 +210,43 @@ async def test_a_node_stops_when_asked_after_a_client_vanished_mid_request(
     proc.send_signal(signal.SIGTERM)
     # uvicorn re-raises the signal once it has shut down; a hang raises TimeoutExpired
     assert proc.wait(15) in (0, -signal.SIGTERM)
+
+
+async def test_a_node_stops_when_asked_while_a_request_waits_on_a_paused_store(
+        tmp_path: Path) -> None:
+    """A request stuck on the store, for longer than anyone waits for it, is cancelled once
+    the stop's grace is over (docs/operations.md#graceful-shutdown): the node stops."""
+    data, log = tmp_path / "data", tmp_path / "node.log"
+    node, proc = start_node("", log, SAMEDEAL_DATA_DIR=str(data),
+                            SAMEDEAL_STORE_TIMEOUT="600", **SUITE_ACCOUNTS)
+    _, token = await player(node, "Stuck")
+    store = redis.Redis(unix_socket_path=str(data / own_redis.SOCKET))
+    http = httpx.AsyncClient(base_url=node.url, timeout=120,
+                             headers={"authorization": f"Bearer {token}"})
+    try:
+        await store.execute_command("CLIENT", "PAUSE", 600_000, "WRITE")
+        stuck = asyncio.create_task(http.post("/api/v1/races", json={
+            "game": "golf", "variant": "easy", "seats": 2}))
+        await asyncio.sleep(1.0)
+        assert not stuck.done()
+        proc.send_signal(signal.SIGTERM)
+        for _ in range(600):  # the drain, then the grace: seconds, not the store's 600
+            if "Cancel 1 running task(s)" in log.read_text():
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"the stuck request was not cancelled: {log.read_text()}")
+        with contextlib.suppress(httpx.HTTPError):  # answered, or its connection closed
+            assert (await stuck).status_code == 500
+        await store.execute_command("CLIENT", "UNPAUSE")  # the node's own stop writes
+        assert await asyncio.to_thread(proc.wait, 60) in (0, -signal.SIGTERM)
+    finally:
+        with contextlib.suppress(Exception):
+            await store.execute_command("CLIENT", "UNPAUSE")
+        await store.aclose()
+        await http.aclose()
+        if proc.poll() is None:
+            proc.kill()
 
 
 async def test_a_move_without_a_revision_is_judged_on_the_session_as_stored(
