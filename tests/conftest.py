@@ -212,9 +212,18 @@ def clocked_redis_url(redis_url: str) -> str:
 NODE_STOP_SECONDS = 90
 
 
-def stop_node(proc: subprocess.Popen[bytes]) -> None:
+def stop_node(proc: subprocess.Popen[bytes], log: Path | None = None) -> None:
+    """Stop a node as an operator does (SIGTERM); one still running after
+    ``NODE_STOP_SECONDS`` is killed, and the failure shows the end of its log."""
     proc.terminate()
-    proc.wait(NODE_STOP_SECONDS)
+    try:
+        proc.wait(NODE_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        tail = log.read_text(errors="replace")[-3000:] if log else "(no log)"
+        raise AssertionError(f"node {proc.pid} did not stop within {NODE_STOP_SECONDS} s; "
+                             f"its log ends:\n{tail}") from None
 
 
 def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.Popen[bytes]]:
@@ -244,8 +253,8 @@ def nodes(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     logs = tmp_path_factory.mktemp("nodes")
     started = [start_node(store_url, logs / f"node{i}.log", **FAST) for i in range(2)]
     yield [n for n, _ in started]
-    for _, proc in started:
-        stop_node(proc)
+    for node, proc in started:
+        stop_node(proc, node.log)
 
 
 @pytest.fixture(scope="session")
@@ -257,8 +266,7 @@ def strict_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
                             SAMEDEAL_EVENT_WINDOW="4", SAMEDEAL_HELLO_TIMEOUT="1",
                             **SUITE_ACCOUNTS)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc, node.log)
 
 
 @pytest.fixture
