@@ -25,8 +25,30 @@ NOTICE = {"type": "reconnect",
           "message": "this server is restarting: reconnect and resume where you were"}
 
 
+#: The sockets left open whose place is logged, at most.
+LOGGED = 5
+
+
 class Restartable(Protocol):
+    #: the task serving the socket: where it waits is logged if it outlives the drain
+    task: asyncio.Task[Any] | None
+
     async def restart(self) -> None: ...
+
+
+def waiting_at(task: asyncio.Task[Any]) -> str:
+    """Where ``task`` waits: its chain of awaits, outermost first, as ``module:line function``
+    (a suspended coroutine's own stack is its first frame only)."""
+    frames: list[str] = []
+    awaited: Any = task.get_coro()
+    while awaited is not None and len(frames) < 40:
+        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+        if frame is None:
+            break
+        module = frame.f_globals.get("__name__", "?")
+        frames.append(f"{module}:{frame.f_lineno} {frame.f_code.co_name}")
+        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+    return " > ".join(frames) or repr(task)
 
 
 class Drain:
@@ -56,7 +78,11 @@ class Drain:
                 await asyncio.gather(*(s.restart() for s in list(self.sockets)))
                 if self.sockets:
                     await self._gone.wait()
-        log.warning("drained: %d socket(s) left open", len(self.sockets))
+        left = list(self.sockets)
+        log.warning("drained: %d socket(s) left open", len(left))
+        for socket in left[:LOGGED]:  # what holds it: the bug to find
+            if socket.task is not None:
+                log.warning("a socket left open waits at %s", waiting_at(socket.task))
 
     def on_sigterm(self) -> Callable[[], None]:
         """Run :meth:`run` when SIGTERM arrives, then pass the signal on to the handler that

@@ -117,12 +117,14 @@ class Connection(V2Socket):
         self.restarting = False  # the node is shutting down: no new message is handled
         self.idle = asyncio.Event()  # not in the middle of handling a message
         self.idle.set()
+        self.task: asyncio.Task[Any] | None = None  # serving it (drain.py logs where it waits)
         self.own: dict[str, Any] = {}  # what each feature keeps for this socket (feature.py)
 
     # ----- reading ----------------------------------------------------------------------
 
     async def serve(self, subprotocol: str | None) -> None:
         await self.ws.accept(subprotocol=subprotocol)
+        self.task = asyncio.current_task()
         self.sv.metrics.sockets.inc()
         self.sv.drain.opened(self)
         writer = asyncio.create_task(self._write())

@@ -10,7 +10,6 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from redis import asyncio as redis
 
@@ -212,39 +211,40 @@ async def test_a_node_stops_when_asked_after_a_client_vanished_mid_request(
     assert proc.wait(15) in (0, -signal.SIGTERM)
 
 
-async def test_a_node_stops_when_asked_while_a_request_waits_on_a_paused_store(
+async def test_a_node_stops_when_asked_while_a_move_waits_on_a_paused_store(
         tmp_path: Path) -> None:
-    """A request stuck on the store, for longer than anyone waits for it, is cancelled once
-    the stop's grace is over (docs/operations.md#graceful-shutdown): the node stops."""
+    """A move stuck on the store, for longer than anyone waits for it: the drain gives up on
+    its socket and logs where it waits, and once the stop's grace is over it is cancelled
+    (docs/operations.md#graceful-shutdown): the node stops."""
     data, log = tmp_path / "data", tmp_path / "node.log"
     node, proc = start_node("", log, SAMEDEAL_DATA_DIR=str(data),
                             SAMEDEAL_STORE_TIMEOUT="600", **SUITE_ACCOUNTS)
     _, token = await player(node, "Stuck")
     store = redis.Redis(unix_socket_path=str(data / own_redis.SOCKET))
-    http = httpx.AsyncClient(base_url=node.url, timeout=120,
-                             headers={"authorization": f"Bearer {token}"})
+    ws = await Ws.open(node, token)
     try:
+        s = await ws.request({"type": "solo.start", "game": "golf", "variant": "easy"})
         await store.execute_command("CLIENT", "PAUSE", 600_000, "WRITE")
-        stuck = asyncio.create_task(http.post("/api/v1/races", json={
-            "game": "golf", "variant": "easy", "seats": 2}))
+        await ws.send({"type": "move", "session": s["session"], "move": s["legal"][0]})
         await asyncio.sleep(1.0)
-        assert not stuck.done()
         proc.send_signal(signal.SIGTERM)
         for _ in range(600):  # the drain, then the grace: seconds, not the store's 600
             if "Cancel 1 running task(s)" in log.read_text():
                 break
             await asyncio.sleep(0.1)
         else:
-            raise AssertionError(f"the stuck request was not cancelled: {log.read_text()}")
-        with contextlib.suppress(httpx.HTTPError):  # answered, or its connection closed
-            assert (await stuck).status_code == 500
+            raise AssertionError(f"the stuck move was not cancelled: {log.read_text()}")
+        said = log.read_text()
+        assert "drained: 1 socket(s) left open" in said, said
+        waits = next(line for line in said.splitlines() if "a socket left open waits at" in line)
+        assert "server.transport.ws:" in waits and "_persist" in waits, waits
         await store.execute_command("CLIENT", "UNPAUSE")  # the node's own stop writes
         assert await asyncio.to_thread(proc.wait, 60) in (0, -signal.SIGTERM)
     finally:
         with contextlib.suppress(Exception):
             await store.execute_command("CLIENT", "UNPAUSE")
         await store.aclose()
-        await http.aclose()
+        ws.conn.transport.abort()
         if proc.poll() is None:
             proc.kill()
 
