@@ -86,13 +86,15 @@ async def play_out(ws: Ws, sid: str, rng: random.Random) -> dict[str, Any]:
 
 def expected_points(ranking: list[dict[str, Any]]) -> dict[str, int]:
     """The table in docs/protocol.md: places 5, 4, 3 among those who played the deal to its
-    end, later ones 2, a resignation or a game still going 0 (no deal here is lost)."""
+    end, later ones 2, a resignation or a game still going 0. A grid filled here is finished,
+    or won when its score reaches the target (random placements sometimes do); none is
+    lost."""
     out = {}
     for e in ranking:
         if e.get("resigned") or e["status"] == "playing":
             out[e["player"]] = 0
         else:
-            assert e["status"] == "finished", e
+            assert e["status"] in ("finished", "won"), e
             out[e["player"]] = [5, 4, 3][e["rank"] - 1] if e["rank"] <= 3 else 2
     return out
 
