@@ -15,7 +15,6 @@ and the channel's subscription. docs/server.md, "Boards published live", gives t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -80,6 +79,7 @@ class Watched:
     task: asyncio.Task[None] | None = None
     listener: Any = None
     source: Source | None = None  # None: the board ``key`` itself
+    closed: bool = False  # its last watcher left: the reader ends at its next turn
 
     @property
     def channels(self) -> list[str]:
@@ -129,11 +129,12 @@ class BoardWatch:
             if w is None or w.watchers.pop(watcher, None) is None:
                 return False
             if not w.watchers:
+                # The reader is told to end, not cancelled and waited for under the lock: a
+                # cancellation landing in a store call can be swallowed there, and every
+                # socket's subscribe and unsubscribe on this process would wait for ever.
                 del self.watched[key]
-                if w.task is not None:
-                    w.task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await w.task
+                w.closed = True
+                w.wake.set()
                 for name in w.channels:
                     await self.hub.unsubscribe(name, w.listener)
             return True
@@ -144,11 +145,13 @@ class BoardWatch:
                 await self.unsubscribe(watcher, w.key)
 
     async def _read_loop(self, w: Watched) -> None:
-        while True:
+        while not w.closed:
             await w.wake.wait()
             delay = w.last_read + self.interval - time.monotonic()
-            if delay > 0:
+            if delay > 0 and not w.closed:
                 await asyncio.sleep(delay)  # writes meanwhile fold into this one read
+            if w.closed:
+                return
             w.wake.clear()
             w.last_read = time.monotonic()
             try:
