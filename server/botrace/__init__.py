@@ -279,8 +279,8 @@ class BotRaces:
         tasks = list(self.tasks.items())
         for _, task in tasks:
             task.cancel()
-        for rid, task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:  # a while, not for ever: a cancellation in a store call can be swallowed
+            await asyncio.wait([task for _, task in tasks], timeout=5)
+        for rid, _ in tasks:
             with contextlib.suppress(Exception):
                 await self._drop_if(keys=[lease_key(rid)], args=[self.node])
