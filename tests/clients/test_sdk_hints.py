@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from clients.sdk import BlockingClient, Client, Hint, ServerError
-from tests.conftest import SUITE_ACCOUNTS, start_node
+from tests.conftest import SUITE_ACCOUNTS, start_node, stop_node
 from tests.server.client import Node
 
 #: Klondike easy deal 00: the server's solver wins it at once (docs/solver.md).
@@ -68,8 +68,7 @@ def stingy_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
                             SAMEDEAL_HINT_BURST="1", SAMEDEAL_HINT_PER_MINUTE="1",
                             **SUITE_ACCOUNTS)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 async def test_past_the_hint_limit_the_refusal_comes_at_once_and_moves_go_on(

@@ -478,8 +478,7 @@ def own_store(tmp_path: Path) -> Iterator[str]:
                                     capture_output=True).stdout.startswith(b"PONG"),
              "redis-server")
     yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 async def test_a_node_killed_while_judging_leaves_the_game_to_another(

@@ -29,7 +29,7 @@ from server.accounts import admin
 from server.config import Settings
 from server.errors import ApiError
 from server.transport import replies
-from tests.conftest import FAST, ROOT, start_node
+from tests.conftest import FAST, ROOT, start_node, stop_node
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
 
@@ -53,8 +53,7 @@ def pair(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[l
     started = [start_node(database(redis_url, 14), logs / f"a{i}.log", **ENV) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 async def create(node: Node, **body: Any) -> dict[str, Any]:
@@ -306,8 +305,7 @@ async def test_a_node_killed_mid_arena_and_a_dealer_dying_after_its_claim_lose_n
         await r.aclose()
         for proc in (px, py):
             if proc.poll() is None:
-                proc.terminate()
-                proc.wait(10)
+                stop_node(proc)
 
 
 def test_the_operator_command_creates_lists_and_cancels(pair: list[Node], redis_url: str

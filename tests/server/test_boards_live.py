@@ -21,7 +21,7 @@ import redis.asyncio as aioredis
 
 from server.boards import WATCH
 from server.daily import daily_rule_sets
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 
 from .client import JSON, MSGPACK, V2_JSON, V2_MSGPACK, Node, Rest, Ws, player
 
@@ -310,8 +310,7 @@ def own_nodes(redis_url: str, tmp_path: Path) -> Iterator[list[tuple[Node, Any]]
     yield started
     for _, proc in started:
         if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
+            stop_node(proc)
 
 
 async def test_a_node_restart_leaves_a_resubscribed_watcher_right(
@@ -385,8 +384,7 @@ def limited_node(redis_url: str, tmp_path: Path) -> Iterator[Node]:
     node, proc = start_node(redis_url.rsplit("/", 1)[0] + "/5", tmp_path / "limited.log",
                             SAMEDEAL_SIGNUP_BURST="1", SAMEDEAL_SIGNUP_PER_HOUR="1")
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 async def test_a_rest_refusal_for_the_rate_carries_retry_after(limited_node: Node) -> None:

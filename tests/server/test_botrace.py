@@ -21,7 +21,7 @@ from redis import asyncio as aioredis
 import engine
 from server.store import analysis_key
 from server.transport import replies
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 
 from .client import V2_JSON, Node, Rest, Ws, player
 
@@ -45,8 +45,7 @@ def bot_nodes(bot_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
                start_node(bot_url, logs / "b.log", **QUICK)]
     yield [n for n, _ in started]
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 async def human(node: Node, name: str = "Hana") -> tuple[str, Ws]:

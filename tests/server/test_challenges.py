@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 
 from .client import MSGPACK, Node, Rest, Ws, player
 
@@ -33,8 +33,7 @@ def pair(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[l
                           **FAST) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +44,7 @@ def patient(store_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         INCOMING), **FAST) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 def unique(name: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cluster import Cluster
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 from tests.deploy.test_failover import MOVES, Player, fault_figures, play, players
 from tests.fault_figures import record
 
@@ -37,8 +37,7 @@ def two_nodes(cluster: Cluster, work: Path, **env: str) -> Iterator[list[Node]]:
     started = [start_node(cluster.url, work / f"node{i}.log", **FAST, **env) for i in range(2)]
     yield [n for n, _ in started]
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 @pytest.fixture(scope="module")

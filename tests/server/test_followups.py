@@ -23,7 +23,7 @@ from server.boards import Boards
 from server.boards.ratings import Ratings
 from server.boards.records import Records
 from server.config import Settings
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 
 from .client import Node, Rest, Ws, player
 
@@ -167,8 +167,7 @@ async def test_a_node_killed_after_a_game_ending_move_leaves_no_game_half_finish
     finally:
         await watcher.close()
         await rest.aclose()
-        survivor_proc.terminate()
-        survivor_proc.wait(10)
+        stop_node(survivor_proc)
     assert stored >= len(DELAYS_MS), "most final moves were stored before the kill"
 
 
@@ -211,8 +210,7 @@ async def test_an_ended_race_s_events_expire_and_a_subscriber_gets_its_summary(
         await game.ws.close()
     finally:
         await store.aclose()
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 async def test_a_race_recorded_twice_is_rated_once(redis_url: str) -> None:

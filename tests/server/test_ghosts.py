@@ -20,7 +20,7 @@ import msgpack
 import pytest
 import redis.asyncio as aioredis
 
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 
 from .client import JSON, V2_JSON, Node, Rest, Ws, cards_in, player
 from .test_documents import payloads, served
@@ -194,8 +194,7 @@ def doomed(redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, Any]]:
     node, proc = start_node(redis_url, tmp_path / "doomed.log", **FAST)
     yield node, proc
     if proc.poll() is None:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 async def test_a_node_killed_mid_run_loses_nothing(nodes: list[Node],

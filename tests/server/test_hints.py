@@ -22,7 +22,7 @@ from engine.solver import Budget, Outcome, solve
 from engine.words import move_words
 from server.transport import replies
 
-from ..conftest import SUITE_ACCOUNTS, start_node
+from ..conftest import SUITE_ACCOUNTS, start_node, stop_node
 from .client import JSON, MSGPACK, V2_JSON, Node, Rest, Ws, player
 
 KLONDIKE = engine.get("klondike", "easy")
@@ -40,8 +40,7 @@ def hint_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
                             SAMEDEAL_HINT_POSITIONS="100000000", SAMEDEAL_HINT_BURST="3",
                             SAMEDEAL_HINT_PER_MINUTE="6", **SUITE_ACCOUNTS)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +51,7 @@ def steady_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     node, proc = start_node(redis_url, logs / "steady.log", SAMEDEAL_HINT_SECONDS="600",
                             SAMEDEAL_HINT_POSITIONS=str(STEADY.positions), **SUITE_ACCOUNTS)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def hard_deal() -> str:

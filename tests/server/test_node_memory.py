@@ -17,7 +17,7 @@ import redis
 from server import store
 from server.transport.ws import ENDED_KEPT
 
-from ..conftest import FAST, start_node
+from ..conftest import FAST, start_node, stop_node
 from .client import Node, Ws, player
 
 SIZE, IDLE = 5, 3.0
@@ -30,8 +30,7 @@ def small_cache(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     node, proc = start_node(redis_url, logs / "memory.log", SAMEDEAL_CACHE_SIZE=str(SIZE),
                             SAMEDEAL_CACHE_IDLE=str(IDLE), **FAST)
     yield node
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def cached(node: Node) -> int:

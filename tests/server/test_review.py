@@ -20,7 +20,7 @@ import redis.asyncio as redis
 
 from server import store as server_store
 from server.analyses import QUEUE
-from tests.conftest import FAST, ROOT, clear_of_midnight, start_node
+from tests.conftest import FAST, ROOT, clear_of_midnight, start_node, stop_node
 
 from .client import Node, Rest, Ws
 
@@ -34,8 +34,7 @@ def node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[t
     n, proc = start_node(url, logs / "node.log", SAMEDEAL_TRUSTED_PROXIES="127.0.0.1/32",
                          SAMEDEAL_DAILY_SECRET="review", **FAST)
     yield url, n
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 class Client:

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 
 from .client import JSON, MSGPACK, Node, Ws, player
 
@@ -29,8 +29,7 @@ def stack_node(request: pytest.FixtureRequest, redis_url: str,
     log = tmp_path_factory.mktemp("stack") / "node.log"
     node, proc = start_node(redis_url, log, SAMEDEAL_UVLOOP=request.param, **FAST)
     yield node, request.param
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def test_the_node_runs_on_the_loop_the_setting_chose(stack_node: tuple[Node, str]) -> None:

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from tests.conftest import ROOT, start_node
+from tests.conftest import ROOT, start_node, stop_node
 
 from .client import Node, Rest
 
@@ -38,8 +38,7 @@ def limited(redis_url: str, tmp_path_factory: pytest.TempPathFactory
     b, pb = start_node(url, logs / "b.log", **env)
     yield url, a, b
     for proc in (pa, pb):
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 async def register(node: Node, forwarded: str | None = None) -> httpx.Response:

@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 
 from clients.verify_day import checks
 from server.daily.chain import Chains
-from tests.conftest import FAST, ROOT, clear_of_midnight, start_node, wait_for
+from tests.conftest import FAST, ROOT, clear_of_midnight, start_node, stop_node, wait_for
 
 from .client import Node
 
@@ -49,8 +49,7 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     node, proc = start_node(url, tmp_path_factory.mktemp("verify") / "node.log", **FAST,
                             SAMEDEAL_DAILY_GRACE="0")  # yesterday revealed from midnight on
     yield node, url, anchor, today
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 def test_the_chain_is_public_at_a_stable_url_and_printed_for_operators(

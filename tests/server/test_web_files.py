@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.transport.web_files import accepts_gzip, byte_range
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, start_node, stop_node
 from tests.deploy.test_failover import Shape
 
 from .client import Node
@@ -68,8 +68,7 @@ def own_web(redis_url: str, tmp_path_factory: pytest.TempPathFactory
     shutil.copytree(WEB, folder)
     node, proc = start_node(redis_url, work / "node.log", SAMEDEAL_WEB_ROOT=str(folder), **FAST)
     yield node, folder
-    proc.terminate()
-    proc.wait(10)
+    stop_node(proc)
 
 
 @pytest.mark.parametrize("path", ["/", "/app.js", "/style.css"])

@@ -35,7 +35,7 @@ from server.boards import Boards
 from server.daily.chain import Chains
 from server.daily.winnable import keys
 from server.transport.replies import EVENTS, REPLIES
-from tests.conftest import FAST, ROOT, clear_of_midnight, start_node
+from tests.conftest import FAST, ROOT, clear_of_midnight, start_node, stop_node
 
 from .client import Node, Rest, Ws, player
 
@@ -116,8 +116,7 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
                for i in range(2)]
     yield Served([n for n, _ in started], url, planted, today)
     for _, proc in started:
-        proc.terminate()
-        proc.wait(10)
+        stop_node(proc)
 
 
 async def choices(url: str, day: date) -> dict[str, dict[str, Any]]:
