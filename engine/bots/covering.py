@@ -146,6 +146,9 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
             out.append(("w2", c2[-1]))
         return out
 
+    pile_bit = {name: 1 << k for name, k in group.index.items()}
+    reserve_bit = {name: 1 << i for i, name in enumerate(reserve)}
+
     def remove(st: PState, names: Iterable[str]) -> PState:
         pm, rm, i, c1, c2 = st
         for name in names:
@@ -153,10 +156,10 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
                 c1 = 0
             elif name == "w2":
                 c2 = c2[:-1]
-            elif name in group.index:
-                pm |= 1 << group.index[name]
+            elif name in pile_bit:
+                pm |= pile_bit[name]
             else:
-                rm |= 1 << reserve.index(name)
+                rm |= reserve_bit[name]
         return pm, rm, i, c1, c2
 
     #: ``pairs`` by the cards in sight, the same whatever the stock's order and place: the
@@ -177,14 +180,16 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
         for i, (n1, r1) in enumerate(a):
             if r1 == 13:
                 out.append([n1])
-            out += [[n1, a[j][0]] for j in at.get(13 - r1, ()) if j > i]
+            for j in at.get(13 - r1, ()):
+                if j > i:
+                    out.append([n1, a[j][0]])
         known[sight] = out
         return out
 
     total = sum(1 for r in pyr if r) + sum(1 for r in res if r)
 
     def cleared(st: PState) -> int:
-        return bin(st[0]).count("1") + bin(st[1]).count("1")
+        return st[0].bit_count() + st[1].bit_count()
 
     start: PState = (0, 0, 0, w1[-1] if w1 else 0, tuple(w2))
     order = {n: i for i, n in enumerate(piles)}
@@ -208,8 +213,9 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
 
     def most(st: PState) -> int:
         """The most cards this stock order lets the player clear."""
-        if st in memo:
-            return memo[st]
+        known_best = memo.get(st)
+        if known_best is not None:
+            return known_best
         best = cleared(st)
         budget[0] -= 1
         if best < total and budget[0] > 0:
