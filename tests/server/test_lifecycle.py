@@ -15,7 +15,7 @@ from redis import asyncio as redis
 
 import engine
 from server.store import own_redis
-from tests.conftest import SUITE_ACCOUNTS, start_node, stop_node
+from tests.conftest import SUITE_ACCOUNTS, start_node, stop_node, wait_for
 
 from .client import MSGPACK, Node, Rest, Ws, player
 
@@ -228,12 +228,9 @@ async def test_a_node_stops_when_asked_while_a_move_waits_on_a_paused_store(
         await ws.send({"type": "move", "session": s["session"], "move": s["legal"][0]})
         await asyncio.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
-        for _ in range(600):  # the drain, then the grace: seconds, not the store's 600
-            if "Cancel 1 running task(s)" in log.read_text():
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError(f"the stuck move was not cancelled: {log.read_text()}")
+        # The drain, then the grace: seconds, not the store's 600.
+        await asyncio.to_thread(wait_for, lambda: "Cancel 1 running task(s)" in log.read_text(),
+                                "the stuck move's cancellation", 60)
         said = log.read_text()
         assert "drained: 1 socket(s) left open" in said, said
         waits = next(line for line in said.splitlines() if "a socket left open waits at" in line)
