@@ -19,31 +19,33 @@ export function snapshot(board) {
 }
 
 // After the redraw: slide the cards that moved, flip the ones turned up; a sound if any did.
+// Every box is read before anything is written: a read after a write would lay the page out
+// again, once a card.
 export function animateChange(board, before) {
   for (const copy of document.querySelectorAll(".card.moving")) copy.remove(); // a newer board
   const moved = [];
   const turned = [];
   for (const el of board.querySelectorAll(".pile > .card:not(.back)")) {
     const was = before.get(el.dataset.card);
-    if (!was) { turned.push(el); continue; }
     const now = el.getBoundingClientRect();
+    if (!was) { turned.push([el, now, 0, 0]); continue; }
     const dx = was.left - now.left;
     const dy = was.top - now.top;
-    if (Math.abs(dx) > 0.5 || Math.abs(dy) > 0.5) moved.push([el, dx, dy]);
+    if (Math.abs(dx) > 0.5 || Math.abs(dy) > 0.5) moved.push([el, now, dx, dy]);
   }
   const changed = moved.length + turned.length;
   if (!changed || before.size === 0) return;
+  const cw = getComputedStyle(board).getPropertyValue("--cw");
   if (sounding()) cardSound();
   if (!animating() || changed > MANY) return;
-  const cw = getComputedStyle(board).getPropertyValue("--cw");
-  for (const [el, dx, dy] of moved) stand(el, "glide", cw, dx, dy);
-  for (const el of turned) stand(el, "flip", cw, 0, 0);
+  for (const card of moved) stand("glide", cw, ...card);
+  for (const card of turned) stand("flip", cw, ...card);
 }
 
-// The card waits unseen in its place while its copy moves over it: `kind` is glide or flip.
-function stand(el, kind, cw, dx, dy) {
+// The card waits unseen in its place (its box `r`) while its copy moves over it: `kind` is
+// glide or flip.
+function stand(kind, cw, el, r, dx, dy) {
   el.classList.add(kind);
-  const r = el.getBoundingClientRect();
   const copy = el.cloneNode(true);
   for (const a of ["data-card", "data-pile", "data-index", "role", "aria-label", "tabindex"]) {
     copy.removeAttribute(a);

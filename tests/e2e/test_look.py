@@ -129,6 +129,12 @@ def test_moves_animate_unless_motion_is_reduced_or_switched_off(contexts: Any, w
     # The moved card is in its place for a tap at once: the copies take no pointer events.
     assert moving.eval_on_selector(slid, """(el) => { const r = el.getBoundingClientRect();
         return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el; }""")
+    # Its copy stands on the card's place, moved from where the card was by a transform alone.
+    placed = moving.eval_on_selector(slid, """(el) => {
+        const r = el.getBoundingClientRect(), c = document.querySelector('.card.moving.glide');
+        return [c.style.left, c.style.top, c.style.width].map(parseFloat)
+          .map((v, i) => Math.abs(v - [r.left, r.top, r.width][i]) < 0.5); }""")
+    assert placed == [True, True, True]
 
     # The player's switch: the next move is drawn still.
     look(moving)
