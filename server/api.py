@@ -147,7 +147,7 @@ def arena_board(public: str) -> str:
     return arena_board_key(aid)
 
 
-async def seen_from(sv: Services, body: dict[str, Any], reply: dict[str, Any],
+async def seen_from(sv: Services, body: dict[str, Any], reply: Mapping[str, Any],
                     address: str, agent: str) -> None:
     """After an operation that is ``noted`` succeeded: note where a ranked daily attempt was
     played from (server/fairplay/linked.py; any other session is left alone). The session

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 import msgpack
@@ -43,6 +43,7 @@ async def handle(socket: Socket, kind: str,
     if m["type"] == "arena.unsubscribe":
         await unfollow(socket, aid)
         return {"type": "unsubscribed", "arena": aid}
+    out: Mapping[str, Any]
     if m["type"] == "arena.subscribe":
         out = await sv.arenas.summary(aid, socket.player.id)  # arena.unknown first
     else:

@@ -24,7 +24,7 @@ before the accept: the race, its secret seed and its commitment are made then.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -37,6 +37,14 @@ from ..races import DEFAULTS, Races
 from ..sessions import rules_for
 from ..store import scripts
 from ..transport.messages import ChallengeSend
+from ..transport.reply_types import (
+    Challenge,
+    ChallengeSettingsReply,
+    ChallengesReply,
+    ChallengeState,
+    PlayerKind,
+)
+from ..transport.reply_types import Player as PlayerPayload
 
 TAG = "sd:{challenges}"
 DUE = f"{TAG}:due"
@@ -169,13 +177,15 @@ def _text(raw: dict[Any, Any]) -> dict[str, str]:
     return {store.text(k): store.text(v) for k, v in raw.items()}
 
 
-def public(c: dict[str, str], cid: str) -> dict[str, Any]:
+def public(c: dict[str, str], cid: str) -> Challenge:
     """A challenge as both players see it: who, what rule set, its state; never a deal."""
-    def who(side: str) -> dict[str, str]:
-        return {"id": c[side], "name": c[f"{side}_name"], "kind": c[f"{side}_kind"]}
+    def who(side: str) -> PlayerPayload:
+        kind: PlayerKind = "bot" if c[f"{side}_kind"] == "bot" else "human"
+        return {"id": c[side], "name": c[f"{side}_name"], "kind": kind}
 
     return {"challenge": cid, "from": who("from"), "to": who("to"), "game": c["game"],
-            "variant": c["variant"], "name": c["name"], "state": c["state"],
+            "variant": c["variant"], "name": c["name"],
+            "state": cast(ChallengeState, c["state"]),  # as this module wrote it
             "created": int(c["created"]), "expires_at": int(c["expires_at"]),
             "race": c.get("race") or None,
             "answered_at": int(c["answered_at"]) if c.get("answered_at") else None}
@@ -213,7 +223,7 @@ class Challenges:
             raise ApiError("challenge.self", "you cannot challenge yourself")
         return target
 
-    async def send(self, player: Player, body: ChallengeSend) -> dict[str, Any]:
+    async def send(self, player: Player, body: ChallengeSend) -> Challenge:
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
@@ -246,7 +256,7 @@ class Challenges:
             raise ApiError(why, MESSAGES[why])
         return out
 
-    async def refuse(self, player: Player, refuse: bool) -> dict[str, Any]:
+    async def refuse(self, player: Player, refuse: bool) -> ChallengeSettingsReply:
         """``player`` refuses every challenge from now on (a sender is told
         ``challenge.closed``), or takes them again. Those already pending stay to answer."""
         if refuse:
@@ -261,7 +271,7 @@ class Challenges:
             raise ApiError("challenge.unknown", MESSAGES["challenge.unknown"])
         return _text(raw)
 
-    async def list(self, player: Player) -> dict[str, Any]:
+    async def list(self, player: Player) -> ChallengesReply:
         """Challenges to and from ``player``: the pending first, then the newest; at most
         ``KEEP`` each way; and whether ``player`` refuses every challenge. One past its time
         shows as expired before the sweep marks it."""
@@ -276,7 +286,7 @@ class Challenges:
                 pipe.hgetall(key(cid))
             rows = await pipe.execute() if ids else []
         now = await store.now_ms(self.redis)
-        out = []
+        out: list[Challenge] = []
         for cid, raw in zip(ids, rows, strict=True):
             if raw:
                 c = public(_text(raw), cid)
@@ -287,7 +297,7 @@ class Challenges:
         return {"challenges": out, "refuse": bool(refusing)}
 
     async def _decide(self, c: dict[str, str], cid: str, outcome: str, by: Player | None,
-                      side: str, race: str = "") -> dict[str, Any]:
+                      side: str, race: str = "") -> Challenge:
         """Record ``outcome`` if the challenge is still pending; the challenge as it is then.
         Refused: ``challenge.answered`` (naming the outcome), ``challenge.expired``..."""
         now = await store.now_ms(self.redis)
@@ -336,7 +346,7 @@ class Challenges:
                 raise
             return await self.races.summary(rid)
 
-    async def decline(self, player: Player, cid: str, block: bool = False) -> dict[str, Any]:
+    async def decline(self, player: Player, cid: str, block: bool = False) -> Challenge:
         c = await self._mine(cid, player, "to")
         out = await self._decide(c, cid, "declined", player, "to")
         if block:
@@ -346,7 +356,7 @@ class Challenges:
                 await pipe.execute()
         return out
 
-    async def withdraw(self, player: Player, cid: str) -> dict[str, Any]:
+    async def withdraw(self, player: Player, cid: str) -> Challenge:
         c = await self._mine(cid, player, "from")
         return await self._decide(c, cid, "withdrawn", player, "from")
 

@@ -16,17 +16,18 @@ from ..transport.messages import (
     ChallengeSend,
     ChallengeWithdraw,
 )
+from ..transport.reply_types import Challenge, ChallengeSettingsReply, ChallengesReply
 from ..transport.rest import get, post
 from . import notices
 
 CHALLENGE_ERRORS = ("challenge.unknown", "challenge.answered", "challenge.expired")
 
 
-async def challenge_send(sv: Services, player: Player, body: ChallengeSend) -> dict[str, Any]:
+async def challenge_send(sv: Services, player: Player, body: ChallengeSend) -> Challenge:
     return await sv.challenges.send(player, body)
 
 
-async def challenge_list(sv: Services, player: Player, body: ChallengeList) -> dict[str, Any]:
+async def challenge_list(sv: Services, player: Player, body: ChallengeList) -> ChallengesReply:
     return await sv.challenges.list(player)
 
 
@@ -36,16 +37,17 @@ async def challenge_accept(sv: Services, player: Player,
 
 
 async def challenge_decline(sv: Services, player: Player,
-                            body: ChallengeDecline) -> dict[str, Any]:
+                            body: ChallengeDecline) -> Challenge:
     return await sv.challenges.decline(player, body["challenge"], body.get("block", False))
 
 
 async def challenge_withdraw(sv: Services, player: Player,
-                             body: ChallengeWithdraw) -> dict[str, Any]:
+                             body: ChallengeWithdraw) -> Challenge:
     return await sv.challenges.withdraw(player, body["challenge"])
 
 
-async def challenge_refuse(sv: Services, player: Player, body: ChallengeRefuse) -> dict[str, Any]:
+async def challenge_refuse(sv: Services, player: Player,
+                           body: ChallengeRefuse) -> ChallengeSettingsReply:
     return await sv.challenges.refuse(player, body["refuse"])
 
 

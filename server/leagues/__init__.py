@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from redis.asyncio import Redis
 
@@ -29,6 +28,7 @@ from ..accounts.signups import TAKE
 from ..config import Settings
 from ..errors import ApiError
 from ..store import scripts
+from ..transport.reply_types import League, LeagueLeftReply, LeaguesReplyLeague
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10  # 50 bits
@@ -168,7 +168,7 @@ class Leagues:
             if await self.redis.set(code_key(code), lid, nx=True):
                 return code
 
-    async def create(self, pid: str, name: str) -> dict[str, Any]:
+    async def create(self, pid: str, name: str) -> League:
         name = display_name(name)
         lid = new_id("l")
         await self._reserve_for(pid, lid)
@@ -182,7 +182,7 @@ class Leagues:
             await pipe.execute()
         return await self.summary(pid, lid)
 
-    async def join(self, pid: str, code: str) -> dict[str, Any]:
+    async def join(self, pid: str, code: str) -> League:
         """Join with an invite code. Every attempt takes a token from the player's bucket
         first, right code or wrong, so a refusal says nothing about the code."""
         await self._take_attempt(pid)
@@ -221,7 +221,7 @@ class Leagues:
                            f"and try again in {wait} s", retry_after=wait,
                            limit="league.join")
 
-    async def leave(self, pid: str, lid: str) -> dict[str, Any]:
+    async def leave(self, pid: str, lid: str) -> LeagueLeftReply:
         """Leave a league; the owner leaving closes it (every member out, its code dead)."""
         out = await self._leave(keys=list(league_keys(lid)), args=[pid])
         if int(out[0]) < 0:
@@ -236,7 +236,7 @@ class Leagues:
             await pipe.execute()
         return {"league": lid, "closed": closed}
 
-    async def remove(self, pid: str, lid: str, member: str) -> dict[str, Any]:
+    async def remove(self, pid: str, lid: str, member: str) -> League:
         if member == pid:
             raise ApiError("message.invalid", "to leave your own league, use league.leave "
                            "(which closes it)")
@@ -250,7 +250,7 @@ class Leagues:
         await self.redis.srem(player_leagues(member), lid)
         return await self.summary(pid, lid)
 
-    async def recode(self, pid: str, lid: str) -> dict[str, Any]:
+    async def recode(self, pid: str, lid: str) -> League:
         """A new invite code; the old one stops working at once (members stay)."""
         code = await self._new_code(lid)
         out = await self._recode(keys=list(league_keys(lid)), args=[pid, code])
@@ -289,7 +289,7 @@ class Leagues:
         return {p: (store.text(n), store.text(k) or "human")
                 for p, (n, k) in zip(ids, rows, strict=True)}
 
-    async def summary(self, pid: str, lid: str) -> dict[str, Any]:
+    async def summary(self, pid: str, lid: str) -> League:
         """The league as its members see it (``league.unknown`` to anyone else)."""
         fields, joined = await self.check_member(pid, lid)
         order = sorted(joined, key=lambda p: (joined[p], p))
@@ -301,7 +301,7 @@ class Leagues:
                 "members": [{"player": p, "name": people[p][0], "kind": people[p][1],
                              "joined": joined[p]} for p in order]}
 
-    async def mine(self, pid: str) -> list[dict[str, Any]]:
+    async def mine(self, pid: str) -> list[LeaguesReplyLeague]:
         """The player's leagues, by name; stale entries (a join cut short, a closed league)
         are dropped from the player's set on the way."""
         ids = sorted(store.text(x) for x in await self.redis.smembers(player_leagues(pid)))
@@ -312,7 +312,8 @@ class Leagues:
                 pipe.hexists(members, pid)
                 pipe.hlen(members)
             rows = await pipe.execute()
-        out, stale = [], []
+        out: list[LeaguesReplyLeague] = []
+        stale = []
         for i, lid in enumerate(ids):
             (name, owner), member, count = rows[3 * i: 3 * i + 3]
             if name is None or not member:

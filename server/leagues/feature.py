@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
@@ -16,36 +14,37 @@ from ..transport.messages import (
     LeagueList,
     LeagueRemove,
 )
+from ..transport.reply_types import League, LeagueLeftReply, LeaguesReply
 from ..transport.rest import get, post
 
 LEAGUE_ERRORS = ("league.unknown",)
 
 
-async def league_create(sv: Services, player: Player, body: LeagueCreate) -> dict[str, Any]:
+async def league_create(sv: Services, player: Player, body: LeagueCreate) -> League:
     return await sv.leagues.create(player.id, body["name"])
 
 
-async def league_join(sv: Services, player: Player, body: LeagueJoin) -> dict[str, Any]:
+async def league_join(sv: Services, player: Player, body: LeagueJoin) -> League:
     return await sv.leagues.join(player.id, body["code"])
 
 
-async def league_leave(sv: Services, player: Player, body: LeagueLeave) -> dict[str, Any]:
+async def league_leave(sv: Services, player: Player, body: LeagueLeave) -> LeagueLeftReply:
     return await sv.leagues.leave(player.id, body["league"])
 
 
-async def league_remove(sv: Services, player: Player, body: LeagueRemove) -> dict[str, Any]:
+async def league_remove(sv: Services, player: Player, body: LeagueRemove) -> League:
     return await sv.leagues.remove(player.id, body["league"], body["player"])
 
 
-async def league_code(sv: Services, player: Player, body: LeagueCode) -> dict[str, Any]:
+async def league_code(sv: Services, player: Player, body: LeagueCode) -> League:
     return await sv.leagues.recode(player.id, body["league"])
 
 
-async def league_get(sv: Services, player: Player, body: LeagueGet) -> dict[str, Any]:
+async def league_get(sv: Services, player: Player, body: LeagueGet) -> League:
     return await sv.leagues.summary(player.id, body["league"])
 
 
-async def league_list(sv: Services, player: Player, body: LeagueList) -> dict[str, Any]:
+async def league_list(sv: Services, player: Player, body: LeagueList) -> LeaguesReply:
     return {"leagues": await sv.leagues.mine(player.id)}
 
 

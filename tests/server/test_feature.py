@@ -4,6 +4,7 @@ fit fails when the features are registered, and the transports know no feature."
 from __future__ import annotations
 
 import ast
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ import pytest
 from server.accounts import Player
 from server.app import FEATURES
 from server.ended import GameEnded, MatchEnded, RaceEnded
-from server.feature import Feature, Listen, Operation, Stream, register
-from server.transport import messages, schema, typed_messages
+from server.feature import Feature, Listen, Operation, Stream, answers, register
+from server.transport import messages, replies, reply_types, schema, typed_messages, typed_replies
 from server.transport.messages import LeagueCode, LeagueGet, RaceSubscribe, RaceUnsubscribe
+from server.transport.reply_types import League, LeagueLeftReply
 from server.transport.rest import get, post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +35,14 @@ async def recode(sv: Any, player: Player, body: LeagueCode) -> dict[str, Any]:
 
 async def untyped(sv: Any, player: Player, body: dict[str, Any]) -> dict[str, Any]:
     return {}
+
+
+async def league(sv: Any, player: Player, body: LeagueGet) -> League:
+    raise NotImplementedError
+
+
+async def left(sv: Any, player: Player, body: LeagueGet) -> LeagueLeftReply:
+    raise NotImplementedError
 
 
 async def answer(socket: Any, kind: str, m: RaceSubscribe | RaceUnsubscribe) -> None:
@@ -113,6 +123,44 @@ def test_the_message_types_are_what_the_schema_makes() -> None:
 
 async def summary(sv: Any, eid: str, viewer: str | None) -> dict[str, Any]:
     return {"seq": 0}
+
+
+def test_the_reply_types_are_what_the_reply_schema_makes() -> None:
+    """server/transport/reply_types.py is what its generator writes from the reply schema
+    now: run ``python -m server.transport.typed_replies`` after changing it."""
+    assert typed_replies.OUT.read_text() == typed_replies.generate()
+    assert set(reply_types.REPLIES) == set(replies.REPLIES)
+    assert set(reply_types.EVENTS) == set(replies.EVENTS)
+    session = reply_types.REPLIES["session"]
+    assert session.__required_keys__ == set(replies.SESSION["required"])
+    assert session.__optional_keys__ == set(replies.SESSION["properties"]) - set(
+        replies.SESSION["required"])
+
+
+def test_a_handler_answering_another_reply_fails() -> None:
+    assert register(Feature("ok", operations={"league.get": Operation(league, "league")}))
+    wrong = Feature("wrong", operations={"league.get": Operation(left, "league")})
+    assert "whose payload is League" in refused(wrong)
+
+
+#: The operations whose handlers still answer ``dict[str, Any]``, which mypy cannot check
+#: against the reply schema. Only ever shorter: a handler typed leaves it.
+UNTYPED = {
+    "analysis.get", "arena.get", "arena.join", "arena.leave", "board.get", "challenge.accept",
+    "daily.get", "daily.start", "daily_live.get", "daily_live.join", "daily_live.leave",
+    "ghost.create", "ghost.enter", "ghost.get", "hint", "match.create", "match.get",
+    "match.join", "match.leave", "match.move", "match.rematch", "match.start", "move",
+    "player.rename", "race.bot", "race.create", "race.join", "race.leave", "race.rematch",
+    "race.start", "resign", "session.get", "solo.start", "undo",
+}
+
+
+def test_the_handlers_answer_their_reply_types() -> None:
+    untyped = {kind for kind, op in FEATURES.operations.items()
+               if not typing.is_typeddict(answers(op))}
+    assert untyped == UNTYPED
+    typed = set(FEATURES.operations) - untyped
+    assert {"league.get", "league.leave", "challenge.send", "challenge.list"} <= typed
 
 
 def test_a_stream_declared_twice_or_naming_unknown_messages_fails() -> None:
@@ -204,7 +252,8 @@ def test_the_transports_name_no_feature_message(module: Path) -> None:
     the streams' features say which events end a stream and which are followed by a player's
     own. The message schema, its types (made from it, with what the socket adds) and the reply
     schema name every message: they are the exception."""
-    if module.name in ("schema.py", "messages.py", "typed_messages.py", "replies.py"):
+    if module.name in ("schema.py", "messages.py", "typed_messages.py", "replies.py",
+                       "reply_types.py", "typed_replies.py"):
         return
     tree = ast.parse(module.read_text(), str(module))
     docs = {id(n.body[0].value) for n in ast.walk(tree)
