@@ -188,5 +188,5 @@ async def moves_public(sv: Services, race: str, daily: str) -> bool:
         summary = await sv.races.summary(race)
         if summary.get("ghost"):
             return await sv.ghosts.revealed(summary["ghost"])
-        return summary["state"] == "ended"  # type: ignore[no-any-return]
+        return summary["state"] == "ended"
     return await sv.daily.revealed(parse_day(daily))

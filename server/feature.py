@@ -110,7 +110,7 @@ class Stream:
     #: the kind: the summary message's type, the id's field in a reply that seats a player
     name: str
     #: (services, id, viewer) -> the summary its followers are sent, with its ``seq``
-    summary: Callable[[Services, str, str | None], Awaitable[Body]]
+    summary: Callable[[Services, str, str | None], Awaitable[Reply]]
     #: the events after which it is over
     ended: frozenset[str]
     #: the events after which a follower gets what is theirs alone
@@ -118,7 +118,7 @@ class Stream:
     #: (follower, id, the event just sent or None, the summary just sent or None): what is
     #: the follower's own, written with ``Follower.write``; also run on a private note
     #: published for the follower alone (both None)
-    own: Callable[[Follower, str, Body | None, Body | None], Awaitable[None]] | None = None
+    own: Callable[[Follower, str, Body | None, Reply | None], Awaitable[None]] | None = None
     #: (services, id, player, +1 or -1): a follower counts as the player's presence
     presence: Callable[[Services, str, str, int], Awaitable[None]] | None = None
 

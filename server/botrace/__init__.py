@@ -28,6 +28,7 @@ from ..errors import ApiError
 from ..races import Races
 from ..sessions import rules_for
 from ..transport.messages import RaceBot
+from ..transport.reply_types import Race
 from .player import STRENGTHS, BotPlayer, Operations, Strength, strength_of
 
 log = logging.getLogger("samedeal.bots")
@@ -115,7 +116,7 @@ class BotRaces:
 
     # ----- making one -------------------------------------------------------------------
 
-    async def start(self, player: Player, body: RaceBot) -> dict[str, Any]:
+    async def start(self, player: Player, body: RaceBot) -> Race:
         """A race between ``player`` and a bot of the strength asked for, started: the
         player's ``race.join`` reply (the summary, with ``joined_seq``)."""
         strength = strength_of(body.get("strength"))
@@ -167,7 +168,7 @@ class BotRaces:
         return ended
 
     async def _make(self, player: Player, body: RaceBot, game: str, variant: str,
-                    strength: Strength) -> dict[str, Any]:
+                    strength: Strength) -> Race:
         """Every step names the race before it is made, so a node dying at any of them leaves
         either no race (the live bot race names a race that isn't, whose lease lapses: the
         next ``race.bot`` clears it) or one with both seats taken, its start due to the

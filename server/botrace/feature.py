@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..accounts import Player
 from ..api import Services
 from ..ended import RaceEnded
 from ..feature import Feature, Listen, Operation
 from ..transport.messages import RaceBot
+from ..transport.reply_types import Race
 from ..transport.rest import post
 
 
-async def race_bot(sv: Services, player: Player, body: RaceBot) -> dict[str, Any]:
+async def race_bot(sv: Services, player: Player, body: RaceBot) -> Race:
     sv.metrics.races.labels("created").inc()
     return await sv.bot_races.start(player, body)
 

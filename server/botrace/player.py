@@ -21,6 +21,7 @@ from ..accounts import Player
 from ..config import Settings
 from ..errors import ApiError
 from ..transport.messages import Move, Resign, SessionGet
+from ..transport.reply_types import Race
 
 log = logging.getLogger("samedeal.bots")
 
@@ -88,7 +89,7 @@ class Operations:
     look: Operation[SessionGet]
     move: Operation[Move]
     resign: Operation[Resign]
-    race: Callable[[str], Awaitable[dict[str, Any]]]
+    race: Callable[[str], Awaitable[Race]]
     now_ms: Callable[[], Awaitable[int]]
 
 
@@ -135,7 +136,7 @@ class BotPlayer:
             if brain is None:
                 brain = self.strength.make(self.rid)
                 brain.learn(engine.get(race["game"], race["variant"]).describe())
-            wait = (race["starts_at"] - await self.ops.now_ms()) / 1000
+            wait = ((race["starts_at"] or 0) - await self.ops.now_ms()) / 1000
             if wait > 0:  # the countdown
                 if not await self.pause(wait):
                     return "lost"
@@ -172,7 +173,7 @@ class BotPlayer:
             await self.ops.resign(self.bot, {"type": "resign", "session": self.session})
 
 
-def gave_up(race: dict[str, Any], bot: str) -> bool:
+def gave_up(race: Race, bot: str) -> bool:
     """Whether every other entrant resigned: then the bot has no one left to race."""
     others = [e for e in race["entrants"] if e["player"] != bot]
     return bool(others) and all(e.get("resigned") for e in others)

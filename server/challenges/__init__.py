@@ -43,6 +43,7 @@ from ..transport.reply_types import (
     ChallengesReply,
     ChallengeState,
     PlayerKind,
+    Race,
 )
 from ..transport.reply_types import Player as PlayerPayload
 
@@ -314,7 +315,7 @@ class Challenges:
             raise Answered(state, won_race)
         raise ApiError(why, MESSAGES.get(why, "that challenge cannot be answered now"))
 
-    async def accept(self, player: Player, cid: str) -> dict[str, Any]:
+    async def accept(self, player: Player, cid: str) -> Race:
         """A race on a new deal that only the two may join, the acceptor seated in it (over
         the WebSocket their socket follows it); the challenger is told by
         ``challenge.answered`` and joins it. Accepting again gives the same race."""
@@ -338,7 +339,7 @@ class Challenges:
             raise
         return seated
 
-    async def _seat(self, player: Player, rid: str) -> dict[str, Any]:
+    async def _seat(self, player: Player, rid: str) -> Race:
         try:
             return await self.races.join(player, rid)
         except ApiError as e:

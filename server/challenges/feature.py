@@ -3,8 +3,6 @@ two may join. A socket is told of challenges to its player (server/challenges/no
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
@@ -16,7 +14,7 @@ from ..transport.messages import (
     ChallengeSend,
     ChallengeWithdraw,
 )
-from ..transport.reply_types import Challenge, ChallengeSettingsReply, ChallengesReply
+from ..transport.reply_types import Challenge, ChallengeSettingsReply, ChallengesReply, Race
 from ..transport.rest import get, post
 from . import notices
 
@@ -32,7 +30,7 @@ async def challenge_list(sv: Services, player: Player, body: ChallengeList) -> C
 
 
 async def challenge_accept(sv: Services, player: Player,
-                           body: ChallengeAccept) -> dict[str, Any]:
+                           body: ChallengeAccept) -> Race:
     return await sv.challenges.accept(player, body["challenge"])
 
 

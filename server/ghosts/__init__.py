@@ -35,6 +35,7 @@ from ..races import Races
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
+from ..transport.reply_types import Race
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
 #: minutes, three seconds from entering to the first move.
@@ -257,7 +258,7 @@ class Ghosts:
                 "joined_seq": race["seq"], "session": session_payload(session)}
 
     async def _run(self, player: Player, g: dict[str, Any], rid: str,
-                   resuming: bool) -> dict[str, Any]:
+                   resuming: bool) -> Race:
         """The entrant's run, dealt (or finished dealing, after a node failed part-way) and
         started; a run already over refuses with ``ghost.entered``."""
         race = await self._dealt(player, g, rid, resuming)
@@ -267,13 +268,13 @@ class Ghosts:
             with contextlib.suppress(ApiError):  # another request may have started it
                 await self.races.begin(rid)
             return await self.races.summary(rid)
-        mine = race["entrants"][0] if race["entrants"] else {}
-        if resuming and (race["state"] == "ended" or mine.get("status", "playing") != "playing"):
+        mine = race["entrants"][0].get("status", "playing") if race["entrants"] else "playing"
+        if resuming and (race["state"] == "ended" or mine != "playing"):
             raise ApiError("ghost.entered", MESSAGES["ghost.entered"])
         return race
 
     async def _dealt(self, player: Player, g: dict[str, Any], rid: str,
-                     resuming: bool) -> dict[str, Any]:
+                     resuming: bool) -> Race:
         """The run's race, made once: by whoever claims its making (SET NX, for a while, so
         a node failing half-way leaves it to the next request); the others wait for it. Its
         one seat is the entrant's before the race exists, so nobody else can take it."""

@@ -4,6 +4,7 @@ player is sent their own grid or lane, and a follower counts as the player's pre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -78,7 +79,7 @@ async def present(sv: Services, mid: str, pid: str, delta: int) -> None:
 
 
 async def own_grid(socket: Follower, mid: str, event: dict[str, Any] | None,
-                   summary: dict[str, Any] | None) -> None:
+                   summary: Mapping[str, Any] | None) -> None:
     """A called-card player's own grid and legal placements, when a card is called; a
     bowler's own lane and legal placements on their turn (``event``: the one just sent,
     whose ``turn`` says whether it is this player's)."""

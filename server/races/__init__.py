@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -28,6 +28,7 @@ from ..errors import ApiError
 from ..sessions import Sessions, rules_for
 from ..store import script_replies, scripts
 from ..transport.messages import RaceCreate
+from ..transport.reply_types import Entrant, Race, RaceBot
 from .rematch import Rematches
 
 log = logging.getLogger("samedeal.races")
@@ -37,12 +38,13 @@ INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done"
         "ends_at", "ended_at")
 
 
-def rank(entries: list[dict[str, Any]], low: bool, ended_at: int) -> list[dict[str, Any]]:
+def rank(entries: Sequence[Mapping[str, Any]], low: bool,
+         ended_at: int) -> list[dict[str, Any]]:
     """Won first, then score in the game's direction, then the game's own tie-break (lower
     first), then entries that played on before resignations, then finishing time by the
     server's clock (still playing at the limit, or resigned, counts as finishing then), then
     fewer moves. Equal keys share a rank. So resigning at once never beats playing on to the
-    same score."""
+    same score. The entries come back copied, each with its ``rank``."""
 
     def key(e: dict[str, Any]) -> tuple[int, int, int, bool, int, int]:
         resigned = bool(e.get("resigned"))
@@ -50,7 +52,7 @@ def rank(entries: list[dict[str, Any]], low: bool, ended_at: int) -> list[dict[s
         return (0 if e["status"] == WON else 1, e["score"] if low else -e["score"],
                 e.get("tie_break", 0), resigned, end, e["moves"])
 
-    out = sorted(entries, key=key)
+    out = sorted((dict(e) for e in entries), key=key)
     for i, e in enumerate(out):
         e["rank"] = out[i - 1]["rank"] if i and key(e) == key(out[i - 1]) else i + 1
     return out
@@ -89,7 +91,7 @@ class Races:
         r["entrant_info"] = {k.decode(): json.loads(v) for k, v in entrants.items()}
         return r
 
-    async def _entries(self, r: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _entries(self, r: dict[str, Any]) -> list[Entrant]:
         """Every entrant's public progress: never a card."""
         pids = sorted(r["entrant_info"])
         out = []
@@ -104,7 +106,7 @@ class Races:
             rows = [[*row, last] for row, last in zip(answers[::2], answers[1::2], strict=True)]
         for pid, row in zip(pids, rows, strict=True):
             info = r["entrant_info"][pid]
-            e: dict[str, Any] = {"player": pid, "name": info["name"], "kind": info["kind"]}
+            e: Entrant = {"player": pid, "name": info["name"], "kind": info["kind"]}
             if row is not None and row[0] is not None:
                 e |= {"session": f"{r['race']}.{pid}", "status": row[0].decode(),
                       "score": int(row[1]), "moves": int(row[2]),
@@ -114,30 +116,31 @@ class Races:
             out.append(e)
         return out
 
-    async def summary(self, rid: str) -> dict[str, Any]:
+    async def summary(self, rid: str) -> Race:
         r = await self._race(rid)
         return await self._summary(r)
 
-    async def _summary(self, r: dict[str, Any]) -> dict[str, Any]:
+    async def _summary(self, r: dict[str, Any]) -> Race:
         rules = engine.get(r["game"], r["variant"])
-        out = {k: r.get(k) for k in ("race", "game", "variant", "seats", "start", "time_limit",
-                                     "countdown", "creator", "state", "commitment", "created",
-                                     "starts_at", "ends_at", "ended_at")}
-        out["name"] = rules.name
-        out["scoring"] = rules.scoring
-        out["seq"] = r.get("seq", 0)
-        out["rematch"] = r.get("rematch")  # the rematch asked for once it ended, if any
-        out["rematch_by"] = r.get("rematch_by")  # ...and who asked first
-        out["rematch_of"] = r.get("rematch_of")
-        out["bot"] = bot_of(r)  # a bot race (server/botrace/__init__.py): its bot; else null
-        out["entrants"] = await self._entries(r)
+        out: Race = {
+            "race": r["race"], "game": r["game"], "variant": r["variant"], "name": rules.name,
+            "scoring": rules.scoring.value, "state": r["state"], "commitment": r["commitment"],
+            "seats": r["seats"], "start": r["start"], "time_limit": r["time_limit"],
+            "countdown": r["countdown"], "creator": r["creator"], "seq": r.get("seq", 0),
+            "entrants": await self._entries(r),
+            "created": r.get("created"), "starts_at": r.get("starts_at"),
+            "ends_at": r.get("ends_at"), "ended_at": r.get("ended_at"),
+            "rematch": r.get("rematch"),  # the rematch asked for once it ended, if any
+            "rematch_by": r.get("rematch_by"),  # ...and who asked first
+            "rematch_of": r.get("rematch_of"),
+            "bot": bot_of(r)}  # a bot race (server/botrace/__init__.py): its bot; else null
         if r.get("ghost"):  # a ghost race's run: the ghost race reveals the seed
             out["ghost"] = r["ghost"]
         elif r["state"] == "ended":
             out["seed"] = r["seed"]
         return out
 
-    async def list_open(self, limit: int = 50) -> list[dict[str, Any]]:
+    async def list_open(self, limit: int = 50) -> list[Race]:
         """The newest open races first: races left open for ever (a creator who never starts
         them, or someone making them by the dozen) cannot push a new one off the list."""
         rids = await self.redis.zrevrange(store.OPEN_RACES, 0, limit - 1)
@@ -151,14 +154,14 @@ class Races:
 
     # ----- changing ---------------------------------------------------------------------
 
-    async def create(self, player: Player, body: RaceCreate) -> dict[str, Any]:
+    async def create(self, player: Player, body: RaceCreate) -> Race:
         rid = await self._open(player, body)
         if body.get("join", True):
             return await self.join(player, rid)
         return await self.summary(rid)
 
     async def open_with_bot(self, player: Player, body: Mapping[str, Any], bot: Player,
-                            strength: str, rid: str) -> dict[str, Any]:
+                            strength: str, rid: str) -> Race:
         """Race ``rid`` against ``bot`` at ``strength`` (server/botrace/__init__.py), unlisted, the
         bot named in its summary: made with both seats taken, in one script, and started;
         the player's join reply. Its start is expected on the due set before it is made, so
@@ -240,7 +243,7 @@ class Races:
         """A race made in vain, that nobody knows (a challenge answered first elsewhere)."""
         await self._drop(rid)
 
-    async def rematch(self, player: Player, rid: str) -> dict[str, Any]:
+    async def rematch(self, player: Player, rid: str) -> Race:
         """The same entrants on a new deal (server/races/rematch.py): the caller takes a seat in
         it; the reply is the new race's summary, with ``rematch_of``."""
         r = await self._race(rid)
@@ -277,7 +280,7 @@ class Races:
     def _refused(why: str) -> ApiError:
         return ApiError(why, MESSAGES.get(why, why))
 
-    async def join(self, player: Player, rid: str) -> dict[str, Any]:
+    async def join(self, player: Player, rid: str) -> Race:
         """Take a seat. A seat that fills a race that starts when full starts it: that start
         is expected on the due set before the seat is taken (the script refuses the seat as
         'filling' until it is), so a node dying in between leaves it to a sweep; and the
@@ -298,7 +301,7 @@ class Races:
             r = await self._race(rid)
             if self._full(r):  # the request that filled it died before starting it
                 await self.begin(rid)
-                return await self.summary(rid) | {"joined_seq": r["seq"]}
+                return await self.summary(rid) | {"joined_seq": int(r["seq"])}
         if not seated.ok:
             raise self._refused(seated.why)
         r = await self._race(rid)
@@ -315,7 +318,7 @@ class Races:
         return bool(r["state"] == "open" and r["start"] == "full"
                     and len(r["entrant_info"]) >= r["seats"])
 
-    async def leave(self, player: Player, rid: str) -> dict[str, Any]:
+    async def leave(self, player: Player, rid: str) -> Race:
         rk, entrants_key, ek = store.race_keys(rid)
         event = {"type": "race.left", "race": rid, "player": player.id}
         left = await self._leave([rk, entrants_key, ek], [
@@ -325,7 +328,7 @@ class Races:
             raise self._refused(left.why)
         return await self.summary(rid)
 
-    async def start(self, player: Player, rid: str) -> dict[str, Any]:
+    async def start(self, player: Player, rid: str) -> Race:
         r = await self._race(rid)
         if r["creator"] != player.id:
             raise ApiError("race.not_creator", "only the race's creator can start it")
@@ -480,7 +483,7 @@ class Races:
             await self.finish(store.text(rid))
 
 
-def bot_of(r: dict[str, Any]) -> dict[str, str] | None:
+def bot_of(r: dict[str, Any]) -> RaceBot | None:
     """A bot race's bot: its player id, name and strength."""
     if not r.get("bot"):
         return None

@@ -4,6 +4,7 @@ starts)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -24,30 +25,31 @@ from ..transport.messages import (
     RaceSubscribe,
     RaceUnsubscribe,
 )
+from ..transport.reply_types import Race
 from ..transport.rest import API, caller, param, post, respond, services
 
 RACE_ERRORS = ("race.unknown",)
 
 
-async def race_create(sv: Services, player: Player, body: RaceCreate) -> dict[str, Any]:
+async def race_create(sv: Services, player: Player, body: RaceCreate) -> Race:
     sv.metrics.races.labels("created").inc()
     return await sv.races.create(player, body)
 
 
-async def race_join(sv: Services, player: Player, body: RaceJoin) -> dict[str, Any]:
+async def race_join(sv: Services, player: Player, body: RaceJoin) -> Race:
     return await sv.races.join(player, body["race"])
 
 
-async def race_leave(sv: Services, player: Player, body: RaceLeave) -> dict[str, Any]:
+async def race_leave(sv: Services, player: Player, body: RaceLeave) -> Race:
     return await sv.races.leave(player, body["race"])
 
 
-async def race_start(sv: Services, player: Player, body: RaceStart) -> dict[str, Any]:
+async def race_start(sv: Services, player: Player, body: RaceStart) -> Race:
     sv.metrics.races.labels("started").inc()
     return await sv.races.start(player, body["race"])
 
 
-async def race_rematch(sv: Services, player: Player, body: RaceRematch) -> dict[str, Any]:
+async def race_rematch(sv: Services, player: Player, body: RaceRematch) -> Race:
     return await sv.races.rematch(player, body["race"])
 
 
@@ -62,12 +64,12 @@ async def subscribe(socket: Socket, kind: str, m: RaceSubscribe | RaceUnsubscrib
     return None
 
 
-async def summary(sv: Services, rid: str, viewer: str | None) -> dict[str, Any]:
+async def summary(sv: Services, rid: str, viewer: str | None) -> Race:
     return await sv.races.summary(rid)  # the same for everyone
 
 
 async def own_session(socket: Follower, rid: str, event: dict[str, Any] | None,
-                      summary: dict[str, Any] | None) -> None:
+                      summary: Mapping[str, Any] | None) -> None:
     """An entrant's own session, once the race has started (``race.started`` names every
     entrant's; a summary, the entrants' that have one)."""
     assert socket.player is not None

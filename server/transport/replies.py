@@ -67,10 +67,21 @@ ACK = {**obj({"session": STR, "rev": {"type": "integer", "minimum": 1}},
        "oneOf": [{"required": SESSION["required"], "not": {"required": ["changes"]}},
                  {"required": ["changes"], "not": {"required": ["view"]}}]}
 STATE = {"enum": ["open", "running", "ended"]}
-RACE = obj({"race": STR, "game": STR, "variant": STR, "state": STATE, "commitment": HEX,
-            "seats": INT, "seq": {"type": "integer", "minimum": 0},
-            "entrants": {"type": "array", "items": obj({"player": STR, "name": STR})}},
-           {"joined_seq": INT, "seed": HEX, "created": MS_OR_NULL, "starts_at": MS_OR_NULL,
+SCORING = {"enum": ["traditional", "points", "low"],
+           "description": "traditional and points: higher is better; low: lower is better"}
+ENTRANT = obj({"player": STR, "name": STR, "kind": {"enum": ["human", "bot"]}},
+              {"session": STR, "status": VIEW["properties"]["status"], "score": INT,
+               "moves": INT, "finished_at": MS_OR_NULL, "tie_break": INT, "resigned": BOOL},
+              doc="an entrant; once the race started, their progress (docs/protocol.md#ranking)")
+RACE = obj({"race": STR, "game": STR, "variant": STR, "name": STR, "scoring": SCORING,
+            "state": STATE, "commitment": HEX, "seats": INT,
+            "start": {"enum": ["full", "manual"]}, "time_limit": INT, "countdown": INT,
+            "creator": STR, "seq": {"type": "integer", "minimum": 0},
+            "entrants": {"type": "array", "items": ENTRANT}},
+           {"joined_seq": INT, "seed": HEX,
+            "ghost": {**STR, "description": "a ghost race's run: the ghost race, which "
+                      "reveals the seed"},
+            "created": MS_OR_NULL, "starts_at": MS_OR_NULL,
             "ends_at": MS_OR_NULL, "ended_at": MS_OR_NULL, "rematch": STR_OR_NULL,
             "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL,
             "bot": {"oneOf": [obj({"player": STR, "name": STR, "strength": STR}),

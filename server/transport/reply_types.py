@@ -105,12 +105,28 @@ class Ack(TypedDict):
     cards: NotRequired[int]
 
 
+Scoring = Literal["traditional", "points", "low"]
+
+
 State = Literal["open", "running", "ended"]
 
 
-class RaceEntrant(TypedDict):
+RaceStart = Literal["full", "manual"]
+
+
+class Entrant(TypedDict):
+    """An entrant; once the race started, their progress (docs/protocol.md#ranking)."""
+
     player: str
     name: str
+    kind: PlayerKind
+    session: NotRequired[str]
+    status: NotRequired[ViewStatus]
+    score: NotRequired[int]
+    moves: NotRequired[int]
+    finished_at: NotRequired[int | None]
+    tie_break: NotRequired[int]
+    resigned: NotRequired[bool]
 
 
 class RaceBot(TypedDict):
@@ -125,13 +141,20 @@ class Race(TypedDict):
     race: str
     game: str
     variant: str
+    name: str
+    scoring: Scoring
     state: State
     commitment: str
     seats: int
+    start: RaceStart
+    time_limit: int
+    countdown: int
+    creator: str
     seq: int
-    entrants: list[RaceEntrant]
+    entrants: list[Entrant]
     joined_seq: NotRequired[int]
     seed: NotRequired[str]
+    ghost: NotRequired[str]
     created: NotRequired[int | None]
     starts_at: NotRequired[int | None]
     ends_at: NotRequired[int | None]

@@ -22,6 +22,7 @@ import contextlib
 import logging
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -573,7 +574,7 @@ class Connection(V2Socket):
         if last is not None:
             await self._catch_up(eid, last, False)
 
-    async def _sync(self, eid: str, quiet: bool = False) -> dict[str, Any] | None:
+    async def _sync(self, eid: str, quiet: bool = False) -> Mapping[str, Any] | None:
         stream = self.following.get(eid)
         if stream is None:
             return None  # unfollowed meanwhile
@@ -585,7 +586,7 @@ class Connection(V2Socket):
         return summary
 
     async def _own(self, eid: str, event: dict[str, Any] | None = None,
-                   summary: dict[str, Any] | None = None) -> None:
+                   summary: Mapping[str, Any] | None = None) -> None:
         """What is the player's own in a stream they follow, after ``event`` or a (re)sync."""
         stream = self.following.get(eid)
         if stream is not None and stream.own is not None:
