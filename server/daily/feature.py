@@ -16,11 +16,12 @@ from ..sessions import session_payload
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import DailyGet, DailyLiveGet, DailyLiveJoin, DailyLiveLeave, DailyStart
+from ..transport.reply_types import Session as SessionPayload
 from ..transport.rest import API, caller, get, post, query_body, respond, services
 from . import day_of, live_socket, parse_day
 
 
-async def daily_start(sv: Services, player: Player, body: DailyStart) -> dict[str, Any]:
+async def daily_start(sv: Services, player: Player, body: DailyStart) -> SessionPayload:
     """A ranked attempt or an unranked replay. The transports note where a ranked attempt's
     start and moves come from (``Operation.noted``)."""
     s = await sv.daily.start(player, body["game"], body["variant"], body.get("ranked", True),

@@ -12,7 +12,7 @@ import functools
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -29,6 +29,8 @@ from ..config import Settings
 from ..errors import ApiError
 from ..followups import Expected
 from ..store import script_replies, scripts
+from ..transport.reply_types import Session as SessionPayload
+from ..transport.reply_types import SessionMode, View
 from . import retries
 from .cache import SessionCache
 from .turns import Turns
@@ -64,7 +66,7 @@ class Session:
         return self.state.competitive
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> SessionMode:
         if self.race:
             return "race"
         if self.daily:
@@ -372,14 +374,14 @@ def follow_up(s: Session) -> str:
     return store.follow_up("game", s.id)
 
 
-def session_payload(s: Session) -> dict[str, Any]:
+def session_payload(s: Session) -> SessionPayload:
     """What the session's own player sees: the view, the legal moves, never a hidden card."""
     live = live_fields(s)
-    out: dict[str, Any] = {
+    out: SessionPayload = {
         "session": s.id,
         "rev": s.rev,
         "mode": s.mode,
-        "view": s.state.view(),
+        "view": cast(View, s.state.view()),  # the engine's view is the schema's View
         "legal": live["legal"],
         "safe": live["safe"],
         "can_undo": live["can_undo"],

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -19,6 +18,7 @@ from ..feature import Feature, Handler, Operation
 from ..transport import codec, replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import SessionGet, SoloStart
+from ..transport.reply_types import Session as SessionPayload
 from ..transport.rest import API, caller, param, post, reply_encoding, respond, services
 from ..transport.web_files import Version, VersionResponse, pack
 from . import session_payload
@@ -26,18 +26,18 @@ from . import session_payload
 SESSION_ERRORS = ("session.unknown", "session.not_yours")
 
 
-async def solo_start(sv: Services, player: Player, body: SoloStart) -> dict[str, Any]:
+async def solo_start(sv: Services, player: Player, body: SoloStart) -> SessionPayload:
     s = await sv.sessions.start_solo(player, body["game"], body["variant"], body.get("seed"))
     return session_payload(s)
 
 
-async def session_get(sv: Services, player: Player, body: SessionGet) -> dict[str, Any]:
+async def session_get(sv: Services, player: Player, body: SessionGet) -> SessionPayload:
     return session_payload(await sv.sessions.get(player, body["session"]))
 
 
 def change(op: str) -> Handler[Change]:
     """Play, undo or resign: the session once stored (``repeated``: a change sent again)."""
-    async def handler(sv: Services, player: Player, body: Change) -> dict[str, Any]:
+    async def handler(sv: Services, player: Player, body: Change) -> SessionPayload:
         t0 = time.perf_counter()
         s, repeated = await changed(sv, player, body, op)
         out = session_payload(s)

@@ -35,15 +35,13 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
     s, repeated = await changed(sv, player, cast(Change, body), op)  # checked: op's schema
-    out = None
     if repeated:
-        out = session_payload(s)
-        out["repeated"] = True
-        return out
+        return {**session_payload(s), "repeated": True}
+    out = None
     if known is not None and before is not None and before["rev"] == known == s.rev - 1:
         out = changes_since(s, before)
     if out is None:
-        out = session_payload(s)
+        out = {**session_payload(s)}
     if s.race:
         out["seq"] = s.progress_seq
         out["cards"] = s.cards
