@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from .core import MOVE, STOCK, IllegalMove, Move, State
 from .rules import FOUNDATION
@@ -28,7 +29,11 @@ from .solver import Budget, Outcome, solve
 from .solver.par import POSITIONS, par_line
 from .solver.position import key_maker
 
-SOLVER, HEURISTIC, NONE = "solver", "heuristic", "none"
+#: Where a hint's move comes from: a decided line, the likely-move heuristic, or nowhere.
+Source = Literal["solver", "heuristic", "none"]
+SOLVER: Final = "solver"
+HEURISTIC: Final = "heuristic"
+NONE: Final = "none"
 #: Positions of the engine's play a hint's won line is made short within (``par_line``), at
 #: most: whatever the search's own budget, a line of thousands of moves takes up to about
 #: three quarters of a second.
@@ -46,7 +51,7 @@ class Hint:
     a hint can give); a player would rather know that than look on for a win."""
 
     move: Move | None
-    source: str
+    source: Source
     line: tuple[Move, ...] = ()
     score: int | None = None
     lost: bool = False

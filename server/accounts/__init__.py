@@ -11,15 +11,17 @@ from redis.asyncio import Redis
 
 from .. import store
 from ..errors import ApiError
+from ..transport.reply_types import Player as PlayerPayload
+from ..transport.reply_types import PlayerKind
 
 
 @dataclass(frozen=True)
 class Player:
     id: str
     name: str
-    kind: str  # human | bot
+    kind: PlayerKind
 
-    def public(self) -> dict[str, str]:
+    def public(self) -> PlayerPayload:
         return {"id": self.id, "name": self.name, "kind": self.kind}
 
 
@@ -57,7 +59,7 @@ class Accounts:
         self.redis = redis
         self.clock = clock or (lambda: store.now_ms(redis))  # the daily's clock: "made today"
 
-    async def register(self, name: str, kind: str) -> tuple[Player, str]:
+    async def register(self, name: str, kind: PlayerKind) -> tuple[Player, str]:
         name = display_name(name)
         player = Player(new_id("p"), name, kind)
         # The prefix keeps a token from starting with "-", which a command line would take
@@ -117,7 +119,7 @@ class Accounts:
         name, kind = await self.redis.hmget(store.player_key(pid), "name", "kind")
         if name is None:
             raise ApiError("player.unknown", "there is no such player")
-        return Player(pid, store.text(name), store.text(kind))
+        return Player(pid, store.text(name), "bot" if store.text(kind) == "bot" else "human")
 
     async def created(self, pid: str) -> int:
         """When the account was made (server ms); 0 for an account older than the field."""

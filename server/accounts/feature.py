@@ -16,11 +16,12 @@ from ..feature import Feature, Operation, Socket
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import PlayerRename
+from ..transport.reply_types import PlayerReply
 from ..transport.rest import API, address_of, caller, param, read_body, respond, run, services
 from . import Player
 
 
-async def player_rename(sv: Services, player: Player, body: PlayerRename) -> dict[str, Any]:
+async def player_rename(sv: Services, player: Player, body: PlayerRename) -> PlayerReply:
     return {"player": (await sv.accounts.rename(player, body["name"])).public()}
 
 

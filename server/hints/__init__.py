@@ -28,7 +28,6 @@ import logging
 import math
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
@@ -44,6 +43,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..metrics import Metrics
 from ..sessions import Session, Sessions
+from ..transport.reply_types import SuggestionReply, SuggestionReplySource
 from . import worker as hint_worker
 
 log = logging.getLogger("samedeal.hints")
@@ -124,7 +124,7 @@ class Hints:
     def shutdown(self) -> None:
         workers.stop(self.pool)
 
-    async def hint(self, player: Player, sid: str) -> dict[str, Any]:
+    async def hint(self, player: Player, sid: str) -> SuggestionReply:
         s = await self._practice(player, sid)
         st = s.state
         if st.over:
@@ -140,6 +140,7 @@ class Hints:
             await self._limit(player)  # a hint right after playing the last one's move is free
         line = rest_of_line(stored, moves)
         record, searched, score, lost = "", False, None, False
+        source: SuggestionReplySource
         if line:
             source = SOLVER
         else:
@@ -152,8 +153,9 @@ class Hints:
             keys=[store.session_keys(sid)[0], line_key(sid), followed_key(sid)],
             args=[record, int(self.settings.hint_line_ttl * 1000), after])
         self.metrics.hints.labels(source, "yes" if searched else "no").inc()
-        out: dict[str, Any] = {"session": sid, "rev": rev, "move": line[0] if line else None,
-                               "source": source, "hints": int(count)}
+        out: SuggestionReply = {"session": sid, "rev": rev,
+                                "move": line[0] if line else None, "source": source,
+                                "hints": int(count)}
         if line:
             out["words"] = move_words(here, engine.parse_move(rules, line[0]))
         if source == SOLVER:
@@ -191,7 +193,7 @@ class Hints:
                            f"{math.ceil(wait)} s", retry_after=wait, limit="hints")
 
     async def _search(self, here: engine.State, moves: list[str]
-                      ) -> tuple[str, list[str], int | None, bool, bool]:
+                      ) -> tuple[SuggestionReplySource, list[str], int | None, bool, bool]:
         """(source, moves, score, whether the search proved the position lost, whether a
         search ran) from ``here``, reached by ``moves``: the pool's answer, or a likely move
         found at once when the pool is full or failed."""

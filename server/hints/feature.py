@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..accounts import Player
 from ..api import Services
 from ..feature import Feature, Operation
 from ..transport.messages import Hint
+from ..transport.reply_types import SuggestionReply
 from ..transport.rest import post
 
 
-async def hint(sv: Services, player: Player, body: Hint) -> dict[str, Any]:
+async def hint(sv: Services, player: Player, body: Hint) -> SuggestionReply:
     return await sv.hints.hint(player, body["session"])
 
 

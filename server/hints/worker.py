@@ -8,7 +8,7 @@ socket of the node, so the app factory makes a pool of ``hint_workers`` processe
 from __future__ import annotations
 
 import engine
-from engine.hints import hint, visited
+from engine.hints import Source, hint, visited
 from engine.solver import Budget
 
 
@@ -19,7 +19,7 @@ def ready() -> bool:
 
 
 def search(snapshot: bytes, moves: list[str], positions: int, seconds: float
-           ) -> tuple[str, list[str], int | None, bool]:
+           ) -> tuple[Source, list[str], int | None, bool]:
     """The hint from the position ``snapshot`` (``State.snapshot``) reached by ``moves`` (the
     game's, in notation, from its deal): its source, and the moves in notation (the solver's
     whole line from here, or the one likely move; none when no useful move is left), a scored

@@ -148,8 +148,8 @@ def test_a_handler_answering_another_reply_fails() -> None:
 UNTYPED = {
     "analysis.get", "arena.get", "arena.join", "arena.leave", "board.get", "daily.get",
     "daily_live.get", "daily_live.join", "daily_live.leave", "ghost.create", "ghost.enter",
-    "ghost.get", "hint", "match.create", "match.get", "match.join", "match.leave",
-    "match.move", "match.rematch", "match.start", "player.rename",
+    "ghost.get", "match.create", "match.get", "match.join", "match.leave",
+    "match.move", "match.rematch", "match.start",
 }
 
 
