@@ -45,6 +45,7 @@ from ..errors import ApiError
 from ..races import Races
 from ..sessions import rules_for
 from ..store import scripts
+from ..transport.reply_types import Arena
 
 log = logging.getLogger("samedeal.arenas")
 
@@ -199,28 +200,29 @@ class Arenas:
         return a
 
     @staticmethod
-    def _summary(a: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
+    def _summary(a: dict[str, Any], viewer: str | None = None) -> Arena:
         """What anyone may see of an arena: never a seed (each round's race reveals its own)."""
-        out = {k: a.get(k) for k in ("arena", "name", "game", "variant", "state", "starts_at",
-                                     "ends_at", "duration", "interval", "repeat", "created",
-                                     "ended_at")}
-        out["next"] = a.get("next") or None  # a repeat's next occurrence, once made
-        out["repeat_of"] = a.get("repeat_of") or None
-        out["round"] = a.get("round", -1)
-        out["current"] = a.get("current")
-        out["rounds"] = a["rounds"]
-        out["players"] = [{"player": pid, **info} for pid, info in sorted(a["players"].items())]
-        out["winner"] = json.loads(a["winner"]) if a.get("winner") else None
-        out["board"] = f"arena/{a['arena']}"
-        out["points"] = {"places": list(PLACES), "finished": FINISHED, "played": PLAYED}
+        out: Arena = {
+            "arena": a["arena"], "name": a["name"], "game": a["game"], "variant": a["variant"],
+            "state": a["state"], "starts_at": a["starts_at"], "ends_at": a["ends_at"],
+            "duration": a["duration"], "interval": a["interval"], "repeat": a["repeat"],
+            "created": a["created"], "ended_at": a.get("ended_at"),
+            "next": a.get("next") or None,  # a repeat's next occurrence, once made
+            "repeat_of": a.get("repeat_of") or None,
+            "round": a.get("round", -1), "current": a.get("current"), "rounds": a["rounds"],
+            "players": [{"player": pid, "name": info["name"], "kind": info["kind"]}
+                        for pid, info in sorted(a["players"].items())],
+            "winner": json.loads(a["winner"]) if a.get("winner") else None,
+            "board": f"arena/{a['arena']}",
+            "points": {"places": list(PLACES), "finished": FINISHED, "played": PLAYED}}
         if viewer is not None:
             out["joined"] = viewer in a["players"]
         return out
 
-    async def summary(self, aid: str, viewer: str | None = None) -> dict[str, Any]:
+    async def summary(self, aid: str, viewer: str | None = None) -> Arena:
         return self._summary(await self._arena(aid), viewer)
 
-    async def listing(self, viewer: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    async def listing(self, viewer: str | None = None, limit: int = 50) -> list[Arena]:
         """Upcoming and running arenas, soonest first."""
         out = []
         for raw in await self.redis.zrange(ACTIVE, 0, limit - 1):
@@ -234,7 +236,7 @@ class Arenas:
 
     # ----- players ----------------------------------------------------------------------
 
-    async def join(self, player: Player, aid: str) -> dict[str, Any]:
+    async def join(self, player: Player, aid: str) -> Arena:
         """Play every round dealt from now on; joining again changes nothing."""
         await self._arena(aid)  # arena.unknown for an id that is not one
         hk, pk, _ = arena_keys(aid)
@@ -245,7 +247,7 @@ class Arenas:
             raise ApiError(why, MESSAGES.get(why, why))
         return await self.summary(aid, player.id)
 
-    async def leave(self, player: Player, aid: str) -> dict[str, Any]:
+    async def leave(self, player: Player, aid: str) -> Arena:
         """Play no more rounds (a round under way plays on); the points stay on the board."""
         a = await self._arena(aid)
         if player.id not in a["players"]:
@@ -255,7 +257,7 @@ class Arenas:
 
     # ----- operators --------------------------------------------------------------------
 
-    async def create(self, body: dict[str, Any], repeat_of: str | None = None) -> dict[str, Any]:
+    async def create(self, body: dict[str, Any], repeat_of: str | None = None) -> Arena:
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
@@ -287,7 +289,7 @@ class Arenas:
         await self._open(keys=[arena_keys(aid)[0]], args=flat)
         await self.redis.zadd(ACTIVE, {aid: fields["starts_at"]})
 
-    async def cancel(self, aid: str) -> dict[str, Any]:
+    async def cancel(self, aid: str) -> Arena:
         """No more rounds and no next occurrence; a round under way plays on; no winner."""
         a = await self._arena(aid)
         event = {"type": "arena.ended", "arena": aid, "winner": None, "cancelled": True}

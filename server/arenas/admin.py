@@ -12,6 +12,7 @@ from ..boards import Boards
 from ..config import Settings
 from ..races import Races
 from ..sessions import Sessions
+from ..transport.reply_types import Arena
 from . import Arenas
 
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -40,7 +41,7 @@ def start_ms(text: str, now_ms: int) -> int:
     return int(when.timestamp() * 1000)
 
 
-async def run(url: str, action: str, **opts: Any) -> list[dict[str, Any]]:
+async def run(url: str, action: str, **opts: Any) -> list[Arena]:
     """Do ``action``; the arenas it made, cancelled or lists."""
     redis = store.connect(url)
     try:

@@ -4,8 +4,6 @@ follows an arena's rounds, is server/arenas/live.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -16,19 +14,20 @@ from ..feature import Feature, Listen, Operation
 from ..transport import replies
 from ..transport.endpoints import Endpoint, Handler
 from ..transport.messages import ArenaGet, ArenaJoin, ArenaLeave
+from ..transport.reply_types import Arena
 from ..transport.rest import API, get, param, post, read_body, respond, services
 from . import live
 
 
-async def arena_join(sv: Services, player: Player, body: ArenaJoin) -> dict[str, Any]:
+async def arena_join(sv: Services, player: Player, body: ArenaJoin) -> Arena:
     return await sv.arenas.join(player, body["arena"])
 
 
-async def arena_leave(sv: Services, player: Player, body: ArenaLeave) -> dict[str, Any]:
+async def arena_leave(sv: Services, player: Player, body: ArenaLeave) -> Arena:
     return await sv.arenas.leave(player, body["arena"])
 
 
-async def arena_get(sv: Services, player: Player, body: ArenaGet) -> dict[str, Any]:
+async def arena_get(sv: Services, player: Player, body: ArenaGet) -> Arena:
     return await sv.arenas.summary(body["arena"], player.id)
 
 

@@ -211,8 +211,7 @@ class DailyLive:
             s = await self.arenas.summary(aid)
         except ApiError:
             return None
-        s["ids"] = {p["player"] for p in s["players"]}
-        return s
+        return {**s, "ids": {p["player"] for p in s["players"]}}
 
     async def page(self, day: date) -> dict[str, Any] | None:
         """The day's live section, the same for everyone (``daily.get``); ``None``: off."""

@@ -194,8 +194,13 @@ ARENA = obj({"arena": STR, "name": STR, "game": STR, "variant": STR, "state": AR
              "round": {"type": "integer", "minimum": -1,
                        "description": "the round dealt last, from 0; -1: none yet"},
              "current": STR_OR_NULL, "rounds": {"type": "array", "items": STR},
-             "players": {"type": "array", "items": obj({"player": STR, "name": STR})},
-             "winner": WINNER, "board": STR, "points": OBJ},
+             "players": {"type": "array", "items": obj({"player": STR, "name": STR},
+                                                          {"kind": PLAYER["properties"]["kind"]})},
+             "winner": WINNER, "board": STR,
+             "points": obj({"places": {"type": "array", "items": INT}, "finished": INT,
+                            "played": INT},
+                           doc="a round's points: by place (first, second, third), for "
+                               "finishing, for playing")},
             {"joined": BOOL, "created": MS, "ended_at": MS_OR_NULL, "next": STR_OR_NULL,
              "repeat_of": STR_OR_NULL},
             doc="the arena summary (docs/protocol.md#arenas)")

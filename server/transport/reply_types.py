@@ -532,6 +532,7 @@ ArenaState = Literal["scheduled", "running", "ended", "cancelled"]
 class ArenaPlayer(TypedDict):
     player: str
     name: str
+    kind: NotRequired[PlayerKind]
 
 
 class ArenaWinner(TypedDict):
@@ -539,6 +540,14 @@ class ArenaWinner(TypedDict):
     name: str
     points: int
     kind: NotRequired[str]
+
+
+class ArenaPoints(TypedDict):
+    """A round's points: by place (first, second, third), for finishing, for playing."""
+
+    places: list[int]
+    finished: int
+    played: int
 
 
 class Arena(TypedDict):
@@ -560,7 +569,7 @@ class Arena(TypedDict):
     players: list[ArenaPlayer]
     winner: ArenaWinner | None
     board: str
-    points: dict[str, Any]
+    points: ArenaPoints
     joined: NotRequired[bool]
     created: NotRequired[int]
     ended_at: NotRequired[int | None]
