@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -35,7 +35,7 @@ from ..races import Races
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
-from ..transport.reply_types import Race
+from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostTranscript, Race
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
 #: minutes, three seconds from entering to the first move.
@@ -163,26 +163,30 @@ class Ghosts:
     async def revealed(self, gid: str) -> bool:
         return store.text(await self.redis.hget(ghost_keys(gid)[0], "state")) == "revealed"
 
-    async def summary(self, gid: str) -> dict[str, Any]:
+    async def summary(self, gid: str) -> Ghost:
         """What anyone may see: the ranking so far and the ghost to beat; the seed and the
         transcripts only once revealed."""
         g = await self._ghost(gid)
         rules = engine.get(g["game"], g["variant"])
         page = await self.boards.page(board_key(gid), 0, BOARD_TOP)
-        ranking = page.entries if page else []
-        out: dict[str, Any] = {k: g.get(k) for k in (
-            "ghost", "game", "variant", "creator", "state", "commitment", "created",
-            "closes_at", "closed_at", "revealed_at", "cap", "time_limit", "countdown")}
-        out |= {"name": rules.name, "scoring": rules.scoring, "entrants": g["entrants"],
-                "finished": len(g["recorded"]), "board": f"ghost/{gid}",
-                "ranking": ranking, "to_beat": ranking[0] if ranking else None}
+        # a board's entries carry more than the schema's Entry names, as a client may
+        ranking = cast(list[Entry], page.entries) if page else []
+        out: Ghost = {
+            "ghost": g["ghost"], "game": g["game"], "variant": g["variant"], "name": rules.name,
+            "scoring": rules.scoring.value, "creator": g["creator"], "state": g["state"],
+            "commitment": g["commitment"], "created": g["created"],
+            "closes_at": g["closes_at"], "closed_at": g.get("closed_at"),
+            "revealed_at": g.get("revealed_at"), "cap": g["cap"],
+            "time_limit": g["time_limit"], "countdown": g["countdown"],
+            "entrants": g["entrants"], "finished": len(g["recorded"]), "board": f"ghost/{gid}",
+            "ranking": ranking, "to_beat": ranking[0] if ranking else None}
         if g["state"] == "revealed":
             out["seed"] = g["seed"]
             out["transcripts"] = await self._transcripts(g)
         return out
 
-    async def _transcripts(self, g: dict[str, Any]) -> list[dict[str, Any]]:
-        out = []
+    async def _transcripts(self, g: dict[str, Any]) -> list[GhostTranscript]:
+        out: list[GhostTranscript] = []
         for pid, info in sorted(g["entrant_info"].items(), key=lambda kv: kv[1]["entered"]):
             sid = f"{run_id(g['ghost'], pid)}.{pid}"
             try:
@@ -194,7 +198,7 @@ class Ghosts:
                         "score": t["score"]})
         return out
 
-    async def list_open(self, limit: int = LIST_MAX) -> list[dict[str, Any]]:
+    async def list_open(self, limit: int = LIST_MAX) -> list[Ghost]:
         """The newest open ghost races first, at most ``limit``."""
         out = []
         for gid in await self.redis.zrevrange(OPEN, 0, limit - 1):
@@ -208,7 +212,7 @@ class Ghosts:
 
     # ----- changing ---------------------------------------------------------------------
 
-    async def create(self, player: Player, body: GhostCreate) -> dict[str, Any]:
+    async def create(self, player: Player, body: GhostCreate) -> Ghost:
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
@@ -235,7 +239,7 @@ class Ghosts:
         packed: bytes = msgpack.packb({"type": "ghost.closed", "ghost": gid, "why": why})
         return packed
 
-    async def enter(self, player: Player, gid: str) -> dict[str, Any]:
+    async def enter(self, player: Player, gid: str) -> GhostEntry:
         """Enter once; entering again while the run is in progress resumes it (another node,
         a new socket). The reply: the ghost race, the run's race and session."""
         gk, ek, evk, _ = ghost_keys(gid)

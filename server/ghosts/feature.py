@@ -14,19 +14,20 @@ from ..feature import Feature, Listen, Operation, Socket
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import GhostCreate, GhostEnter, GhostGet
+from ..transport.reply_types import Ghost, GhostEntry
 from ..transport.rest import API, caller, get, post, respond, services
 from .replay import Replays
 
 
-async def ghost_create(sv: Services, player: Player, body: GhostCreate) -> dict[str, Any]:
+async def ghost_create(sv: Services, player: Player, body: GhostCreate) -> Ghost:
     return await sv.ghosts.create(player, body)
 
 
-async def ghost_enter(sv: Services, player: Player, body: GhostEnter) -> dict[str, Any]:
+async def ghost_enter(sv: Services, player: Player, body: GhostEnter) -> GhostEntry:
     return await sv.ghosts.enter(player, body["ghost"])
 
 
-async def ghost_get(sv: Services, player: Player, body: GhostGet) -> dict[str, Any]:
+async def ghost_get(sv: Services, player: Player, body: GhostGet) -> Ghost:
     return await sv.ghosts.summary(body["ghost"])
 
 

@@ -215,15 +215,18 @@ RACE_EVENT = {"race": STR, "seq": SEQ}
 MATCH_EVENT = {"match": STR, "seq": SEQ}
 BY = {"enum": ["player", "timer"]}
 
-GHOST = obj({"ghost": STR, "game": STR, "variant": STR,
-             "state": {"enum": ["open", "closed", "revealed"]}, "commitment": HEX,
-             "created": MS, "closes_at": MS, "cap": INT, "time_limit": INT, "entrants": INT,
+GHOST = obj({"ghost": STR, "game": STR, "variant": STR, "name": STR, "scoring": SCORING,
+             "creator": STR, "state": {"enum": ["open", "closed", "revealed"]},
+             "commitment": HEX, "created": MS, "closes_at": MS, "cap": INT, "time_limit": INT,
+             "countdown": INT, "entrants": INT,
              "finished": INT, "board": STR, "ranking": {"type": "array", "items": ENTRY},
              "to_beat": {"oneOf": [ENTRY, {"type": "null"}]}},
             {"closed_at": MS_OR_NULL, "revealed_at": MS_OR_NULL, "seed": HEX,
              "transcripts": {"type": "array", "items": obj(
-                 {"player": STR, "session": STR, "moves": {"type": "array", "items": STR},
-                  "times": {"type": "array", "items": INT}})}},
+                 {"player": STR, "name": STR, "session": STR,
+                  "moves": {"type": "array", "items": STR},
+                  "times": {"type": "array", "items": INT},
+                  "status": VIEW["properties"]["status"], "score": INT})}},
             doc="the ghost race summary (docs/protocol.md#ghost-races): the seed and the "
                 "transcripts only once revealed")
 GHOST_ENTRY = obj({"ghost": GHOST, "race": STR, "joined_seq": INT, "session": SESSION},

@@ -400,9 +400,12 @@ class Entry(TypedDict):
 
 class GhostTranscript(TypedDict):
     player: str
+    name: str
     session: str
     moves: list[str]
     times: list[int]
+    status: ViewStatus
+    score: int
 
 
 class Ghost(TypedDict):
@@ -412,12 +415,16 @@ class Ghost(TypedDict):
     ghost: str
     game: str
     variant: str
+    name: str
+    scoring: Scoring
+    creator: str
     state: GhostState
     commitment: str
     created: int
     closes_at: int
     cap: int
     time_limit: int
+    countdown: int
     entrants: int
     finished: int
     board: str

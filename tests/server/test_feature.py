@@ -146,10 +146,9 @@ def test_a_handler_answering_another_reply_fails() -> None:
 #: The operations whose handlers still answer ``dict[str, Any]``, which mypy cannot check
 #: against the reply schema. Only ever shorter: a handler typed leaves it.
 UNTYPED = {
-    "analysis.get", "board.get", "daily.get",
-    "daily_live.get", "daily_live.join", "daily_live.leave", "ghost.create", "ghost.enter",
-    "ghost.get", "match.create", "match.get", "match.join", "match.leave",
-    "match.move", "match.rematch", "match.start",
+    "analysis.get", "board.get", "daily.get", "daily_live.get", "daily_live.join",
+    "daily_live.leave", "match.create", "match.get", "match.join", "match.leave", "match.move",
+    "match.rematch", "match.start",
 }
 
 

@@ -20,6 +20,7 @@ import msgpack
 import pytest
 import redis.asyncio as aioredis
 
+from server.transport import replies
 from tests.conftest import FAST, start_node, stop_node
 
 from .client import JSON, V2_JSON, Node, Rest, Ws, cards_in, player
@@ -142,6 +143,7 @@ async def test_a_ghost_race_replays_earlier_runs_hides_then_reveals(nodes: list[
     assert [t["player"] for t in done["transcripts"]] == [ada, ben]
     assert len(done["transcripts"][0]["moves"]) == 4
     assert {e["player"] for e in done["ranking"]} == {ada, ben}
+    jsonschema.validate(done, replies.GHOST)  # revealed: the transcripts as the schema says
     status, body = await Rest(b).call("GET", f"/sessions/{sid_a}/moves")
     assert status == 200 and body["seed"] == done["seed"], body
     status, body = await rest_b.call("POST", f"/ghosts/{gid}/enter")
