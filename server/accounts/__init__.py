@@ -25,6 +25,11 @@ class Player:
         return {"id": self.id, "name": self.name, "kind": self.kind}
 
 
+def kind_of(text: str) -> PlayerKind:
+    """A player's kind as the store keeps it (a bot's is ``bot``; the rest are people)."""
+    return "bot" if text == "bot" else "human"
+
+
 def new_id(prefix: str) -> str:
     """Short random ids: a letter for the kind of thing, then 12 base-32 characters."""
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -119,7 +124,7 @@ class Accounts:
         name, kind = await self.redis.hmget(store.player_key(pid), "name", "kind")
         if name is None:
             raise ApiError("player.unknown", "there is no such player")
-        return Player(pid, store.text(name), "bot" if store.text(kind) == "bot" else "human")
+        return Player(pid, store.text(name), kind_of(store.text(kind)))
 
     async def created(self, pid: str) -> int:
         """When the account was made (server ms); 0 for an account older than the field."""

@@ -30,7 +30,7 @@ import msgpack
 from redis.asyncio import Redis
 
 from .. import store
-from ..accounts import Accounts, Player, new_id
+from ..accounts import Accounts, Player, kind_of, new_id
 from ..config import Settings
 from ..errors import ApiError
 from ..races import DEFAULTS, Races
@@ -42,7 +42,6 @@ from ..transport.reply_types import (
     ChallengeSettingsReply,
     ChallengesReply,
     ChallengeState,
-    PlayerKind,
     Race,
 )
 from ..transport.reply_types import Player as PlayerPayload
@@ -181,8 +180,7 @@ def _text(raw: dict[Any, Any]) -> dict[str, str]:
 def public(c: dict[str, str], cid: str) -> Challenge:
     """A challenge as both players see it: who, what rule set, its state; never a deal."""
     def who(side: str) -> PlayerPayload:
-        kind: PlayerKind = "bot" if c[f"{side}_kind"] == "bot" else "human"
-        return {"id": c[side], "name": c[f"{side}_name"], "kind": kind}
+        return {"id": c[side], "name": c[f"{side}_name"], "kind": kind_of(c[f"{side}_kind"])}
 
     return {"challenge": cid, "from": who("from"), "to": who("to"), "game": c["game"],
             "variant": c["variant"], "name": c["name"],

@@ -26,6 +26,7 @@ from ..errors import ApiError
 from ..races.rematch import Rematches
 from ..sessions import parse
 from ..transport.messages import MatchCreate
+from ..transport.reply_types import Match as MatchPayload
 from . import views
 from .book import Book
 from .presence import Presence
@@ -56,13 +57,13 @@ class Matches:
 
     # ----- what players see ------------------------------------------------------------
 
-    async def summary(self, mid: str, viewer: str | None = None) -> dict[str, Any]:
+    async def summary(self, mid: str, viewer: str | None = None) -> MatchPayload:
         return views.summary(await self.book.load(mid), viewer)
 
     def own(self, m: Match, pid: str) -> dict[str, Any] | None:
         return views.own(m, pid)
 
-    async def list_open(self, limit: int = 50) -> list[dict[str, Any]]:
+    async def list_open(self, limit: int = 50) -> list[MatchPayload]:
         """The newest open matches first, as races (``Races.list_open``)."""
         out = []
         for mid in await self.redis.zrevrange(store.OPEN_MATCHES, 0, limit - 1):
@@ -78,14 +79,14 @@ class Matches:
     # ----- seats -----------------------------------------------------------------------
 
     async def create(self, player: Player, body: MatchCreate,
-                     present: bool = False) -> dict[str, Any]:
+                     present: bool = False) -> MatchPayload:
         mid = await self.seats.create(player, body)
         if body.get("join", True):
             return await self.join(player, mid, present)
         return await self.summary(mid, player.id)
 
     async def rematch(self, player: Player, mid: str, present: bool = False
-                      ) -> dict[str, Any]:
+                      ) -> MatchPayload:
         """The same players on a new deal (server/races/rematch.py): the caller takes a seat in it;
         the reply is the new match's summary, with ``rematch_of``."""
         m = await self.book.load(mid)
@@ -112,11 +113,11 @@ class Matches:
                 raise
             return await self.summary(new, player.id)  # asked again, or accepted after asking
 
-    async def join(self, player: Player, mid: str, present: bool = False) -> dict[str, Any]:
+    async def join(self, player: Player, mid: str, present: bool = False) -> MatchPayload:
         seq = await self.seats.join(player, mid, present)
         return await self.summary(mid, player.id) | {"joined_seq": seq}
 
-    async def leave(self, player: Player, mid: str) -> dict[str, Any]:
+    async def leave(self, player: Player, mid: str) -> MatchPayload:
         """Before the start: give up the seat. After: leave for good, forfeiting the rest."""
         m = await self.book.load(mid)
         if m.meta["state"] == "running" and player.id in m.players:
@@ -125,13 +126,13 @@ class Matches:
             await self.seats.give_up(player, mid)
         return await self.summary(mid, player.id)
 
-    async def start(self, player: Player, mid: str) -> dict[str, Any]:
+    async def start(self, player: Player, mid: str) -> MatchPayload:
         await self.seats.start(player, mid)
         return await self.summary(mid, player.id)
 
     # ----- play ------------------------------------------------------------------------
 
-    async def move(self, player: Player, mid: str, move: str | dict[str, Any]) -> dict[str, Any]:
+    async def move(self, player: Player, mid: str, move: str | dict[str, Any]) -> MatchPayload:
         """A player's placement, stored and announced before this returns."""
         await self._change(mid, player.id, move)
         return await self.summary(mid, player.id)

@@ -26,36 +26,37 @@ from ..transport.messages import (
     MatchSubscribe,
     MatchUnsubscribe,
 )
+from ..transport.reply_types import Match as MatchPayload
 from ..transport.rest import API, caller, get, param, post, respond, services
 
 MATCH_ERRORS = ("match.unknown",)
 
 
-async def match_create(sv: Services, player: Player, body: MatchCreate) -> dict[str, Any]:
+async def match_create(sv: Services, player: Player, body: MatchCreate) -> MatchPayload:
     return await sv.matches.create(player, body, body.get("present", False))
 
 
-async def match_join(sv: Services, player: Player, body: MatchJoin) -> dict[str, Any]:
+async def match_join(sv: Services, player: Player, body: MatchJoin) -> MatchPayload:
     return await sv.matches.join(player, body["match"], body.get("present", False))
 
 
-async def match_rematch(sv: Services, player: Player, body: MatchRematch) -> dict[str, Any]:
+async def match_rematch(sv: Services, player: Player, body: MatchRematch) -> MatchPayload:
     return await sv.matches.rematch(player, body["match"], body.get("present", False))
 
 
-async def match_leave(sv: Services, player: Player, body: MatchLeave) -> dict[str, Any]:
+async def match_leave(sv: Services, player: Player, body: MatchLeave) -> MatchPayload:
     return await sv.matches.leave(player, body["match"])
 
 
-async def match_start(sv: Services, player: Player, body: MatchStart) -> dict[str, Any]:
+async def match_start(sv: Services, player: Player, body: MatchStart) -> MatchPayload:
     return await sv.matches.start(player, body["match"])
 
 
-async def match_get(sv: Services, player: Player, body: MatchGet) -> dict[str, Any]:
+async def match_get(sv: Services, player: Player, body: MatchGet) -> MatchPayload:
     return await sv.matches.summary(body["match"], player.id)
 
 
-async def match_move(sv: Services, player: Player, body: MatchMove) -> dict[str, Any]:
+async def match_move(sv: Services, player: Player, body: MatchMove) -> MatchPayload:
     return await sv.matches.move(player, body["match"], body["move"])
 
 
@@ -70,7 +71,7 @@ async def subscribe(socket: Socket, kind: str, m: MatchSubscribe | MatchUnsubscr
     return None
 
 
-async def summary(sv: Services, mid: str, viewer: str | None) -> dict[str, Any]:
+async def summary(sv: Services, mid: str, viewer: str | None) -> MatchPayload:
     return await sv.matches.summary(mid, viewer)
 
 

@@ -23,6 +23,9 @@ from engine import match_forms
 from engine.cards import TEXT
 from engine.core import State
 
+from ..transport.reply_types import Bowled as BowledPayload
+from ..transport.reply_types import MatchFrame, MatchOwnFrame, MatchTurn
+
 if TYPE_CHECKING:
     from .record import Match
 
@@ -66,13 +69,13 @@ def complete(st: State) -> int:
     return frame if st.over else frame - 1
 
 
-def frames(m: Match, first: int = 1) -> list[dict[str, Any]]:
+def frames(m: Match, first: int = 1) -> list[MatchFrame]:
     """The cards of every complete frame from ``first`` on: per frame, per bowler who bowled
     it, each card and its placement, in the order bowled."""
     st = m.state
     assert st is not None
     done = complete(st)
-    out: list[dict[str, Any]] = [{"frame": k, "bowlers": []} for k in range(first, done + 1)]
+    out: list[MatchFrame] = [{"frame": k, "bowlers": []} for k in range(first, done + 1)]
     for b in m.bowled:
         if first <= b.frame <= done:
             lanes = out[b.frame - first]["bowlers"]
@@ -95,22 +98,21 @@ def settle(m: Match) -> None:
             m.frame_start = RoundStart(frame, face_down(st.view()))
 
 
-def public(m: Match) -> dict[str, Any]:
-    """The lane, the scorecards and whose turn it is, as everyone sees them: while the match
-    runs, face down and as they stood when the frame being bowled began (with whose turn it
-    is and who has left); the whole lane once it is over."""
+def public(m: Match) -> tuple[dict[str, Any], MatchTurn | None]:
+    """The lane (its view) and whose turn it is (``None`` once over), as everyone sees them:
+    while the match runs, face down and as they stood when the frame being bowled began (with
+    whose turn it is and who has left); the whole lane once it is over."""
     st = m.state
     assert st is not None
     view = st.view()
     if not m.running or st.over:
-        return {"view": view, "turn": None}
+        return view, None
     start = started(m)
     form = m.turns_form
     info = form.shown_info(start["info"], st.turn,
                            scorecards(m, form.scorecards(view["info"]), None))
-    return {"view": start | {"info": info},
-            "turn": {"player": m.order[st.turn], "bowler": st.turn + 1,
-                     "deadline": turn_deadline(m)}}
+    return start | {"info": info}, {"player": m.order[st.turn], "bowler": st.turn + 1,
+                                    "deadline": turn_deadline(m)}
 
 
 def turn_deadline(m: Match) -> int:
@@ -142,7 +144,7 @@ def scorecards(m: Match, now: list[dict[str, Any]], mine: int | None) -> list[di
             enumerate(zip(was_then, now, strict=True))]
 
 
-def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
+def own_frame(m: Match, pid: str) -> MatchOwnFrame | None:
     """The frame being bowled as far as ``pid`` bowled it (a bowler always sees their own):
     their cards and placements and their own scorecard with them; ``None`` if they have
     bowled none of it, or the match is not running."""
@@ -150,8 +152,8 @@ def own_frame(m: Match, pid: str) -> dict[str, Any] | None:
     if st is None or not m.running or st.over or pid not in m.order:
         return None
     k, frame = m.order.index(pid), m.turns_form.round(st)
-    cards = [{"card": TEXT[b.card], "move": b.move} for b in m.bowled
-             if b.bowler == k and b.frame == frame]
+    cards: list[BowledPayload] = [{"card": TEXT[b.card], "move": b.move} for b in m.bowled
+                           if b.bowler == k and b.frame == frame]
     if not cards:
         return None
     return {"frame": frame, "bowler": k + 1, "player": pid, "cards": cards,

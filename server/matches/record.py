@@ -26,9 +26,6 @@ DEFAULTS: dict[str, Any] = {"start": "full", "turn_time": 30, "grace": 60, "join
 INTS = ("seats", "turn_time", "grace", "created", "seq", "rev", "started_at", "shown_at",
         "deadline", "turn_deadline", "steps", "ended_at", "round", "placed", "active",
         "filling", "players")
-PUBLIC = ("match", "kind", "game", "variant", "seats", "start", "turn_time", "grace",
-          "creator", "state", "commitment", "created", "started_at", "ended_at", "seq", "rev",
-          "rematch", "rematch_by", "rematch_of")
 
 MESSAGES = {
     "match.unknown": "there is no such match",

@@ -134,7 +134,8 @@ class Seats:
             if m.kind == TURNS:
                 m.state = m.rules.deal(m.seed, competitive=True, players=len(m.order))
                 lanes.settle(m)
-                event |= lanes.public(m)
+                view, turn = lanes.public(m)
+                event |= {"view": view, "turn": turn}
             else:
                 event |= {"round": 0, "card": TEXT[m.calls[0]], "deadline": deadline}
             mk, pk, ek = store.match_keys(mid)

@@ -94,7 +94,8 @@ class Turns:
         m.meta |= {"shown_at": now, "deadline": deadline, "turn_deadline": turn_deadline}
         payload = b""
         if not private:
-            event |= lanes.public(m)
+            view, turn = lanes.public(m)
+            event |= {"view": view, "turn": turn}
             if lanes.complete(st) > complete:  # a frame every player still in has bowled
                 event["frames"] = lanes.frames(m, complete + 1)
             elif mv is not None and not st.over:

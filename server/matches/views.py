@@ -13,29 +13,37 @@ import engine
 from engine.cards import TEXT
 
 from .. import store
+from ..accounts import kind_of
 from ..errors import ApiError
+from ..transport.reply_types import Match as MatchPayload
+from ..transport.reply_types import MatchScore
 from . import lanes
-from .record import PUBLIC, TURNS, Match
+from .record import TURNS, Match
 
 NO_STARTER = -1
 
 
-def summary(m: Match, viewer: str | None = None) -> dict[str, Any]:
+def summary(m: Match, viewer: str | None = None) -> MatchPayload:
     """What anyone may see of a match, and as ``you`` what only the viewer may: a called-card
     player's grid, the player's own lane on their turn."""
     meta = m.meta
-    out: dict[str, Any] = {k: meta.get(k) for k in PUBLIC}
-    out["match"] = m.id
-    out["kind"] = m.kind
-    out["name"] = m.rules.name
-    out["players"] = [{
-        "player": p, **m.players[p], "seat": i + 1 if meta["state"] != "open" else None,
-        "away": m.away_since(p) is not None and meta["state"] == "running",
-        "forfeited": m.flag("out", p)} for i, p in enumerate(m.order)]
+    out: MatchPayload = {
+        "match": m.id, "kind": m.kind, "game": meta["game"], "variant": meta["variant"],
+        "name": m.rules.name, "seats": meta["seats"], "start": meta["start"],
+        "turn_time": meta["turn_time"], "grace": meta["grace"], "creator": meta["creator"],
+        "state": meta["state"], "commitment": meta["commitment"], "created": meta.get("created"),
+        "started_at": meta.get("started_at"), "ended_at": meta.get("ended_at"),
+        "seq": meta["seq"], "rev": meta["rev"], "rematch": meta.get("rematch"),
+        "rematch_by": meta.get("rematch_by"), "rematch_of": meta.get("rematch_of"),
+        "players": [{
+            "player": p, "name": m.players[p]["name"], "kind": kind_of(m.players[p]["kind"]),
+            "seat": i + 1 if meta["state"] != "open" else None,
+            "away": m.away_since(p) is not None and meta["state"] == "running",
+            "forfeited": m.flag("out", p)} for i, p in enumerate(m.order)]}
     if meta["state"] == "open":
         return out
     if m.state is not None:
-        out |= lanes.public(m)
+        out["view"], out["turn"] = lanes.public(m)
         out["rev"] = lanes.shared_rev(m)
         out["frames"] = lanes.frames(m)
         lane = lanes.own(m, viewer) if viewer else None
@@ -77,7 +85,7 @@ def starter(m: Match) -> int:
     return int(m.calls[m.meta["round"]])
 
 
-def line_scores(m: Match, pid: str) -> dict[str, Any]:
+def line_scores(m: Match, pid: str) -> MatchScore:
     """A player's running score line by line, as everyone sees it."""
     st = m.grids[pid]
     score, info = m.called_form.scored(st, starter(m))

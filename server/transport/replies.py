@@ -67,6 +67,8 @@ ACK = {**obj({"session": STR, "rev": {"type": "integer", "minimum": 1}},
        "oneOf": [{"required": SESSION["required"], "not": {"required": ["changes"]}},
                  {"required": ["changes"], "not": {"required": ["view"]}}]}
 STATE = {"enum": ["open", "running", "ended"]}
+#: A race's or match's start: when the last seat fills, or when its creator says.
+START = {"enum": ["full", "manual"]}
 SCORING = {"enum": ["traditional", "points", "low"],
            "description": "traditional and points: higher is better; low: lower is better"}
 ENTRANT = obj({"player": STR, "name": STR, "kind": {"enum": ["human", "bot"]}},
@@ -75,7 +77,7 @@ ENTRANT = obj({"player": STR, "name": STR, "kind": {"enum": ["human", "bot"]}},
               doc="an entrant; once the race started, their progress (docs/protocol.md#ranking)")
 RACE = obj({"race": STR, "game": STR, "variant": STR, "name": STR, "scoring": SCORING,
             "state": STATE, "commitment": HEX, "seats": INT,
-            "start": {"enum": ["full", "manual"]}, "time_limit": INT, "countdown": INT,
+            "start": START, "time_limit": INT, "countdown": INT,
             "creator": STR, "seq": {"type": "integer", "minimum": 0},
             "entrants": {"type": "array", "items": ENTRANT}},
            {"joined_seq": INT, "seed": HEX,
@@ -88,12 +90,31 @@ RACE = obj({"race": STR, "game": STR, "variant": STR, "name": STR, "scoring": SC
                               {"type": "null"}],
                     "description": "a race against a server-run bot: the bot; else null"}},
            doc="the race summary (docs/protocol.md#the-race-summary)")
-MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "state": STATE,
-             "commitment": HEX, "seats": INT,
-             "seq": {"type": "integer", "minimum": 0},
-             "players": {"type": "array", "items": obj({"player": STR, "name": STR})}},
+SEAT = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
+            "seat": {"type": ["integer", "null"], "description": "1-based, once started"},
+            "away": BOOL, "forfeited": BOOL}, doc="a player of a match, in seat order")
+BOWLED = obj({"card": STR, "move": STR}, doc="a card bowled and where it was placed")
+MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR,
+             "state": STATE, "commitment": HEX, "seats": INT,
+             "start": START, "turn_time": INT, "grace": INT,
+             "creator": STR, "seq": {"type": "integer", "minimum": 0},
+             "rev": {"type": "integer", "minimum": 0},
+             "players": {"type": "array", "items": SEAT}},
             {"joined_seq": INT, "seed": HEX, "results": OBJ, "you": {"type": ["object", "null"]},
-             "view": OBJ, "own_frame": OBJ,
+             "view": OBJ, "own_frame": obj({"frame": INT, "bowler": INT, "player": STR,
+                                            "cards": {"type": "array", "items": BOWLED},
+                                            "scorecard": OBJ}),
+             "turn": {"oneOf": [obj({"player": STR, "bowler": INT, "deadline": MS}),
+                                {"type": "null"}]},
+             "frames": {"type": "array", "items": obj(
+                 {"frame": INT, "bowlers": {"type": "array", "items": obj(
+                     {"bowler": INT, "player": STR,
+                      "cards": {"type": "array", "items": BOWLED}})}})},
+             "round": INT, "card": STR_OR_NULL, "deadline": MS_OR_NULL,
+             "scores": {"type": "object", "additionalProperties": obj(
+                 {"score": NUM, "lines": {"description": "each row's and column's hand and "
+                                          "points"},
+                  "placed": INT, "done": BOOL, "waiting": BOOL})},
              "created": MS_OR_NULL, "started_at": MS_OR_NULL, "ended_at": MS_OR_NULL,
              "rematch": STR_OR_NULL, "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL},
             doc="the match summary (docs/protocol.md#the-match-summary); `kind` is the rule "

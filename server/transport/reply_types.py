@@ -111,7 +111,7 @@ Scoring = Literal["traditional", "points", "low"]
 State = Literal["open", "running", "ended"]
 
 
-RaceStart = Literal["full", "manual"]
+Start = Literal["full", "manual"]
 
 
 class Entrant(TypedDict):
@@ -146,7 +146,7 @@ class Race(TypedDict):
     state: State
     commitment: str
     seats: int
-    start: RaceStart
+    start: Start
     time_limit: int
     countdown: int
     creator: str
@@ -165,9 +165,55 @@ class Race(TypedDict):
     bot: NotRequired[RaceBot | None]
 
 
-class MatchPlayer(TypedDict):
+class Seat(TypedDict):
+    """A player of a match, in seat order."""
+
     player: str
     name: str
+    kind: PlayerKind
+    seat: int | None
+    away: bool
+    forfeited: bool
+
+
+class Bowled(TypedDict):
+    """A card bowled and where it was placed."""
+
+    card: str
+    move: str
+
+
+class MatchOwnFrame(TypedDict):
+    frame: int
+    bowler: int
+    player: str
+    cards: list[Bowled]
+    scorecard: dict[str, Any]
+
+
+class MatchTurn(TypedDict):
+    player: str
+    bowler: int
+    deadline: int
+
+
+class MatchFrameBowler(TypedDict):
+    bowler: int
+    player: str
+    cards: list[Bowled]
+
+
+class MatchFrame(TypedDict):
+    frame: int
+    bowlers: list[MatchFrameBowler]
+
+
+class MatchScore(TypedDict):
+    score: float
+    lines: Any
+    placed: int
+    done: bool
+    waiting: bool
 
 
 class Match(TypedDict):
@@ -178,17 +224,29 @@ class Match(TypedDict):
     kind: str
     game: str
     variant: str
+    name: str
     state: State
     commitment: str
     seats: int
+    start: Start
+    turn_time: int
+    grace: int
+    creator: str
     seq: int
-    players: list[MatchPlayer]
+    rev: int
+    players: list[Seat]
     joined_seq: NotRequired[int]
     seed: NotRequired[str]
     results: NotRequired[dict[str, Any]]
     you: NotRequired[dict[str, Any] | None]
     view: NotRequired[dict[str, Any]]
-    own_frame: NotRequired[dict[str, Any]]
+    own_frame: NotRequired[MatchOwnFrame]
+    turn: NotRequired[MatchTurn | None]
+    frames: NotRequired[list[MatchFrame]]
+    round: NotRequired[int]
+    card: NotRequired[str | None]
+    deadline: NotRequired[int | None]
+    scores: NotRequired[dict[str, MatchScore]]
     created: NotRequired[int | None]
     started_at: NotRequired[int | None]
     ended_at: NotRequired[int | None]

@@ -63,13 +63,12 @@ class Writer:
         if isinstance(kind, list):
             return " | ".join(self.type_of({**s, "type": k}, where) for k in kind)
         if kind == "array":  # its items named for one of them: DailyDeals -> DailyDeal
-            one = where[:-3] + "y" if where.endswith("ies") else where.removesuffix("s")
-            return f"list[{self.type_of(s['items'], one)}]"
+            return f"list[{self.type_of(s['items'], singular(where))}]"
         if "properties" in s:
             return self.object_class(s, where)
         if kind == "object":
             extra = s.get("additionalProperties")
-            return f"dict[str, {self.type_of(extra, where) if extra else 'Any'}]"
+            return f"dict[str, {self.type_of(extra, singular(where)) if extra else 'Any'}]"
         return SCALARS[kind] if kind else "Any"  # a schema that names no type allows any
 
     def object_class(self, s: dict[str, Any], where: str) -> str:
@@ -84,6 +83,11 @@ class Writer:
         del self.classes[name]  # written after the classes its fields use
         self.classes[name] = typed_dict(name, rows, s.get("description", ""))
         return name
+
+
+def singular(name: str) -> str:
+    """A name for one of a list's or a map's values: DailyDeals -> DailyDeal."""
+    return name[:-3] + "y" if name.endswith("ies") else name.removesuffix("s")
 
 
 def typed_dict(name: str, rows: dict[str, str], doc: str) -> str:

@@ -9,11 +9,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import engine
 from engine.cards import TEXT, parse_card
 from server import store
+from server.transport import replies
 from tests.conftest import FAST, start_node
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
@@ -29,6 +31,19 @@ async def next_event(ws: Ws, mid: str, timeout: float = 20, after: int = 0) -> d
             if m.get("match") == mid and m.get("seq", 0) > after and m["type"] != "match":
                 return ws._buffer.pop(i)
         ws._buffer.append(await ws._next(max(0.01, deadline - loop.time())))
+
+
+SUMMARY = jsonschema.Draft202012Validator(replies.MATCH)
+
+
+def check_summaries(*sockets: Ws) -> int:
+    """Every match summary the sockets were sent (a reply, a resync, an ack) holds the reply
+    schema's; how many there were."""
+    summaries = [m for ws in sockets for m in ws.received if m.get("type") in ("match",
+                                                                               "match.ack")]
+    for m in summaries:
+        SUMMARY.validate(m)
+    return len(summaries)
 
 
 def check_hidden(messages: list[dict[str, Any]], shown: set[str]) -> None:
@@ -161,6 +176,7 @@ async def test_four_bowlers_on_two_nodes_bowl_a_match_to_the_end(nodes: list[Nod
     assert rating["type"] == "board" and rating["total"] >= 4
     for ws in [*socks, spy]:
         await ws.close()
+    assert check_summaries(spy, *socks) > 40  # Bowling's: lanes, turns, frames, results
 
 
 async def test_the_timer_bowls_for_an_absent_bowler_and_a_bowler_comes_back(
@@ -383,6 +399,7 @@ async def test_three_players_place_the_same_called_cards(nodes: list[Node], game
     # what anyone saw: only called cards (the starter once the match was over)
     await spy.drain(0.3)
     assert [m["type"] for m in spy.received if "seq" in m][-1] == "match.ended"
+    assert check_summaries(spy, *socks) > 10  # a called match's: rounds, scores, grids
     for ws in [spy, *socks]:
         for m in ws.received:
             allowed = set(called) | ({TEXT[starter]} if m.get("type") in (
