@@ -3,8 +3,6 @@ transcript); the job that computes it is server/analyses/__init__.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -15,10 +13,11 @@ from ..errors import ApiError
 from ..feature import Feature, Listen, Operation
 from ..transport.endpoints import Endpoint
 from ..transport.messages import AnalysisGet
+from ..transport.reply_types import AnalysisReply
 from ..transport.rest import API, caller, query_body, respond, services
 
 
-async def analysis(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:
+async def analysis(sv: Services, player: Player | None, sid: str) -> AnalysisReply:
     """A finished game's analysis, to whoever may see its moves in full: a ranked game's to
     anyone once its transcript is public and to no one before, its own player included (no
     search reaches a game still being raced), a match player's game (a called-card grid, a
@@ -53,7 +52,7 @@ def not_over() -> ApiError:
                     "comes once it is over")
 
 
-async def analysis_get(sv: Services, player: Player, body: AnalysisGet) -> dict[str, Any]:
+async def analysis_get(sv: Services, player: Player, body: AnalysisGet) -> AnalysisReply:
     return await analysis(sv, player, body["session"])
 
 

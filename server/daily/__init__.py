@@ -177,7 +177,8 @@ class Daily:
         deals = []
         for rules in daily_rule_sets():
             seed: bytes | None = daily_seed(secret, day, rules, beacon)
-            deal = {"game": rules.id, "variant": rules.variant, "name": rules.name}
+            deal: dict[str, Any] = {"game": rules.id, "variant": rules.variant,
+                                    "name": rules.name}
             if self.winnable is not None:
                 seed, extra = await self.winnable.for_page(day, rules, secret, beacon, revealed)
                 deal.update(extra)

@@ -16,6 +16,7 @@ from ..sessions import session_payload
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import DailyGet, DailyLiveGet, DailyLiveJoin, DailyLiveLeave, DailyStart
+from ..transport.reply_types import Live
 from ..transport.reply_types import Session as SessionPayload
 from ..transport.rest import API, caller, get, post, query_body, respond, services
 from . import day_of, live_socket, parse_day
@@ -43,15 +44,15 @@ async def daily_get(sv: Services, player: Player, body: DailyGet) -> dict[str, A
     return page
 
 
-async def live_join(sv: Services, player: Player, body: DailyLiveJoin) -> dict[str, Any]:
+async def live_join(sv: Services, player: Player, body: DailyLiveJoin) -> Live:
     return await live_of(sv).join(player, body["game"], body["variant"])
 
 
-async def live_leave(sv: Services, player: Player, body: DailyLiveLeave) -> dict[str, Any]:
+async def live_leave(sv: Services, player: Player, body: DailyLiveLeave) -> Live:
     return await live_of(sv).leave(player, body["game"], body["variant"])
 
 
-async def live_get(sv: Services, player: Player, body: DailyLiveGet) -> dict[str, Any]:
+async def live_get(sv: Services, player: Player, body: DailyLiveGet) -> Live:
     day = parse_day(body["day"]) if "day" in body else day_of(await sv.daily.clock())
     return await live_of(sv).view(day, player.id)
 

@@ -34,8 +34,10 @@ from ..boards.records import opens_at
 from ..config import Settings
 from ..errors import ApiError
 from ..sessions import rules_for
+from ..transport.reply_types import Live, LiveEdition, LiveState, WinnableFields
 from . import Daily, daily_rule_sets, day_of, parse_day
 from .remembered import Remembered
+from .winnable import with_winnable
 
 #: The arena kind of a live edition (``Arenas.scorers``).
 KIND = "live"
@@ -135,7 +137,7 @@ class DailyLive:
         return fairness.daily_seed(secret, day, rules.id, rules.variant, beacon, KIND)
 
     async def for_page(self, day: date, rules: engine.RuleSet, ended: bool
-                       ) -> tuple[bytes | None, dict[str, Any]]:
+                       ) -> tuple[bytes | None, WinnableFields]:
         """The seed to commit to (``None``: a winnable choice not decided yet) and the
         winnable rule's fields, as the day's page shows the all-day deals'."""
         secret, beacon = await self.daily.day_secret(day), await self.daily.rounds.randomness(day)
@@ -159,7 +161,7 @@ class DailyLive:
 
     # ----- players ------------------------------------------------------------------------
 
-    async def join(self, player: Player, game: str, variant: str) -> dict[str, Any]:
+    async def join(self, player: Player, game: str, variant: str) -> Live:
         """Be dealt today's live deal of ``rules`` at its instant; joining again changes
         nothing. Refused from the instant on: joins close with the deal."""
         rules = self._rules(game, variant)
@@ -173,7 +175,7 @@ class DailyLive:
             raise self._mapped(e, day) from None
         return await self.view(day, player.id)
 
-    async def leave(self, player: Player, game: str, variant: str) -> dict[str, Any]:
+    async def leave(self, player: Player, game: str, variant: str) -> Live:
         """Give up a place before the deal; after it, resign the game instead."""
         rules = self._rules(game, variant)
         now = await self.daily.clock()
@@ -213,38 +215,37 @@ class DailyLive:
             return None
         return {**s, "ids": {p["player"] for p in s["players"]}}
 
-    async def page(self, day: date) -> dict[str, Any] | None:
+    async def page(self, day: date) -> Live | None:
         """The day's live section, the same for everyone (``daily.get``); ``None``: off."""
         return await self.view(day) if self.settings.daily_live else None
 
-    async def view(self, day: date, viewer: str | None = None) -> dict[str, Any]:
+    async def view(self, day: date, viewer: str | None = None) -> Live:
         """The day's editions: the instant, the window, each edition's commitment (from the
         day's start), sign-up count and state, its seed once it has ended; with a viewer,
         whether they joined and, once dealt, their session."""
         now = await self.daily.clock()
         if day > day_of(now):
             raise ApiError("daily.not_open", f"the {day} challenge opens at 00:00 UTC that day")
-        out: dict[str, Any] = {"day": day.isoformat(), "at": self.deal_at(day),
-                               "ends_at": self.ends_at(day), "window": self.window,
-                               "now": now, "editions": []}
+        out: Live = {"day": day.isoformat(), "at": self.deal_at(day),
+                     "ends_at": self.ends_at(day), "window": self.window, "now": now,
+                     "editions": []}
         for rules in self.rule_sets:
             s = await self._summary(edition_id(day, rules))
-            state = "open" if now < self.deal_at(day) else "playing"
+            state: LiveState = "open" if now < self.deal_at(day) else "playing"
             if s is None:
                 state = "ended" if now >= self.ends_at(day) else state
             elif s["state"] not in LIVE:
                 state = "ended"
-            e: dict[str, Any] = {"game": rules.id, "variant": rules.variant,
-                                 "name": rules.name, "state": state,
-                                 "signed_up": len(s["ids"]) if s else 0,
-                                 "board": board_of(day, rules),
-                                 "race": s["current"] if s and s["current"] else None}
+            e: LiveEdition = {"game": rules.id, "variant": rules.variant, "name": rules.name,
+                              "state": state, "signed_up": len(s["ids"]) if s else 0,
+                              "board": board_of(day, rules),
+                              "race": s["current"] if s and s["current"] else None}
             try:
                 seed, extra = await self.for_page(day, rules, state == "ended")
             except ApiError:  # daily.waiting: no commitment can be made yet
                 e["waiting"] = True
             else:
-                e.update(extra)
+                with_winnable(e, extra)
                 if seed is not None:
                     e["commitment"] = engine.commitment(seed)
                     if state == "ended":

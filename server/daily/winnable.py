@@ -40,6 +40,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..loops import drain
 from ..metrics import Metrics
+from ..transport.reply_types import LiveEdition, WinnableChoice, WinnableFields
 from . import Daily, daily_rule_sets, day_of
 from .remembered import Remembered
 
@@ -157,7 +158,7 @@ class Winnable:
 
     async def for_page(self, day: date, rules: engine.RuleSet, secret: bytes,
                        beacon: bytes | None, revealed: bool, edition: str = DAILY
-                       ) -> tuple[bytes | None, dict[str, Any]]:
+                       ) -> tuple[bytes | None, WinnableFields]:
         """The deal's seed for its page (``None``: not decided yet, so no commitment to show)
         and its fields: before the reveal only that the rule applies, after it the choice."""
         if not await self.in_force(day, rules):
@@ -370,6 +371,19 @@ def add_par(reply: dict[str, Any], par: int) -> dict[str, Any]:
     return out
 
 
-def public(choice: dict[str, Any]) -> dict[str, Any]:
+def with_winnable(deal: LiveEdition, fields: WinnableFields) -> None:
+    """The winnable rule's fields of a deal, written into it (a TypedDict takes another's
+    fields one by one)."""
+    if "winnable_rule" in fields:
+        deal["winnable_rule"] = fields["winnable_rule"]
+    if "pending" in fields:
+        deal["pending"] = fields["pending"]
+    if "winnable" in fields:
+        deal["winnable"] = fields["winnable"]
+
+
+def public(choice: dict[str, Any]) -> WinnableChoice:
     """What the reveal publishes of a choice."""
-    return {f: choice[f] for f in ("k", "found", "candidates", "line", "par", "budget", "cap")}
+    return {"k": choice["k"], "found": choice["found"], "candidates": choice["candidates"],
+            "line": choice["line"], "par": choice["par"], "budget": choice["budget"],
+            "cap": choice["cap"]}

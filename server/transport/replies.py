@@ -142,6 +142,9 @@ WINNABLE_DEAL: dict[str, Any] = {
                          {"k": INT, "verdict": {"enum": ["won", "lost", "unknown"]},
                           "positions": INT})}},
                     doc="after the reveal: the candidate dealt and each one judged")}
+#: The same fields as one object, as the server makes them before merging them into a deal.
+WINNABLE_FIELDS = obj({}, WINNABLE_DEAL, doc="a daily deal's fields of the winnable-deal rule")
+WINNABLE_CHOICE = WINNABLE_DEAL["winnable"]
 #: A revealed daily board's par, and each entry's moves against it.
 PAR = {"par": {"type": "integer", "description": "a revealed daily board: the moves of the "
                "day's winning line (docs/daily.md, par)"}}
@@ -253,6 +256,15 @@ GHOST = obj({"ghost": STR, "game": STR, "variant": STR, "name": STR, "scoring": 
 GHOST_ENTRY = obj({"ghost": GHOST, "race": STR, "joined_seq": INT, "session": SESSION},
                   doc="your run in a ghost race: its race and your session in it")
 
+ANALYSIS = obj({"version": INT, "moves": {"type": "array", "items": STR},
+                "positions": {"type": "array", "items": obj(
+                    {"verdict": {"enum": ["won", "lost", "unknown", "best"]}})},
+                "status": STR, "summary": STR},
+               {"turning_point": {"type": ["object", "null"]},
+                "last_winnable": {"type": ["integer", "null"]}},
+               doc="ready: each position along the line played judged, and the turning "
+                   "point (docs/protocol.md#analysis)")
+
 #: Replies to a request (they carry its ``id``), by type: (when it is sent, payload schema).
 REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "welcome": ("reply to hello; the first message after a good Authorization header",
@@ -305,16 +317,7 @@ REPLIES: dict[str, tuple[str, dict[str, Any]]] = {
     "analysis": ("reply to analysis.get: a finished game's analysis, or pending while it "
                  "is computed", obj(
                      {"session": STR, "state": {"enum": ["ready", "pending"]}},
-                     {"analysis": obj({"version": INT, "moves": {"type": "array", "items": STR},
-                                       "positions": {"type": "array", "items": obj(
-                                           {"verdict": {"enum": ["won", "lost", "unknown",
-                                                                 "best"]}})},
-                                       "status": STR, "summary": STR},
-                                      {"turning_point": {"type": ["object", "null"]},
-                                       "last_winnable": {"type": ["integer", "null"]}},
-                                      doc="ready: each position along the line played "
-                                          "judged, and the turning point "
-                                          "(docs/protocol.md#analysis)"),
+                     {"analysis": ANALYSIS,
                       "retry_ms": {"type": "integer", "minimum": 1,
                                    "description": "pending: ask again after this long"}},
                      doc="docs/protocol.md#analysis")),

@@ -281,30 +281,30 @@ class Chain(TypedDict):
     reason: NotRequired[str]
 
 
-class DailyDealWinnableBudget(TypedDict):
+class WinnableChoiceBudget(TypedDict):
     positions: int
     solver: int
 
 
-DailyDealWinnableCandidateVerdict = Literal["won", "lost", "unknown"]
+WinnableChoiceCandidateVerdict = Literal["won", "lost", "unknown"]
 
 
-class DailyDealWinnableCandidate(TypedDict):
+class WinnableChoiceCandidate(TypedDict):
     k: int
-    verdict: DailyDealWinnableCandidateVerdict
+    verdict: WinnableChoiceCandidateVerdict
     positions: int
 
 
-class DailyDealWinnable(TypedDict):
+class WinnableChoice(TypedDict):
     """After the reveal: the candidate dealt and each one judged."""
 
     k: int
     found: bool
     line: str | None
     par: int | None
-    budget: DailyDealWinnableBudget
+    budget: WinnableChoiceBudget
     cap: int
-    candidates: list[DailyDealWinnableCandidate]
+    candidates: list[WinnableChoiceCandidate]
 
 
 YouDealReview = Literal["pending", "cleared", "removed"]
@@ -327,7 +327,7 @@ class DailyDeal(TypedDict):
     seed: NotRequired[str]
     winnable_rule: NotRequired[bool]
     pending: NotRequired[bool]
-    winnable: NotRequired[DailyDealWinnable]
+    winnable: NotRequired[WinnableChoice]
     you: NotRequired[YouDeal]
 
 
@@ -341,29 +341,6 @@ class Round(TypedDict):
 
 
 LiveState = Literal["open", "playing", "ended"]
-
-
-class LiveEditionWinnableBudget(TypedDict):
-    positions: int
-    solver: int
-
-
-class LiveEditionWinnableCandidate(TypedDict):
-    k: int
-    verdict: DailyDealWinnableCandidateVerdict
-    positions: int
-
-
-class LiveEditionWinnable(TypedDict):
-    """After the reveal: the candidate dealt and each one judged."""
-
-    k: int
-    found: bool
-    line: str | None
-    par: int | None
-    budget: LiveEditionWinnableBudget
-    cap: int
-    candidates: list[LiveEditionWinnableCandidate]
 
 
 class LiveEdition(TypedDict):
@@ -381,7 +358,7 @@ class LiveEdition(TypedDict):
     session: NotRequired[str]
     winnable_rule: NotRequired[bool]
     pending: NotRequired[bool]
-    winnable: NotRequired[LiveEditionWinnable]
+    winnable: NotRequired[WinnableChoice]
 
 
 class Live(TypedDict):
@@ -523,20 +500,20 @@ class SuggestionReply(TypedDict):
 AnalysisReplyState = Literal["ready", "pending"]
 
 
-AnalysisReplyAnalysisPositionVerdict = Literal["won", "lost", "unknown", "best"]
+AnalysisPositionVerdict = Literal["won", "lost", "unknown", "best"]
 
 
-class AnalysisReplyAnalysisPosition(TypedDict):
-    verdict: AnalysisReplyAnalysisPositionVerdict
+class AnalysisPosition(TypedDict):
+    verdict: AnalysisPositionVerdict
 
 
-class AnalysisReplyAnalysis(TypedDict):
+class Analysis(TypedDict):
     """Ready: each position along the line played judged, and the turning point
     (docs/protocol.md#analysis)."""
 
     version: int
     moves: list[str]
-    positions: list[AnalysisReplyAnalysisPosition]
+    positions: list[AnalysisPosition]
     status: str
     summary: str
     turning_point: NotRequired[dict[str, Any] | None]
@@ -548,7 +525,7 @@ class AnalysisReply(TypedDict):
 
     session: str
     state: AnalysisReplyState
-    analysis: NotRequired[AnalysisReplyAnalysis]
+    analysis: NotRequired[Analysis]
     retry_ms: NotRequired[int]
 
 
@@ -881,6 +858,14 @@ class DailyLiveEndedEvent(TypedDict):
 
 class ReconnectEvent(TypedDict):
     message: str
+
+
+class WinnableFields(TypedDict):
+    """A daily deal's fields of the winnable-deal rule."""
+
+    winnable_rule: NotRequired[bool]
+    pending: NotRequired[bool]
+    winnable: NotRequired[WinnableChoice]
 
 
 #: Each reply type's TypedDict.

@@ -117,6 +117,9 @@ def generate() -> str:
                              for kind, (_, s) in table.items()})
               for label, word, table in (("REPLIES", "reply", replies.REPLIES),
                                          ("EVENTS", "event", replies.EVENTS))]
+    for name, s in vars(replies).items():  # named objects no reply holds whole
+        if name.isupper() and isinstance(s, dict) and "properties" in s:
+            w.object_class(s, camel(name))
     first = next(iter(w.classes.values()))
     parts = [HEADER if first.startswith("class ") else HEADER.rstrip("\n"), *w.classes.values()]
     for label, word, rows in tables:
