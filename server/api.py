@@ -50,6 +50,7 @@ from .transport.messages import (
     Resign,
     Undo,
 )
+from .transport.reply_types import Daily as DailyPayload
 
 
 @dataclass
@@ -102,7 +103,7 @@ async def changed(sv: Services, player: Player, body: Change,
     return await sv.sessions.change(player, body["session"], op, move, body.get("rev"))
 
 
-async def daily_page(sv: Services, body: DailyGet) -> dict[str, Any]:
+async def daily_page(sv: Services, body: DailyGet) -> DailyPayload:
     """A day's page is the same for everyone, account or not, so that anyone can check a
     reveal (``samedeal verify-day``); with its live edition's section (``null``: off)."""
     out = await sv.daily.info(parse_day(body["day"]) if "day" in body else None)

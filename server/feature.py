@@ -7,8 +7,9 @@ does when a game, a race or a match ends (server/ended.py). The app factory
 (server/app.py) lists the features; ``register`` merges and checks them, so a message type
 declared twice, a route running an operation nobody declared, or a reply type the schema
 does not know fails when the app is built, not in a player's hands. Each handler takes its
-message as the TypedDict generated from the schema (server/transport/messages.py), so mypy
-checks what it reads, and ``register`` checks it is handed the message it declares.
+message and answers its reply as the TypedDicts generated from the schemas
+(server/transport/messages.py, reply_types.py), so mypy checks what it reads and what it
+builds, and ``register`` checks each is the one its operation declares.
 
 The transports know no feature: the WebSocket looks a message up in the registry, the REST
 routes are the features' own, and the sweep runs what the features declared."""
@@ -311,16 +312,16 @@ def answers(op: Operation[Any]) -> Any:
 
 
 def _answers(kind: str, op: Operation[Any], f: Feature) -> None:
-    """A handler that answers a TypedDict answers its reply type's (a change's: the session,
-    which the transport turns into the ack), so mypy checks it against the reply schema."""
+    """A handler answers its reply type's TypedDict (a change's: the session, which the
+    transport turns into the ack), so mypy checks what it builds against the reply schema;
+    ``dict[str, Any]`` fails, as mypy would not check it."""
     hint = answers(op)
-    if not typing.is_typeddict(hint):
-        return  # dict[str, Any]: tests/server/test_feature.py lists those left to type
     typed = reply_types.REPLIES["session" if op.reply == "ack" else op.reply]
     if hint is not typed:
+        shown = hint.__name__ if typing.is_typeddict(hint) else repr(hint)
         raise ValueError(f"{f.name}: {kind!r} replies {op.reply!r}, whose payload is "
                          f"{typed.__name__} (server/transport/reply_types.py), but its "
-                         f"handler answers {hint.__name__}")
+                         f"handler answers {shown}")
 
 
 def reply_schema(op: Operation[Any]) -> dict[str, Any]:

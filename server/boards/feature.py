@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from ..accounts import Player
+from ..accounts import Player, kind_of
 from ..api import Services, board_of
 from ..daily.winnable import add_par
 from ..ended import GameEnded, MatchEnded, RaceEnded
@@ -13,30 +13,32 @@ from ..errors import ApiError
 from ..feature import Feature, Listen, Operation
 from ..leagues.boards import league_board
 from ..transport.messages import BoardGet
+from ..transport.reply_types import Board, BoardEntry
 from ..transport.rest import get
 from . import live
 from .formats import board_format
 
 
-async def board_get(sv: Services, player: Player, body: BoardGet) -> dict[str, Any]:
+async def board_get(sv: Services, player: Player, body: BoardGet) -> Board:
     if league_board(body["board"]):
         return await sv.league_boards.page(player.id, body)  # members only
     name, public, kind = await board_of(sv, body)
     around = body.get("around", "")
     start, count = body.get("start", 0), body.get("count", 20)
     page = await sv.boards.page(name, start, count, player.id if around == "me" else around)
-    you: dict[str, Any] = {}
-    if around == "me":  # your rank, or null: no entry yet (the attempt is still going)
-        if page is None:
-            page = await sv.boards.page(name, start, count)
-        mine = [e["rank"] for e in page.entries if e["player"] == player.id] if page else []
-        you["you"] = mine[0] if mine else None
+    if around == "me" and page is None:  # no entry yet (the attempt is still going)
+        page = await sv.boards.page(name, start, count)
     if page is None:
         raise ApiError("board.absent", "that player has no entry on this board")
-    reply = {"board": public, "kind": kind, "format": board_format(public), "total": page.total,
-             "entries": page.entries, **you}
+    # a board's entries carry more than the schema's entry names, as a client may
+    reply: Board = {"board": public, "kind": kind_of(kind), "format": board_format(public),
+                    "total": page.total, "entries": cast(list[BoardEntry], page.entries)}
+    if around == "me":  # your rank, or null: no entry yet
+        reply["you"] = next((e["rank"] for e in page.entries if e["player"] == player.id), None)
     par = await sv.winnable.board_par(public)
-    return reply if par is None else add_par(reply, par)  # a revealed day's board
+    if par is not None:  # a revealed day's board
+        reply = cast(Board, add_par(dict(reply), par))
+    return reply
 
 
 async def stop(sv: Services) -> None:

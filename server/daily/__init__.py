@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from redis.asyncio import Redis
 
@@ -37,6 +37,16 @@ from ..errors import ApiError
 from ..fairplay import integrity
 from ..sessions import Session, Sessions, rules_for
 from ..store import script_replies, scripts
+from ..transport.reply_types import (
+    Chain,
+    DailyDeal,
+    DailyState,
+    LiveEdition,
+    Round,
+    WinnableFields,
+    YouDeal,
+)
+from ..transport.reply_types import Daily as DailyPayload
 from .beacon_rounds import DayBeacon, DayRounds
 from .chain import ChainRecord, Chains
 
@@ -148,7 +158,7 @@ class Daily:
         end = self.deadline(day)
         return now >= end and await self.redis.zcount(store.DAILY_INFLIGHT, 0, end) == 0
 
-    async def info(self, day: date | None = None) -> dict[str, Any]:
+    async def info(self, day: date | None = None) -> DailyPayload:
         """A day's deals: commitments from the day's start; once it is revealed, the seeds,
         the day's secret and the reveal's time. The chain and the beacon round are public at
         once; ``reveal_due`` and ``overdue`` make a withheld reveal visible."""
@@ -158,36 +168,33 @@ class Daily:
         if day > today:
             raise ApiError("daily.not_open", f"the {day} challenge opens at 00:00 UTC that day")
         revealed = await self.revealed(day, now)
-        state = "open" if day == today else "revealed" if revealed else "closing"
+        state: DailyState = "open" if day == today else "revealed" if revealed else "closing"
         secret = await self.day_secret(day)
         chain = await self.chain_for(day)
-        out: dict[str, Any] = {
+        out: DailyPayload = {
             "day": day.isoformat(), "state": state, "opens_at": opens_at(day),
             "closes_at": opens_at(day) + DAY_MS, "deadline": self.deadline(day), "now": now,
             "reveal_due": self.deadline(day), "overdue": not revealed and now >= self.deadline(day),
-            "chain": _chain_json(chain)}
+            "chain": _chain_json(chain), "deals": []}
         try:
             beacon = await self.rounds.randomness(day)
         except ApiError:  # the round is not stored yet: no commitment can be made
-            out.update(waiting=True, beacon=None, deals=[
-                {"game": r.id, "variant": r.variant, "name": r.name}
-                for r in daily_rule_sets()])
+            out["waiting"], out["beacon"] = True, None
+            out["deals"] = [{"game": r.id, "variant": r.variant, "name": r.name}
+                            for r in daily_rule_sets()]
             return out
-        out["beacon"] = await self.rounds.stored(day)
-        deals = []
+        out["beacon"] = cast(Round | None, await self.rounds.stored(day))  # as the beacon gave
         for rules in daily_rule_sets():
             seed: bytes | None = daily_seed(secret, day, rules, beacon)
-            deal: dict[str, Any] = {"game": rules.id, "variant": rules.variant,
-                                    "name": rules.name}
+            deal: DailyDeal = {"game": rules.id, "variant": rules.variant, "name": rules.name}
             if self.winnable is not None:
                 seed, extra = await self.winnable.for_page(day, rules, secret, beacon, revealed)
-                deal.update(extra)
+                with_winnable(deal, extra)
             if seed is not None:
                 deal["commitment"] = engine.commitment(seed)
                 if revealed:
                     deal["seed"] = seed.hex()
-            deals.append(deal)
-        out["deals"] = deals
+            out["deals"].append(deal)
         if revealed:
             out["revealed_at"] = await self.record_reveal(day, now)
             if chain is not None:  # the old secret served every day before: never shown
@@ -326,7 +333,7 @@ class Daily:
         if pool is not None:
             workers.stop(pool)
 
-    async def yours(self, player: Player, day: date) -> dict[tuple[str, str], dict[str, Any]]:
+    async def yours(self, player: Player, day: date) -> dict[tuple[str, str], YouDeal]:
         """Per rule set, what ``player`` needs before starting ``day``'s deal: whether their
         attempt ranks (and if not, why), whether they played it, and where a flagged result
         of theirs stands in review."""
@@ -342,11 +349,12 @@ class Daily:
         reviews = await self.reviews.statuses(sids) if self.reviews is not None else []
         out = {}
         for i, rules in enumerate(sets):
-            mine: dict[str, Any] = {"ranked": not why, "played": bool(played[i])}
+            mine: YouDeal = {"ranked": not why, "played": bool(played[i])}
             if why:
                 mine["unranked_reason"] = why
-            if i < len(reviews) and reviews[i] is not None:
-                mine["review"] = reviews[i]
+            review = reviews[i] if i < len(reviews) else None
+            if review is not None:
+                mine["review"] = review
             out[(rules.id, rules.variant)] = mine
         return out
 
@@ -384,7 +392,18 @@ class Daily:
 
 
 
-def _chain_json(record: ChainRecord | None) -> dict[str, Any] | None:
+def with_winnable(deal: DailyDeal | LiveEdition, fields: WinnableFields) -> None:
+    """The winnable rule's fields of a deal, written into it (a TypedDict takes another's
+    fields one by one)."""
+    if "winnable_rule" in fields:
+        deal["winnable_rule"] = fields["winnable_rule"]
+    if "pending" in fields:
+        deal["pending"] = fields["pending"]
+    if "winnable" in fields:
+        deal["winnable"] = fields["winnable"]
+
+
+def _chain_json(record: ChainRecord | None) -> Chain | None:
     if record is None:
         return None
     return {"anchor": record.anchor, "start": record.start, "length": record.length}

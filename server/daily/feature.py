@@ -4,7 +4,7 @@ scout-proof deal at one instant; its socket side is server/daily/live_socket.py)
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,6 +16,7 @@ from ..sessions import session_payload
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import DailyGet, DailyLiveGet, DailyLiveJoin, DailyLiveLeave, DailyStart
+from ..transport.reply_types import Daily as DailyPayload
 from ..transport.reply_types import Live
 from ..transport.reply_types import Session as SessionPayload
 from ..transport.rest import API, caller, get, post, query_body, respond, services
@@ -35,7 +36,7 @@ async def daily_start(sv: Services, player: Player, body: DailyStart) -> Session
     return out
 
 
-async def daily_get(sv: Services, player: Player, body: DailyGet) -> dict[str, Any]:
+async def daily_get(sv: Services, player: Player, body: DailyGet) -> DailyPayload:
     """The day's page, and in each deal ``you``: the caller's standing on it."""
     page = await daily_page(sv, body)
     yours = await sv.daily.yours(player, parse_day(page["day"]))

@@ -35,9 +35,8 @@ from ..config import Settings
 from ..errors import ApiError
 from ..sessions import rules_for
 from ..transport.reply_types import Live, LiveEdition, LiveState, WinnableFields
-from . import Daily, daily_rule_sets, day_of, parse_day
+from . import Daily, daily_rule_sets, day_of, parse_day, with_winnable
 from .remembered import Remembered
-from .winnable import with_winnable
 
 #: The arena kind of a live edition (``Arenas.scorers``).
 KIND = "live"

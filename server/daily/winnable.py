@@ -40,7 +40,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..loops import drain
 from ..metrics import Metrics
-from ..transport.reply_types import LiveEdition, WinnableChoice, WinnableFields
+from ..transport.reply_types import WinnableChoice, WinnableFields
 from . import Daily, daily_rule_sets, day_of
 from .remembered import Remembered
 
@@ -369,17 +369,6 @@ def add_par(reply: dict[str, Any], par: int) -> dict[str, Any]:
     if isinstance(reply.get("you"), dict):
         out["you"] = entry(reply["you"])
     return out
-
-
-def with_winnable(deal: LiveEdition, fields: WinnableFields) -> None:
-    """The winnable rule's fields of a deal, written into it (a TypedDict takes another's
-    fields one by one)."""
-    if "winnable_rule" in fields:
-        deal["winnable_rule"] = fields["winnable_rule"]
-    if "pending" in fields:
-        deal["pending"] = fields["pending"]
-    if "winnable" in fields:
-        deal["winnable"] = fields["winnable"]
 
 
 def public(choice: dict[str, Any]) -> WinnableChoice:

@@ -25,6 +25,7 @@ from ..accounts import Accounts, Player
 from ..boards.records import Records
 from ..errors import ApiError
 from ..sessions import Session, Sessions
+from ..transport.reply_types import YouDealReview
 
 ENTRIES, PENDING = "sd:{review}:entries", "sd:{review}:pending"
 STATUSES = ("pending", "cleared", "removed")
@@ -81,7 +82,7 @@ class Reviews:
         await self._hold(keys=[ENTRIES, PENDING],
                          args=[s.id, json.dumps(record, sort_keys=True), finished_at])
 
-    async def statuses(self, sids: list[str]) -> list[str | None]:
+    async def statuses(self, sids: list[str]) -> list[YouDealReview | None]:
         """Each attempt's review status, or None: never held."""
         if not sids:
             return []

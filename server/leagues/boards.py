@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, cast
 
 from .. import boards as boards_mod
 from .. import store
@@ -30,6 +30,7 @@ from ..boards.records import board_name, week_name
 from ..daily import daily_rule_sets, day_of
 from ..errors import ApiError
 from ..transport.messages import BoardGet, BoardSubscribe, BoardUnsubscribe
+from ..transport.reply_types import Board, BoardEntry
 from . import CHANGED, Leagues, league_channel
 
 #: Points for a place on a league's daily board (1st, 2nd, ...); every other place earns 1.
@@ -170,15 +171,15 @@ class LeagueBoards:
             out[p] = int(days or 0) if current else 0
         return out
 
-    async def page(self, pid: str, body: BoardGet) -> dict[str, Any]:
+    async def page(self, pid: str, body: BoardGet) -> Board:
         """``board.get`` of a league board: a member's page (anyone else: league.unknown)."""
         kind = body.get("kind", "human")
         b, members = await self.resolve(pid, body["board"], kind)
         entries = await self.read(b, members)
         start, count = body.get("start", 0), body.get("count", 20)
-        out: dict[str, Any] = {"board": b.public, "kind": kind,
-                               "format": board_format(b.public), "total": len(entries),
-                               "entries": entries[start:start + count]}
+        out: Board = {"board": b.public, "kind": kind, "format": board_format(b.public),
+                      "total": len(entries),
+                      "entries": cast(list[BoardEntry], entries[start:start + count])}
         if body.get("around") == "me":
             out["you"] = next((e["rank"] for e in entries if e["player"] == pid), None)
         return out
