@@ -4,10 +4,11 @@ that what a handler answers has the fields the schema promises, with their types
 ``python -m server.transport.typed_replies`` after changing the reply schema; a test fails while
 the file is not what this writes.
 
-A schema's named objects (``replies.VIEW``, ``replies.RACE``, ...) become classes of their
-names (View, Race); an object nested in one without a name of its own is named after where it
-lies (``Daily`` -> ``DailyDeals``). A schema allows fields it does not list; a TypedDict does
-not: a field a reply carries belongs in the schema, where clients read what to rely on."""
+A schema's named objects and value sets (``replies.VIEW``, ``replies.RACE``,
+``replies.STATE``, ...) become classes and ``Literal`` aliases of their names (View, Race,
+State); one without a name of its own is named after where it lies (a ``Daily``'s deals:
+``DailyDeal``). A schema allows fields it does not list; a TypedDict does not: a field a reply
+carries belongs in the schema, where clients read what to rely on."""
 
 from __future__ import annotations
 
