@@ -73,6 +73,22 @@ def look(page: Page) -> None:
     page.locator("#look summary").click()
 
 
+# Notes the place each animation copy is given as it joins the page (copiesSeen).
+WATCH_COPIES = """() => {
+  window.copiesSeen = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const el of change.addedNodes) {
+        if (!el.classList?.contains('moving')) continue;
+        const kind = el.classList.contains('glide') ? 'glide' : 'flip';
+        window.copiesSeen.push({kind, left: parseFloat(el.style.left),
+                                top: parseFloat(el.style.top), width: parseFloat(el.style.width)});
+      }
+    }
+  }).observe(document.body, {childList: true});
+}"""
+
+
 def play_ace(page: Page) -> None:
     """A♦ to a foundation by double-click: it slides, and the card under it turns up."""
     page.locator(".board .card[data-card='Ad']").dblclick()
@@ -118,6 +134,7 @@ def test_moves_animate_unless_motion_is_reduced_or_switched_off(contexts: Any, w
 
     moving = practice(contexts("Moving", reduced_motion="no-preference"), web)
     assert moving.locator("html").get_attribute("data-motion") == "on"
+    moving.evaluate(WATCH_COPIES)
     play_ace(moving)
     slid = ".board .card.glide[data-card='Ad']"
     turned = ".board .pile[data-pile='t3'] .card.flip"
@@ -129,11 +146,13 @@ def test_moves_animate_unless_motion_is_reduced_or_switched_off(contexts: Any, w
     # The moved card is in its place for a tap at once: the copies take no pointer events.
     assert moving.eval_on_selector(slid, """(el) => { const r = el.getBoundingClientRect();
         return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el; }""")
-    # Its copy stands on the card's place, moved from where the card was by a transform alone.
+    # Its copy stood on the card's place, moved from where the card was by a transform alone
+    # (as it was put in the page: it is gone once it has slid).
     placed = moving.eval_on_selector(slid, """(el) => {
-        const r = el.getBoundingClientRect(), c = document.querySelector('.card.moving.glide');
-        return [c.style.left, c.style.top, c.style.width].map(parseFloat)
-          .map((v, i) => Math.abs(v - [r.left, r.top, r.width][i]) < 0.5); }""")
+        const r = el.getBoundingClientRect();
+        const c = window.copiesSeen.find((x) => x.kind === 'glide');
+        return [c.left, c.top, c.width].map((v, i) => Math.abs(v - [r.left, r.top,
+                                                                    r.width][i]) < 0.5); }""")
     assert placed == [True, True, True]
 
     # The player's switch: the next move is drawn still.
