@@ -35,18 +35,25 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
     s, repeated = await changed(sv, player, cast(Change, body), op)  # checked: op's schema
+    out: dict[str, Any] | None = None
     if repeated:
-        return {**session_payload(s), "repeated": True}
-    out = None
+        out = whole(s)
+        out["repeated"] = True
+        return out
     if known is not None and before is not None and before["rev"] == known == s.rev - 1:
         out = changes_since(s, before)
     if out is None:
-        out = {**session_payload(s)}
+        out = whole(s)
     if s.race:
         out["seq"] = s.progress_seq
         out["cards"] = s.cards
     sv.metrics.moved(op, time.perf_counter() - t0)
     return out
+
+
+def whole(s: Session) -> dict[str, Any]:
+    """The session payload as an ack: a dict built for this reply, which the ack adds to."""
+    return cast(dict[str, Any], session_payload(s))
 
 
 def changes_since(s: Session, before: dict[str, Any]) -> dict[str, Any] | None:
