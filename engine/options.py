@@ -45,12 +45,23 @@ class SuitRule(StrEnum):
 
 
 class Fill(StrEnum):
-    """What may start an empty pile; ``base``: the foundations' base rank."""
+    """What may start an empty pile; ``base``: the foundations' base rank; ``below-base``:
+    the rank one below it, wrapping (an Ace base gives a King: Penguin difficult)."""
 
     ANY = "any"
     NONE = "none"
     KING = "king"
     BASE = "base"
+    BELOW_BASE = "below-base"
+
+
+class Carry(StrEnum):
+    """How many cards a move out of a pile may carry: ``any`` run its unit allows, or no more
+    than the ``room`` would let move one card at a time: (free cells + 1), doubled for each
+    other empty pile of its group that any card may start (Eight Off)."""
+
+    ANY = "any"
+    ROOM = "room"
 
 
 class Unit(StrEnum):

@@ -25,6 +25,7 @@ from .deal import shuffled_deck
 from .options import (
     Align,
     Base,
+    Carry,
     Deals,
     DeclarationError,
     Direction,
@@ -61,12 +62,18 @@ TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
 #: Options compared on the hot paths, as plain names: a member looked up on its enum class
 #: costs several times a global name's lookup.
 ANY_FILL, NO_FILL, KING_FILL, BASE_FILL = Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE
+BELOW_BASE_FILL, ROOM_CARRY = Fill.BELOW_BASE, Carry.ROOM
 TOP_UNIT, WHOLE_UNIT, FACEUP_UNIT, PACKED_UNIT = Unit.TOP, Unit.WHOLE, Unit.FACEUP, Unit.PACKED
 POINTS, TO_WASTE = Scoring.POINTS, Deals.WASTE
 
 
 def a(word: str) -> str:
     return ("an " if word[0] in "AEIOU8" or word.startswith("11") else "a ") + word
+
+
+def below(rank: int) -> int:
+    """The rank one below ``rank``, wrapping (below an Ace comes the King)."""
+    return (rank + 11) % 13 + 1
 
 
 def rank_word(rank: int) -> str:
@@ -173,8 +180,10 @@ class Group:
     face-down top card turns face up. fill_from: the kinds whose cards may start an empty
     pile (none said: any that may move here). refills: the kind of pile whose emptied piles
     this one (a single pile: a squared reserve) fills at once with its top card, while it
-    lasts; until then such a pile takes no other card. Words given as plain strings are
-    checked against the options (``engine/options.py``) here.
+    lasts; until then such a pile takes no other card. carry: how many cards one move out
+    of a pile may carry (``Carry``: any run its unit allows, or what the room allows).
+    Words given as plain strings are checked against the options (``engine/options.py``)
+    here.
 
     How the group looks, for renderers (``RuleSet.describe``): fan: how a pile is spread
     (``None``: by kind); word/label name one pile and the group in players' words ("" : the
@@ -195,6 +204,7 @@ class Group:
     turn_up: bool = False
     fill_from: tuple[Kind, ...] = ()
     refills: Kind | None = None
+    carry: Carry = Carry.ANY
     prefix: str = ""
     fan: Fan | None = None
     word: str = ""
@@ -206,6 +216,9 @@ class Group:
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", option(Kind, self.kind, "Group kind"))
         object.__setattr__(self, "fill", option(Fill, self.fill, "Group fill"))
+        object.__setattr__(self, "carry", option(Carry, self.carry, "Group carry"))
+        if self.carry == Carry.ROOM and self.unit in (None, Unit.TOP):
+            raise DeclarationError("Group carry is 'room', but its unit moves one card at most")
         if self.unit is not None:
             object.__setattr__(self, "unit", option(Unit, self.unit, "Group unit"))
         if self.fan is not None:
@@ -385,7 +398,7 @@ class RuleSet(ABC):
     #: The match it can be played as (``None``: none).
     match: ClassVar[MatchMode | None] = None
     #: The rule set's own ``target_refusal`` refuses every move the shared one refuses, and
-    #: others besides (Eight Off: a run longer than the free cells allow), so listing moves
+    #: others besides (Slide: no card onto a row's slider), so listing moves
     #: may rule targets out by the shared rule's table and ask the rule set of the rest.
     refuses_more: ClassVar[bool] = False
     #: The one foundation is a discard pile: no rule reads the order of its cards, its top
@@ -445,6 +458,9 @@ class RuleSet(ABC):
         #: foundation takes one card at a time (1), a pile with a capacity no more than that.
         self.pile_limit = [1 if g.kind == FOUNDATION else g.capacity or 0
                            for g in self.pile_group]
+        #: Per pile: a move of several cards out of it carries what the room allows
+        #: (``Carry.ROOM``, ``room``).
+        self.roomy = [g.carry == ROOM_CARRY for g in self.pile_group]
         #: A pile's rows of flags by the card it is laid on (``Build.rows``), where it has a
         #: build and no capacity: all ``_takes`` asks of such a pile with cards, so
         #: ``moves_from`` reads it here without the call (not for a rule set's own ``_takes``).
@@ -605,6 +621,7 @@ class RuleSet(ABC):
         # the row rules targets out and the rule set is asked of the rest alone.
         plain: cython.bint = self.plain_targets
         limits: list[int] = self.pile_limit
+        roomy: list[bool] = self.roomy
         lone = self.lone_targets  # (empty but where a unit is ``packed``)
         rows_of: list[tuple[bytes, ...] | None] = self.pile_rows
         takes: list[bytes | None] = [UNASKED if self.screened_targets else None] * len(piles)
@@ -631,8 +648,9 @@ class RuleSet(ABC):
                         row = takes[dst] = (rows[target[-1]] if target and rows is not None
                                             else self._takes(st, dst))
                     if row is not None:
-                        if row[card] and (n == 1 or not (limit := limits[dst])
-                                          or len(piles[dst]) + n <= limit) and (
+                        if row[card] and (n == 1 or (
+                                (not (limit := limits[dst]) or len(piles[dst]) + n <= limit)
+                                and (not roomy[src] or n <= self.room(st, src, dst)[2]))) and (
                                 plain or self.target_refusal(st, src, dst, card, n) is None):
                             yield Move(MOVE, src, dst, n)
                     elif self.target_refusal(st, src, dst, card, n) is None:
@@ -658,9 +676,10 @@ class RuleSet(ABC):
             return EVERYTHING
         if fill == KING_FILL:
             return KINGS
-        if fill == BASE_FILL:
+        if fill in (BASE_FILL, BELOW_BASE_FILL):
             base = st.vars.get("base", 1)
-            return EVERYTHING if base == 0 else RANK_ROWS[base]
+            return EVERYTHING if base == 0 else RANK_ROWS[
+                base if fill == BASE_FILL else below(base)]
         return NOTHING if fill == NO_FILL else None
 
     def any_fits(self, st: State, src: int, cards: Iterable[int]) -> bool:
@@ -782,18 +801,57 @@ class RuleSet(ABC):
                 + ("card" if dg.capacity == 1 else "cards")
             )
         if not target:
-            return self.fill_refusal(st, dg, card, src)
-        build = dg.build
-        if build is None:
-            return Refusal(
-                "target.closed", lambda: f"nothing can be laid on a card in a {dg.noun}")
-        under = target[-1]
-        if not build.table[under * 52 + card]:
-            return Refusal(
-                "build." + dg.kind,
-                lambda: f"{show(card)} can't go on {show(under)}: {build.rule(card)}",
-            )
+            why = self.fill_refusal(st, dg, card, src)
+            if why is not None:
+                return why
+        else:
+            build = dg.build
+            if build is None:
+                return Refusal(
+                    "target.closed", lambda: f"nothing can be laid on a card in a {dg.noun}")
+            under = target[-1]
+            if not build.table[under * 52 + card]:
+                return Refusal(
+                    "build." + dg.kind,
+                    lambda: f"{show(card)} can't go on {show(under)}: {build.rule(card)}",
+                )
+        if n > 1 and self.pile_group[src].carry == ROOM_CARRY:
+            return self.room_refusal(st, src, dst, n)
         return None
+
+    def room(self, st: State, src: int, dst: int) -> tuple[int, int, int]:
+        """For a move out of ``src`` whose group carries what the room allows (``Carry``):
+        the free cells, the other empty piles of its group that any card may start (not
+        ``src``, not ``dst``), and the most cards one move may carry, which that many cells
+        and piles let move one card at a time."""
+        piles = st.piles
+        free = sum(1 for c in self.by_kind.get(CELL, ()) if not piles[c])
+        g = self.pile_group[src]
+        empty = 0
+        if g.fill == ANY_FILL and not g.fill_from:
+            empty = sum(1 for t in self.by_kind[g.kind]
+                        if not piles[t] and t != dst and t != src)
+        return free, empty, (free + 1) << empty
+
+    def room_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
+        free, empty, limit = self.room(st, src, dst)
+        if n <= limit:
+            return None
+        g = self.pile_group[src]
+
+        def say() -> str:
+            cells = f"{free} free cell" + ("" if free == 1 else "s")
+            noun = g.noun
+            if g.fill != ANY_FILL or g.fill_from:
+                verb = "allows" if free == 1 else "allow"
+                why = ("take only Kings" if g.fill == KING_FILL
+                       else "hold no card on the way")
+                return (f"only {limit} cards can move together here: {cells} {verb} that "
+                        f"many one at a time (empty {noun}s {why})")
+            others = f"{empty} other empty {noun}" + ("" if empty == 1 else "s")
+            return (f"only {limit} cards can move together here: {cells} and {others} "
+                    "allow that many one at a time")
+        return Refusal("unit.room", say)
 
     def unit_refusal(self, st: State, src: int, n: int) -> Refusal | None:
         unit = self.pile_group[src].unit
@@ -834,6 +892,13 @@ class RuleSet(ABC):
             if base == 0 or RANK[card] == base:
                 return None
             return Refusal("fill.base", lambda: f"a foundation starts with {a(rank_word(base))}")
+        if fill == BELOW_BASE_FILL:
+            base = st.vars.get("base", 1)
+            rank = below(base)
+            if base == 0 or RANK[card] == rank:
+                return None
+            return Refusal("fill.below-base", lambda: f"only {a(rank_word(rank))}, one rank "
+                           f"below the base, can fill an empty {g.noun}")
         raise AssertionError(f"unknown fill rule {fill!r}")
 
     def fillers(self, g: Group, refiller: int | None) -> str:

@@ -33,18 +33,22 @@ export function pileLabel(group, name) {
 }
 
 // What an empty pile shows, from its group's `fill`: "A" (or the deal's base rank) on a
-// foundation, "K" where only Kings fill, "↻" on a stock that can be turned over, else nothing.
+// foundation, the rank below the base where only it fills, "K" where only Kings fill, "↻" on
+// a stock that can be turned over, else nothing.
 function emptyMark(g, name, view, legal) {
   if (g.kind === "stock") return legal.includes(name) ? "↻" : "";
   if (g.fill === "king") return "K";
-  if (g.fill === "base") {
+  if (g.fill === "base" || g.fill === "below-base") {
     const base = view.info && "base" in view.info ? view.info.base : "Ace";
-    return base ? RANK_MARK[base] || String(base) : "";
+    if (!base) return "";
+    const rank = RANKS.indexOf(base) + (g.fill === "below-base" ? 12 : 0);
+    return RANKS[rank % 13].replace(/^(Ace|Jack|Queen|King)$/, (w) => w[0]);
   }
   return "";
 }
 
-const RANK_MARK = { Ace: "A", Jack: "J", Queen: "Q", King: "K" };
+// The rank words of the view's `info.base`, Ace first.
+const RANKS = ["Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"];
 
 function drawPile(pile, name, g, data, covered, mark) {
   const key = JSON.stringify([data, covered, mark]);

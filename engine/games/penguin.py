@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 from ..cards import RANK
-from ..core import Refusal, State
+from ..core import State
 from ..options import Base, Direction, Fill, SuitRule, Unit
 from ..registry import register
-from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet, a, rank_word
-
-
-def below(base: int) -> int:
-    """The rank one below ``base``, wrapping (an Ace base gives King)."""
-    return (base + 11) % 13 + 1
+from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
 
 
 @register
 class Penguin(RuleSet):
     id = "penguin"
     name = "Penguin"
-    refuses_more = True  # target_refusal adds to the shared refusal
     base = Base.DEALT
     summary = ("The deck's first card fixes the base rank; build the foundations up in suit "
                "from it, wrapping K-A. Seven columns of seven build down in suit (wrapping) "
@@ -29,7 +23,8 @@ class Penguin(RuleSet):
         # The deal is 49 column cards then three foundation cards; ``prepare`` picks them.
         return (
             Group(TABLEAU, 7, deal=(7,) * 7, build=Build(Direction.DOWN, SuitRule.SAME, wrap=True),
-                  fill=Fill.ANY, unit=Unit.TAIL, to=(TABLEAU, FOUNDATION, CELL)),
+                  fill=Fill.ANY if self.easy else Fill.BELOW_BASE, unit=Unit.TAIL,
+                  to=(TABLEAU, FOUNDATION, CELL)),
             Group(CELL, 7, capacity=1, unit=Unit.TOP, to=(TABLEAU, FOUNDATION)),
             Group(FOUNDATION, 4, deal=(1, 1, 1, 0),
                   build=Build(Direction.UP, SuitRule.SAME, wrap=True),
@@ -49,12 +44,3 @@ class Penguin(RuleSet):
         for f, c in zip(self.by_kind[FOUNDATION], [*starters, None], strict=True):
             st.piles[f] = [c] if c is not None else []
         st.vars["base"] = base
-
-    def target_refusal(self, st: State, src: int, dst: int, card: int,
-                       n: int) -> Refusal | None:
-        if not self.easy and self.pile_kinds[dst] == TABLEAU and not st.piles[dst]:
-            rank = below(st.vars["base"])
-            if RANK[card] != rank:
-                return Refusal("fill.below-base", lambda: "only " + a(rank_word(rank))
-                               + ", one rank below the base, can fill an empty column")
-        return super().target_refusal(st, src, dst, card, n)

@@ -10,8 +10,8 @@ cdef class Layout:
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
     cdef public bytes foundations, wastes, tableau, cleared, alone, sunk
-    cdef public bytes fill_from, refiller, refilled
-    cdef public list targets, lone, groups, sunk_groups
+    cdef public bytes fill_from, refiller, refilled, room, cells
+    cdef public list targets, lone, groups, sunk_groups, spaces
 
 
 cdef class Board:
@@ -28,6 +28,7 @@ cdef class Board:
     cdef bint won(self)
     cdef str asked(self, object moves)
     cpdef list moves(self, bytes sources=*)
+    cdef Py_ssize_t carried(self, Py_ssize_t src, Py_ssize_t dst)
     cpdef bint can_deal(self)
     cpdef bint useful(self, Py_ssize_t m)
     cdef void entry(self, Py_ssize_t tag, Py_ssize_t a, Py_ssize_t b=*, Py_ssize_t c=*,

@@ -32,8 +32,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..cards import RANK, SUIT
 from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
-from ..options import Deals, Fill, Goal, Kind, Scoring, Unit
-from ..rules import RuleSet
+from ..options import Carry, Deals, Fill, Goal, Kind, Scoring, Unit
+from ..rules import RuleSet, below
 from .position import endless, interchangeable, own_hooks, sink_piles
 
 #: The hooks the shared rules run when listing, playing and judging moves: a rule set with
@@ -62,8 +62,8 @@ KINDS = (Kind.TABLEAU, Kind.FOUNDATION, Kind.STOCK, Kind.WASTE, Kind.RESERVE, Ki
 FOUNDATION_CODE, STOCK_CODE, WASTE_CODE = 1, 2, 3
 UNITS = (None, Unit.TOP, Unit.TAIL, Unit.WHOLE, Unit.FACEUP, Unit.PACKED)
 TOP_CODE, TAIL_CODE, WHOLE_CODE, FACEUP_CODE, PACKED_CODE = 1, 2, 3, 4, 5
-FILLS = (Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE)
-ANY_CODE, NONE_CODE, KING_CODE, BASE_CODE = 0, 1, 2, 3
+FILLS = (Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE, Fill.BELOW_BASE)
+ANY_CODE, NONE_CODE, KING_CODE, BASE_CODE, BELOW_BASE_CODE = 0, 1, 2, 3, 4
 DEALS = (Deals.NONE, Deals.WASTE, Deals.TABLEAU, Deals.FOUNDATION)
 TO_NONE, TO_WASTE, TO_TABLEAU, TO_FOUNDATION = 0, 1, 2, 3
 #: Journal entries, eight bytes each: cards moved (src, dst, n, flags, old face-down counts
@@ -109,6 +109,12 @@ class Layout:
         self.fill = bytes(FILLS.index(g.fill) for g in groups)
         self.capacity = bytes(g.capacity for g in groups)
         self.limit = bytes(rules.pile_limit)
+        # Per pile whose moves of several cards carry what the room allows (``Carry.ROOM``):
+        # its group's piles that any card may start, counted while empty (``RuleSet.room``).
+        self.room = bytes(g.carry == Carry.ROOM for g in groups)
+        self.spaces = [bytes(rules.by_kind[g.kind]) if g.fill == Fill.ANY and not g.fill_from
+                       else b"" for g in groups]
+        self.cells = bytes(rules.by_kind.get(Kind.CELL, ()))
         self.turning = bytes(rules.turning)
         tables: list[bytes] = []
         build = bytearray(count)  # 1 + the index of the pile's build table (0: no build)
@@ -440,6 +446,8 @@ class Board:
         rank_of: bytes = RANKS  # a local reference: the pointer below stays valid
         ranks: cython.p_uchar = rank_of
         base: cython.Py_ssize_t = self.vars[0] if self.has[0] else 1
+        under_base: cython.Py_ssize_t = below(base)
+        roomy: cython.p_uchar = lay.room
         # The module's constants as C values: a global name is a lookup at each use.
         stride: cython.Py_ssize_t = STRIDE
         table: cython.Py_ssize_t = TABLE
@@ -450,6 +458,7 @@ class Board:
         any_fill: cython.Py_ssize_t = ANY_CODE
         king_fill: cython.Py_ssize_t = KING_CODE
         base_fill: cython.Py_ssize_t = BASE_CODE
+        below_fill: cython.Py_ssize_t = BELOW_BASE_CODE
         out: list[int] = []
         tg: bytes
         src: cython.Py_ssize_t
@@ -500,6 +509,8 @@ class Board:
                     limit = limits[dst]
                     if n > 1 and limit and size[dst] + n > limit:
                         continue
+                    if n > 1 and roomy[src] and n > self.carried(src, dst):
+                        continue
                     if caps[dst] and size[dst] >= caps[dst]:
                         continue
                     if size[dst]:
@@ -509,7 +520,9 @@ class Board:
                     else:
                         fill = fills[dst]
                         takes = (fill == any_fill or (fill == king_fill and ranks[card] == 13)
-                                 or (fill == base_fill and (base == 0 or ranks[card] == base)))
+                                 or (fill == base_fill and (base == 0 or ranks[card] == base))
+                                 or (fill == below_fill
+                                     and (base == 0 or ranks[card] == under_base)))
                         if takes and (refillers[dst] or froms[dst]):  # ``fill_refusal``
                             r = refillers[dst] - 1
                             if r >= 0 and size[r]:
@@ -521,6 +534,21 @@ class Board:
         if self.can_deal():
             out.append(DEAL)
         return out
+
+    def carried(self, src: cython.Py_ssize_t, dst: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """``RuleSet.room``'s most cards one move out of ``src`` into ``dst`` may carry."""
+        lay: Layout = self.layout
+        size: cython.p_uchar = self.size
+        free: cython.Py_ssize_t = 0
+        empty: cython.Py_ssize_t = 0
+        p: cython.Py_ssize_t
+        for p in lay.cells:
+            if not size[p]:
+                free += 1
+        for p in lay.spaces[src]:
+            if not size[p] and p != src and p != dst:
+                empty += 1
+        return (free + 1) << empty
 
     def can_deal(self) -> cython.bint:
         """Whether the stock may act now (``RuleSet.stock_refusal`` refuses nothing)."""

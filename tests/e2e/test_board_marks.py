@@ -13,6 +13,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
+from engine.cards import RANK_NAMES
+from engine.notation import move_text
+from engine.rules import below
+from engine.solver import Budget, Outcome, solve
 from tests.e2e.conftest import lobby_page, open_context
 
 SEED = "3a4b5c6d7e8f90112233"
@@ -60,9 +64,13 @@ def expected_mark(group: dict[str, Any], pile: str, view: dict[str, Any],
         return "↻" if pile in legal else ""
     if group["fill"] == "king":
         return "K"
-    if group["fill"] == "base":
+    if group["fill"] in ("base", "below-base"):
         base = view.get("info", {}).get("base", "Ace")
-        return {"Ace": "A", "Jack": "J", "Queen": "Q", "King": "K"}.get(base, base or "")
+        if not base:
+            return ""
+        rank = RANK_NAMES.index(base)
+        name = RANK_NAMES[below(rank) if group["fill"] == "below-base" else rank]
+        return {"Ace": "A", "Jack": "J", "Queen": "Q", "King": "K"}.get(name, name)
     return ""
 
 
@@ -79,6 +87,32 @@ def test_every_empty_pile_shows_what_may_start_it(page: Page, game: str, variant
                 continue
             want = expected_mark(g, p, state["view"], state["legal"])
             assert drawn[p]["mark"] == want, f"{game}/{variant} empty {p} ({g['fill']})"
+
+
+def test_an_emptied_column_shows_the_rank_below_the_base(page: Page) -> None:
+    """Penguin difficult's columns take only the rank one below the base: played along a
+    winning line until a column is empty, that column shows that rank."""
+    rules = engine.get("penguin", "difficult")
+    columns = [p for g in rules.describe()["layout"] if g["kind"] == "tableau" for p in g["piles"]]
+    st = rules.deal(bytes.fromhex(SEED))
+    line = solve(st, Budget(positions=200_000))
+    assert line.outcome == Outcome.WON
+    moves: list[str] = []
+    empty: list[str] = []
+    for m in line.moves:
+        moves.append(move_text(rules, m))
+        st.play(m)
+        empty = [p for p in columns if not st.piles[rules.pile_index[p]]]
+        if empty:
+            break
+    assert empty, "the line empties a column"
+    name = RANK_NAMES[below(st.vars["base"])]
+    sid = practice(page, "penguin", "difficult")
+    reply = page.evaluate(PLAY, [sid, moves])
+    page.reload()
+    page.wait_for_selector(f".session[data-rev='{reply['rev']}'] .board")
+    want = {"Ace": "A", "Jack": "J", "Queen": "Q", "King": "K"}.get(name, name)
+    assert page.evaluate(MARKS)[empty[0]] == {"cards": 0, "mark": want}
 
 
 @pytest.mark.parametrize(("variant", "shown"), [("easy", 3), ("difficult", 1)])

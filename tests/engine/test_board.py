@@ -37,11 +37,13 @@ def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -
                      "bristol/difficult", "bristol/easy", "canfield/difficult", "canfield/easy",
                      "castile/standard",
                      "eagle-wing/difficult", "eagle-wing/easy",
+                     "eight-off/difficult", "eight-off/easy",
                      "eliminator/difficult", "eliminator/easy",
                      "flower-garden/difficult", "flower-garden/easy",
                      "fortress/difficult", "fortress/easy", "golf/difficult", "golf/easy",
                      "klondike/difficult", "klondike/easy", "lady-betty/standard",
-                     "scorpion/difficult", "scorpion/easy", "shamrocks/difficult", "shamrocks/easy",
+                     "penguin/difficult", "penguin/easy", "scorpion/difficult", "scorpion/easy",
+                     "shamrocks/difficult", "shamrocks/easy",
                      "yukon/difficult", "yukon/easy"]
     asking = [key for key in PLAIN if Layout(engine.get(*key.split("/"))).asks]
     assert asking == [key for key in PLAIN if key.split("/")[0] in (
@@ -277,6 +279,38 @@ def test_a_board_refills_and_fills_columns_as_the_engine_does(rules, piles, down
     """A reserve that refills columns (``Group.refills``) and the columns' ``fill_from``,
     on a board: the same moves before and after, the same piles."""
     st = rules.setup(piles, down, base=5)
+    board = Board(st.copy())
+    check_position(board, st, rules)
+    m = engine.parse_move(rules, move)
+    st.play(m)
+    board.play(Board.encode(m))
+    check_position(board, st, rules)
+
+
+CELLS_BUT_TWO = {f"c{i}": card for i, card in enumerate("Kh Qh Jh Th 9h 8h".split(), 1)}
+OTHER_COLUMNS = {"t3": "2d", "t4": "3d", "t5": "4d", "t6": "5d", "t7": "6d"}
+
+
+@pytest.mark.parametrize(("rules", "piles", "base", "move"), [
+    # Two free cells carry three cards: the run of four stays (``Carry.ROOM``) ...
+    (engine.get("eight-off", "easy"),
+     {"t1": "9s 8s 7s 6s", "t2": "Ts", "t8": "7d", **OTHER_COLUMNS, **CELLS_BUT_TWO}, 1,
+     "t1-c7"),
+    # ... an empty column other than the target doubles that, where any card starts one ...
+    (engine.get("eight-off", "easy"),
+     {"t1": "9s 8s 7s 6s", "t2": "Ts", **OTHER_COLUMNS, **CELLS_BUT_TWO}, 1, "t1:4-t2"),
+    # ... and not where only Kings do.
+    (engine.get("eight-off", "difficult"),
+     {"t1": "9s 8s 7s 6s", "t2": "Ts", **OTHER_COLUMNS, **CELLS_BUT_TWO}, 1, "t1-c7"),
+    # Only the rank below the base starts a column (``Fill.BELOW_BASE``), wrapping.
+    (engine.get("penguin", "difficult"),
+     {"t1": "Qd 9s 8s", "t4": "Kd 3s 2s", "c1": "5h", "f1": "4c"}, 4, "t4:2-t2"),
+    (engine.get("penguin", "difficult"), {"t1": "Qd Ks", "t2": "Qs", "f1": "Ac"}, 1, "t1-t3"),
+], ids=["room", "room-doubled", "room-kings", "below-base", "below-ace"])
+def test_a_board_carries_and_fills_as_the_engine_does(rules, piles, base, move) -> None:
+    """The room a run of several cards needs and a fill below the base, on a board: the same
+    moves before and after, the same piles."""
+    st = rules.setup(piles, base=base)
     board = Board(st.copy())
     check_position(board, st, rules)
     m = engine.parse_move(rules, move)

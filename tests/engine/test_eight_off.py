@@ -84,7 +84,7 @@ def test_multi_card_move_needs_room_to_go_one_at_a_time():
     run = {"t1": "9s 8s 7s 6s", "t2": "Ts", **FULL}
     st = EASY.setup(cells(2, run))
     e = refused(st, "t1:4-t2")
-    assert e.code == "eight-off.room"
+    assert e.code == "unit.room"
     assert e.message == ("only 3 cards can move together here: 2 free cells and 0 other "
                          "empty columns allow that many one at a time")
     st = EASY.setup(cells(2, {**run, "t1": "8s 7s 6s", "t2": "9s"}))
@@ -99,7 +99,7 @@ def test_an_empty_column_doubles_the_room_in_easy_but_not_the_target():
     play(st, "t1:4-t2")  # (1 + 1) * 2 = 4
     st = EASY.setup(cells(1, {"t1": "Qh 9s 8s 7s", "t2": "", **FULL}))
     e = refused(st, "t1:3-t2")  # the target column does not count: (1 + 1) * 1 = 2
-    assert e.code == "eight-off.room" and "1 free cell and 0 other empty columns" in e.message
+    assert e.code == "unit.room" and "1 free cell and 0 other empty columns" in e.message
     play(st, "t1:2-t2")
     st = EASY.setup(cells(1, {"t1": "Qh 9s 8s 7s", "t2": "", **FULL, "t3": ""}))
     play(st, "t1:3-t2")  # one other empty column: (1 + 1) * 2 = 4
@@ -109,7 +109,7 @@ def test_difficult_counts_only_free_cells():
     pos = {"t1": "9s 8s 7s 6s", "t2": "Ts", **FULL, "t3": ""}
     st = HARD.setup(cells(1, pos))
     e = refused(st, "t1:4-t2")
-    assert e.code == "eight-off.room"
+    assert e.code == "unit.room"
     assert e.message == ("only 2 cards can move together here: 1 free cell allows that "
                          "many one at a time (empty columns take only Kings)")
     st = HARD.setup(cells(1, {**pos, "t1": "7s 6s", "t2": "8s"}))

@@ -5,7 +5,7 @@ published day is checked again by ``samedeal verify-day`` with the same
 of positions, the line and its par exactly as they were. Candidates of bench/daily_job.py's
 sample day (its fixed secret), chosen for a won and an unknown verdict of Gaps (a move of
 its own, a beam and best first over unpacked positions), Aces Up, Pyramid (a discard pile),
-La Belle Lucie and Penguin, each under a second and a half."""
+La Belle Lucie and Spiderette, each under a second and a half."""
 
 from __future__ import annotations
 
@@ -30,10 +30,10 @@ PINS = [
     ("gaps/easy", 0, "unknown", 12500, None, None),
     ("la-belle-lucie/easy", 0, "won", 153, 70,
      "292699e13eb32f7fcc3d2449134ae48b82ff2895c074908a4c6712a4a3ad7e61"),
-    ("penguin/difficult", 0, "won", 3680, 78,
-     "fc5c4c56ce23e734ddf1c411722f657774c8c54b987cc53cd6c6587599fb8786"),
     ("pyramid/difficult", 1, "won", 43, 42,
      "07f27794f3b58f368bec297a9898932b5ca102454745c97a3a0c072051baeea3"),
+    ("spiderette/easy", 2, "won", 6410, 73,
+     "7831b02c53d1aeb1ed8fdce8157e51ea5a8e42f5ecc4f55713bf32700b4f1b48"),
 ]
 
 
