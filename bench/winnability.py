@@ -202,24 +202,45 @@ def census(keys: list[str], deals: int, positions: int, seconds: float, allowanc
     return data
 
 
-def again(keys: list[str], jobs: int) -> dict[str, Any]:
+def again(keys: list[str], jobs: int, deep: bool = False) -> dict[str, Any]:
     """Search the table's rows of ``keys`` again, the same deals with the same budget, with
     this solver, whose version then marks each row: for when a later version changes what
     the search proves on those rule sets (docs/solver.md: its safe moves from a draw-three
-    waste), where running the whole table again would take hours."""
+    waste), where running the whole table again would take hours. ``deep``: the deeper
+    census's rows."""
     data = load()
-    b = data["budget"]
+    holder = data["deep"] if deep else data
+    b = holder["budget"]
     with ProcessPoolExecutor(jobs) as pool:
         for key in keys:
-            n = len(data["sets"][key]["outcomes"])
+            n = len(holder["sets"][key]["outcomes"])
             rec: dict[str, Any] = {"outcomes": "", "positions": [], "cpu": [], "moves": [],
                                    "solver": VERSION}
             for d in pool.map(judge, [key] * n, range(n), [b["positions"]] * n,
                               [b["seconds"]] * n):
                 add(rec, d)
-            data["sets"][key] = rec
+            holder["sets"][key] = rec
             save(data)
             print(f"{key}: {row(key, rec)[1:5]}", flush=True)
+    return data
+
+
+def within_again(keys: list[str], jobs: int) -> dict[str, Any]:
+    """``again`` for the rows within the time: the same deals with the same seconds each,
+    with this solver, whose version then marks each row."""
+    data = load()
+    seconds = data["within"]["budget"]["seconds"]
+    sets = data["within"]["sets"]
+    with ProcessPoolExecutor(jobs) as pool:
+        for key in keys:
+            n = len(sets[key]["outcomes"])
+            rec: dict[str, Any] = {"outcomes": "", "cpu": [], "solver": VERSION}
+            for d in pool.map(judge, [key] * n, range(n), [None] * n, [seconds] * n):
+                rec["outcomes"] += d.outcome
+                rec["cpu"].append(round(d.cpu, 3))
+            sets[key] = rec
+            save(data)
+            print(f"{key}: {rec['outcomes']}", flush=True)
     return data
 
 
@@ -355,7 +376,7 @@ def render(data: dict[str, Any]) -> str:
         "A row marked with a version was searched again with that one, the same deals with",
         "the same budget (`--again`), as a later version changed what the search proves there",
         "([solver.md](solver.md): safe moves from a draw-three waste, or before a shuffled",
-        "redeal, could make a win look lost).",
+        "redeal, could make a win look lost; Eight Off and Penguin searched on a board).",
         "",
         *so_far,
         "",
@@ -486,6 +507,7 @@ def render_within(rec_all: dict[str, Any]) -> list[str]:
         "(a scored game: its target reached, or its best score proved the best there is). The",
         sample[0],
         "Times are CPU seconds; the median counts an undecided deal as slower than any.",
+        "A row marked with a version was searched again with that one (`--again`).",
         "Regenerate with",
         *sample[1:],
         "",
@@ -504,7 +526,8 @@ def render_within(rec_all: dict[str, Any]) -> list[str]:
             continue
         times = sorted(c if o != "U" else math.inf for o, c in zip(out, rec["cpu"], strict=True))
         med = times[n // 2]
-        lines.append(f"| `{key}` | {n} | {out.count('W')} | {out.count('L')} | "
+        name = f"`{key}`" + (f" (version {rec['solver']})" if "solver" in rec else "")
+        lines.append(f"| {name} | {n} | {out.count('W')} | {out.count('L')} | "
                      f"{100 * (n - undecided(rec)) / n:.0f}% | "
                      f"{fmt(med) if math.isfinite(med) else '-'} | "
                      f"{WHY_NOT.get(key, 'speed') if short_of_target(rec) else ''} |")
@@ -536,7 +559,8 @@ def main() -> None:
                    help="instead: the rule sets the step search plays (or those named), "
                    "--deals deals each with SECONDS")
     p.add_argument("--again", action="store_true",
-                   help="search the named rule sets' rows of the table again with this "
+                   help="search the named rule sets' rows of the table (with --within: of "
+                   "the time's table; with --deep: of the deeper census) again with this "
                    "solver, the same deals and budget, its version marking each row")
     p.add_argument("--held", action="store_true",
                    help=f"only the rule sets held to the {TARGET}%% target (not out of reach for "
@@ -547,8 +571,10 @@ def main() -> None:
         keys = [k for k in keys if k not in WHY_NOT]
     if args.render:
         data = load()
+    elif args.again and args.within:
+        data = within_again(args.keys, args.jobs)
     elif args.again:
-        data = again(args.keys, args.jobs)
+        data = again(args.keys, args.jobs, args.deep)
     elif args.longer:
         from bench.longer import longer
 
