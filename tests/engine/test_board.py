@@ -278,13 +278,7 @@ def test_a_board_refills_and_fills_columns_as_the_engine_does(rules, piles, down
                                                              move) -> None:
     """A reserve that refills columns (``Group.refills``) and the columns' ``fill_from``,
     on a board: the same moves before and after, the same piles."""
-    st = rules.setup(piles, down, base=5)
-    board = Board(st.copy())
-    check_position(board, st, rules)
-    m = engine.parse_move(rules, move)
-    st.play(m)
-    board.play(Board.encode(m))
-    check_position(board, st, rules)
+    check_move(rules.setup(piles, down, base=5), move)
 
 
 CELLS_BUT_TWO = {f"c{i}": card for i, card in enumerate("Kh Qh Jh Th 9h 8h".split(), 1)}
@@ -310,7 +304,12 @@ OTHER_COLUMNS = {"t3": "2d", "t4": "3d", "t5": "4d", "t6": "5d", "t7": "6d"}
 def test_a_board_carries_and_fills_as_the_engine_does(rules, piles, base, move) -> None:
     """The room a run of several cards needs and a fill below the base, on a board: the same
     moves before and after, the same piles."""
-    st = rules.setup(piles, base=base)
+    check_move(rules.setup(piles, base=base), move)
+
+
+def check_move(st: State, move: str) -> None:
+    """The board made of ``st`` and ``st`` itself agree before and after ``move``."""
+    rules = st.rules
     board = Board(st.copy())
     check_position(board, st, rules)
     m = engine.parse_move(rules, move)
