@@ -412,11 +412,13 @@ class Due:
     left: Callable[[redis.Redis], Awaitable[list[str]]]
 
 
-async def arena_due(n: Node, url: str) -> Due:
+async def arena_due(n: Node, url: str, first: bool) -> Due:
     """An arena whose first round is due now, two players in it; nothing has dealt it (no
-    node of this database sweeps but the ones the test starts)."""
+    node of this database sweeps but the ones the test starts). ``first``: ``n`` may still
+    be in the one sweep it makes as it starts, so the round falls due only once both players
+    are in (that sweep would deal it to nobody)."""
     made = (await arena_admin.run(url, "create", game="golf", variant="easy", duration="60",
-                                  interval="30", start="now"))[0]
+                                  interval="30", start="+3s" if first else "now"))[0]
     aid, players = made["arena"], []
     for name in ("Ann", "Bob"):
         pid, token = await player(n, name)
@@ -425,6 +427,8 @@ async def arena_due(n: Node, url: str) -> Due:
         assert joined["type"] == "arena", joined
         await ws.close()
         players.append(pid)
+    if first:
+        await asyncio.sleep(max(0.0, made["starts_at"] / 1000 - time.time()) + 0.1)
 
     async def left(r: redis.Redis) -> list[str]:
         """What is missing of the first round: claimed, its race made with both players
@@ -449,7 +453,7 @@ async def arena_due(n: Node, url: str) -> Due:
     return Due(aid, left)
 
 
-async def ghost_due(n: Node, url: str) -> Due:
+async def ghost_due(n: Node, url: str, first: bool) -> Due:
     """A ghost race whose time is up, nobody in it: the sweep closes it, then reveals it."""
     _, token = await player(n, "Ann")
     ws = await Ws.open(n, token)
@@ -476,7 +480,7 @@ async def ghost_due(n: Node, url: str) -> Due:
     return Due(gid, left)
 
 
-SWEEPS: dict[str, Callable[[Node, str], Awaitable[Due]]] = {
+SWEEPS: dict[str, Callable[[Node, str, bool], Awaitable[Due]]] = {
     "Arenas.run_due": arena_due, "Ghosts.sweep": ghost_due}
 
 
@@ -498,7 +502,7 @@ async def test_a_node_killed_at_any_store_call_of_a_sweep_job_leaves_it_to_the_n
         try:
             await r.flushdb()
             for call in itertools.count(1):
-                due = await SWEEPS[job](setup, url)
+                due = await SWEEPS[job](setup, url, call == 1)
                 _, pid = await asyncio.to_thread(
                     forks.crash, f"sweep.{job}:{call}:{when}", once, url)
                 # Its sweep runs at once: it stops at its crash point, or it does the whole
