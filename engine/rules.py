@@ -182,8 +182,10 @@ class Group:
     this one (a single pile: a squared reserve) fills at once with its top card, while it
     lasts; until then such a pile takes no other card. carry: how many cards one move out
     of a pile may carry (``Carry``: any run its unit allows, or what the room allows).
-    Words given as plain strings are checked against the options (``engine/options.py``)
-    here.
+    collects: a foundation that takes every run of this many cards packed by its column's
+    build off the columns' tops by itself, after each move, and takes no card played to it
+    (Spiderette's King-to-Ace runs; 0: none). Words given as plain strings are checked
+    against the options (``engine/options.py``) here.
 
     How the group looks, for renderers (``RuleSet.describe``): fan: how a pile is spread
     (``None``: by kind); word/label name one pile and the group in players' words ("" : the
@@ -205,6 +207,7 @@ class Group:
     fill_from: tuple[Kind, ...] = ()
     refills: Kind | None = None
     carry: Carry = Carry.ANY
+    collects: int = 0
     prefix: str = ""
     fan: Fan | None = None
     word: str = ""
@@ -239,6 +242,12 @@ class Group:
                     f"Group refills from {self.count} piles, but only one pile can refill")
         if self.build is not None and not isinstance(self.build, Build):
             raise DeclarationError(f"Group build is {self.build!r}, which is not a Build")
+        if self.collects and not (
+                type(self.collects) is int and self.collects > 1 and self.kind == Kind.FOUNDATION
+                and self.count == 1 and self.build is None and self.unit is None):
+            raise DeclarationError(f"Group collects {self.collects!r}: runs of two cards or "
+                                   "more, to one foundation that builds nothing and keeps "
+                                   "its cards")
         for name in ("deal", "down"):
             given = getattr(self, name)
             if given and len(given) != self.count:
@@ -286,14 +295,23 @@ class Stock:
     """The stock's action. to: ``waste`` (``draw`` cards onto one waste pile, or one onto each
     of several), ``tableau`` (one onto each column), ``foundation`` (one onto it), or ``none``
     (the stock's top card is played as a card, as in the placement games). passes: how many
-    times it may be gone through in all (0: no limit)."""
+    times it may be gone through in all (0: no limit). rest: with ``tableau``, the kind of
+    piles its last cards go to, one onto each, once no more remain than there are such piles
+    (the columns get cards only while more remain): Agnes Sorel's last two, turned up to
+    play."""
 
     to: Deals = Deals.WASTE
     draw: int = 1
     passes: int = 1
+    rest: Kind | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "to", option(Deals, self.to, "Stock to"))
+        if self.rest is not None:
+            object.__setattr__(self, "rest", option(Kind, self.rest, "Stock rest"))
+            if self.to != Deals.TABLEAU:
+                raise DeclarationError("a stock's rest goes with a stock that deals to the "
+                                       "tableau")
 
 
 @dataclass(frozen=True)
@@ -446,6 +464,9 @@ class RuleSet(ABC):
         self.refiller = {g.refills: i for i, g in enumerate(self.pile_group)
                          if g.refills is not None}
         self.refilled = [(t, r) for k, r in self.refiller.items() for t in self.by_kind.get(k, ())]
+        #: The foundation that collects completed runs, with their length (``Group.collects``).
+        self.collector = next(((i, g.collects) for i, g in enumerate(self.pile_group)
+                               if g.collects), None)
         st = self.by_kind.get(STOCK_PILE)
         self.stock_pile = st[0] if st else -1
         # How a target's answer may be looked up (``moves_from``): by the shared rule's row of
@@ -501,6 +522,11 @@ class RuleSet(ABC):
         self.check_beaten()
         if self.stock is not None and not isinstance(self.stock, Stock):
             raise DeclarationError(f"stock is {self.stock!r}, which is not a Stock")
+        if self.stock is not None and self.stock.rest is not None and (
+                self.stock.rest == TABLEAU
+                or not any(g.kind == self.stock.rest for g in self.groups)):
+            raise DeclarationError(f"the stock's rest names {self.stock.rest.value} piles, "
+                                   "which the rule set does not declare apart from its columns")
         lo, hi = self.players
         if not 1 <= lo <= hi:
             raise DeclarationError(f"players is {self.players!r}, which is no range of seats")
@@ -766,6 +792,8 @@ class RuleSet(ABC):
         sg, dg = self.pile_group[src], self.pile_group[dst]
         pile = st.piles[src]
         if sg.unit is None:
+            if sg.collects:
+                return Refusal("source.fixed", "completed runs stay off the table")
             return Refusal("source.fixed", f"cards in the {sg.noun} stay where they are")
         if not pile:
             return Refusal("source.empty", f"{self.pile_names[src]} is empty")
@@ -774,6 +802,11 @@ class RuleSet(ABC):
                            + ("card" if len(pile) == 1 else "cards"))
         if n > len(pile) - st.down[src]:
             return Refusal("source.hidden", "face-down cards can't be moved")
+        if dg.collects:
+            run = ("King-to-Ace" if dg.collects == 13 and sg.build is not None
+                   and sg.build.direction == Direction.DOWN else f"{dg.collects}-card")
+            return Refusal("target.collects", f"completed {run} runs leave the table by "
+                           "themselves; no card is played there")
         if dg.kind not in sg.to:
             if sg.kind == dg.kind:
                 return Refusal(
@@ -960,15 +993,19 @@ class RuleSet(ABC):
             else:
                 self.deal_round(st, wastes)
         elif spec.to == Deals.TABLEAU:
-            self.deal_round(st, self.by_kind[TABLEAU])
+            rest = self.by_kind[spec.rest] if spec.rest is not None else []
+            self.deal_round(st, self.by_kind[TABLEAU], len(rest))
+            if rest and len(st.piles[s]) <= len(rest):
+                self.deal_round(st, rest)
         else:
             st.move_cards(s, self.by_kind[spec.to][0], 1)
 
-    def deal_round(self, st: State, piles: list[int]) -> None:
-        """One card from the stock onto each pile, leftmost first, while the stock lasts."""
+    def deal_round(self, st: State, piles: list[int], keep: int = 0) -> None:
+        """One card from the stock onto each pile, leftmost first, while more than ``keep``
+        cards remain in it."""
         s = self.stock_pile
         for p in piles:
-            if not st.piles[s]:
+            if len(st.piles[s]) <= keep:
                 break
             st.move_cards(s, p, 1)
 
@@ -976,8 +1013,14 @@ class RuleSet(ABC):
         raise AssertionError(f"{self.key}: no way to apply {move}")
 
     def after_move(self, st: State) -> None:
-        """Turn up exposed tops; then a reserve that refills (``Group.refills``) fills each
-        emptied pile with its top card, while it lasts."""
+        """Take completed runs off the columns (``Group.collects``); turn up exposed tops;
+        then a reserve that refills (``Group.refills``) fills each emptied pile with its top
+        card, while it lasts."""
+        if self.collector is not None:
+            to, n = self.collector
+            for p in self.by_kind[TABLEAU]:
+                if len(st.piles[p]) - st.down[p] >= n and self.run_length(st, p) >= n:
+                    st.move_cards(p, to, n)
         self.turn_tops(st)
         piles = st.piles
         for t, r in self.refilled:

@@ -15,7 +15,9 @@ class AgnesSorel(RuleSet):
     name = "Agnes Sorel"
     variants = ("standard",)
     base = Base.DEALT
-    stock = Stock(Deals.TABLEAU)
+    # Seven at a time while more than two remain; the last two turn up onto r1 and r2 (23
+    # cards: three deals of seven, then the two).
+    stock = Stock(Deals.TABLEAU, rest=RESERVE)
     summary = ("Build the foundations up in suit from the dealt card's rank, wrapping K-A; "
                "seven face-up columns build down in the same colour, any card fills a space. "
                "The stock deals seven three times, then its last two cards turn up to play.")
@@ -33,19 +35,6 @@ class AgnesSorel(RuleSet):
                   fill=Fill.BASE),
             Group(STOCK_PILE),
         )
-
-    def apply_stock(self, st: State) -> None:
-        """One card to each column while more than two remain; the last two turn up onto
-        r1 and r2 (23 cards: three deals of seven, then the two)."""
-        s = self.stock_pile
-        for t in self.by_kind[TABLEAU]:
-            if len(st.piles[s]) <= 2:
-                break
-            st.move_cards(s, t, 1)
-        if len(st.piles[s]) <= 2:
-            for r in self.by_kind[RESERVE]:
-                if st.piles[s]:
-                    st.move_cards(s, r, 1)
 
     def useful(self, st: State, m: Move) -> bool:
         return super().useful(st, m) and not idle_swap(self, st, m)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import RANK
-from ..core import Refusal, State
+from ..core import State
 from ..options import Deals, Direction, Fill, SuitRule, Unit
 from ..registry import register
 from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
@@ -29,32 +29,15 @@ class Spiderette(RuleSet):
             Group(TABLEAU, 7, deal=(hidden + 1,) * 7, down=(hidden,) * 7,
                   build=Build(Direction.DOWN, SuitRule.ANY), fill=Fill.ANY, unit=Unit.WHOLE,
                   to=(TABLEAU,), turn_up=True),
-            # Where completed runs go: face up, nothing is played to it or taken from it.
-            Group(FOUNDATION, 1, fill=Fill.NONE),
+            # Where completed runs go by themselves: face up, nothing is played to it or
+            # taken from it; four runs there win.
+            Group(FOUNDATION, 1, fill=Fill.NONE, collects=SET),
             Group(STOCK_PILE),
         )
 
     @property
     def removed(self) -> int:
         return self.by_kind[FOUNDATION][0]
-
-    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
-        if src < 0 or dst < 0 or src == dst:
-            return super().source_refusal(st, src, dst, n)
-        if src == self.removed:
-            return Refusal("source.fixed", "removed runs stay off the table")
-        if dst == self.removed:
-            return Refusal("spiderette.removed",
-                           "completed King-to-Ace runs leave the table by themselves; "
-                           "no card is played there")
-        return super().source_refusal(st, src, dst, n)
-
-    def after_move(self, st: State) -> None:
-        """Take every completed King-to-Ace run off the table, then turn tops up."""
-        for p in self.by_kind[TABLEAU]:
-            if len(st.piles[p]) - st.down[p] >= SET and self.run_length(st, p) == SET:
-                st.move_cards(p, self.removed, SET)
-        self.turn_tops(st)
 
     def score(self, st: State) -> int:
         """13 per removed set, plus the cards in a run down from a face-up King at the
@@ -69,9 +52,6 @@ class Spiderette(RuleSet):
                 k += 1
             total += k
         return total
-
-    def won(self, st: State) -> bool:
-        return len(st.piles[self.removed]) == 52
 
     def info(self, st: State) -> dict[str, Any]:
         return {"sets": len(st.piles[self.removed]) // SET}

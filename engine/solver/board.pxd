@@ -3,13 +3,13 @@
 # without this file, unchanged (docs/solver.md "Compiled").
 
 cdef class Layout:
-    cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal
+    cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal, collect_to, collects
     cdef public bint endless, asks, plain, discard
     cdef public tuple names
     cdef public object rules
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
-    cdef public bytes foundations, wastes, tableau, cleared, alone, sunk
+    cdef public bytes foundations, wastes, tableau, rest, cleared, alone, sunk
     cdef public bytes fill_from, refiller, refilled, room, cells
     cdef public list targets, lone, groups, sunk_groups, spaces
 
@@ -28,6 +28,8 @@ cdef class Board:
     cdef bint won(self)
     cdef str asked(self, object moves)
     cpdef list moves(self, bytes sources=*)
+    cdef Py_ssize_t run(self, Py_ssize_t p)
+    cdef void collect(self)
     cdef Py_ssize_t carried(self, Py_ssize_t src, Py_ssize_t dst)
     cpdef bint can_deal(self)
     cpdef bint useful(self, Py_ssize_t m)
@@ -40,7 +42,7 @@ cdef class Board:
     cpdef void play(self, Py_ssize_t m)
     cdef void turn_tops(self)
     cdef void deal(self)
-    cdef void deal_round(self, bytes piles)
+    cdef void deal_round(self, bytes piles, Py_ssize_t keep)
     cpdef void undo(self)
     cpdef object key(self)
     cpdef object move_of(self, Py_ssize_t m)

@@ -142,11 +142,16 @@ class Layout:
         self.refiller = bytes(refiller)
         self.refilled = bytes(p for pair in rules.refilled for p in pair)
         self.cleared = bytes(rules.cleared)
+        # The foundation that takes completed runs off the columns, and their length
+        # (``Group.collects``; 0: none).
+        self.collect_to, self.collects = rules.collector or (0, 0)
         stock = rules.stock
         self.stock_pile = rules.stock_pile
         self.deals = DEALS.index(stock.to) if stock is not None else TO_NONE
         self.draw = stock.draw if stock is not None else 0
         self.passes = stock.passes if stock is not None else 0
+        # The piles the stock's last cards go to (``Stock.rest``).
+        self.rest = bytes(rules.by_kind[stock.rest]) if stock and stock.rest else b""
         self.endless = endless(rules)
         # The key: piles alone, then each group of interchangeable piles, then the
         # foundations no card leaves (three bytes each), as ``position.key_maker`` orders them.
@@ -466,11 +471,7 @@ class Board:
         n: cython.Py_ssize_t
         lo: cython.Py_ssize_t
         hi: cython.Py_ssize_t
-        i: cython.Py_ssize_t
         b: cython.Py_ssize_t
-        at: cython.Py_ssize_t
-        top: cython.Py_ssize_t
-        under: cython.Py_ssize_t
         card: cython.Py_ssize_t
         limit: cython.Py_ssize_t
         unit: cython.Py_ssize_t
@@ -485,20 +486,8 @@ class Board:
                 lo = hi = 1
             elif unit == faceup_unit:
                 lo, hi = 1, size[src] - down[src]
-            else:  # the packed run on top (``RuleSet.run_length``)
-                b = builds[src]
-                hi = 1
-                if b:
-                    at = src * stride
-                    i = size[src] - 1
-                    top = cards[at + i]
-                    while i > down[src]:
-                        under = cards[at + i - 1]
-                        if not tables[(b - 1) * table + under * 52 + top]:
-                            break
-                        top = under
-                        i -= 1
-                    hi = size[src] - i
+            else:  # the packed run on top
+                hi = self.run(src)
                 lo = hi if unit == whole_unit or unit == packed_unit else 1  # noqa: SIM109 (C ints)
             for n in range(1, hi + 1):
                 if 1 < n < lo:
@@ -534,6 +523,38 @@ class Board:
         if self.can_deal():
             out.append(DEAL)
         return out
+
+    def run(self, p: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """How many top cards of pile ``p`` its build packs (``RuleSet.run_length``)."""
+        lay: Layout = self.layout
+        cards: cython.p_uchar = self.cards
+        tables: cython.p_uchar = lay.tables
+        b: cython.Py_ssize_t = lay.build[p]
+        n: cython.Py_ssize_t = self.size[p]
+        if not b or not n:
+            return min(1, n)
+        at: cython.Py_ssize_t = p * STRIDE
+        table: cython.Py_ssize_t = (b - 1) * TABLE
+        i: cython.Py_ssize_t = n - 1
+        lo: cython.Py_ssize_t = self.down[p]
+        top: cython.Py_ssize_t = cards[at + i]
+        under: cython.Py_ssize_t
+        while i > lo:
+            under = cards[at + i - 1]
+            if not tables[table + under * 52 + top]:
+                break
+            top = under
+            i -= 1
+        return n - i
+
+    def collect(self) -> None:
+        """Take each completed run off the columns' tops (``RuleSet.after_move``)."""
+        lay: Layout = self.layout
+        n: cython.Py_ssize_t = lay.collects
+        p: cython.Py_ssize_t
+        for p in lay.tableau:
+            if self.size[p] - self.down[p] >= n and self.run(p) >= n:
+                self.move_cards(p, lay.collect_to, n)
 
     def carried(self, src: cython.Py_ssize_t, dst: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """``RuleSet.room``'s most cards one move out of ``src`` into ``dst`` may carry."""
@@ -645,6 +666,8 @@ class Board:
             if self.has[2] and kind[src] in (STOCK_CODE, WASTE_CODE) and kind[dst] not in (
                     STOCK_CODE, WASTE_CODE):
                 self.set_var(2, self.vars[2] + n)
+        if lay.collects:
+            self.collect()
         self.turn_tops()
         refilled: bytes = lay.refilled
         size: cython.p_uchar = self.size
@@ -677,16 +700,19 @@ class Board:
             elif len(lay.wastes) == 1:
                 self.move_cards(s, lay.wastes[0], min(lay.draw, self.size[s]), REVERSE)
             else:
-                self.deal_round(lay.wastes)
+                self.deal_round(lay.wastes, 0)
         elif lay.deals == TO_TABLEAU:
-            self.deal_round(lay.tableau)
+            rest: bytes = lay.rest
+            self.deal_round(lay.tableau, len(rest))
+            if rest and self.size[s] <= len(rest):
+                self.deal_round(rest, 0)
         else:
             self.move_cards(s, lay.foundations[0], 1)
 
-    def deal_round(self, piles: bytes) -> None:
+    def deal_round(self, piles: bytes, keep: cython.Py_ssize_t) -> None:
         s = self.layout.stock_pile
         for p in piles:
-            if not self.size[s]:
+            if self.size[s] <= keep:
                 break
             self.move_cards(s, p, 1)
 

@@ -32,7 +32,7 @@ PLAIN = sorted(r.key for r in engine.rule_sets() if plain(r))
 
 
 def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -> None:
-    assert PLAIN == ["bakers-dozen/difficult", "bakers-dozen/easy",
+    assert PLAIN == ["agnes-sorel/standard", "bakers-dozen/difficult", "bakers-dozen/easy",
                      "beleaguered-castle/difficult", "beleaguered-castle/easy",
                      "bristol/difficult", "bristol/easy", "canfield/difficult", "canfield/easy",
                      "castile/standard",
@@ -44,11 +44,12 @@ def test_the_plain_rule_sets_are_those_whose_moves_have_no_hook_of_their_own() -
                      "klondike/difficult", "klondike/easy", "lady-betty/standard",
                      "penguin/difficult", "penguin/easy", "scorpion/difficult", "scorpion/easy",
                      "shamrocks/difficult", "shamrocks/easy",
+                     "spiderette/difficult", "spiderette/easy",
                      "yukon/difficult", "yukon/easy"]
     asking = [key for key in PLAIN if Layout(engine.get(*key.split("/"))).asks]
     assert asking == [key for key in PLAIN if key.split("/")[0] in (
-        "bakers-dozen", "beleaguered-castle", "bristol", "canfield", "flower-garden", "fortress",
-        "shamrocks")]
+        "agnes-sorel", "bakers-dozen", "beleaguered-castle", "bristol", "canfield",
+        "flower-garden", "fortress", "shamrocks")]
 
 
 def test_no_board_plays_a_rule_set_with_rules_of_its_own() -> None:
@@ -305,6 +306,33 @@ def test_a_board_carries_and_fills_as_the_engine_does(rules, piles, base, move) 
     """The room a run of several cards needs and a fill below the base, on a board: the same
     moves before and after, the same piles."""
     check_move(rules.setup(piles, base=base), move)
+
+
+RUN_TO_TWO = "Kh Qs Jh Ts 9h 8s 7h 6s 5h 4s 3h 2s"
+
+
+@pytest.mark.parametrize(("key", "piles", "down", "move"), [
+    # A move completes a King-to-Ace run: it leaves for the foundation, and the card under
+    # it turns up (``Group.collects``) ...
+    ("spiderette/easy", {"t1": "4d " + RUN_TO_TWO, "t2": "Ad", "s": "5c"}, {"t1": 1}, "t2-t1"),
+    # ... or a deal does; a run short of the Ace stays.
+    ("spiderette/difficult", {"t1": RUN_TO_TWO, "t3": "Qd Jd", "s": "5c 6c 7c 8c 9c Tc Ad"},
+     {}, "s"),
+    ("spiderette/easy", {"t1": RUN_TO_TWO[3:], "t2": "Ks", "f": runs("c")["t1"],
+                         "s": "Ad"}, {}, "t1:11-t2"),
+], ids=["move", "deal", "short"])
+def test_a_board_collects_completed_runs_as_the_engine_does(key, piles, down, move) -> None:
+    """Completed runs taken off the columns by themselves, on a board: the same moves before
+    and after, the same piles, and the same again once the move is taken back."""
+    st = engine.get(*key.split("/")).setup(piles, down)
+    board = Board(st.copy())
+    before = board.piles()
+    check_move(st, move)
+    board.play(Board.encode(st.history[-1]))
+    assert board.piles() == st.piles
+    assert sum(len(st.piles[f]) for f in st.rules.by_kind["foundation"]) % 13 == 0
+    board.undo()
+    assert board.piles() == before
 
 
 def check_move(st: State, move: str) -> None:

@@ -80,6 +80,7 @@ def refused(cls: type[RuleSet], field: str, value: str, allowed: str) -> None:
     ({"group": {"fill_from": ("wastes",)}}, "Group fill_from", "wastes", "'waste'"),
     ({"group": {"count": 1, "deal": (7,), "refills": "column"}}, "Group refills", "column",
      "'tableau'"),
+    ({"stock": {"to": "tableau", "rest": "reserves"}}, "Stock rest", "reserves", "'reserve'"),
 ])
 def test_a_misspelt_option_fails_at_registration(kwargs, field, value, allowed):
     refused(declare(**kwargs), field, value, allowed)
@@ -129,6 +130,18 @@ def test_a_goal_with_no_tableau_to_clear_or_fill_fails():
         registry.register(declare(goal="runs", group={"kind": "reserve", "build": None,
                                                       "fill": "none", "unit": "top",
                                                       "to": (FOUNDATION,)}))
+
+
+@pytest.mark.parametrize(("stock", "why"), [
+    ({"rest": "waste"}, "a stock's rest goes with a stock that deals to the tableau"),
+    ({"to": "tableau", "rest": "reserve"},
+     "the stock's rest names reserve piles, which the rule set does not declare"),
+    ({"to": "tableau", "rest": "tableau"},
+     "the stock's rest names tableau piles, which the rule set does not declare apart"),
+])
+def test_a_stock_rest_goes_to_piles_of_their_own_from_a_deal_to_the_columns(stock, why):
+    with pytest.raises(ValueError, match=re.escape(why)):
+        registry.register(declare(stock=stock))
 
 
 def test_a_discard_pile_is_the_one_foundation_and_builds_nothing():

@@ -125,9 +125,11 @@ def test_a_stock_deal_can_complete_runs(rules):
 @pytest.mark.parametrize("rules", BOTH, ids=IDS)
 def test_nothing_is_played_to_or_taken_from_the_removed_pile(rules):
     st = rules.setup({"t1": "Ah", "t2": "2c", "f": "Kd Qs Jh Tc 9d 8s 7h 6c 5d 4s 3h 2h As"})
-    assert code(st, rules, "t1-f") == "spiderette.removed"
+    assert code(st, rules, "t1-f") == "target.collects"
+    assert st.refusal(mv(rules, "t1-f")).message == (
+        "completed King-to-Ace runs leave the table by themselves; no card is played there")
     assert code(st, rules, "f-t2") == "source.fixed"
-    assert st.refusal(mv(rules, "f-t2")).message == "removed runs stay off the table"
+    assert st.refusal(mv(rules, "f-t2")).message == "completed runs stay off the table"
 
 
 @pytest.mark.parametrize("rules", BOTH, ids=IDS)

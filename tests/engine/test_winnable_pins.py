@@ -5,7 +5,7 @@ published day is checked again by ``samedeal verify-day`` with the same
 of positions, the line and its par exactly as they were. Candidates of bench/daily_job.py's
 sample day (its fixed secret), chosen for a won and an unknown verdict of Gaps (a move of
 its own, a beam and best first over unpacked positions), Aces Up, Pyramid (a discard pile),
-La Belle Lucie and Spiderette, each under a second and a half."""
+La Belle Lucie and Isabel, each under a second and a half."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ PINS = [
      "292699e13eb32f7fcc3d2449134ae48b82ff2895c074908a4c6712a4a3ad7e61"),
     ("pyramid/difficult", 1, "won", 43, 42,
      "07f27794f3b58f368bec297a9898932b5ca102454745c97a3a0c072051baeea3"),
-    ("spiderette/easy", 2, "won", 6410, 73,
-     "7831b02c53d1aeb1ed8fdce8157e51ea5a8e42f5ecc4f55713bf32700b4f1b48"),
+    ("isabel/standard", 1, "won", 5071, 26,
+     "7a87fa277147cb948546a247f536e4b4eaa656241060004cbf4f27bc2ad9cd02"),
 ]
 
 
