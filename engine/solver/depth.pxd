@@ -27,3 +27,6 @@ cdef class Choice:
                       unsigned long long founded)
     cpdef unsigned long long followers(self, unsigned long long home,
                                        unsigned long long takes)
+
+
+cpdef bint circled(bytearray on, bytearray under, bytes succ)

@@ -37,12 +37,12 @@ from .moves import (
     EMPTIES,
     FROM_RESERVE,
     MOVE_RANKS,
+    NONE,
     OTHER,
     REVEALS,
     SIDE_KINDS,
     TO_CELL,
     TO_FOUNDATION,
-    circled,
     followed,
     open_pass,
     successors,
@@ -427,6 +427,51 @@ def chosen(st: State, legal: Sequence[Move] | None = None, *, safe: bool = True,
     return [board.move_of(m) for m in choice.choose(board, codes, after_deal)]
 
 
+def stuck(piles: list[list[int]], columns: Sequence[int], succ: bytes) -> bool:
+    """Whether cards of these columns wait on each other in a circle
+    (``moves.successors``)."""
+    on = bytearray(b"\xff" * 52)
+    under = bytearray(b"\xff" * 52)
+    for p in columns:
+        pile = piles[p]
+        for i in range(1, len(pile)):
+            on[pile[i - 1]] = pile[i]
+            under[pile[i]] = pile[i - 1]
+    return circled(on, under, succ)
+
+
+def circled(on: bytearray, under: bytearray, succ: bytes) -> bool:
+    """``stuck`` from ``on`` (per card, the card lying directly on it) and ``under`` (the
+    card it lies directly on), ``NONE`` for none: each card waits for at most one other, so
+    following the waits from each card finds every circle. Compiled with the search, which
+    asks it of every position."""
+    above: cython.p_uchar = on
+    below: cython.p_uchar = under
+    ends: cython.p_uchar = succ
+    marks = bytearray(52)
+    mark: cython.p_uchar = marks
+    waits = bytearray(b"\xff" * 52)
+    wait: cython.p_uchar = waits
+    none: cython.Py_ssize_t = NONE
+    c: cython.Py_ssize_t
+    s: cython.Py_ssize_t
+    w: cython.Py_ssize_t
+    for c in range(52):
+        s = ends[c]
+        if s != none and below[c] != s:
+            w = above[s]
+            if w != none and ends[w] != none:
+                wait[c] = w
+    for c in range(52):
+        w = c
+        while w != none and not mark[w]:
+            mark[w] = c + 1
+            w = wait[w]
+        if w != none and mark[w] == c + 1:
+            return True
+    return False
+
+
 class DepthFirst:
     """The depth-first search from ``st`` (left unchanged): its board, table, stack and
     counters. ``run`` may be called again with a larger budget, to go on from where it
@@ -583,4 +628,4 @@ class DepthFirst:
         return self.verdict(Outcome.LOST, complete=True)
 
 
-__all__ = ["Choice", "DepthFirst", "choice_for", "chosen", "scored"]
+__all__ = ["Choice", "DepthFirst", "choice_for", "chosen", "circled", "scored", "stuck"]

@@ -43,12 +43,6 @@ lost).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Sequence
-
-with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
-    import cython  # (docs/solver.md "Compiled")
-
 from ..cards import RANK
 from ..core import State
 from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
@@ -180,8 +174,8 @@ def successors(rules: RuleSet) -> bytes | None:
     cards on it), and it moves only onto its successor, once nothing lies on that: a card
     not on its successor waits for the card lying directly on its successor to move first,
     unless that one is a King (which may go to an empty column). Cards waiting on each
-    other in a circle (``circled``: the 5 of spades on the 8 of hearts, the 7 of hearts on
-    the 6 of spades) can never move, so the game is lost."""
+    other in a circle (``depth.circled``: the 5 of spades on the 8 of hearts, the 7 of
+    hearts on the 6 of spades) can never move, so the game is lost."""
     if rules.goal != Goal.RUNS or own_hooks(rules, MOVE_HOOKS):
         return None
     if not set(rules.pile_kinds) <= {TABLEAU, STOCK_PILE} or (
@@ -204,48 +198,4 @@ def successors(rules: RuleSet) -> bytes | None:
     return bytes(out)
 
 
-def stuck(piles: list[list[int]], columns: Sequence[int], succ: bytes) -> bool:
-    """Whether cards of these columns wait on each other in a circle (``successors``)."""
-    on = bytearray(b"\xff" * 52)
-    under = bytearray(b"\xff" * 52)
-    for p in columns:
-        pile = piles[p]
-        for i in range(1, len(pile)):
-            on[pile[i - 1]] = pile[i]
-            under[pile[i]] = pile[i - 1]
-    return circled(on, under, succ)
-
-
-def circled(on: bytearray, under: bytearray, succ: bytes) -> bool:
-    """``stuck`` from ``on`` (per card, the card lying directly on it) and ``under`` (the
-    card it lies directly on), ``NONE`` for none: each card waits for at most one other, so
-    following the waits from each card finds every circle."""
-    above: cython.p_uchar = on
-    below: cython.p_uchar = under
-    ends: cython.p_uchar = succ
-    marks = bytearray(52)
-    mark: cython.p_uchar = marks
-    waits = bytearray(b"\xff" * 52)
-    wait: cython.p_uchar = waits
-    none: cython.Py_ssize_t = NONE
-    c: cython.Py_ssize_t
-    s: cython.Py_ssize_t
-    w: cython.Py_ssize_t
-    for c in range(52):
-        s = ends[c]
-        if s != none and below[c] != s:
-            w = above[s]
-            if w != none and ends[w] != none:
-                wait[c] = w
-    for c in range(52):
-        w = c
-        while w != none and not mark[w]:
-            mark[w] = c + 1
-            w = wait[w]
-        if w != none and mark[w] == c + 1:
-            return True
-    return False
-
-
-__all__ = ["circled", "followed", "open_pass", "stuck", "successors", "talon_piles",
-           "talon_sources", "twin_groups"]
+__all__ = ["followed", "open_pass", "successors", "talon_piles", "talon_sources", "twin_groups"]

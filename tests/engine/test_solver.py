@@ -20,8 +20,8 @@ from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.beam import beam
 from engine.solver.bestfirst import Promise, best_first
 from engine.solver.board import Board
-from engine.solver.depth import Choice, DepthFirst, chosen
-from engine.solver.moves import stuck, successors, talon_piles, twin_groups
+from engine.solver.depth import Choice, DepthFirst, chosen, stuck
+from engine.solver.moves import successors, talon_piles, twin_groups
 from engine.solver.position import interchangeable, key_maker, sink_piles
 from engine.solver.state_board import board_for
 
