@@ -34,7 +34,7 @@ import engine
 from bench.winnability import judge, seed
 from engine.cards import RANK, SUIT
 from engine.core import WON, IllegalMove, Move
-from engine.rules import CELL, FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU, WASTE
+from engine.piles import CELL, FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU, WASTE
 
 Rules = dict[str, Any]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .core import MOVE, STOCK, IllegalMove, Move, State
-from .rules import FOUNDATION
+from .piles import FOUNDATION
 from .safe import safe_moves
 from .solver import Budget, Outcome, solve
 from .solver.par import POSITIONS, par_line

@@ -2,63 +2,65 @@
 
 Most games are a tuple of ``Group`` declarations (how many piles of a kind, how they are
 dealt, what builds on them, what fills them, what moves off them) and a few class
-attributes; ``RuleSet`` turns that into legal moves, refusals, the deal, status, score
-and view. Odd games override a small hook (``prepare``, ``extra_moves``,
-``extra_refusal``, ``apply_extra``, ``after_move``, ``won``, ``score``, ``finished``).
+attributes; ``RuleSet`` turns that into the deal, legal moves, status and score. The
+declarations themselves are engine/piles.py; what players see of a rule set (its catalog
+entry, a position's view) is its base ``Views`` (engine/views.py), why a move as sent is
+refused its base ``Refusals`` (engine/refusals.py): plain Python, where this module is
+compiled with the engine's inner loop (engine/compiled.py). Odd games override a small hook
+(``prepare``, ``extra_moves``, ``extra_refusal``, ``apply_extra``, ``after_move``, ``won``,
+``score``, ``finished``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
 
-from .cards import RANK, RANK_NAMES, RED, SUIT, TEXT, card, colour_name, parse_card, show
+from .cards import RANK, SUIT, parse_card, show
 from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
 from .deal import shuffled_deck
 from .options import (
-    Align,
     Base,
     Carry,
     Deals,
     DeclarationError,
-    Direction,
-    Fan,
     Fill,
     Goal,
-    Kind,
-    MatchKind,
     Play,
     Scoring,
-    SuitRule,
     Unit,
     option,
 )
-
-TABLEAU, FOUNDATION, STOCK_PILE, WASTE, RESERVE, CELL, GRID = (
-    Kind.TABLEAU, Kind.FOUNDATION, Kind.STOCK, Kind.WASTE, Kind.RESERVE, Kind.CELL, Kind.GRID,
+from .piles import (
+    CELL,
+    FOUNDATION,
+    RESERVE,
+    STOCK_PILE,
+    TABLEAU,
+    WASTE,
+    BeatenRule,
+    GapRule,
+    Group,
+    MatchMode,
+    PairRule,
+    Stock,
+    a,
+    below,
+    rank_word,
 )
+from .refusals import Refusals
+
 #: Which cards an empty pile takes, 52 flags each (see ``RuleSet._takes``).
 EVERYTHING, NOTHING = bytes([1] * 52), bytes(52)
 #: A target pile not asked yet what it takes (``RuleSet.moves_from``): no real answer is it.
 UNASKED = b"?"
 RANK_ROWS = {r: bytes(RANK[c] == r for c in range(52)) for r in range(1, 14)}
 KINGS = RANK_ROWS[13]
-PREFIX: dict[str, str] = {TABLEAU: "t", FOUNDATION: "f", STOCK_PILE: "s", WASTE: "w",
-                          RESERVE: "r", CELL: "c", GRID: "g"}
-#: What one pile of a kind is called in a sentence, unless its group says (``Group.word``).
-WORD: dict[str, str] = {TABLEAU: "column", FOUNDATION: "foundation", STOCK_PILE: "stock",
-                        WASTE: "waste pile", RESERVE: "reserve", CELL: "cell", GRID: "space"}
-LABEL: dict[str, str] = {TABLEAU: "Tableau", FOUNDATION: "Foundations", STOCK_PILE: "Stock",
-                         WASTE: "Waste", RESERVE: "Reserve", CELL: "Cells", GRID: "Grid"}
-#: Kinds drawn in the band above the main area when their group is small (four piles or fewer).
-TOP_KINDS = frozenset({STOCK_PILE, WASTE, FOUNDATION, CELL, RESERVE})
 #: Options compared on the hot paths, as plain names: a member looked up on its enum class
 #: costs several times a global name's lookup.
 ANY_FILL, NO_FILL, KING_FILL, BASE_FILL = Fill.ANY, Fill.NONE, Fill.KING, Fill.BASE
@@ -67,340 +69,9 @@ TOP_UNIT, WHOLE_UNIT, FACEUP_UNIT, PACKED_UNIT = Unit.TOP, Unit.WHOLE, Unit.FACE
 POINTS, TO_WASTE = Scoring.POINTS, Deals.WASTE
 
 
-def a(word: str) -> str:
-    return ("an " if word[0] in "AEIOU8" or word.startswith("11") else "a ") + word
-
-
-def below(rank: int) -> int:
-    """The rank one below ``rank``, wrapping (below an Ace comes the King)."""
-    return (rank + 11) % 13 + 1
-
-
-def rank_word(rank: int) -> str:
-    return RANK_NAMES[rank]
-
-
-@dataclass(frozen=True)
-class Build:
-    """When ``over`` may lie on ``under``: a rank step, a suit relation, wrap or not.
-
-    direction: a ``Direction`` (``any``: any card on any card); suit: a ``SuitRule``.
-    ``closed`` ranks take nothing (Golf's difficult Kings).
-    """
-
-    direction: Direction = Direction.DOWN
-    suit: SuitRule = SuitRule.ANY
-    wrap: bool = False
-    closed: tuple[int, ...] = ()
-    table: bytes = field(init=False, repr=False, compare=False)
-    rows: tuple[bytes, ...] = field(init=False, repr=False, compare=False)  # per under card
-    #: Per rank of the card laid on (index 1-13): the ranks it may lie on.
-    by_rank: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "direction", option(Direction, self.direction, "Build direction"))
-        object.__setattr__(self, "suit", option(SuitRule, self.suit, "Build suit"))
-        for r in self.closed:
-            if not (type(r) is int and 1 <= r <= 13):
-                raise DeclarationError(f"Build closed holds {r!r}, which is not a rank 1-13")
-        object.__setattr__(self, "by_rank", ((), *(self._steps(r) for r in range(1, 14))))
-        table = bytes(self._fits(u, o) for u in range(52) for o in range(52))
-        object.__setattr__(self, "table", table)
-        object.__setattr__(self, "rows", tuple(table[u * 52:u * 52 + 52] for u in range(52)))
-
-    def steps(self, over_rank: int) -> list[int]:
-        """The ranks ``under`` may have for a card of ``over_rank`` to lie on it."""
-        return list(self.by_rank[over_rank])
-
-    def _steps(self, over_rank: int) -> tuple[int, ...]:
-        if self.direction == Direction.ANY:
-            return tuple(r for r in range(1, 14) if r not in self.closed)
-        out = []
-        if self.direction in (Direction.DOWN, Direction.EITHER):
-            if over_rank < 13:
-                out.append(over_rank + 1)
-            elif self.wrap:
-                out.append(1)
-        if self.direction in (Direction.UP, Direction.EITHER):
-            if over_rank > 1:
-                out.append(over_rank - 1)
-            elif self.wrap:
-                out.append(13)
-        return tuple(r for r in out if r not in self.closed)
-
-    def _fits(self, under: int, over: int) -> bool:
-        if RANK[under] not in self.by_rank[RANK[over]]:
-            return False
-        if self.suit == SuitRule.SAME:
-            return SUIT[under] == SUIT[over]
-        if self.suit == SuitRule.ALTERNATE:
-            return RED[under] != RED[over]
-        if self.suit == SuitRule.COLOUR:
-            return RED[under] == RED[over]
-        if self.suit == SuitRule.OTHER:
-            return SUIT[under] != SUIT[over]
-        return True
-
-    def fits(self, under: int, over: int) -> bool:
-        return bool(self.table[under * 52 + over])
-
-    def rule(self, over: int) -> str:
-        """The sentence a player needs: 'a red 7 goes on a black 8'."""
-        r = RANK[over]
-        ranks = self.steps(r)
-        name = rank_word(r)
-        if self.suit == SuitRule.SAME:
-            if not ranks:
-                return f"nothing can take the {show(over)}"
-            return f"the {show(over)} goes on " + " or ".join(
-                f"the {show(card(x, SUIT[over]))}" for x in ranks)
-        adj = under_adj = ""
-        tail = ""
-        if self.suit == SuitRule.ALTERNATE:
-            adj = colour_name(over) + " "
-            under_adj = ("black " if RED[over] else "red ")
-        elif self.suit == SuitRule.COLOUR:
-            adj = under_adj = colour_name(over) + " "
-        elif self.suit == SuitRule.OTHER:
-            tail = f" of a suit other than {show(over)[-1]}"
-        if not ranks:
-            return f"nothing can take {a(adj + name)}"
-        return f"{a(adj + name)} goes on " + " or ".join(
-            a(under_adj + rank_word(x)) for x in ranks) + tail
-
-
-@dataclass(frozen=True)
-class Group:
-    """A row of piles of one kind and the rules they share.
-
-    deal/down: cards dealt to each pile (bottom up) and how many of them lie face down.
-    build: what may be laid on a card here (``None``: nothing). fill: what may start an empty
-    pile. capacity: most cards a pile holds (0: no limit). unit: what leaves a pile as one
-    move (``None``: nothing leaves). to: the kinds its cards may go to. turn_up: an exposed
-    face-down top card turns face up. fill_from: the kinds whose cards may start an empty
-    pile (none said: any that may move here). refills: the kind of pile whose emptied piles
-    this one (a single pile: a squared reserve) fills at once with its top card, while it
-    lasts; until then such a pile takes no other card. carry: how many cards one move out
-    of a pile may carry (``Carry``: any run its unit allows, or what the room allows).
-    collects: a foundation that takes every run of this many cards packed by its column's
-    build off the columns' tops by itself, after each move, and takes no card played to it
-    (Spiderette's King-to-Ace runs; 0: none). Words given as plain strings are checked
-    against the options (``engine/options.py``) here.
-
-    How the group looks, for renderers (``RuleSet.describe``): fan: how a pile is spread
-    (``None``: by kind); word/label name one pile and the group in players' words ("" : the
-    kind's); columns: piles per drawn row (a grid's width; 0: one row); rows: explicit drawn
-    rows of pile numbers (1-based), top to bottom; align: each row from the start or centred
-    (as pins and a pyramid are).
-    """
-
-    kind: Kind
-    count: int = 1
-    deal: tuple[int, ...] = ()
-    down: tuple[int, ...] = ()
-    build: Build | None = None
-    fill: Fill = Fill.ANY
-    capacity: int = 0
-    unit: Unit | None = None
-    to: tuple[Kind, ...] = ()
-    turn_up: bool = False
-    fill_from: tuple[Kind, ...] = ()
-    refills: Kind | None = None
-    carry: Carry = Carry.ANY
-    collects: int = 0
-    prefix: str = ""
-    fan: Fan | None = None
-    word: str = ""
-    label: str = ""
-    columns: int = 0
-    rows: tuple[tuple[int, ...], ...] = ()
-    align: Align = Align.START
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", option(Kind, self.kind, "Group kind"))
-        object.__setattr__(self, "fill", option(Fill, self.fill, "Group fill"))
-        object.__setattr__(self, "carry", option(Carry, self.carry, "Group carry"))
-        if self.carry == Carry.ROOM and self.unit in (None, Unit.TOP):
-            raise DeclarationError("Group carry is 'room', but its unit moves one card at most")
-        if self.unit is not None:
-            object.__setattr__(self, "unit", option(Unit, self.unit, "Group unit"))
-        if self.fan is not None:
-            object.__setattr__(self, "fan", option(Fan, self.fan, "Group fan"))
-        object.__setattr__(self, "align", option(Align, self.align, "Group align"))
-        if isinstance(self.to, str):
-            raise DeclarationError(f"Group to is {self.to!r}, which is not a tuple of kinds")
-        object.__setattr__(self, "to", tuple(option(Kind, k, "Group to") for k in self.to))
-        if isinstance(self.fill_from, str):
-            raise DeclarationError(
-                f"Group fill_from is {self.fill_from!r}, which is not a tuple of kinds")
-        object.__setattr__(self, "fill_from", tuple(
-            option(Kind, k, "Group fill_from") for k in self.fill_from))
-        if self.refills is not None:
-            object.__setattr__(self, "refills", option(Kind, self.refills, "Group refills"))
-            if self.count != 1:
-                raise DeclarationError(
-                    f"Group refills from {self.count} piles, but only one pile can refill")
-        if self.build is not None and not isinstance(self.build, Build):
-            raise DeclarationError(f"Group build is {self.build!r}, which is not a Build")
-        if self.collects and not (
-                type(self.collects) is int and self.collects > 1 and self.kind == Kind.FOUNDATION
-                and self.count == 1 and self.build is None and self.unit is None):
-            raise DeclarationError(f"Group collects {self.collects!r}: runs of two cards or "
-                                   "more, to one foundation that builds nothing and keeps "
-                                   "its cards")
-        for name in ("deal", "down"):
-            given = getattr(self, name)
-            if given and len(given) != self.count:
-                raise DeclarationError(
-                    f"Group {name} gives {len(given)} piles, but the group has {self.count}")
-
-    def name(self, i: int) -> str:
-        p = self.prefix or PREFIX[self.kind]
-        return p if self.count == 1 else f"{p}{i + 1}"
-
-    @property
-    def noun(self) -> str:
-        """What one of these piles is called in a sentence ("column", "pin")."""
-        return self.word or WORD[self.kind]
-
-    @property
-    def heading(self) -> str:
-        return self.label or LABEL[self.kind]
-
-    @property
-    def area(self) -> str:
-        return "top" if self.kind in TOP_KINDS and self.count <= 4 else "main"
-
-    def drawn_rows(self) -> list[list[str]]:
-        """The piles' names as drawn, row by row."""
-        if self.rows:
-            return [[self.name(i - 1) for i in row] for row in self.rows]
-        step = self.columns or self.count
-        return [[self.name(i) for i in range(r, min(r + step, self.count))]
-                for r in range(0, self.count, step)]
-
-    def drawn_width(self) -> int:
-        """Card widths this group needs in the main area."""
-        if self.rows:
-            return max(len(r) for r in self.rows) + 1
-        if self.columns:
-            return self.columns + 1
-        if self.fan == Fan.SLIDER:
-            return 0
-        return 8 if self.fan == Fan.RIGHT else min(self.count, 10)
-
-
-@dataclass(frozen=True)
-class Stock:
-    """The stock's action. to: ``waste`` (``draw`` cards onto one waste pile, or one onto each
-    of several), ``tableau`` (one onto each column), ``foundation`` (one onto it), or ``none``
-    (the stock's top card is played as a card, as in the placement games). passes: how many
-    times it may be gone through in all (0: no limit). rest: with ``tableau``, the kind of
-    piles its last cards go to, one onto each, once no more remain than there are such piles
-    (the columns get cards only while more remain): Agnes Sorel's last two, turned up to
-    play."""
-
-    to: Deals = Deals.WASTE
-    draw: int = 1
-    passes: int = 1
-    rest: Kind | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "to", option(Deals, self.to, "Stock to"))
-        if self.rest is not None:
-            object.__setattr__(self, "rest", option(Kind, self.rest, "Stock rest"))
-            if self.to != Deals.TABLEAU:
-                raise DeclarationError("a stock's rest goes with a stock that deals to the "
-                                       "tableau")
-
-
-@dataclass(frozen=True)
-class GapRule:
-    """Cards slid one at a time into the gaps of a grid (``Kind.GRID``: rows of
-    ``Group.columns`` cells of one card each), where a rule set lists and plays such moves
-    itself: a gap takes the card that lies on its left neighbour by ``build`` and, with
-    ``before``, the card its right neighbour lies on by it; a card of rank ``start`` in a
-    row's first cell never moves; the game is won when every row runs from that rank by the
-    build across all its cells but the last. Every such move is useful (it changes the rows).
-    ``redeals``: how many times the rule set's own move (``REDEAL``, played by its
-    ``apply_extra``) may gather and deal the cards again, counted by the var ``redeals``.
-    Declared so that a solver plays these moves in C (docs/solver.md, Boards)."""
-
-    build: Build
-    before: bool = False
-    start: int = 1
-    redeals: int = 0
-
-
-@dataclass(frozen=True)
-class PairRule:
-    """Cards removed to the one foundation (a discard pile), where a rule set lists and plays
-    such moves itself: the face-up top cards of the piles of ``kinds`` that no pile covers
-    (``covered_by``) leave alone when of rank ``total``, or two together whose ranks add up
-    to it, listed lone cards first, then pairs, each in pile order; no card moves from pile
-    to pile. The stock deals one card at a time, once through; with ``shift`` onto the first
-    of two wastes, whose card moves onto the second first. Declared so that a solver plays
-    these moves in C (docs/solver.md, Boards)."""
-
-    total: int
-    kinds: tuple[Kind, ...]
-    shift: bool = False
-
-
-@dataclass(frozen=True)
-class BeatenRule:
-    """Cards discarded to the one foundation (a discard pile) when beaten, where a rule set
-    judges such moves itself: the top card of a pile of ``kinds`` goes to the discard pile
-    when a higher card of its suit, Aces ranking high, tops another pile of ``kinds``. Its
-    other moves are the shared rules' (a top card to an empty pile, the stock's deal). The
-    game is won when the stock is empty and each pile of ``kinds`` holds one card alone, an
-    Ace. Declared so that a solver plays these moves in C (docs/solver.md, Boards)."""
-
-    kinds: tuple[Kind, ...]
-
-    def __post_init__(self) -> None:
-        if isinstance(self.kinds, str) or not self.kinds:
-            raise DeclarationError(f"BeatenRule kinds is {self.kinds!r}, which is not a "
-                                   "tuple of kinds")
-        object.__setattr__(self, "kinds", tuple(
-            option(Kind, k, "BeatenRule kinds") for k in self.kinds))
-        if FOUNDATION in self.kinds:
-            raise DeclarationError("BeatenRule kinds holds the foundation, where beaten "
-                                   "cards go")
-
-
-@dataclass(frozen=True)
-class MatchMode:
-    """How a rule set is played as a match. kind: ``turns`` (one deal the players take turns
-    on, a whole game each, one after the other) | ``called`` (each player has their own board
-    and the same card is called to all). seats: fewest and most players."""
-
-    kind: MatchKind
-    seats: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", option(MatchKind, self.kind, "MatchMode kind"))
-        lo, hi = self.seats
-        if not 1 <= lo <= hi:
-            raise DeclarationError(f"MatchMode seats is {self.seats!r}, which is no range of "
-                                   "seats from 1 up")
-
-
-class RuleSet(ABC):
+class RuleSet(Refusals, ABC):
     """One playable rule set: a game id and a variant, built from declarations."""
 
-    id: ClassVar[str]
-    name: ClassVar[str]
-    variants: ClassVar[tuple[str, ...]] = ("easy", "difficult")
-    players: ClassVar[tuple[int, int]] = (1, 1)
-    scoring: ClassVar[Scoring] = Scoring.TRADITIONAL
-    target: ClassVar[int | None] = None  # the score that wins a score-only game
-    summary: ClassVar[str] = ""
-    #: The variants a front door offers a newcomer first (the catalog's ``featured``).
-    featured: ClassVar[tuple[str, ...]] = ()
-
-    base: int | Base = 1  # the foundations' base rank: a rank, or one found in play
-    stock: Stock | None = None
     #: Cards slid into the gaps of a grid by the rule set's own moves (``GapRule``).
     gap_rule: GapRule | None = None
     #: Cards removed alone or in pairs by the rule set's own moves (``PairRule``).
@@ -408,13 +79,8 @@ class RuleSet(ABC):
     #: Cards discarded when a higher card of their suit beats them (``BeatenRule``).
     beaten_rule: BeatenRule | None = None
 
-    #: How the game is played: ``build`` (cards move from pile to pile, "t3:4-t5") or
-    #: ``remove`` (cards leave together, "p22+p28", so a renderer selects cards).
-    play: ClassVar[Play] = Play.BUILD
     #: What wins the game (``won``), where it is played to a win.
     goal: ClassVar[Goal] = Goal.FOUNDATIONS
-    #: The match it can be played as (``None``: none).
-    match: ClassVar[MatchMode | None] = None
     #: The rule set's own ``target_refusal`` refuses every move the shared one refuses, and
     #: others besides (Slide: no card onto a row's slider), so listing moves
     #: may rule targets out by the shared rule's table and ask the rule set of the rest.
@@ -430,20 +96,20 @@ class RuleSet(ABC):
         self.variant = variant
         self.key = f"{self.id}/{variant}"
         try:
-            self.groups: tuple[Group, ...] = self.declare()
+            self.groups = self.declare()
             self.check()
         except DeclarationError as e:
             raise DeclarationError(f"{type(self).__name__} ({self.key}): {e}") from None
-        self.pile_names: list[str] = []
+        self.pile_names = []
         self.pile_kinds: list[str] = []
-        self.pile_group: list[Group] = []
+        self.pile_group = []
         for g in self.groups:
             for i in range(g.count):
                 self.pile_names.append(g.name(i))
                 self.pile_kinds.append(g.kind)
                 self.pile_group.append(g)
         self.pile_index = {n: i for i, n in enumerate(self.pile_names)}
-        self.by_kind: dict[str, list[int]] = {}
+        self.by_kind = {}
         for i, k in enumerate(self.pile_kinds):
             self.by_kind.setdefault(k, []).append(i)
         self.sources = [i for i, g in enumerate(self.pile_group) if g.unit]
@@ -766,61 +432,6 @@ class RuleSet(ABC):
             and all(0 <= p < n for p in move.piles)
         )
 
-    def refusal(self, st: State, move: Move) -> Refusal | None:
-        if move.kind == MOVE:
-            return self.move_refusal(st, move)
-        if move.kind == STOCK:
-            if not self.stock:
-                return Refusal("stock.none", "this game has no stock to deal from")
-            return self.stock_refusal(st)
-        return self.extra_refusal(st, move)
-
-    def extra_refusal(self, st: State, move: Move) -> Refusal | None:
-        return Refusal("move.unknown", f"{self.name} has no move of the kind {move.kind!r}")
-
-    def move_refusal(self, st: State, m: Move) -> Refusal | None:
-        return self.source_refusal(st, m.src, m.dst, m.n) or self.target_refusal(
-            st, m.src, m.dst, st.piles[m.src][-m.n], m.n)
-
-    def source_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
-        """Whether these ``n`` cards may leave ``src`` for a pile of ``dst``'s kind.
-
-        ``unit_sizes`` enumerates exactly the ``n`` this accepts; the tests hold them equal.
-        """
-        if src < 0 or dst < 0 or src == dst:
-            return Refusal("move.malformed", "a move goes from one pile to another")
-        sg, dg = self.pile_group[src], self.pile_group[dst]
-        pile = st.piles[src]
-        if sg.unit is None:
-            if sg.collects:
-                return Refusal("source.fixed", "completed runs stay off the table")
-            return Refusal("source.fixed", f"cards in the {sg.noun} stay where they are")
-        if not pile:
-            return Refusal("source.empty", f"{self.pile_names[src]} is empty")
-        if n > len(pile):
-            return Refusal("source.short", f"{self.pile_names[src]} holds only {len(pile)} "
-                           + ("card" if len(pile) == 1 else "cards"))
-        if n > len(pile) - st.down[src]:
-            return Refusal("source.hidden", "face-down cards can't be moved")
-        if dg.collects:
-            run = ("King-to-Ace" if dg.collects == 13 and sg.build is not None
-                   and sg.build.direction == Direction.DOWN else f"{dg.collects}-card")
-            return Refusal("target.collects", f"completed {run} runs leave the table by "
-                           "themselves; no card is played there")
-        if dg.kind not in sg.to:
-            if sg.kind == dg.kind:
-                return Refusal(
-                    "target.kind", f"cards never move from one {sg.noun} to another")
-            return Refusal(
-                "target.kind", f"cards from the {sg.noun} can't go to the {dg.noun}")
-        if n > 1:
-            return self.unit_refusal(st, src, n)
-        alone = self.lone_targets.get(src)  # (a ``packed`` unit's top card, off its run)
-        if alone is not None and dst not in alone and self.run_length(st, src) > 1:
-            return Refusal("unit.whole", "only the whole packed run can move to "
-                           + ("another " if dg.kind == sg.kind else "a ") + dg.noun)
-        return None
-
     def target_refusal(self, st: State, src: int, dst: int, card: int,
                        n: int) -> Refusal | None:
         """Whether ``dst`` takes ``card`` with the ``n - 1`` cards lying on it."""
@@ -866,43 +477,6 @@ class RuleSet(ABC):
                         if not piles[t] and t != dst and t != src)
         return free, empty, (free + 1) << empty
 
-    def room_refusal(self, st: State, src: int, dst: int, n: int) -> Refusal | None:
-        free, empty, limit = self.room(st, src, dst)
-        if n <= limit:
-            return None
-        g = self.pile_group[src]
-
-        def say() -> str:
-            cells = f"{free} free cell" + ("" if free == 1 else "s")
-            noun = g.noun
-            if g.fill != ANY_FILL or g.fill_from:
-                verb = "allows" if free == 1 else "allow"
-                why = ("take only Kings" if g.fill == KING_FILL
-                       else "hold no card on the way")
-                return (f"only {limit} cards can move together here: {cells} {verb} that "
-                        f"many one at a time (empty {noun}s {why})")
-            others = f"{empty} other empty {noun}" + ("" if empty == 1 else "s")
-            return (f"only {limit} cards can move together here: {cells} and {others} "
-                    "allow that many one at a time")
-        return Refusal("unit.room", say)
-
-    def unit_refusal(self, st: State, src: int, n: int) -> Refusal | None:
-        unit = self.pile_group[src].unit
-        if unit == TOP_UNIT:
-            return Refusal("unit.top", "only the top card of a pile can move")
-        if unit == FACEUP_UNIT:
-            return None
-        run = self.run_length(st, src)
-        if n > run:
-            return Refusal("unit.unpacked", f"only packed cards move together: the top {run} "
-                           + ("card is" if run == 1 else "cards are") + " packed here")
-        if unit == WHOLE_UNIT and n != run:
-            return Refusal("unit.whole", "only the top card or the whole packed run can move")
-        if unit == PACKED_UNIT and n != run:
-            return Refusal("unit.whole", "only the whole packed run can move, or its top card "
-                           "alone to a foundation")
-        return None
-
     def fill_refusal(self, st: State, g: Group, card: int, src: int) -> Refusal | None:
         r = self.refiller.get(g.kind)
         if r is not None and st.piles[r]:
@@ -933,14 +507,6 @@ class RuleSet(ABC):
             return Refusal("fill.below-base", lambda: f"only {a(rank_word(rank))}, one rank "
                            f"below the base, can fill an empty {g.noun}")
         raise AssertionError(f"unknown fill rule {fill!r}")
-
-    def fillers(self, g: Group, refiller: int | None) -> str:
-        """Why a card from elsewhere cannot start an empty pile of ``g`` (``fill_from``)."""
-        nouns = " or ".join(f"the {self.pile_group[self.by_kind[k][0]].noun}'s top card"
-                            for k in g.fill_from if k in self.by_kind)
-        when = ("" if refiller is None
-                else f"once the {self.pile_group[refiller].noun} is empty, ")
-        return f"{when}only {nouns} can fill an empty {g.noun}"
 
     def stock_refusal(self, st: State) -> Refusal | None:
         spec = self.stock
@@ -1134,113 +700,7 @@ class RuleSet(ABC):
 
     # ----- what players see -------------------------------------------------------------
 
-    def view(self, st: State, player: int | None = None) -> dict[str, Any]:
-        piles = {name: _pile_view(st, p) for p, name in enumerate(self.pile_names)}
-        out: dict[str, Any] = {"game": self.id, "variant": self.variant}
-        return self._facts(st, out, piles)
-
-    def view_after(self, st: State, before: dict[str, Any], piles: set[int]) -> dict[str, Any]:
-        """The view, from the one before a change that touched ``piles`` alone."""
-        names = self.pile_names
-        changed = {names[p]: _pile_view(st, p) for p in piles}
-        out = {k: v for k, v in before.items() if k != "info"}
-        return self._facts(st, out, {**before["piles"], **changed})
-
-    def _facts(self, st: State, out: dict[str, Any], piles: dict[str, Any]) -> dict[str, Any]:
-        """The view's fields beside the game's name: the status, the piles, the public facts."""
-        out["status"] = st.status
-        out["score"] = st.score
-        out["moves"] = st.ply
-        out["piles"] = piles
-        info = self.info(st)
-        if info:
-            out["info"] = info
-        return out
-
-    def info(self, st: State) -> dict[str, Any]:
-        """Public facts beside the piles: the base rank, the stock pass, per-line scores."""
-        out: dict[str, Any] = {}
-        base = st.vars.get("base")
-        if base is not None and self.base != 1:
-            out["base"] = RANK_NAMES[base] if base else None
-        if "pass" in st.vars:
-            out["pass"] = st.vars["pass"]
-            out["passes"] = self.stock.passes if self.stock else 0
-        return out
-
-    def covered_by(self) -> dict[int, tuple[int, ...]]:
-        """Piles blocked until other piles are empty (a pyramid's lower cards): for renderers
-        and bots, and for the rules of the games that remove cards (``Matching.available``)."""
-        return {}
-
-    def shown(self, g: Group) -> int:
-        """How many top cards of a pile a renderer fans out (0: all): a waste the stock deals
-        several cards onto shows the last deal's cards, one dealt card at a time just the top."""
-        if g.kind == WASTE and self.stock is not None and self.stock.to == TO_WASTE:
-            return self.stock.draw
-        return 0
-
-    def band_width(self) -> int:
-        """Card widths the top band needs to stay one line: its piles with a gap of 0.12 card
-        between piles and 0.24 between groups (docs/web.md), a right fan's shown cards closed
-        up to 0.4 card each (a fan showing all its cards: three of them)."""
-        top = [g for g in self.groups if g.area == "top"]
-        need = sum(g.count + 0.12 * (g.count - 1) for g in top) + 0.24 * max(len(top) - 1, 0)
-        need += sum(0.4 * ((self.shown(g) or 3) - 1) for g in top if g.fan == Fan.RIGHT)
-        # A board `width` cards wide has 1.12 * width - 0.12 card widths inside its padding.
-        return math.ceil((need + 0.12) / 1.12 - 0.05)
-
-    def describe(self) -> dict[str, Any]:
-        """The registry entry: what a lobby lists, and everything a server, bot or renderer
-        knows of the rule set (docs/protocol.md, "The catalog"): none of them names a game."""
-        covers = self.covered_by()
-        width = max([4, self.band_width()]
-                    + [g.drawn_width() for g in self.groups if g.area == "main"])
-        layout = []
-        for g in self.groups:
-            entry: dict[str, Any] = {
-                "kind": g.kind,
-                "piles": [g.name(i) for i in range(g.count)],
-                "fan": g.fan or ("down" if g.kind == TABLEAU else "none"),
-                "capacity": g.capacity,
-                "label": g.heading,
-                "word": g.noun,
-                "area": g.area,
-                "rows": g.drawn_rows(),
-                "align": g.align,
-                "fill": g.fill,
-                "show": self.shown(g),
-            }
-            names = set(entry["piles"])
-            blocked = {self.pile_names[p]: [self.pile_names[q] for q in over]
-                       for p, over in covers.items() if self.pile_names[p] in names and over}
-            if blocked:
-                entry["covered_by"] = blocked
-            layout.append(entry)
-        return {
-            "id": self.id,
-            "variant": self.variant,
-            "name": self.name,
-            "players": list(self.players),
-            "scoring": self.scoring,
-            "target": self.target,
-            "summary": self.summary,
-            "featured": self.variant in self.featured,
-            "play": self.play,
-            "match": (None if self.match is None else
-                      {"kind": self.match.kind, "seats": list(self.match.seats)}),
-            "width": width,
-            "layout": layout,
-        }
-
-
 def king_run(pile: list[int]) -> bool:
     """Whether ``pile`` is a whole suit in one run, King at the bottom down to the Ace."""
     return len(pile) == 13 and all(
         SUIT[c] == SUIT[pile[0]] and RANK[c] == 13 - k for k, c in enumerate(pile))
-
-
-def _pile_view(st: State, p: int) -> dict[str, Any]:
-    """One pile as players see it: how many cards lie face down, and the face-up ones."""
-    down = st.down[p]
-    return {"down": down, "up": [TEXT[c] for c in st.piles[p][down:]]}

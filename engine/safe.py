@@ -39,7 +39,8 @@ from collections.abc import Iterable
 
 from .core import MOVE, Move, State
 from .options import Direction
-from .rules import ANY_FILL, FOUNDATION, STOCK_PILE, WASTE, Group, RuleSet
+from .piles import FOUNDATION, STOCK_PILE, WASTE, Group
+from .rules import ANY_FILL, RuleSet
 
 
 def safe_moves(st: State, legal: Iterable[Move] | None = None,

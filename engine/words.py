@@ -11,7 +11,8 @@ from __future__ import annotations
 from .cards import show
 from .core import MOVE, REMOVE, STOCK, Move, State
 from .options import Deals
-from .rules import FOUNDATION, WASTE, RuleSet
+from .piles import FOUNDATION, WASTE
+from .rules import RuleSet
 
 
 def pile_words(rules: RuleSet, p: int) -> str:

@@ -5,18 +5,9 @@ from __future__ import annotations
 from ..cards import RANK, SUIT, SUIT_NAMES, show
 from ..core import MOVE, Move, Refusal, State
 from ..options import Deals, Direction, Fan, Fill, Unit
+from ..piles import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, BeatenRule, Build, Group, Stock
 from ..registry import register
-from ..rules import (
-    FOUNDATION,
-    STOCK_PILE,
-    TABLEAU,
-    WASTE,
-    BeatenRule,
-    Build,
-    Group,
-    RuleSet,
-    Stock,
-)
+from ..rules import RuleSet
 
 # Aces rank highest: the value each card compares by.
 HIGH = tuple(14 if RANK[c] == 1 else RANK[c] for c in range(52))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..core import Move, State
 from ..mechanics.idle_swaps import idle_swap
 from ..options import Base, Deals, Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, Build, Group, Stock
 from ..registry import register
-from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+from ..rules import RuleSet
 
 
 @register

@@ -6,8 +6,8 @@ from ..cards import RANK, SUIT
 from ..core import State
 from ..mechanics.reversible import ReversibleMixin
 from ..options import Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, Build, Group
 
 
 @register

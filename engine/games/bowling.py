@@ -16,8 +16,9 @@ from ..cards import RANK, RANK_NAMES, show
 from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State
 from ..deal import shuffled_deck
 from ..options import Align, Deals, Fan, MatchKind, Scoring, Unit
+from ..piles import GRID, STOCK_PILE, WASTE, Group, MatchMode, Stock
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Group, MatchMode, RuleSet, Stock
+from ..rules import RuleSet
 
 PINS = 10
 FORFEIT = "forfeit"  # a Move kind for the history: ``src`` is the bowler (0-based)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..mechanics.circular_columns import CircularColumns
 from ..options import Deals, Direction, Fan, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
 from ..registry import register
-from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
 
 
 @register

@@ -7,8 +7,9 @@ from typing import Any
 from ..cards import RANK, RANK_NAMES, show
 from ..core import Refusal, State
 from ..options import Deals, Direction, Unit
+from ..piles import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, Stock, a
 from ..registry import register
-from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock, a
+from ..rules import RuleSet
 
 # NEED[g][n]: the rank foundation g (guide rank g + 1) takes when it holds n cards (0 when full).
 NEED: tuple[tuple[int, ...], ...] = tuple(

@@ -10,8 +10,8 @@ from ..cards import RANK, SUIT, TEXT
 from ..core import State
 from ..mechanics.called_squares import Squares
 from ..options import Deals, Direction, Fan, Scoring, Unit
+from ..piles import GRID, STOCK_PILE, WASTE, Build, Group, Stock
 from ..registry import register
-from ..rules import GRID, STOCK_PILE, WASTE, Build, Group, Stock
 
 SIZE = 4
 LINES: tuple[tuple[int, ...], ...] = tuple(

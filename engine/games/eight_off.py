@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..options import Carry, Direction, Fill, SuitRule, Unit
+from ..piles import CELL, FOUNDATION, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
+from ..rules import RuleSet
 
 
 @register

@@ -6,8 +6,9 @@ from typing import Any
 
 from ..core import State
 from ..options import Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, RESERVE, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group, RuleSet
+from ..rules import RuleSet
 
 
 @register

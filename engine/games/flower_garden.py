@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..mechanics.reversible import ReversibleMixin
 from ..options import Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, RESERVE, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import FOUNDATION, RESERVE, TABLEAU, Build, Group
 
 
 @register

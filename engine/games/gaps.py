@@ -13,8 +13,9 @@ from ..cards import RANK, SUIT, card, show
 from ..core import MOVE, REDEAL, Move, Refusal, State
 from ..deal import Stream, shuffle
 from ..options import Direction, Fan, SuitRule, Unit
+from ..piles import GRID, WASTE, Build, GapRule, Group
 from ..registry import register
-from ..rules import GRID, WASTE, Build, GapRule, Group, RuleSet
+from ..rules import RuleSet
 
 ROWS, COLS = 4, 13
 REDEALS = 2  # difficult only

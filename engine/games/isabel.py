@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from ..core import Move, Refusal, State
 from ..mechanics.matching import Matching, pair_refusal, pairs_by_rank
 from ..options import Fan, Fill
+from ..piles import FOUNDATION, TABLEAU, Group
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, Group
 
 
 @register

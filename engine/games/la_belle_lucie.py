@@ -9,8 +9,9 @@ from ..cards import RANK, SUIT
 from ..core import REDEAL, Move, Refusal, State
 from ..deal import Stream, shuffle
 from ..options import Direction, Fan, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, Build, Group, RuleSet
+from ..rules import RuleSet
 
 FAN = 3  # cards per column at the deal and at each redeal
 MOVE_REDEAL = Move(REDEAL)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..options import Deals, Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, Stock
 from ..registry import register
-from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+from ..rules import RuleSet
 
 
 @register

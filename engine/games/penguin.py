@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..cards import RANK
 from ..core import State
 from ..options import Base, Direction, Fill, SuitRule, Unit
+from ..piles import CELL, FOUNDATION, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import CELL, FOUNDATION, TABLEAU, Build, Group, RuleSet
+from ..rules import RuleSet
 
 
 @register

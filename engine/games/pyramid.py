@@ -8,8 +8,8 @@ from ..cards import RANK, show
 from ..core import REMOVE, Move, Refusal, State
 from ..mechanics.matching import Matching, pairs_by_rank
 from ..options import Align, Deals, Fan, Fill, Goal
+from ..piles import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, PairRule, Stock
 from ..registry import register
-from ..rules import FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group, PairRule, Stock
 
 ROWS = 7
 # COVER[k]: the two pyramid positions lying over position k (row r, place i) in the row below;

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..cards import RANK, SUIT
 from ..core import State
 from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
+from ..piles import STOCK_PILE, TABLEAU, Build, Group, Stock
 from ..registry import register
-from ..rules import STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+from ..rules import RuleSet
 
 
 @register

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..mechanics.circular_columns import CircularColumns
 from ..options import Base, Direction, Fan, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, Build, Group
 
 
 @register

@@ -9,8 +9,9 @@ from typing import Any
 from ..cards import RANK, RANK_NAMES, TEXT
 from ..core import Move, Refusal, State
 from ..options import Deals, Fan, Scoring, Unit
+from ..piles import FOUNDATION, GRID, STOCK_PILE, WASTE, Group, Stock
 from ..registry import register
-from ..rules import FOUNDATION, GRID, STOCK_PILE, WASTE, Group, RuleSet, Stock
+from ..rules import RuleSet
 
 ROWS, COLS = 4, 6
 LEFT, RIGHT, FINISH = "left", "right", "finish"

@@ -7,8 +7,9 @@ from typing import Any
 from ..cards import RANK
 from ..core import State
 from ..options import Deals, Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, Stock
 from ..registry import register
-from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, Build, Group, RuleSet, Stock
+from ..rules import RuleSet
 
 SET = 13  # cards in a completed run, King to Ace
 

@@ -8,8 +8,8 @@ from ..cards import RANK, SUIT, show
 from ..core import REMOVE, Move, Refusal, State
 from ..mechanics.matching import Matching
 from ..options import Fan, Fill
+from ..piles import FOUNDATION, TABLEAU, Group
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, Group
 
 # The rank sets (0..12) of three consecutive ranks, K-A wrapping.
 _STARTS = {frozenset({s, (s + 1) % 13, (s + 2) % 13}) for s in range(13)}

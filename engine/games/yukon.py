@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..options import Direction, Fill, SuitRule, Unit
+from ..piles import FOUNDATION, TABLEAU, Build, Group
 from ..registry import register
-from ..rules import FOUNDATION, TABLEAU, Build, Group, RuleSet
+from ..rules import RuleSet
 
 
 @register

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..core import MOVE, PLAYING, IllegalMove, Move, State
 from ..options import MatchKind
-from ..rules import GRID, WASTE, MatchMode, RuleSet
+from ..piles import GRID, WASTE, MatchMode
+from ..rules import RuleSet
 
 
 class Squares(RuleSet):

@@ -9,7 +9,8 @@ from typing import Any
 from ..cards import RANK
 from ..core import MOVE, Move, State
 from ..options import Fill
-from ..rules import FOUNDATION, TABLEAU, WASTE, Build, RuleSet
+from ..piles import FOUNDATION, TABLEAU, WASTE, Build
+from ..rules import RuleSet
 
 
 class CircularColumns(RuleSet):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..cards import RANK, RED
 from ..core import MOVE, Move, State
 from ..options import SuitRule, Unit
-from ..rules import FOUNDATION, TABLEAU, RuleSet
+from ..piles import FOUNDATION, TABLEAU
+from ..rules import RuleSet
 
 
 def idle_swap(rules: RuleSet, st: State, m: Move) -> bool:

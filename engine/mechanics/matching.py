@@ -11,7 +11,8 @@ from typing import ClassVar
 from ..cards import RANK, show
 from ..core import REMOVE, Move, Refusal, State
 from ..options import Kind, Play
-from ..rules import FOUNDATION, RuleSet
+from ..piles import FOUNDATION
+from ..rules import RuleSet
 
 
 def pair_refusal(game: str, cards: list[int]) -> Refusal | None:

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 
 from ..cards import RANK
 from ..core import MOVE, Move, State
-from ..rules import ANY_FILL, FOUNDATION, KING_FILL, RESERVE, TABLEAU, Group, RuleSet
+from ..piles import FOUNDATION, RESERVE, TABLEAU, Group
+from ..rules import ANY_FILL, KING_FILL, RuleSet
 
 LIMIT = 5_000
 MEMO = 100_000  # column positions remembered, all states of the foundations together

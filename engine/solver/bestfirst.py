@@ -28,7 +28,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK, SUIT
 from ..core import PLAYING, WON, Move, State
 from ..options import Direction, SuitRule, Unit
-from ..rules import FOUNDATION, RESERVE, TABLEAU, RuleSet
+from ..piles import FOUNDATION, RESERVE, TABLEAU
+from ..rules import RuleSet
 from . import depth
 from .board import DEAL, STRIDE, Board
 from .verdict import Outcome, Verdict

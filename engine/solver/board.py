@@ -33,7 +33,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK, SUIT
 from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
 from ..options import Carry, Deals, Fill, Goal, Kind, Scoring, Unit
-from ..rules import RuleSet, below
+from ..piles import below
+from ..rules import RuleSet
 from .position import endless, interchangeable, own_hooks, sink_piles
 
 #: The hooks the shared rules run when listing, playing and judging moves: a rule set with

@@ -22,7 +22,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK
 from ..core import FINISHED, PLAYING, WON, Move, State
 from ..options import Deals, Fill, Scoring
-from ..rules import CELL, FOUNDATION, TABLEAU, RuleSet
+from ..piles import CELL, FOUNDATION, TABLEAU
+from ..rules import RuleSet
 from ..safe import laid_on, one_way, regroups, row_bits
 from .board import (
     DEAL,

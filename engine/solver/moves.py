@@ -46,7 +46,8 @@ from __future__ import annotations
 from ..cards import RANK
 from ..core import State
 from ..options import Deals, Direction, Fill, Goal, SuitRule, Unit
-from ..rules import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, RuleSet
+from ..piles import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE
+from ..rules import RuleSet
 from .position import MOVE_HOOKS, own_hooks
 
 #: Rank of a move by the kinds of its piles (lower first), and how many ranks there are.

@@ -24,7 +24,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..core import State
 from ..options import Deals
-from ..rules import CELL, FOUNDATION, TABLEAU, RuleSet
+from ..piles import CELL, FOUNDATION, TABLEAU
+from ..rules import RuleSet
 
 Key = tuple[bytes, tuple[tuple[str, int], ...]]
 

@@ -21,7 +21,8 @@ from functools import cache
 from ..cards import RANK, SUIT
 from ..core import MOVE, PLAYING, STOCK, WON, Move, State
 from ..options import Deals, Direction, Fill, Goal, Scoring, SuitRule, Unit
-from ..rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, RuleSet
+from ..piles import FOUNDATION, STOCK_PILE, TABLEAU, WASTE
+from ..rules import RuleSet
 from .moves import followed
 from .position import own_hooks
 from .steps import KINDS, NO_TYPE, Steps

@@ -16,7 +16,7 @@ import engine
 from engine import match_forms
 from engine.core import State
 from engine.match_forms import CalledForm, TurnsForm
-from engine.rules import MatchMode
+from engine.piles import MatchMode
 
 from ..errors import ApiError
 from . import lanes

@@ -8,7 +8,7 @@ import pytest
 import engine
 from bench.solvitaire import RULES, deal_json, disagree, name
 from bench.winnability import seed
-from engine.rules import FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU
+from engine.piles import FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU
 
 
 @pytest.mark.parametrize("key", sorted(RULES))

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 import engine
 from engine.cards import RANK_NAMES
 from engine.notation import move_text
-from engine.rules import below
+from engine.piles import below
 from engine.solver import Budget, Outcome, solve
 from tests.e2e.conftest import lobby_page, open_context
 

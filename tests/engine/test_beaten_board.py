@@ -15,7 +15,7 @@ import engine
 from engine import winnable
 from engine.core import State
 from engine.options import DeclarationError
-from engine.rules import FOUNDATION, TABLEAU, BeatenRule
+from engine.piles import FOUNDATION, TABLEAU, BeatenRule
 from engine.solver import Outcome, plays_on_board
 from engine.solver.board import DEAL
 from engine.solver.pair_board import BeatenBoard, beaten, discard_board

@@ -12,18 +12,8 @@ import pytest
 import engine
 from engine.core import PLAYING, State
 from engine.options import Base, Deals, Direction, Fill, SuitRule, Unit
-from engine.rules import (
-    CELL,
-    FOUNDATION,
-    RESERVE,
-    STOCK_PILE,
-    TABLEAU,
-    WASTE,
-    Build,
-    Group,
-    RuleSet,
-    Stock,
-)
+from engine.piles import CELL, FOUNDATION, RESERVE, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
+from engine.rules import RuleSet
 from engine.solver.board import DEAL, Board, Layout, plain
 from engine.solver.depth import Choice
 from engine.solver.position import key_maker

@@ -15,7 +15,8 @@ import pytest
 
 import engine
 from engine import registry
-from engine.rules import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, RuleSet, Stock
+from engine.piles import FOUNDATION, STOCK_PILE, TABLEAU, WASTE, Build, Group, Stock
+from engine.rules import RuleSet
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +94,7 @@ def test_a_group_dealing_to_more_piles_than_it_has_fails():
 
 
 def test_a_misspelt_match_kind_fails_where_it_is_declared():
-    from engine.rules import MatchMode
+    from engine.piles import MatchMode
 
     with pytest.raises(ValueError, match=re.escape(
             "MatchMode kind is 'turn', which is not one of 'turns', 'called'")):
@@ -173,7 +174,7 @@ def test_words_given_as_strings_become_the_typed_options():
 def test_a_match_kind_without_its_form_fails_at_registration(kind, needs):
     """The server plays a match through its form alone: a rule set that declares a kind of
     match without the form's methods would fail mid-match, so it fails as it registers."""
-    from engine.rules import MatchMode
+    from engine.piles import MatchMode
 
     with pytest.raises(ValueError, match=re.escape(
             f"Typo (typo/easy): match kind {kind!r} needs {needs}")):

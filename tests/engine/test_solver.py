@@ -15,7 +15,7 @@ import engine
 from engine.cards import RANK
 from engine.core import PLAYING, REMOVE, WON
 from engine.games.pyramid import Pyramid
-from engine.rules import FOUNDATION
+from engine.piles import FOUNDATION
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.beam import beam
 from engine.solver.bestfirst import Promise, best_first

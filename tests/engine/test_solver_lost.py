@@ -19,7 +19,8 @@ import engine.safe
 from engine.cards import TEXT, parse_card
 from engine.core import MOVE, PLAYING, REDEAL, WON
 from engine.hints import SOLVER, hint
-from engine.rules import FOUNDATION, Scoring
+from engine.piles import FOUNDATION
+from engine.rules import Scoring
 from engine.safe import safe_moves
 from engine.solver import Budget, Outcome, depth, solve
 from engine.solver import moves as solver_moves

@@ -20,7 +20,7 @@ import engine.cards
 from engine.core import MOVE, PLAYING, WON, Move
 from engine.games.klondike import Klondike
 from engine.options import Fill, SuitRule, Unit
-from engine.rules import Build
+from engine.piles import Build
 from engine.solver import Budget, Outcome, solve, step_rules
 from engine.solver.depth import DepthFirst
 from tests.engine.solver_plain import plain_search
