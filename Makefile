@@ -14,8 +14,8 @@ $(VENV)/bin/python:
 # The install compiles the engine's inner loop (setup.py): again when one of its sources changed.
 COMPILED := setup.py engine/compiled.py engine/core.py engine/rules.py $(wildcard engine/solver/*.py engine/solver/*.pxd)
 
-INSTALLING = @echo "Installing SameDeal and compiling the engine's inner loop with Cython (about \
-	30 s on two cores, more the first time while pip downloads the dependencies)..."
+INSTALLING = @echo "Installing SameDeal and compiling the engine's inner loop with Cython (about a \
+	minute on two cores, more the first time while pip downloads the dependencies)..."
 
 $(VENV)/.serve: pyproject.toml $(COMPILED) | $(VENV)/bin/python
 	$(INSTALLING)

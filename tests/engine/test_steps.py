@@ -17,6 +17,7 @@ import pytest
 
 import engine
 import engine.cards
+import engine.piles
 from engine.core import MOVE, PLAYING, WON, Move
 from engine.games.klondike import Klondike
 from engine.options import Fill, SuitRule, Unit
@@ -34,7 +35,7 @@ class SuitedKlondike(Klondike):
 
     id = "klondike-in-suit"
 
-    def declare(self) -> tuple[engine.rules.Group, ...]:
+    def declare(self) -> tuple[engine.piles.Group, ...]:
         col, *rest = super().declare()
         return (replace(col, build=Build(col.build.direction, SuitRule.SAME)), *rest)  # type: ignore[union-attr]
 
@@ -44,7 +45,7 @@ class AnyFillKlondike(Klondike):
 
     id = "klondike-any-fill"
 
-    def declare(self) -> tuple[engine.rules.Group, ...]:
+    def declare(self) -> tuple[engine.piles.Group, ...]:
         col, *rest = super().declare()
         return (replace(col, fill=Fill.ANY), *rest)
 
@@ -54,7 +55,7 @@ class TopOnlyKlondike(Klondike):
 
     id = "klondike-top"
 
-    def declare(self) -> tuple[engine.rules.Group, ...]:
+    def declare(self) -> tuple[engine.piles.Group, ...]:
         col, *rest = super().declare()
         return (replace(col, unit=Unit.TOP), *rest)
 
@@ -77,7 +78,7 @@ def positions(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
             if st.status == PLAYING:
                 yield st
     st = deal.copy()
-    foundations = set(rules.by_kind[engine.rules.FOUNDATION])
+    foundations = set(rules.by_kind[engine.piles.FOUNDATION])
     for ply in (15, 40, 80):
         while len(st.history) < ply and st.status == PLAYING:
             legal = st.legal_moves()
