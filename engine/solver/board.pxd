@@ -4,12 +4,13 @@
 
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal, collect_to, collects
+    cdef public Py_ssize_t keep
     cdef public bint endless, asks, plain, discard
     cdef public tuple names
     cdef public object rules
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
-    cdef public bytes foundations, wastes, tableau, rest, cleared, alone, sunk
+    cdef public bytes foundations, wastes, tableau, rest, cleared, alone, sunk, dealt
     cdef public bytes fill_from, refiller, refilled, room, cells
     cdef public list targets, lone, groups, sunk_groups, spaces
 
@@ -53,4 +54,5 @@ cdef class Board:
     cpdef bytes exact(self, bint uncounted)
     cpdef bint is_won(self)
     cpdef Py_ssize_t way_back(self, Py_ssize_t m)
+    cdef void sort_piles(self, Py_ssize_t start, Py_ssize_t end)
     cdef Py_ssize_t sink(self, Py_ssize_t p, Py_ssize_t n)

@@ -35,7 +35,7 @@ from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
 from ..options import Carry, Deals, Fill, Goal, Kind, Scoring, Unit
 from ..piles import below
 from ..rules import RuleSet
-from .position import endless, interchangeable, own_hooks, sink_piles
+from .position import dealt_columns, endless, interchangeable, own_hooks, sink_piles
 
 #: The hooks the shared rules run when listing, playing and judging moves: a rule set with
 #: its own version of any of them plays by rules a board does not know.
@@ -158,7 +158,11 @@ class Layout:
         # foundations no card leaves (three bytes each), as ``position.key_maker`` orders them.
         sunk = set(sink_piles(rules))
         grouped = interchangeable(rules)
-        flat = {p for g in grouped for p in g}
+        dealt, self.keep = dealt_columns(rules)
+        #: The columns the stock deals to by place, kept after the piles alone: those it
+        #: deals no more cards to sorted (``position.dealt_columns``).
+        self.dealt = bytes(dealt)
+        flat = {p for g in grouped for p in g} | set(dealt)
         self.alone = bytes(p for p in range(count) if p not in flat and p not in sunk)
         self.sunk = bytes(p for p in sorted(sunk) if p not in flat)
         self.groups = [bytes(g) for g in grouped if not sunk & set(g)]
@@ -197,7 +201,7 @@ class Board:
         self.vars = [st.vars.get(name, 0) for name in lay.names]
         #: The key's pile order: the piles alone, then each group's piles as the last key
         #: sorted them (``key`` sorts them again from there, so a move costs it a few steps).
-        self.order = bytearray(lay.alone + b"".join(lay.groups))
+        self.order = bytearray(lay.alone + lay.dealt + b"".join(lay.groups))
         self.keybuf = bytearray(5 * lay.count + 52 + 3 * len(lay.names))
         self.journal = bytearray(1024)
         self.used = 0  # bytes of the journal in use
@@ -769,7 +773,6 @@ class Board:
         g: bytes
         k: cython.Py_ssize_t
         n: cython.Py_ssize_t = 0
-        m: cython.Py_ssize_t
         p: cython.Py_ssize_t
         q: cython.Py_ssize_t
         i: cython.Py_ssize_t
@@ -778,24 +781,20 @@ class Board:
         v: cython.Py_ssize_t
         c: cython.Py_ssize_t
         k = len(lay.alone)
+        dealt: bytes = lay.dealt
+        if dealt:  # by place the columns the stock deals to next, then the rest by cards
+            start = min(max(size[lay.stock_pile] - lay.keep, 0), len(dealt))
+            for i in range(start):
+                if order[k + i] != dealt[i]:  # the stock was dealt from or taken back
+                    for j in range(len(dealt)):
+                        order[k + j] = dealt[j]
+                    break
+            self.sort_piles(k + start, k + len(dealt))
+            k += len(dealt)
         for g in lay.groups:  # each group's piles in the order of their cards
             start = k
             k += len(g)
-            for m in range(start + 1, k):  # insertion: the order is the last key's
-                p = order[m]
-                i = m
-                while i > start:
-                    q = order[i - 1]
-                    j = 0  # p before q: at the first card they differ, or shorter
-                    while j < size[p] and j < size[q] and (
-                            cards[p * stride + j] == cards[q * stride + j]):
-                        j += 1
-                    if not (cards[p * stride + j] < cards[q * stride + j] if (
-                            j < size[p] and j < size[q]) else size[p] < size[q]):
-                        break
-                    order[i] = q
-                    i -= 1
-                order[i] = p
+            self.sort_piles(start, k)
         for i in range(k):
             out[n] = down[order[i]]
             n += 1
@@ -832,6 +831,34 @@ class Board:
                 out[n + 2] = v >> 8
                 n += 3
         return bytes(out[:n])
+
+    def sort_piles(self, start: cython.Py_ssize_t, end: cython.Py_ssize_t) -> None:
+        """Sort the key's pile order from ``start`` to ``end`` by the piles' cards, by
+        insertion: the order is the last key's, so a move costs it a few steps."""
+        cards: cython.p_uchar = self.cards
+        size: cython.p_uchar = self.size
+        order: cython.p_uchar = self.order
+        stride: cython.Py_ssize_t = STRIDE
+        m: cython.Py_ssize_t
+        p: cython.Py_ssize_t
+        q: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        for m in range(start + 1, end):
+            p = order[m]
+            i = m
+            while i > start:
+                q = order[i - 1]
+                j = 0  # p before q: at the first card they differ, or shorter
+                while j < size[p] and j < size[q] and (
+                        cards[p * stride + j] == cards[q * stride + j]):
+                    j += 1
+                if not (cards[p * stride + j] < cards[q * stride + j] if (
+                        j < size[p] and j < size[q]) else size[p] < size[q]):
+                    break
+                order[i] = q
+                i -= 1
+            order[i] = p
 
     def sink(self, p: cython.Py_ssize_t, n: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """A foundation no card leaves as three bytes at ``n`` of the key: face-down count,

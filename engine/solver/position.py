@@ -8,7 +8,8 @@ cards) and the state's vars, which is everything a rule set reads, except:
   played from the stock since the last turn only as "some" or "none" (all ``useful``
   reads of it);
 - interchangeable piles (``interchangeable``): a group's piles sorted, so positions that
-  differ by which of two equivalent columns holds a run are one node;
+  differ by which of two equivalent columns holds a run are one node; the columns a stock
+  deals to by place (``dealt_columns``) sorted too, those it deals no more cards to;
 - foundations no card leaves (``sink_piles``), in a game played to a win: only their size
   and top card, so two orders of play to the same foundations are one node; a discard pile
   (``RuleSet.discard``) its size alone, since no rule reads its top card.
@@ -24,7 +25,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..core import State
 from ..options import Deals
-from ..piles import CELL, FOUNDATION, TABLEAU
+from ..piles import CELL, FOUNDATION, TABLEAU, Group
 from ..rules import RuleSet
 
 Key = tuple[bytes, tuple[tuple[str, int], ...]]
@@ -50,26 +51,48 @@ def interchangeable(rules: RuleSet) -> list[list[int]]:
     """Groups of piles that only their place tells apart: a group of a symmetric kind
     (columns, cells, foundations) in a rule set built from the shared declarations alone
     (none of the move hooks is its own, no pile covers another), where the stock does not
-    deal one card to each pile in turn (which would tell the piles apart by place).
+    deal one card to each pile in turn (which would tell the piles apart by place: those are
+    ``dealt_columns``).
 
     Judged from declarations only, never from the game's name; a rule set that overrides a
     move hook just loses this saving, never its correctness.
     """
-    if own_hooks(rules, MOVE_HOOKS):
-        return []
-    if rules.covered_by():
-        return []
     dealt = rules.stock.to if rules.stock is not None else None
+    return [piles for g, piles in symmetric(rules)
+            if not (dealt in (Deals.TABLEAU, Deals.FOUNDATION) and g.kind.value == dealt.value)]
+
+
+def dealt_columns(rules: RuleSet) -> tuple[list[int], int]:
+    """The columns a stock deals one card each to in turn, leftmost first (``Deals.TABLEAU``),
+    where they are one group that only the deals tell apart, and how many of the stock's
+    cards it keeps for the piles of its rest (``Stock.rest``); ``([], 0)`` where there are
+    none. With ``s`` cards in the stock the columns past the first ``s - keep`` get no card
+    from it again (a deal stops when the stock is down to ``keep``): from then on only their
+    cards tell them apart, and once the stock is empty none of the columns is told apart
+    by place (Scorpion's four columns no stock card reaches, Spiderette's after its last
+    deal)."""
+    stock = rules.stock
+    if stock is None or stock.to != Deals.TABLEAU:
+        return [], 0
+    columns = rules.by_kind[TABLEAU]
+    if not any(piles == columns for _, piles in symmetric(rules)):
+        return [], 0
+    return columns, len(rules.by_kind[stock.rest]) if stock.rest is not None else 0
+
+
+def symmetric(rules: RuleSet) -> list[tuple[Group, list[int]]]:
+    """The groups of two piles or more of a symmetric kind, drawn in one row, with their
+    piles, where the rule set plays by the shared rules alone: piles that only their place,
+    and the stock's deals, tell apart."""
+    if own_hooks(rules, MOVE_HOOKS) or rules.covered_by():
+        return []
     out = []
     start = 0
     for g in rules.groups:
         piles = list(range(start, start + g.count))
         start += g.count
-        if g.count < 2 or g.kind not in SYMMETRIC_KINDS or g.rows:
-            continue
-        if dealt in (Deals.TABLEAU, Deals.FOUNDATION) and g.kind.value == dealt.value:
-            continue  # the stock deals to these piles in their order
-        out.append(piles)
+        if g.count >= 2 and g.kind in SYMMETRIC_KINDS and not g.rows:
+            out.append((g, piles))
     return out
 
 
@@ -111,9 +134,12 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
     only the top and size of foundations no card leaves (``sink_piles``)."""
     uncounted = endless(rules)
     groups = interchangeable(rules)
+    dealt, keep = dealt_columns(rules)
+    stock = rules.stock_pile
     sunk = set(sink_piles(rules)) if sinks else set()
     grouped = {p for g in groups for p in g}
-    alone = [p for p in range(len(rules.pile_names)) if p not in grouped and p not in sunk]
+    alone = [p for p in range(len(rules.pile_names))
+             if p not in grouped and p not in sunk and p not in dealt]
     alone_sunk = [p for p in sorted(sunk) if p not in grouped]
     plain_groups = [g for g in groups if not sunk & set(g)]
     sunk_groups = [g for g in groups if sunk & set(g)]
@@ -129,7 +155,7 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
             vars["progress"] = min(vars.get("progress", 0), 1)
         return tuple(vars.items())
 
-    if not groups and not sunk:
+    if not groups and not sunk and not dealt:
         def plain(st: State) -> Key:
             return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), norm_vars(st.vars))
         return plain
@@ -151,6 +177,9 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
         p: cython.Py_ssize_t
         pile: list[int]
         order = alone
+        if dealt:  # the columns the stock deals to next by place, then the rest sorted
+            r = max(len(piles[stock]) - keep, 0)
+            order = order + dealt[:r] + sorted(dealt[r:], key=piles.__getitem__)
         for g in plain_groups:
             order = order + sorted(g, key=piles.__getitem__)
         for p in order:

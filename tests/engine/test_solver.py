@@ -13,16 +13,16 @@ import pytest
 
 import engine
 from engine.cards import RANK
-from engine.core import PLAYING, REMOVE, WON
+from engine.core import PLAYING, REMOVE, STOCK, WON, Move
 from engine.games.pyramid import Pyramid
-from engine.piles import FOUNDATION
+from engine.piles import FOUNDATION, TABLEAU
 from engine.solver import Budget, Outcome, Verdict, solve
 from engine.solver.beam import beam
 from engine.solver.bestfirst import Promise, best_first
 from engine.solver.board import Board
 from engine.solver.depth import Choice, DepthFirst, chosen, stuck
 from engine.solver.moves import successors, talon_piles, twin_groups
-from engine.solver.position import interchangeable, key_maker, sink_piles
+from engine.solver.position import dealt_columns, interchangeable, key_maker, sink_piles
 from engine.solver.state_board import board_for
 
 RULE_SETS = engine.rule_sets()
@@ -137,6 +137,10 @@ def test_pile_kinds_decide_the_shortcuts_never_the_game() -> None:
     assert sorted(names[p] for p in talon_piles(klondike)) == ["s", "w"]
     spiderette = engine.get("spiderette", "easy")  # the stock deals to each column by place
     assert interchangeable(spiderette) == [] and twin_groups(spiderette) == []
+    assert dealt_columns(spiderette) == (spiderette.by_kind[TABLEAU], 0)
+    agnes = engine.get("agnes-sorel", "standard")  # its last two stock cards go to reserves
+    assert dealt_columns(agnes) == (agnes.by_kind[TABLEAU], 2)
+    assert dealt_columns(klondike) == ([], 0)
     pyramid = engine.get("pyramid", "easy")  # piles cover one another
     assert interchangeable(pyramid) == [] and twin_groups(pyramid) == []
     lucie = engine.get("la-belle-lucie", "easy")  # a redeal gathers the columns in order
@@ -263,7 +267,8 @@ def test_no_rule_reads_the_order_of_a_discard_pile_and_the_key_forgets_it(
 def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
         rules: engine.RuleSet) -> None:
     """The piles' part of a key is equal for two positions exactly when their piles are,
-    but for the order of an interchangeable group's piles and, in a foundation no card
+    but for the order of an interchangeable group's piles (and of the columns the stock
+    deals no more cards to) and, in a foundation no card
     leaves, the cards below its top: checked against that definition, written out plainly
     here, on positions of a random game of every rule set and on the same positions with
     two piles of a group swapped, one face-down card fewer, or a foundation's top card
@@ -271,8 +276,13 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
     rng = random.Random(rules.key)
     key = key_maker(rules)
     groups = interchangeable(rules)
+    dealt, keep = dealt_columns(rules)
     sunk = set(sink_piles(rules))
     grouped = {p for g in groups for p in g}
+
+    def free(st: engine.State) -> list[int]:
+        """The columns the stock deals no more cards to (all but its next deals' by place)."""
+        return dealt[max(len(st.piles[rules.stock_pile]) - keep, 0):] if dealt else []
 
     def plainly(st: engine.State) -> object:
         def part(p: int) -> object:
@@ -281,14 +291,17 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
                 return (st.down[p], len(pile))
             return (st.down[p], len(pile), tuple(pile[-1:])) if p in sunk else (
                 st.down[p], tuple(pile))
-        return ([part(p) for p in range(len(st.piles)) if p not in grouped],
-                [sorted(part(p) for p in g) for g in groups])  # type: ignore[type-var]
+        alike = [*groups, free(st)]
+        return ([part(p) for p in range(len(st.piles)) if p not in grouped | set(alike[-1])],
+                [sorted(part(p) for p in g) for g in alike])  # type: ignore[type-var]
 
     seen: list[tuple[object, bytes]] = []
     st = rules.deal(b"\x05")
     for _ in range(40):
         seen.append((plainly(st), key(st)[0]))
-        for g in groups:
+        for g in [*groups, free(st)]:
+            if len(g) < 2:
+                continue
             i, j = rng.sample(g, 2)
             twin = st.copy()
             twin.piles[i], twin.piles[j] = twin.piles[j], twin.piles[i]
@@ -314,6 +327,29 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
     for a, ka in seen:
         for b, kb in seen:
             assert (a == b) == (ka == kb)
+
+
+@pytest.mark.parametrize("variant", ["easy", "difficult"])
+def test_columns_no_stock_card_reaches_are_keyed_as_one_group(variant: str) -> None:
+    """Scorpion's stock deals its three cards to the first three columns: two of those
+    swapped are another position until it has, the last four swapped never are; once it
+    is empty no column is told apart by place. The board keys them as the engine does."""
+    rules = engine.get("scorpion", variant)
+    key = key_maker(rules)
+
+    def swapped(st: engine.State, i: int, j: int) -> engine.State:
+        twin = st.copy()
+        twin.piles[i], twin.piles[j] = twin.piles[j], twin.piles[i]
+        twin.down[i], twin.down[j] = twin.down[j], twin.down[i]
+        return twin
+
+    st = rules.deal(b"\x03")
+    assert key(swapped(st, 0, 1)) != key(st) and key(swapped(st, 5, 6)) == key(st)
+    assert Board(swapped(st, 0, 1)).key() != Board(st).key()
+    assert Board(swapped(st, 5, 6)).key() == Board(st).key()
+    st.play(Move(STOCK))
+    assert key(swapped(st, 0, 1)) == key(st) and key(swapped(st, 0, 6)) == key(st)
+    assert Board(swapped(st, 0, 6)).key() == Board(st).key()
 
 
 def test_a_deal_the_depth_first_search_loses_itself_in_is_won_best_first() -> None:
