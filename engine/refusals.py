@@ -1,6 +1,6 @@
 """Why a move is refused, in a sentence a player understands (``Refusal``: a stable code
 and the sentence): the source's rules (what may leave a pile, and how many cards at once),
-the room a run needs, and the fills an empty pile waits for.
+the room a run needs, and which piles' cards may start an empty pile.
 
 ``Refusals`` is a base of ``RuleSet`` (engine/rules.py): the refusals asked while listing
 moves (``target_refusal``, ``fill_refusal``, ``stock_refusal``) are compiled with the

@@ -698,7 +698,6 @@ class RuleSet(Refusals, ABC):
         """The game's own tie-break between equal scores, lower ranking first (0: none)."""
         return 0
 
-    # ----- what players see -------------------------------------------------------------
 
 def king_run(pile: list[int]) -> bool:
     """Whether ``pile`` is a whole suit in one run, King at the bottom down to the Ace."""
