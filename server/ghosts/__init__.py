@@ -370,11 +370,15 @@ class Ghosts:
         if g["state"] == "open":
             return
         if g["state"] == "closed":
-            for pid in g["entrant_info"]:
+            now = await store.now_ms(self.redis)
+            for pid, info in g["entrant_info"].items():
                 state = store.text(await self.redis.hget(
                     store.race_keys(run_id(gid, pid))[0], "state"))
                 if state == "running" or (state == "ended" and pid not in g["recorded"]):
                     return  # still playing, or its end not yet recorded (its follow-up is due)
+                if state in ("", "open") and now - info["entered"] < DEALING_MS:
+                    return  # entered just now (the entry that closed it): its run is being
+                    # dealt and started; past that, a closed ghost's undealt run never is
             gk, _, evk, _ = ghost_keys(gid)
             event = msgpack.packb({"type": "ghost.revealed", "ghost": gid, "seed": g["seed"]})
             await self._reveal(keys=[gk, evk], args=[event, self.settings.event_window,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import signal
 import time
@@ -20,6 +21,7 @@ import msgpack
 import pytest
 import redis.asyncio as aioredis
 
+from server.ghosts import CLOSING, DEALING_MS, DUE, OPEN, ghost_keys
 from server.transport import replies
 from tests.conftest import FAST, start_node, stop_node
 
@@ -189,6 +191,53 @@ async def test_closing_is_done_once_with_both_nodes_sweeping(nodes: list[Node],
     _, listed = await rest.call("GET", "/ghosts")
     assert not {g["ghost"] for g in listed["ghosts"]} & set(gids)
     await rest.aclose()
+
+
+async def test_the_seed_stays_hidden_while_the_entry_that_closed_it_is_being_dealt(
+        nodes: list[Node], redis_url: str) -> None:
+    """The entry that reaches the cap closes the ghost race before its run is dealt: a
+    sweep in between must not reveal the seed the entrant is about to play (it did, on a
+    busy machine). An entry left undealt for longer than a deal may take no longer holds
+    the reveal back: a closed ghost race's undealt run can never be played."""
+    a, _ = nodes
+    _, token = await player(a, "Gus", "human")
+    ws = await Ws.open(a, token, JSON)
+    g = await ws.request({"type": "ghost.create", **GAME, "cap": 2, "countdown": 0,
+                          "time_limit": 60})
+    gid = g["ghost"]
+    entry = await ws.request({"type": "ghost.enter", "ghost": gid})
+    await ws.request({"type": "resign", "session": entry["session"]["session"]})
+    rest = Rest(a, token)
+    await until(lambda: _recorded(redis_url, gid))
+    # A second entrant as the entry script leaves one, the run not yet dealt; closed.
+    gk, ek, _, _ = ghost_keys(gid)
+    r = aioredis.from_url(redis_url)
+    now = int((await r.time())[0]) * 1000
+    await r.hset(ek, "p-late", json.dumps({"name": "Late", "kind": "human", "entered": now}))
+    await r.hset(gk, "state", "closed")
+    await r.zrem(OPEN, gid)
+    await r.zrem(DUE, gid)
+    await r.zadd(CLOSING, {gid: now})
+    await asyncio.sleep(2.5)  # several sweeps, on both nodes
+    assert (await summary(rest, gid))["state"] == "closed"
+    entered = now - DEALING_MS - 1000
+    await r.hset(ek, "p-late", json.dumps({"name": "Late", "kind": "human", "entered": entered}))
+
+    async def revealed() -> bool:
+        return (await summary(rest, gid))["state"] == "revealed"
+    await until(revealed)
+    await r.aclose()
+    await rest.aclose()
+    await ws.close()
+
+
+async def _recorded(redis_url: str, gid: str) -> bool:
+    """Whether every run of the ghost race has its end recorded."""
+    r = aioredis.from_url(redis_url)
+    _, ek, _, tk = ghost_keys(gid)
+    done = set(await r.hkeys(tk)) >= set(await r.hkeys(ek))
+    await r.aclose()
+    return done
 
 
 @pytest.fixture
