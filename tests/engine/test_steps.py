@@ -61,6 +61,15 @@ class TopOnlyKlondike(Klondike):
 
 
 def positions(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
+    """Each position once (with no winning line every stage is the deal)."""
+    seen: set[bytes] = set()
+    for st in stages(rules, seed):
+        if (key := st.snapshot()) not in seen:
+            seen.add(key)
+            yield st
+
+
+def stages(rules: engine.RuleSet, seed: int) -> Iterator[engine.State]:
     """Positions of every stage of a game: along a winning line where the deal is won, each
     also a random move off it (often lost), and along random play (mostly lost). Many lie
     in the middle of a pass through the stock with nothing played from it."""
