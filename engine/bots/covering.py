@@ -130,61 +130,68 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
     rng = random.Random(zlib.crc32(repr(sorted(piles.items())).encode()))
     PState = tuple[int, int, int, int, tuple[int, ...]]  # covering, reserve, next, w1, w2
 
-    # Each place with a card: its bit, name, rank, and the places covering it as a mask (it is
-    # free once they are all removed).
-    places = [(k, group.names[k], pyr[k], sum(1 << q for q in cover[k] if pyr[q]))
+    # Each place with a card: its name, rank, its bit in the covering or the reserve mask, and
+    # the places covering it as a mask (it is free once they are all removed).
+    places = [(group.names[k], pyr[k], 1 << k, 0, sum(1 << q for q in cover[k] if pyr[q]))
               for k in range(size) if pyr[k]]
+    places += [(reserve[i], r, 0, 1 << i, 0) for i, r in enumerate(res) if r]
+    # A removal: the piles it takes from, its bits in the two masks, whether it takes the
+    # first waste's card and the second's top card.
+    Removal = tuple[list[str], int, int, bool, bool]
+    Free = list[tuple[str, int, int, int, list[Removal]]]
 
-    def avail(st: PState) -> list[tuple[str, int]]:
-        pm, rm, _, c1, c2 = st
-        out = [(name, r) for k, name, r, over in places
-               if not pm >> k & 1 and pm & over == over]
-        out += [(reserve[i], c) for i, c in enumerate(res) if c and not rm >> i & 1]
-        if c1:
-            out.append(("w1", c1))
-        if c2:
-            out.append(("w2", c2[-1]))
-        return out
+    #: The free cards of the covering group and the reserve, by the two masks, each with the
+    #: removals it makes alone or with a later one of them: the same for every waste.
+    free_by_masks: dict[tuple[int, int], Free] = {}
 
-    pile_bit = {name: 1 << k for name, k in group.index.items()}
-    reserve_bit = {name: 1 << i for i, name in enumerate(reserve)}
-
-    def remove(st: PState, names: Iterable[str]) -> PState:
-        pm, rm, i, c1, c2 = st
-        for name in names:
-            if name == "w1":
-                c1 = 0
-            elif name == "w2":
-                c2 = c2[:-1]
-            elif name in pile_bit:
-                pm |= pile_bit[name]
-            else:
-                rm |= reserve_bit[name]
-        return pm, rm, i, c1, c2
+    def free_cards(pm: int, rm: int) -> Free:
+        free = free_by_masks.get((pm, rm))
+        if free is not None:
+            return free
+        cards = [(name, r, pb, rb) for name, r, pb, rb, over in places
+                 if not (pm & pb or rm & rb) and pm & over == over]
+        free = []
+        for i, (name, r, pb, rb) in enumerate(cards):
+            own: list[Removal] = [([name], pb, rb, False, False)] if r == 13 else []
+            own += [([name, other], pb | ob, rb | orb, False, False)
+                    for other, o, ob, orb in cards[i + 1:] if r + o == 13]
+            free.append((name, r, pb, rb, own))
+        free_by_masks[pm, rm] = free
+        return free
 
     #: ``pairs`` by the cards in sight, the same whatever the stock's order and place: the
     #: searches of every sample ask them again and again.
-    known: dict[tuple[int, int, int, int], list[list[str]]] = {}
+    known: dict[tuple[int, int, int, int], list[Removal]] = {}
 
-    def pairs(st: PState) -> list[list[str]]:
+    def pairs(st: PState) -> list[Removal]:
+        """The removals in sight, lone Kings and pairs to 13, in the order of the cards: the
+        covering group's, the reserve's, then the wastes'."""
         pm, rm, _, c1, c2 = st
-        sight = (pm, rm, c1, c2[-1] if c2 else 0)
+        top2 = c2[-1] if c2 else 0
+        sight = (pm, rm, c1, top2)
         out = known.get(sight)
         if out is not None:
             return out
-        a = avail(st)
-        at: dict[int, list[int]] = {}  # where each rank is in ``a``
-        for j, (_, r) in enumerate(a):
-            at.setdefault(r, []).append(j)
         out = []
-        for i, (n1, r1) in enumerate(a):
-            if r1 == 13:
-                out.append([n1])
-            for j in at.get(13 - r1, ()):
-                if j > i:
-                    out.append([n1, a[j][0]])
+        for name, r, pb, rb, own in free_cards(pm, rm):
+            out += own
+            if c1 and r + c1 == 13:
+                out.append(([name, "w1"], pb, rb, True, False))
+            if top2 and r + top2 == 13:
+                out.append(([name, "w2"], pb, rb, False, True))
+        if c1 == 13:
+            out.append((["w1"], 0, 0, True, False))
+        if c1 and top2 and c1 + top2 == 13:
+            out.append((["w1", "w2"], 0, 0, True, True))
+        if top2 == 13:
+            out.append((["w2"], 0, 0, False, True))
         known[sight] = out
         return out
+
+    def remove(st: PState, removal: Removal) -> PState:
+        pm, rm, i, c1, c2 = st
+        _, pb, rb, first, second = removal
+        return pm | pb, rm | rb, i, 0 if first else c1, c2[:-1] if second else c2
 
     total = sum(1 for r in pyr if r) + sum(1 for r in res if r)
 
@@ -194,11 +201,12 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
     start: PState = (0, 0, 0, w1[-1] if w1 else 0, tuple(w2))
     order = {n: i for i, n in enumerate(piles)}
     cands: dict[str, PState | None] = {}
-    for names in pairs(start):
+    for removal in pairs(start):
+        names = removal[0]
         text = "+".join(sorted(names, key=order.__getitem__))
         text = text if len(names) > 1 else text + "+"
         if text in legal:
-            cands[text] = remove(start, names)
+            cands[text] = remove(start, removal)
     if "s" in legal:
         cands["s"] = None
     stock: list[int] = []
@@ -216,16 +224,21 @@ def cover_sampled(view: dict[str, Any], legal: list[str], layout: Layout) -> dic
         known_best = memo.get(st)
         if known_best is not None:
             return known_best
-        best = cleared(st)
+        pm, rm, i, c1, c2 = st
+        best = pm.bit_count() + rm.bit_count()
         budget[0] -= 1
         if best < total and budget[0] > 0:
-            for names in pairs(st):
-                best = max(best, most(remove(st, names)))
-                if best == total:
-                    break
-            nxt = flip(st)
-            if best < total and nxt is not None:
-                best = max(best, most(nxt))
+            # ``remove`` and ``flip`` written out: this is most of a bot's move in Pyramid.
+            for _, pb, rb, first, second in pairs(st):
+                got = most((pm | pb, rm | rb, i, 0 if first else c1, c2[:-1] if second else c2))
+                if got > best:
+                    best = got
+                    if best == total:
+                        break
+            if best < total and i < len(stock):
+                got = most((pm, rm, i + 1, stock[i], (*c2, c1) if c1 else c2))
+                if got > best:
+                    best = got
         memo[st] = best
         return best
 
