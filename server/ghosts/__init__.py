@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -35,7 +35,7 @@ from ..races import Races
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
-from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostTranscript, Race
+from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostState, GhostTranscript, Race
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
 #: minutes, three seconds from entering to the first move.
@@ -51,6 +51,38 @@ MESSAGES = {
     "ghost.closed": "the ghost race is closed to new entrants",
     "ghost.entered": "you have played this ghost race already: one attempt each",
 }
+
+
+class EntrantInfo(TypedDict):
+    """An entrant as the entry script keeps them: what their name shows, and when they
+    entered (the store's clock, ms)."""
+
+    name: str
+    kind: str
+    entered: int
+
+
+class GhostRecord(TypedDict):
+    """A ghost race as its keys hold it, read whole (``Ghosts._ghost``): its hash, who entered
+    and whose runs have their end recorded."""
+
+    ghost: str
+    game: str
+    variant: str
+    creator: str
+    state: GhostState
+    seed: str
+    commitment: str
+    created: int
+    closes_at: int
+    closed_at: int | None
+    revealed_at: int | None
+    cap: int
+    time_limit: int
+    countdown: int
+    entrants: int
+    entrant_info: dict[str, EntrantInfo]
+    recorded: set[str]
 
 
 def ghost_keys(gid: str) -> tuple[str, str, str, str]:
@@ -138,7 +170,7 @@ class Ghosts:
 
     # ----- reading ----------------------------------------------------------------------
 
-    async def _ghost(self, gid: str) -> dict[str, Any]:
+    async def _ghost(self, gid: str) -> GhostRecord:
         gk, ek, _, tk = ghost_keys(gid)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hgetall(gk)
@@ -147,15 +179,18 @@ class Ghosts:
             meta, entrants, recorded = await pipe.execute()
         if not meta:
             raise ApiError("ghost.unknown", f"there is no ghost race {gid[:40]!r}")
-        g: dict[str, Any] = {store.text(k): store.text(v) for k, v in meta.items()}
-        for k in ("created", "closes_at", "closed_at", "revealed_at", "cap", "time_limit",
-                  "countdown", "entrants", "seq"):
-            if k in g:
-                g[k] = int(g[k])
-        g["ghost"] = gid
-        g["entrant_info"] = {store.text(k): json.loads(v) for k, v in entrants.items()}
-        g["recorded"] = {store.text(k) for k in recorded}
-        return g
+        m = {store.text(k): store.text(v) for k, v in meta.items()}
+        closed, revealed = m.get("closed_at"), m.get("revealed_at")
+        return {"ghost": gid, "game": m["game"], "variant": m["variant"],
+                "creator": m["creator"], "state": cast(GhostState, m["state"]),
+                "seed": m["seed"], "commitment": m["commitment"], "created": int(m["created"]),
+                "closes_at": int(m["closes_at"]),
+                "closed_at": int(closed) if closed else None,
+                "revealed_at": int(revealed) if revealed else None,
+                "cap": int(m["cap"]), "time_limit": int(m["time_limit"]),
+                "countdown": int(m["countdown"]), "entrants": int(m["entrants"]),
+                "entrant_info": {store.text(k): json.loads(v) for k, v in entrants.items()},
+                "recorded": {store.text(k) for k in recorded}}
 
     async def exists(self, gid: str) -> bool:
         return bool(await self.redis.exists(ghost_keys(gid)[0]))
@@ -185,7 +220,7 @@ class Ghosts:
             out["transcripts"] = await self._transcripts(g)
         return out
 
-    async def _transcripts(self, g: dict[str, Any]) -> list[GhostTranscript]:
+    async def _transcripts(self, g: GhostRecord) -> list[GhostTranscript]:
         out: list[GhostTranscript] = []
         for pid, info in sorted(g["entrant_info"].items(), key=lambda kv: kv[1]["entered"]):
             sid = f"{run_id(g['ghost'], pid)}.{pid}"
@@ -261,7 +296,7 @@ class Ghosts:
         return {"ghost": await self.summary(gid), "race": rid,
                 "joined_seq": race["seq"], "session": session_payload(session)}
 
-    async def _run(self, player: Player, g: dict[str, Any], rid: str,
+    async def _run(self, player: Player, g: GhostRecord, rid: str,
                    resuming: bool) -> Race:
         """The entrant's run, dealt (or finished dealing, after a node failed part-way) and
         started; a run already over refuses with ``ghost.entered``."""
@@ -277,7 +312,7 @@ class Ghosts:
             raise ApiError("ghost.entered", MESSAGES["ghost.entered"])
         return race
 
-    async def _dealt(self, player: Player, g: dict[str, Any], rid: str,
+    async def _dealt(self, player: Player, g: GhostRecord, rid: str,
                      resuming: bool) -> Race:
         """The run's race, made once: by whoever claims its making (SET NX, for a while, so
         a node failing half-way leaves it to the next request); the others wait for it. Its
