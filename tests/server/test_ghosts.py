@@ -57,6 +57,14 @@ async def until(check: Any, timeout: float = 15.0) -> Any:
         await asyncio.sleep(0.2)
 
 
+async def entered(ws: Ws) -> tuple[str, dict[str, Any]]:
+    """A new ghost race for two, runs of 60 s starting at once, entered by ``ws``'s player:
+    its id and the entry."""
+    g = await ws.request({"type": "ghost.create", **GAME, "cap": 2, "countdown": 0,
+                          "time_limit": 60})
+    return g["ghost"], await ws.request({"type": "ghost.enter", "ghost": g["ghost"]})
+
+
 async def summary(rest: Rest, gid: str) -> dict[str, Any]:
     status, body = await rest.call("GET", f"/ghosts/{gid}")
     assert status == 200, body
@@ -202,10 +210,7 @@ async def test_the_seed_stays_hidden_while_the_entry_that_closed_it_is_being_dea
     a, _ = nodes
     _, token = await player(a, "Gus", "human")
     ws = await Ws.open(a, token, JSON)
-    g = await ws.request({"type": "ghost.create", **GAME, "cap": 2, "countdown": 0,
-                          "time_limit": 60})
-    gid = g["ghost"]
-    entry = await ws.request({"type": "ghost.enter", "ghost": gid})
+    gid, entry = await entered(ws)
     await ws.request({"type": "resign", "session": entry["session"]["session"]})
     rest = Rest(a, token)
     await until(lambda: _recorded(redis_url, gid))
@@ -220,8 +225,8 @@ async def test_the_seed_stays_hidden_while_the_entry_that_closed_it_is_being_dea
     await r.zadd(CLOSING, {gid: now})
     await asyncio.sleep(2.5)  # several sweeps, on both nodes
     assert (await summary(rest, gid))["state"] == "closed"
-    entered = now - DEALING_MS - 1000
-    await r.hset(ek, "p-late", json.dumps({"name": "Late", "kind": "human", "entered": entered}))
+    long_ago = now - DEALING_MS - 1000
+    await r.hset(ek, "p-late", json.dumps({"name": "Late", "kind": "human", "entered": long_ago}))
 
     async def revealed() -> bool:
         return (await summary(rest, gid))["state"] == "revealed"
@@ -254,10 +259,7 @@ async def test_a_node_killed_mid_run_loses_nothing(nodes: list[Node],
     _, survivor = nodes
     fay, tf = await player(node, "Fay", "human")
     ws = await Ws.open(node, tf, JSON)
-    g = await ws.request({"type": "ghost.create", **GAME, "countdown": 0, "time_limit": 60,
-                          "cap": 2})
-    gid = g["ghost"]
-    entry = await ws.request({"type": "ghost.enter", "ghost": gid})
+    gid, entry = await entered(ws)
     await play(ws, entry["session"], 2, 0.1)
     os.kill(proc.pid, signal.SIGKILL)  # mid-run, with its socket
     proc.wait(10)
