@@ -28,14 +28,13 @@ from ..errors import ApiError
 from ..sessions import Sessions, rules_for
 from ..store import script_replies, scripts
 from ..transport.messages import RaceCreate
-from ..transport.reply_types import Entrant, Race, RaceBot
+from ..transport.reply_types import Entrant, Race
+from .record import RaceRecord, read
 from .rematch import Rematches
 
 log = logging.getLogger("samedeal.races")
 
 DEFAULTS: dict[str, Any] = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
-INTS = ("seats", "time_limit", "countdown", "created", "seq", "entrants", "done", "starts_at",
-        "ends_at", "ended_at")
 
 
 def rank(entries: Sequence[Mapping[str, Any]], low: bool,
@@ -75,7 +74,7 @@ class Races:
 
     # ----- reading ----------------------------------------------------------------------
 
-    async def _race(self, rid: str) -> dict[str, Any]:
+    async def _race(self, rid: str) -> RaceRecord:
         rk, entrants_key, _ = store.race_keys(rid)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hgetall(rk)
@@ -83,15 +82,9 @@ class Races:
             meta, entrants = await pipe.execute()
         if not meta:
             raise ApiError("race.unknown", f"there is no race {rid[:40]!r}")
-        r: dict[str, Any] = {k.decode(): v.decode() for k, v in meta.items()}
-        for k in INTS:
-            if k in r:
-                r[k] = int(r[k])
-        r["race"] = rid
-        r["entrant_info"] = {k.decode(): json.loads(v) for k, v in entrants.items()}
-        return r
+        return read(rid, meta, entrants)
 
-    async def _entries(self, r: dict[str, Any]) -> list[Entrant]:
+    async def _entries(self, r: RaceRecord) -> list[Entrant]:
         """Every entrant's public progress: never a card."""
         pids = sorted(r["entrant_info"])
         out = []
@@ -120,21 +113,20 @@ class Races:
         r = await self._race(rid)
         return await self._summary(r)
 
-    async def _summary(self, r: dict[str, Any]) -> Race:
+    async def _summary(self, r: RaceRecord) -> Race:
         rules = engine.get(r["game"], r["variant"])
         out: Race = {
             "race": r["race"], "game": r["game"], "variant": r["variant"], "name": rules.name,
             "scoring": rules.scoring.value, "state": r["state"], "commitment": r["commitment"],
             "seats": r["seats"], "start": r["start"], "time_limit": r["time_limit"],
-            "countdown": r["countdown"], "creator": r["creator"], "seq": r.get("seq", 0),
+            "countdown": r["countdown"], "creator": r["creator"], "seq": r["seq"],
             "entrants": await self._entries(r),
-            "created": r.get("created"), "starts_at": r.get("starts_at"),
-            "ends_at": r.get("ends_at"), "ended_at": r.get("ended_at"),
-            "rematch": r.get("rematch"),  # the rematch asked for once it ended, if any
-            "rematch_by": r.get("rematch_by"),  # ...and who asked first
-            "rematch_of": r.get("rematch_of"),
-            "bot": bot_of(r)}  # a bot race (server/botrace/__init__.py): its bot; else null
-        if r.get("ghost"):  # a ghost race's run: the ghost race reveals the seed
+            "created": r["created"], "starts_at": r["starts_at"],
+            "ends_at": r["ends_at"], "ended_at": r["ended_at"],
+            "rematch": r["rematch"], "rematch_by": r["rematch_by"],
+            "rematch_of": r["rematch_of"],
+            "bot": r["bot"]}  # a bot race (server/botrace/__init__.py): its bot; else null
+        if r["ghost"]:  # a ghost race's run: the ghost race reveals the seed
             out["ghost"] = r["ghost"]
         elif r["state"] == "ended":
             out["seed"] = r["seed"]
@@ -172,7 +164,7 @@ class Races:
         return await self.summary(rid) | {"joined_seq": 2}  # the bot's seat's event, then this
 
     async def _open(self, player: Player, body: Mapping[str, Any],
-                    rematch_of: dict[str, Any] | None = None,
+                    rematch_of: RaceRecord | None = None,
                     bot: tuple[Player, str] | None = None, *, rid: str = "",
                     seed: bytes = b"", ghost: str = "",
                     invited: dict[FieldT, EncodableT] | None = None,
@@ -251,20 +243,21 @@ class Races:
             raise ApiError("race.not_entrant", "only the race's entrants can ask for a rematch")
         if r["state"] != "ended":
             raise ApiError("race.not_over", "a rematch can be asked for once the race is over")
-        if r.get("bot"):  # its bot would never take its seat: race.bot makes the next one
+        if r["bot"]:  # its bot would never take its seat: race.bot makes the next one
             raise ApiError("race.bot_rematch", "a race against a bot has no rematch: race the "
                            "bot again instead")
-        if r.get("ghost"):  # a ghost race's run: one attempt each, no race again
+        if r["ghost"]:  # a ghost race's run: one attempt each, no race again
             raise ApiError("ghost.entered", "you have played this ghost race already: one "
                            "attempt each")
-        body = {k: r[k] for k in ("game", "variant", "start", "time_limit", "countdown")}
-        body["seats"] = len(r["entrant_info"])
+        body = {"game": r["game"], "variant": r["variant"], "start": r["start"],
+                "time_limit": r["time_limit"], "countdown": r["countdown"],
+                "seats": len(r["entrant_info"])}
 
         async def make() -> str:
             return await self._open(player, body, rematch_of=r)
 
         new = await self._rematches.claim("race", rid, list(store.race_keys(rid)), player,
-                                          r.get("rematch"), make, self._drop, self._refused)
+                                          r["rematch"], make, self._drop, self._refused)
         try:
             return await self.join(player, new)
         except ApiError as e:
@@ -301,7 +294,7 @@ class Races:
             r = await self._race(rid)
             if self._full(r):  # the request that filled it died before starting it
                 await self.begin(rid)
-                return await self.summary(rid) | {"joined_seq": int(r["seq"])}
+                return await self.summary(rid) | {"joined_seq": r["seq"]}
         if not seated.ok:
             raise self._refused(seated.why)
         r = await self._race(rid)
@@ -313,7 +306,7 @@ class Races:
         return await self.summary(rid) | {"joined_seq": seated.seq}
 
     @staticmethod
-    def _full(r: dict[str, Any]) -> bool:
+    def _full(r: RaceRecord) -> bool:
         """An open race that starts when full, every seat taken: its start is due."""
         return bool(r["state"] == "open" and r["start"] == "full"
                     and len(r["entrant_info"]) >= r["seats"])
@@ -402,17 +395,16 @@ class Races:
         if self._full(r):  # its start, left undone by a join whose request died
             await self.begin(rid)
             r = await self._race(rid)
-        if r["state"] == "ended":
+        if r["state"] == "ended" and r["results"] is not None:
             await self._record(rid, json.loads(r["results"]))
             return followups.DONE
-        if r["state"] != "running":
+        if r["state"] != "running" or r["ends_at"] is None:
             return followups.IDLE  # its start may still land
         if await self.finish(rid) is not None:
             return followups.DONE
         # Not over: an entrant finished and others play on (looked at again at the time
         # limit, or when the last one finishes), or contended (again after a grace).
-        ends_at: int = r["ends_at"]
-        return ends_at
+        return r["ends_at"]
 
     async def _record(self, rid: str, results: dict[str, Any]) -> None:
         """After the end: off the running set, the results recorded, the follow-up done. A
@@ -428,30 +420,31 @@ class Races:
         """End the race if it is due; the results, or ``None`` if it is not over yet."""
         for _ in range(10):
             r = await self._race(rid)
-            if r["state"] == "ended":
+            if r["state"] == "ended" and r["results"] is not None:
                 ended: dict[str, Any] = json.loads(r["results"])
                 return ended
-            if r["state"] != "running":
+            starts, ends = r["starts_at"], r["ends_at"]
+            if r["state"] != "running" or starts is None or ends is None:
                 return None
             now = await store.now_ms(self.redis)
-            if r["done"] < r["entrants"] and now < r["ends_at"]:
+            if r["done"] < r["entrants"] and now < ends:
                 return None
             summary = await self._summary(r)
             rules = engine.get(r["game"], r["variant"])
-            ended_at = min(now, r["ends_at"])
+            ended_at = min(now, ends)
             ranking = rank(summary["entrants"], rules.scoring == "low", ended_at)
             for e in ranking:  # a resignation's time is the race's whole time limit
-                end = r["ends_at"] if e.get("resigned") else e.get("finished_at") or ended_at
-                e["time_ms"] = max(0, end - r["starts_at"])
+                end = ends if e.get("resigned") else e.get("finished_at") or ended_at
+                e["time_ms"] = max(0, end - starts)
             results = {"race": rid, "game": r["game"], "variant": r["variant"],
                        "seed": r["seed"], "commitment": r["commitment"],
-                       "starts_at": r["starts_at"], "ended_at": ended_at, "ranking": ranking,
-                       "bot": bot_of(r)}
+                       "starts_at": starts, "ended_at": ended_at, "ranking": ranking,
+                       "bot": r["bot"]}
             event = {"type": "race.ended", "race": rid, "seed": r["seed"], "ranking": ranking}
-            if r.get("ghost"):  # revealed with the ghost race's close, not here
+            if r["ghost"]:  # revealed with the ghost race's close, not here
                 results["ghost"] = r["ghost"]
                 del event["seed"]
-            if r.get("arena"):  # an arena's round (server/arenas/__init__.py made it)
+            if r["arena"]:  # an arena's round (server/arenas/__init__.py made it)
                 results["arena"] = r["arena"]
             rk, _, ek = store.race_keys(rid)
             await self._expected.soon(store.follow_up("race", rid))  # its recording
@@ -469,10 +462,10 @@ class Races:
 
     async def results(self, rid: str) -> dict[str, Any]:
         r = await self._race(rid)
-        if r["state"] != "ended":
+        if r["state"] != "ended" or r["results"] is None:
             raise ApiError("race.not_over", "the results come when the race is over")
         results: dict[str, Any] = json.loads(r["results"])
-        if r.get("ghost"):
+        if r["ghost"]:
             results.pop("seed", None)  # a ghost race's run: its ghost race reveals it
         return results
 
@@ -481,13 +474,6 @@ class Races:
         now = await store.now_ms(self.redis)
         for rid in await self.redis.zrangebyscore(store.RUNNING_RACES, 0, now):
             await self.finish(store.text(rid))
-
-
-def bot_of(r: dict[str, Any]) -> RaceBot | None:
-    """A bot race's bot: its player id, name and strength."""
-    if not r.get("bot"):
-        return None
-    return {"player": r["bot"], "name": r["bot_name"], "strength": r["bot_strength"]}
 
 
 MESSAGES = {
