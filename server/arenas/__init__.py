@@ -46,6 +46,7 @@ from ..races import Races
 from ..sessions import rules_for
 from ..store import scripts
 from ..transport.reply_types import Arena
+from .record import ArenaRecord, read
 
 log = logging.getLogger("samedeal.arenas")
 
@@ -61,8 +62,6 @@ PLACES = (5, 4, 3)
 FINISHED, PLAYED = 2, 1
 ARENA_ID = re.compile(r"a[a-z2-9]{12}")
 LIVE = ("scheduled", "running")
-INTS = ("starts_at", "ends_at", "duration", "interval", "repeat", "round", "created",
-        "ended_at")
 
 
 def arena_keys(aid: str) -> tuple[str, str, str]:
@@ -179,7 +178,7 @@ class Arenas:
 
     # ----- reading ----------------------------------------------------------------------
 
-    async def _arena(self, aid: str) -> dict[str, Any]:
+    async def _arena(self, aid: str) -> ArenaRecord:
         if not ARENA_ID.fullmatch(aid):
             raise ApiError("arena.unknown", "there is no such arena")
         hk, pk, rk = arena_keys(aid)
@@ -190,29 +189,21 @@ class Arenas:
             meta, players, rounds = await pipe.execute()
         if not meta:
             raise ApiError("arena.unknown", "there is no such arena")
-        a: dict[str, Any] = {store.text(k): store.text(v) for k, v in meta.items()}
-        for k in INTS:
-            if k in a:
-                a[k] = int(a[k])
-        a["arena"] = aid
-        a["players"] = {store.text(k): json.loads(v) for k, v in players.items()}
-        a["rounds"] = [store.text(r) for r in rounds]
-        return a
+        return read(aid, meta, players, rounds)
 
     @staticmethod
-    def _summary(a: dict[str, Any], viewer: str | None = None) -> Arena:
+    def _summary(a: ArenaRecord, viewer: str | None = None) -> Arena:
         """What anyone may see of an arena: never a seed (each round's race reveals its own)."""
         out: Arena = {
             "arena": a["arena"], "name": a["name"], "game": a["game"], "variant": a["variant"],
             "state": a["state"], "starts_at": a["starts_at"], "ends_at": a["ends_at"],
             "duration": a["duration"], "interval": a["interval"], "repeat": a["repeat"],
-            "created": a["created"], "ended_at": a.get("ended_at"),
-            "next": a.get("next") or None,  # a repeat's next occurrence, once made
-            "repeat_of": a.get("repeat_of") or None,
-            "round": a.get("round", -1), "current": a.get("current"), "rounds": a["rounds"],
+            "created": a["created"], "ended_at": a["ended_at"], "next": a["next"],
+            "repeat_of": a["repeat_of"], "round": a["round"], "current": a["current"],
+            "rounds": a["rounds"],
             "players": [{"player": pid, "name": info["name"], "kind": info["kind"]}
                         for pid, info in sorted(a["players"].items())],
-            "winner": json.loads(a["winner"]) if a.get("winner") else None,
+            "winner": json.loads(a["winner"]) if a["winner"] else None,
             "board": f"arena/{a['arena']}",
             "points": {"places": list(PLACES), "finished": FINISHED, "played": PLAYED}}
         if viewer is not None:
@@ -230,7 +221,7 @@ class Arenas:
                 a = await self._arena(store.text(raw))
             except ApiError:
                 continue
-            if a["state"] in LIVE and not a.get("kind"):  # a feature lists its own kind
+            if a["state"] in LIVE and not a["kind"]:  # a feature lists its own kind
                 out.append(self._summary(a, viewer))
         return out
 
@@ -346,14 +337,16 @@ class Arenas:
             hk, _, rk = arena_keys(aid)
             await self._claim(keys=[hk, rk], args=[due, round_race(aid, due)])
             a = await self._arena(aid)
-        if a.get("current") and not a.get(f"announced:{a['round']}"):
-            await self._deal(a, now)
+        current = a["current"]
+        if current and a["round"] not in a["announced"]:
+            await self._deal(a, current, now)
 
-    async def _deal(self, a: dict[str, Any], now: int) -> None:
-        """Make, start and announce the current round's race: each step once, whoever does it."""
-        aid, n, rid = a["arena"], a["round"], a["current"]
+    async def _deal(self, a: ArenaRecord, rid: str, now: int) -> None:
+        """Make, start and announce the current round's race ``rid``: each step once, whoever
+        does it."""
+        aid, n = a["arena"], a["round"]
         rules = engine.get(a["game"], a["variant"])
-        seed = bytes.fromhex(a["seed"]) if a.get("seed") else os.urandom(32)
+        seed = bytes.fromhex(a["seed"]) if a["seed"] else os.urandom(32)
         countdown = self.settings.arena_countdown
         round_ends = a["starts_at"] + (n + 1) * a["interval"] * 1000
         time_limit = max(1, math.ceil((round_ends - now) / 1000) - countdown)
@@ -396,7 +389,7 @@ class Arenas:
                                   results["ended_at"], {"name": e["name"], "kind": e["kind"]},
                                   results["race"], expire)
 
-    async def _finish(self, a: dict[str, Any], now: int) -> None:
+    async def _finish(self, a: ArenaRecord, now: int) -> None:
         """The arena's time is up: once every round's race is over and scored, the winner."""
         for rid in a["rounds"]:
             try:
@@ -420,7 +413,7 @@ class Arenas:
             arena_channel(a["arena"])])
         await self._after_end(await self._arena(a["arena"]), now)
 
-    async def _after_end(self, a: dict[str, Any], now: int) -> None:
+    async def _after_end(self, a: ArenaRecord, now: int) -> None:
         """The next occurrence of a repeating arena (once), then off the active set."""
         if a["repeat"]:
             step = a["repeat"] * 1000
@@ -430,11 +423,11 @@ class Arenas:
                 starts += step
             nid = store.text(await self._next(keys=[arena_keys(a["arena"])[0]],
                                               args=[new_id("a")]))
-            await self.make(nid, {k: a[k] for k in ("name", "game", "variant", "duration",
-                                                     "interval", "repeat")}
-                             | {"starts_at": starts, "created": now,
-                                "repeat_of": a["arena"]})
-        await self._retire(a["arena"], a.get("ended_at") or now)
+            await self.make(nid, {"name": a["name"], "game": a["game"], "variant": a["variant"],
+                                  "duration": a["duration"], "interval": a["interval"],
+                                  "repeat": a["repeat"], "starts_at": starts, "created": now,
+                                  "repeat_of": a["arena"]})
+        await self._retire(a["arena"], a["ended_at"] or now)
 
 
 MESSAGES = {
