@@ -9,16 +9,10 @@ import json
 from typing import TypedDict, cast
 
 from .. import store
-from ..transport.reply_types import ArenaState, PlayerKind
+from ..races.record import Seat
+from ..transport.reply_types import ArenaState
 
 ANNOUNCED = "announced:"  # a field per round whose race was announced: announced:<round>
-
-
-class Member(TypedDict):
-    """A player of the arena as its join script keeps them."""
-
-    name: str
-    kind: PlayerKind
 
 
 class ArenaRecord(TypedDict):
@@ -43,7 +37,7 @@ class ArenaRecord(TypedDict):
     kind: str | None  # a feature's own arena: scored by its scorer, listed by it
     seed: str | None  # a feature's own arena: the seed every round deals
     rounds: list[str]  # every round's race, in order
-    players: dict[str, Member]
+    players: dict[str, Seat]
 
 
 def read(aid: str, meta: dict[bytes, bytes], players: dict[bytes, bytes],

@@ -32,6 +32,7 @@ from ..boards import Boards, order_key
 from ..config import Settings
 from ..errors import ApiError
 from ..races import Races
+from ..races.record import Seat
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
@@ -53,12 +54,10 @@ MESSAGES = {
 }
 
 
-class EntrantInfo(TypedDict):
-    """An entrant as the entry script keeps them: what their name shows, and when they
-    entered (the store's clock, ms)."""
+class EntrantInfo(Seat):
+    """An entrant as the entry script keeps them, with when they entered (the store's
+    clock, ms)."""
 
-    name: str
-    kind: str
     entered: int
 
 

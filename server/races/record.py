@@ -11,7 +11,7 @@ from ..transport.reply_types import PlayerKind, RaceBot, Start, State
 
 
 class Seat(TypedDict):
-    """An entrant as the join script keeps them."""
+    """A player as a race's, a ghost race's or an arena's join script keeps them."""
 
     name: str
     kind: PlayerKind
