@@ -95,7 +95,8 @@ class Matches:
         if m.meta["state"] != "ended":
             raise ApiError("match.not_over", "a rematch can be asked for once the match is over")
         body = {"game": m.rules.id, "variant": m.rules.variant, "seats": len(m.order),
-                **{k: m.meta[k] for k in ("start", "turn_time", "grace")}}
+                "start": m.meta["start"], "turn_time": m.meta["turn_time"],
+                "grace": m.meta["grace"]}
 
         async def make() -> str:
             return await self.seats.create(player, body, rematch_of=m)
@@ -152,11 +153,11 @@ class Matches:
                 m = await self.book.load(mid)
                 if pid not in m.players:
                     raise ApiError("match.not_player", MESSAGES["match.not_player"])
-                if move is None and (not m.running or m.flag("out", pid)):
+                if move is None and (not m.running or m.left(pid)):
                     return  # over, or gone already: nothing to leave
                 if not m.running:
                     raise ApiError("match.not_running", MESSAGES["match.not_running"])
-                if m.flag("out", pid):
+                if m.left(pid):
                     raise ApiError("match.left", MESSAGES["match.left"])
                 mv = parse(m.rules, move) if move is not None else None
                 if await self._place(m, pid, mv, pid):

@@ -17,7 +17,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..followups import Expected
 from . import rounds, turns
-from .record import TURNS, Match, decode
+from .record import TURNS, Match, read
 
 
 class Book:
@@ -66,9 +66,9 @@ class Book:
             raw, players, bowled = await pipe.execute()
         if not raw:
             raise ApiError("match.unknown", f"there is no match {mid[:40]!r}")
-        meta = decode(raw)
+        meta = read(raw)
         infos = {k.decode(): json.loads(v) for k, v in players.items()}
-        order = sorted(infos, key=lambda p: int(meta.get(f"seat:{p}", 0)))
+        order = sorted(infos, key=lambda p: meta["seat"].get(p, 0))
         rules = engine.get(meta["game"], meta["variant"])
         form = rules.match
         if form is None:  # a match stored by a server that still matched this game

@@ -118,13 +118,13 @@ def public(m: Match) -> tuple[dict[str, Any], MatchTurn | None]:
 def turn_deadline(m: Match) -> int:
     """The turn's deadline as everyone sees it: its first card's, as the event that gave the
     turn said. Each later card of the turn gets its own, the bowler's alone (``own``)."""
-    return int(m.meta.get("turn_deadline", m.meta["deadline"]))
+    return m.meta["turn_deadline"] or m.meta["deadline"]
 
 
 def shared_rev(m: Match) -> int:
     """The revision as everyone sees it: a card that kept its bowler's turn (``steps``, no
     event) is not counted, so the revision never tells how many cards a frame took."""
-    return m.rev - int(m.meta.get("steps", 0))
+    return m.rev - m.meta["steps"]
 
 
 def started(m: Match) -> dict[str, Any]:

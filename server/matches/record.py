@@ -9,8 +9,9 @@ player has their own grid and the same card is called to all (Poker Square, Crib
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import engine
 from engine import match_forms
@@ -19,13 +20,52 @@ from engine.match_forms import CalledForm, TurnsForm
 from engine.piles import MatchMode
 
 from ..errors import ApiError
+from ..transport.reply_types import Start
+from ..transport.reply_types import State as MatchState
 from . import lanes
 
 TURNS, CALLED = "turns", "called"
 DEFAULTS: dict[str, Any] = {"start": "full", "turn_time": 30, "grace": 60, "join": True}
-INTS = ("seats", "turn_time", "grace", "created", "seq", "rev", "started_at", "shown_at",
-        "deadline", "turn_deadline", "steps", "ended_at", "round", "placed", "active",
-        "filling", "players")
+
+
+class MatchRecord(TypedDict):
+    """A match's hash (``store.match_keys``) read whole (``read``): the fields the scripts of
+    server/store/scripts.py write, each converted where it is named, and the per-player
+    fields (``seat:<player>``, ...) gathered by player."""
+
+    kind: str
+    game: str
+    variant: str
+    seats: int
+    start: Start
+    turn_time: int  # seconds
+    grace: int  # seconds
+    creator: str
+    state: MatchState
+    seed: str
+    commitment: str
+    created: int | None
+    seq: int  # the number of its last event
+    rev: int  # changes with every placement
+    started_at: int | None  # from the start
+    ended_at: int | None  # from the end, with its results
+    results: str | None  # JSON
+    players: int  # seated at the start (0 before it)
+    shown_at: int  # while running (0 before): when the card or turn now awaited was shown
+    deadline: int  # ...and when the timer places it
+    turn_deadline: int  # turns: the turn's deadline as everyone sees it (0: ``deadline``)
+    steps: int  # turns: cards that kept their bowler's turn, no event (``lanes.shared_rev``)
+    round: int  # called cards: the round being placed...
+    placed: int  # ...how many have placed in it...
+    active: int  # ...how many still place...
+    filling: int  # ...and of those, whose grid this round fills
+    rematch: str | None  # the rematch asked for once it ended...
+    rematch_by: str | None  # ...and who asked first
+    rematch_of: str | None
+    seat: dict[str, int]  # player -> the number of the event that seated them
+    away: dict[str, int]  # player -> away since (no socket following the match)
+    out: frozenset[str]  # the players who left (forfeited)
+    full: frozenset[str]  # called cards: the players whose grid is full
 
 MESSAGES = {
     "match.unknown": "there is no such match",
@@ -61,7 +101,7 @@ class Match:
     """A match as Redis has it at revision ``rev``, with its game states rebuilt."""
 
     id: str
-    meta: dict[str, Any]
+    meta: MatchRecord
     players: dict[str, dict[str, str]]  # player id -> name, kind
     order: list[str]  # seat order: the turn order, and the order scores are listed in
     rules: engine.RuleSet
@@ -90,18 +130,18 @@ class Match:
 
     @property
     def rev(self) -> int:
-        return int(self.meta.get("rev", 0))
+        return self.meta["rev"]
 
     @property
     def running(self) -> bool:
-        return bool(self.meta["state"] == "running")
+        return self.meta["state"] == "running"
 
-    def flag(self, name: str, pid: str) -> bool:
-        return bool(self.meta.get(f"{name}:{pid}"))
+    def left(self, pid: str) -> bool:
+        """Whether the player left the match (forfeiting the rest)."""
+        return pid in self.meta["out"]
 
     def away_since(self, pid: str) -> int | None:
-        at = self.meta.get(f"away:{pid}")
-        return int(at) if at else None
+        return self.meta["away"].get(pid)
 
     @property
     def over(self) -> bool:
@@ -116,8 +156,16 @@ class Match:
             return []
         if self.state is not None:
             return [] if self.state.over else [self.order[self.state.turn]]
-        return [p for p in self.order if not self.flag("out", p) and not self.flag("full", p)
+        return [p for p in self.order if p not in self.meta["out"] and p not in self.meta["full"]
                 and len(self.grids[p].history) == self.meta["round"]]
+
+    def recorded_results(self) -> dict[str, Any]:
+        """The results recorded when the match ended."""
+        results = self.meta["results"]
+        if self.meta["state"] != "ended" or results is None:
+            raise ValueError(f"match {self.id} has not ended")
+        out: dict[str, Any] = json.loads(results)
+        return out
 
     def called(self) -> int | None:
         """The card called now (called-card games), ``None`` once every grid is full."""
@@ -126,10 +174,34 @@ class Match:
         return int(self.calls[self.meta["round"]])
 
 
-def decode(raw: dict[bytes, bytes]) -> dict[str, Any]:
-    """A match hash as read from Redis, its counters as ints."""
-    out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items()}
-    for k in INTS:
-        if k in out:
-            out[k] = int(out[k])
-    return out
+def read(raw: dict[bytes, bytes]) -> MatchRecord:
+    """The record of a match from its hash, as HGETALL gives it (the hash not empty)."""
+    m = {k.decode(): v.decode() for k, v in raw.items()}
+
+    def number(name: str) -> int | None:
+        value = m.get(name)
+        return int(value) if value else None
+
+    def count(name: str) -> int:
+        return number(name) or 0
+
+    def by_player(prefix: str) -> dict[str, str]:
+        return {k[len(prefix):]: v for k, v in m.items() if k.startswith(prefix)}
+
+    return {
+        "kind": m["kind"], "game": m["game"], "variant": m["variant"], "seats": int(m["seats"]),
+        "start": cast(Start, m["start"]), "turn_time": int(m["turn_time"]),
+        "grace": int(m["grace"]), "creator": m["creator"],
+        "state": cast(MatchState, m["state"]), "seed": m["seed"],
+        "commitment": m["commitment"], "created": number("created"), "seq": count("seq"),
+        "rev": count("rev"), "started_at": number("started_at"),
+        "ended_at": number("ended_at"), "results": m.get("results"),
+        "players": count("players"), "shown_at": count("shown_at"),
+        "deadline": count("deadline"), "turn_deadline": count("turn_deadline"),
+        "steps": count("steps"), "round": count("round"), "placed": count("placed"),
+        "active": count("active"), "filling": count("filling"), "rematch": m.get("rematch"),
+        "rematch_by": m.get("rematch_by"), "rematch_of": m.get("rematch_of"),
+        "seat": {p: int(v) for p, v in by_player("seat:").items()},
+        "away": {p: int(v) for p, v in by_player("away:").items() if v},
+        "out": frozenset(p for p, v in by_player("out:").items() if v),
+        "full": frozenset(p for p, v in by_player("full:").items() if v)}

@@ -24,10 +24,12 @@ OnEnd = Callable[[dict[str, Any]], Awaitable[None]]
 def results(m: Match, now: int) -> dict[str, Any]:
     """Highest total first (a player who left ranks after those who stayed); equal keys
     share a rank and the winners are the first rank."""
+    started = m.meta["started_at"]
+    assert started is not None, "a match that started"
     out: dict[str, Any] = {"match": m.id, "kind": m.kind, "game": m.rules.id,
                            "variant": m.rules.variant, "seed": m.meta["seed"],
-                           "commitment": m.meta["commitment"],
-                           "started_at": m.meta["started_at"], "ended_at": now}
+                           "commitment": m.meta["commitment"], "started_at": started,
+                           "ended_at": now}
     entries = []
     if m.state is not None:
         cards = m.turns_form.scorecards(m.state.view()["info"])
@@ -48,8 +50,8 @@ def results(m: Match, now: int) -> dict[str, Any]:
     for e in entries:
         e |= {"name": m.players[e["player"]]["name"],
               "kind": m.players[e["player"]]["kind"],
-              "forfeited": m.flag("out", e["player"]),
-              "time_ms": now - m.meta["started_at"]}
+              "forfeited": m.left(e["player"]),
+              "time_ms": now - started}
 
     def key(e: dict[str, Any]) -> tuple[bool, int]:
         return e["forfeited"], -e["score"]
@@ -78,7 +80,7 @@ class Ending:
         except ApiError:
             return followups.DONE  # the match is gone: nothing to end
         if m.meta["state"] == "ended":
-            await self._record(mid, json.loads(m.meta["results"]))
+            await self._record(mid, m.recorded_results())
             return followups.DONE
         if not m.running or not m.over:
             return followups.IDLE  # not over: its turn timer carries it on
@@ -98,8 +100,7 @@ class Ending:
             self.book.forget(mid)
             m = await self.book.load(mid)
             if m.meta["state"] == "ended":
-                ended: dict[str, Any] = json.loads(m.meta["results"])
-                return ended
+                return m.recorded_results()
             if not m.running or not m.over:
                 return None
             now = await self.book.now()

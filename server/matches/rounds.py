@@ -46,7 +46,7 @@ class Rounds:
         rnd = m.meta["round"]
         event: dict[str, Any]
         if mv is not None:
-            if m.flag("full", pid):
+            if pid in m.meta["full"]:
                 raise ApiError("match.done", "your grid is full: the match ends when every "
                                "grid is")
             if pid not in m.awaited():

@@ -81,7 +81,7 @@ class Turns:
                      "move": text, "by": "timer" if by == "timer" else "player"}
         now = await self.book.now()
         deadline = now + m.meta["turn_time"] * 1000
-        old, start = dict(m.meta), m.frame_start
+        old, start = m.meta.copy(), m.frame_start
         if bowled is not None:
             m.bowled.append(bowled)
         lanes.settle(m)
@@ -120,9 +120,9 @@ class Turns:
             raise refused(moved.why)
         m.meta["rev"], m.meta["seq"] = moved.rev, moved.seq
         if private:
-            m.meta["steps"] = int(m.meta.get("steps", 0)) + 1
+            m.meta["steps"] += 1
         if mv is None:
-            m.meta[f"out:{pid}"] = "1"
+            m.meta["out"] |= {pid}
         if st.over:
             await self.finish(m.id)
         else:

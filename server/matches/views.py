@@ -4,7 +4,6 @@ alone, and the transcript published at the end."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from redis.asyncio import Redis
@@ -39,7 +38,7 @@ def summary(m: Match, viewer: str | None = None) -> MatchPayload:
             "player": p, "name": m.players[p]["name"], "kind": kind_of(m.players[p]["kind"]),
             "seat": i + 1 if meta["state"] != "open" else None,
             "away": m.away_since(p) is not None and meta["state"] == "running",
-            "forfeited": m.flag("out", p)} for i, p in enumerate(m.order)]}
+            "forfeited": m.left(p)} for i, p in enumerate(m.order)]}
     if meta["state"] == "open":
         return out
     if m.state is not None:
@@ -62,7 +61,7 @@ def summary(m: Match, viewer: str | None = None) -> MatchPayload:
             out["you"] = own_grid(m, viewer)
     if meta["state"] == "ended":
         out["seed"] = meta["seed"]
-        out["results"] = json.loads(meta["results"])
+        out["results"] = m.recorded_results()
     return out
 
 
@@ -90,7 +89,7 @@ def line_scores(m: Match, pid: str) -> MatchScore:
     st = m.grids[pid]
     score, info = m.called_form.scored(st, starter(m))
     return {"score": score, "lines": info["lines"], "placed": len(st.history),
-            "done": m.flag("full", pid), "waiting": pid in m.awaited()}
+            "done": pid in m.meta["full"], "waiting": pid in m.awaited()}
 
 
 def own_grid(m: Match, pid: str) -> dict[str, Any]:
@@ -104,7 +103,7 @@ def own_grid(m: Match, pid: str) -> dict[str, Any]:
                         "up": [TEXT[st.piles[m.rules.stock_pile][-1]]] if waiting else []}
     view["score"], view["info"] = m.called_form.scored(st, starter(m))
     if m.running:
-        view["status"] = "finished" if m.flag("full", pid) else "playing"
+        view["status"] = "finished" if pid in m.meta["full"] else "playing"
     legal = [engine.move_text(m.rules, mv) for mv in st.legal_moves()] if waiting else []
     return {"view": view, "legal": legal, "waiting": waiting, "as_of": m.meta["seq"]}
 
@@ -114,12 +113,14 @@ async def transcript(redis: Redis, m: Match) -> dict[str, Any]:
     match is over, so anyone can replay it on the engine."""
     if m.meta["state"] != "ended":
         raise ApiError("match.not_over", "the transcript is published when the match ends")
-    out: dict[str, Any] = {"kind": m.kind} | {
-        k: m.meta.get(k) for k in ("game", "variant", "seed", "commitment", "started_at",
-                                   "ended_at")}
+    meta = m.meta
+    out: dict[str, Any] = {
+        "kind": m.kind, "game": meta["game"], "variant": meta["variant"], "seed": meta["seed"],
+        "commitment": meta["commitment"], "started_at": meta["started_at"],
+        "ended_at": meta["ended_at"]}
     out["match"] = m.id
     out["order"] = [{"player": p, **m.players[p]} for p in m.order]
-    out["results"] = json.loads(m.meta["results"])
+    out["results"] = m.recorded_results()
     if m.kind == TURNS:
         moves = []
         for e in await redis.lrange(store.match_moves(m.id), 0, -1):
