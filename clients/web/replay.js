@@ -49,11 +49,15 @@ export async function mount(root, ctx, params) {
       return null;
     }
   };
+  // The game last chosen wins: its ticket is taken before its transcript is fetched, so an
+  // earlier choice whose fetch answers later never replaces it.
   let opening = 0;
-  const open = async (t) => {
+  const open = async (get) => {
     const mine = ++opening;
-    const panel = await analysisOf(t);
+    const t = await get();
     if (closed || mine !== opening) return; // left, or another game chosen meanwhile
+    const panel = await analysisOf(t);
+    if (closed || mine !== opening) return;
     stepper?.destroy();
     stage.replaceChildren();
     stepper = mountStepper(stage, ctx, t, panel);
@@ -64,7 +68,7 @@ export async function mount(root, ctx, params) {
       const t = await net.rest("GET", `/sessions/${encodeURIComponent(id)}/moves`);
       const game = named(t, { kind: "game", at: t.created });
       intro.textContent = `${game}, ${t.moves.length} moves, ${t.status}, score ${t.score}.`;
-      await open({ ...t, label: t.session });
+      await open(() => ({ ...t, label: t.session }));
     } else if (kind === "race") {
       const r = await net.rest("GET", `/races/${encodeURIComponent(id)}/results`);
       const game = named(r, { kind: "race", players: r.ranking.length, at: r.starts_at });
@@ -103,7 +107,7 @@ export async function mount(root, ctx, params) {
       const o = options.find((x) => x.key === select.value);
       error.textContent = "";
       try {
-        await open(await o.load());
+        await open(o.load);
       } catch (e) {
         error.textContent = errorText(e);
       }
@@ -174,7 +178,7 @@ function mountStepper(el, ctx, t, analysisPanel) {
   // better line shows its boards here through `host`.
   const host = { rules, go: (k) => go(k), show: showAside };
   const panel = analysisPanel ? analysisPanel(ctx, t, host) : null;
-  el.append(h("div.replay", {},
+  el.append(h("div.replay", { "data-session": t.session ?? "" },
     h("div.replay-controls", {}, first, prev, pos, next, last),
     panel?.el,
     note,

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 # A mid-race moment, kept with the other artifacts; docs/images/race.png (the README's) is a
 # copy of one.
@@ -124,6 +124,8 @@ def test_two_browsers_race_one_deal(page_for, web: str, web2: str) -> None:
     IMAGE.parent.mkdir(parents=True, exist_ok=True)
     ann.screenshot(path=str(IMAGE))
 
+    sessions = {pid: page.locator(".race-board .session").get_attribute("data-session")
+                for pid, page in ((ann_id, ann), (bob_id, bob))}
     # Bob resigns first: he is first in the finish order for both.
     resign(bob)
     expect(ann.locator(".race-finish li").first).to_contain_text("Bob", timeout=WAIT)
@@ -142,9 +144,30 @@ def test_two_browsers_race_one_deal(page_for, web: str, web2: str) -> None:
     expect(finish).to_have_count(2)
     expect(finish.nth(0)).to_contain_text("Bob")
 
-    # "Verify this deal": step through Ann's game on the revealed deal.
+    # "Verify this deal": step through Ann's game on the revealed deal. The game shown first
+    # (the ranking's first) is answered only after the other one was chosen: the choice wins.
+    held: list[Route] = []
+
+    def hold_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    ann.route("**/api/v1/sessions/*/moves", hold_first)
     ann.locator("a.verify-link").click()
-    ann.locator("select.replay-player").select_option(ann_id)
+    chooser = ann.locator("select.replay-player")
+    chosen = bob_id if chooser.input_value() == ann_id else ann_id
+    chooser.select_option(chosen)
+    shown = ann.locator("div.replay")
+    expect(shown).to_have_attribute("data-session", sessions[chosen], timeout=WAIT)
+    assert len(held) == 1
+    with ann.expect_response(lambda r: r.request == held[0].request):
+        held[0].continue_()
+    ann.unroute("**/api/v1/sessions/*/moves")
+    ann.evaluate("() => new Promise((r) => setTimeout(r, 200))")  # what it would open, opened
+    expect(shown).to_have_attribute("data-session", sessions[chosen])
+    chooser.select_option(ann_id)
     total = ann_moves + 1  # and the resign
     expect(ann.locator(".replay-pos")).to_have_text(f"Move 0 of {total}", timeout=WAIT)
     expect(ann.locator(".replay-board .pile").first).to_be_visible()
