@@ -303,6 +303,9 @@ class Ghosts:
         if race["state"] == "open":
             if resuming and g["state"] != "open":  # dealt, never started, and now closed
                 raise ApiError("ghost.closed", MESSAGES["ghost.closed"])
+            if await self.revealed(g["ghost"]):  # its dealing outlasted DEALING_MS
+                raise ApiError("ghost.closed", "your run was not dealt before the ghost race's "
+                               "seed was revealed: it can no longer be played")
             with contextlib.suppress(ApiError):  # another request may have started it
                 await self.races.begin(rid)
             return await self.races.summary(rid)
@@ -366,8 +369,17 @@ class Ghosts:
 
     async def run_over(self, results: dict[str, Any]) -> None:
         """A run ended (server/races/__init__.py's end, or its follow-up after a node failed): its
-        timeline and its place on the board, then perhaps the reveal. Idempotent."""
+        timeline and its place on the board, then perhaps the reveal. Idempotent. A run that
+        ended after the seed was revealed is not ranked: the reveal waits for every run in
+        progress, so it was dealt or started only then (its dealing took longer than
+        ``DEALING_MS``), with the seed public."""
         gid, rid = results["ghost"], results["race"]
+        try:
+            revealed_at = (await self._ghost(gid))["revealed_at"]
+        except ApiError:
+            return  # the ghost race is gone: no board to rank the run on
+        if revealed_at is not None and results["ended_at"] >= revealed_at:
+            return
         rules = engine.get(results["game"], results["variant"])
         for e in results["ranking"]:
             pid = e["player"]

@@ -21,9 +21,14 @@ import msgpack
 import pytest
 import redis.asyncio as aioredis
 
-from server.ghosts import CLOSING, DEALING_MS, DUE, OPEN, ghost_keys
+from server.accounts import Player
+from server.api import Services
+from server.app import build_services
+from server.config import Settings
+from server.errors import ApiError
+from server.ghosts import CLOSING, DEALING_MS, DUE, OPEN, board_key, ghost_keys, run_id
 from server.transport import replies
-from tests.conftest import FAST, start_node, stop_node
+from tests.conftest import FAST, SUITE_NICE, start_node, stop_node
 
 from .client import JSON, V2_JSON, Node, Rest, Ws, cards_in, player
 from .test_documents import payloads, served
@@ -314,3 +319,77 @@ async def test_one_run_per_player_even_entering_twice_at_once(nodes: list[Node])
     assert s["entrants"] == 1
     for ws in (*sockets, intruder):
         await ws.close()
+
+
+async def _backdated(sv: Services, gid: str, pid: str) -> None:
+    """``pid`` entered longer ago than a deal may take: its undealt or unstarted run no
+    longer holds the reveal back (``Ghosts.settle``)."""
+    _, ek, _, _ = ghost_keys(gid)
+    info = json.loads(await sv.redis.hget(ek, pid))
+    info["entered"] -= DEALING_MS + 1000
+    await sv.redis.hset(ek, pid, json.dumps(info))
+
+
+async def _one_run_recorded(sv: Services) -> tuple[str, Player]:
+    """A ghost race of two entrants built in this process, the first one's run over and
+    recorded: its id and the second entrant, yet to enter."""
+    ann, _ = await sv.accounts.register("Ann", "human")
+    bob, _ = await sv.accounts.register("Bob", "human")
+    gid = (await sv.ghosts.create(ann, {**GAME, "cap": 2, "countdown": 0,
+                                        "time_limit": 60}))["ghost"]
+    entry = await sv.ghosts.enter(ann, gid)
+    await sv.operations["resign"].handler(sv, ann, {"type": "resign",
+                                                    "session": entry["session"]["session"]})
+    await until(lambda: _recorded_in(sv, gid, ann.id))
+    return gid, bob
+
+
+async def _recorded_in(sv: Services, gid: str, pid: str) -> bool:
+    return bool(await sv.redis.hexists(ghost_keys(gid)[3], pid))
+
+
+async def test_a_run_whose_dealing_outlasts_the_reveal_is_never_played(
+        clocked_redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entry that fills a ghost race closes it before its run is dealt; a dealing that
+    takes longer than DEALING_MS (a stalled node) lets a sweep reveal the seed meanwhile. The
+    run is then refused before it starts, and one started in the instant between is played
+    but not ranked: nobody plays a ranked run knowing its seed."""
+    sv = build_services(Settings(redis_url=clocked_redis_url, **SUITE_NICE))
+    gid, bob = await _one_run_recorded(sv)
+    deal = sv.races.open_run
+
+    async def stalled_deal(*args: Any, **kwargs: Any) -> None:
+        await deal(*args, **kwargs)
+        await _backdated(sv, gid, bob.id)
+        await sv.ghosts.settle(gid)  # a sweep, while the deal stalls
+
+    monkeypatch.setattr(sv.races, "open_run", stalled_deal)
+    with pytest.raises(ApiError) as refused:
+        await sv.ghosts.enter(bob, gid)
+    assert refused.value.code == "ghost.closed" and "revealed" in refused.value.message
+    assert (await sv.ghosts.summary(gid))["state"] == "revealed"
+    run = await sv.races.summary(run_id(gid, bob.id))
+    assert run["state"] == "open"  # dealt, never started: no session to play
+    monkeypatch.undo()
+
+    gid, bob = await _one_run_recorded(sv)
+    begin = sv.races.begin
+
+    async def late_begin(rid: str) -> None:
+        await _backdated(sv, gid, bob.id)
+        await sv.ghosts.settle(gid)  # the reveal, between the last look and the start
+        await begin(rid)
+
+    monkeypatch.setattr(sv.races, "begin", late_begin)
+    entry = await sv.ghosts.enter(bob, gid)
+    assert (await sv.ghosts.summary(gid))["state"] == "revealed"
+    await sv.operations["resign"].handler(sv, bob, {"type": "resign",
+                                                    "session": entry["session"]["session"]})
+    results = await sv.races.finish(entry["race"])
+    assert results is not None  # over, and run_over had its say
+    await sv.ghosts.run_over(results)  # again, as a follow-up after a failure would
+    assert not await _recorded_in(sv, gid, bob.id)
+    page = await sv.boards.page(board_key(gid), 0, 10)
+    assert page is not None and [e["player"] for e in page.entries] != []
+    assert bob.id not in [e["player"] for e in page.entries]
+    await sv.redis.aclose()
