@@ -31,7 +31,7 @@ from .errors import ApiError
 from .feature import Features, Operation
 from .followups import FollowUps
 from .ghosts import Ghosts
-from .ghosts import board_key as ghost_board_key
+from .ghosts.record import board_key as ghost_board_key
 from .hints import Hints
 from .leagues import Leagues
 from .leagues.boards import LeagueBoards

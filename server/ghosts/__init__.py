@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -32,11 +32,11 @@ from ..boards import Boards, order_key
 from ..config import Settings
 from ..errors import ApiError
 from ..races import Races
-from ..races.record import Seat
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
-from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostState, GhostTranscript, Race
+from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostTranscript, Race
+from .record import GhostRecord, board_key, ghost_keys, read, run_id
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
 #: minutes, three seconds from entering to the first move.
@@ -52,52 +52,6 @@ MESSAGES = {
     "ghost.closed": "the ghost race is closed to new entrants",
     "ghost.entered": "you have played this ghost race already: one attempt each",
 }
-
-
-class EntrantInfo(Seat):
-    """An entrant as the entry script keeps them, with when they entered (the store's
-    clock, ms)."""
-
-    entered: int
-
-
-class GhostRecord(TypedDict):
-    """A ghost race as its keys hold it, read whole (``Ghosts._ghost``): its hash, who entered
-    and whose runs have their end recorded."""
-
-    ghost: str
-    game: str
-    variant: str
-    creator: str
-    state: GhostState
-    seed: str
-    commitment: str
-    created: int
-    closes_at: int
-    closed_at: int | None
-    revealed_at: int | None
-    cap: int
-    time_limit: int
-    countdown: int
-    entrants: int
-    entrant_info: dict[str, EntrantInfo]
-    recorded: set[str]
-
-
-def ghost_keys(gid: str) -> tuple[str, str, str, str]:
-    """The ghost race's hash, its entrants, its event list and its runs' timelines."""
-    return (f"sd:{{{gid}}}:ghost", f"sd:{{{gid}}}:entrants", f"sd:{{{gid}}}:events",
-            f"sd:{{{gid}}}:timelines")
-
-
-def run_id(gid: str, pid: str) -> str:
-    """The race of ``pid``'s run in ghost race ``gid``: one per entrant, so entering again
-    finds it."""
-    return f"{gid}-{pid}"
-
-
-def board_key(gid: str) -> str:
-    return f"ghost:{gid}"
 
 
 # Enter. KEYS: ghost, entrants, events; ARGV: player, entrant json, payload of ghost.closed,
@@ -178,18 +132,7 @@ class Ghosts:
             meta, entrants, recorded = await pipe.execute()
         if not meta:
             raise ApiError("ghost.unknown", f"there is no ghost race {gid[:40]!r}")
-        m = {store.text(k): store.text(v) for k, v in meta.items()}
-        closed, revealed = m.get("closed_at"), m.get("revealed_at")
-        return {"ghost": gid, "game": m["game"], "variant": m["variant"],
-                "creator": m["creator"], "state": cast(GhostState, m["state"]),
-                "seed": m["seed"], "commitment": m["commitment"], "created": int(m["created"]),
-                "closes_at": int(m["closes_at"]),
-                "closed_at": int(closed) if closed else None,
-                "revealed_at": int(revealed) if revealed else None,
-                "cap": int(m["cap"]), "time_limit": int(m["time_limit"]),
-                "countdown": int(m["countdown"]), "entrants": int(m["entrants"]),
-                "entrant_info": {store.text(k): json.loads(v) for k, v in entrants.items()},
-                "recorded": {store.text(k) for k in recorded}}
+        return read(gid, meta, entrants, recorded)
 
     async def exists(self, gid: str) -> bool:
         return bool(await self.redis.exists(ghost_keys(gid)[0]))

@@ -28,7 +28,7 @@ from server.arenas import admin as arena_admin
 from server.arenas import arena_keys, round_race
 from server.botrace import live_key
 from server.crash_points import EXIT_CODE
-from server.ghosts import ghost_keys
+from server.ghosts.record import ghost_keys
 from server.transport.events import decode_event
 from tests.conftest import FAST
 

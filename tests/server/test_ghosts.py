@@ -26,7 +26,8 @@ from server.api import Services
 from server.app import build_services
 from server.config import Settings
 from server.errors import ApiError
-from server.ghosts import CLOSING, DEALING_MS, DUE, OPEN, board_key, ghost_keys, run_id
+from server.ghosts import CLOSING, DEALING_MS, DUE, OPEN
+from server.ghosts.record import board_key, ghost_keys, run_id
 from server.transport import replies
 from tests.conftest import FAST, SUITE_NICE, start_node, stop_node
 
