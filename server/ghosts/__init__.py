@@ -317,11 +317,8 @@ class Ghosts:
         progress, so it was dealt or started only then (its dealing took longer than
         ``DEALING_MS``), with the seed public."""
         gid, rid = results["ghost"], results["race"]
-        try:
-            revealed_at = (await self._ghost(gid))["revealed_at"]
-        except ApiError:
-            return  # the ghost race is gone: no board to rank the run on
-        if revealed_at is not None and results["ended_at"] >= revealed_at:
+        revealed = store.text(await self.redis.hget(ghost_keys(gid)[0], "revealed_at"))
+        if revealed and results["ended_at"] >= int(revealed):
             return
         rules = engine.get(results["game"], results["variant"])
         for e in results["ranking"]:

@@ -63,13 +63,12 @@ def read(gid: str, meta: dict[bytes, bytes], entrants: dict[bytes, bytes],
     """The record of ghost race ``gid`` from its hash and entrants' hash, as HGETALL gives
     them (the hash not empty), and its timelines' fields, as HKEYS does."""
     m = {store.text(k): store.text(v) for k, v in meta.items()}
-    closed, revealed = m.get("closed_at"), m.get("revealed_at")
     return {"ghost": gid, "game": m["game"], "variant": m["variant"],
             "creator": m["creator"], "state": cast(GhostState, m["state"]),
             "seed": m["seed"], "commitment": m["commitment"], "created": int(m["created"]),
             "closes_at": int(m["closes_at"]),
-            "closed_at": int(closed) if closed else None,
-            "revealed_at": int(revealed) if revealed else None,
+            "closed_at": store.number(m, "closed_at"),
+            "revealed_at": store.number(m, "revealed_at"),
             "cap": int(m["cap"]), "time_limit": int(m["time_limit"]),
             "countdown": int(m["countdown"]), "entrants": int(m["entrants"]),
             "entrant_info": {store.text(k): json.loads(v) for k, v in entrants.items()},

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypedDict, cast
 
 import engine
@@ -19,6 +20,7 @@ from engine.core import State
 from engine.match_forms import CalledForm, TurnsForm
 from engine.piles import MatchMode
 
+from .. import store
 from ..errors import ApiError
 from ..transport.reply_types import Start
 from ..transport.reply_types import State as MatchState
@@ -177,10 +179,7 @@ class Match:
 def read(raw: dict[bytes, bytes]) -> MatchRecord:
     """The record of a match from its hash, as HGETALL gives it (the hash not empty)."""
     m = {k.decode(): v.decode() for k, v in raw.items()}
-
-    def number(name: str) -> int | None:
-        value = m.get(name)
-        return int(value) if value else None
+    number = partial(store.number, m)
 
     def count(name: str) -> int:
         return number(name) or 0

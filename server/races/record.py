@@ -5,8 +5,10 @@ to catch. The scripts of server/store/scripts.py write the fields; this reads th
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import TypedDict, cast
 
+from .. import store
 from ..transport.reply_types import PlayerKind, RaceBot, Start, State
 
 
@@ -50,10 +52,7 @@ def read(rid: str, meta: dict[bytes, bytes], entrants: dict[bytes, bytes]) -> Ra
     """The record of race ``rid`` from its hash and its entrants' hash, as HGETALL gives
     them (the hash not empty)."""
     m = {k.decode(): v.decode() for k, v in meta.items()}
-
-    def number(field: str) -> int | None:
-        value = m.get(field)
-        return int(value) if value else None
+    number = partial(store.number, m)
 
     bot: RaceBot | None = None
     if m.get("bot"):

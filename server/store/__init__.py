@@ -267,3 +267,10 @@ def text(value: object) -> str:
     if value is None:
         return ""
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def number(fields: dict[str, str], name: str) -> int | None:
+    """Field ``name`` of a hash read as text, as a number; ``None`` where it is absent or
+    empty (a time not reached yet)."""
+    value = fields.get(name)
+    return int(value) if value else None
