@@ -1,4 +1,4 @@
-"""Browser fixtures for the web client's tests: one headless Debian Chromium per test run
+"""Browser fixtures for the web client's tests: one Debian Chromium headless shell per test run
 (driven by Playwright's sync API, no browser download), the nodes' base URLs, and a factory of
 pages each logged in as a new player."""
 
@@ -18,7 +18,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, exp
 from tests.conftest import ROOT
 from tests.server.client import TLS, Node
 
-CHROMIUM = "/usr/bin/chromium"
+# The headless shell: Chromium's engine without the desktop browser around it, the same pages
+# drawn for about a quarter less CPU than `chromium --headless`.
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -47,9 +49,10 @@ if (!localStorage.getItem('samedeal.token')) localStorage.setItem('samedeal.name
 # open, and the async tests that run after tests/e2e need the thread's loop back.
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    exe = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    exe = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium-headless-shell")
     if exe is None:
-        pytest.fail("chromium is not installed: run the README's test command (make test)")
+        pytest.fail("chromium-headless-shell is not installed: run the README's test command "
+                    "(make test)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, headless=True, args=ARGS)
         yield b
