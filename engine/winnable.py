@@ -18,7 +18,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Literal, TypedDict
 
 from . import registry
 from .core import WON
@@ -60,17 +60,30 @@ def candidate_seed(day_secret: bytes, day: date, game: str, variant: str,
                     hashlib.sha256).digest()
 
 
+#: A candidate's verdict: a game this rule judges is won or lost, never scored.
+Verdict = Literal["won", "lost", "unknown"]
+
+
+class JudgedJson(TypedDict):
+    """``Judged`` as the server records it for each candidate."""
+
+    verdict: Verdict
+    positions: int
+    line: str | None
+    par: int | None
+
+
 @dataclass(frozen=True)
 class Judged:
     """The solver's verdict on one candidate: ``won``, ``lost`` or ``unknown``, the positions
     it searched, and for a win the line (move notation, space-separated) and its par."""
 
-    verdict: str
+    verdict: Verdict
     positions: int
     line: str | None = None
     par: int | None = None
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> JudgedJson:
         return {"verdict": self.verdict, "positions": self.positions, "line": self.line,
                 "par": self.par}
 
@@ -96,7 +109,7 @@ def judge(game: str, variant: str, seed: bytes, positions: int) -> Judged:
     # (leaves ``start`` as dealt)
     v = solve(start, Budget(positions=budget(rules, positions)))
     if v.outcome != Outcome.WON:
-        return Judged(str(v.outcome), v.positions)
+        return Judged("lost" if v.outcome == Outcome.LOST else "unknown", v.positions)
     moves = par_line(start, v.moves)
     return Judged("won", v.positions, " ".join(move_text(rules, m) for m in moves), len(moves))
 
@@ -118,6 +131,5 @@ def line_wins(game: str, variant: str, seed: bytes, line: str) -> tuple[bool, st
     return False, f"its {moves} end {st.status}, not won"
 
 
-__all__ = ["CAP", "POSITIONS", "STATE_SHARE", "Judged", "applies", "budget", "candidate_label",
-           "candidate_seed",
-           "judge", "line_wins"]
+__all__ = ["CAP", "POSITIONS", "STATE_SHARE", "Judged", "JudgedJson", "Verdict", "applies",
+           "budget", "candidate_label", "candidate_seed", "judge", "line_wins"]

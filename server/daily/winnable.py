@@ -25,7 +25,7 @@ import json
 import logging
 import os
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NotRequired
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -34,13 +34,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import engine
 from engine import winnable as rule
 from engine.solver import VERSION as SOLVER_VERSION
+from engine.winnable import JudgedJson
 
 from .. import store, workers
 from ..config import Settings
 from ..errors import ApiError
 from ..loops import drain
 from ..metrics import Metrics
-from ..transport.reply_types import WinnableChoice, WinnableFields
+from ..transport.reply_types import WinnableChoice, WinnableChoiceCandidate, WinnableFields
 from . import Daily, daily_rule_sets, day_of
 from .remembered import Remembered
 
@@ -99,6 +100,16 @@ class LostClaim(Exception):
     """The lease lapsed while this node judged (it was paused too long): another has it."""
 
 
+class StoredChoice(WinnableChoice):
+    """A (day, rule set)'s choice as stored (``FINISH``): what the reveal publishes
+    (``public``), and whose it is."""
+
+    game: str
+    variant: str
+    day: str
+    edition: NotRequired[str]  # the live edition's; none for the all-day daily
+
+
 class Winnable:
     """The rule's state for one process: its worker pool, its token, what it knows decided."""
 
@@ -111,7 +122,7 @@ class Winnable:
         self.only = {k.strip() for k in settings.winnable_only.split(",") if k.strip()}
         self._start: date | None = None
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._choices: Remembered[tuple[str, ...], dict[str, Any]] = Remembered(REMEMBERED)
+        self._choices: Remembered[tuple[str, ...], StoredChoice] = Remembered(REMEMBERED)
         self._pars: Remembered[tuple[date, str], int | None] = Remembered(REMEMBERED)
         #: days whose decided batch the log has told
         self._told: Remembered[date, None] = Remembered(REMEMBERED)
@@ -207,7 +218,7 @@ class Winnable:
     # -- the choice -----------------------------------------------------------------------
 
     async def stored(self, day: date, rules: engine.RuleSet, secret: bytes,
-                     beacon: bytes | None, edition: str = DAILY) -> dict[str, Any] | None:
+                     beacon: bytes | None, edition: str = DAILY) -> StoredChoice | None:
         ks = keys(day, rules, secret, beacon, edition)
         cached = self._choices.get(tuple(ks))
         if cached is not None:
@@ -215,12 +226,12 @@ class Winnable:
         raw = await self.redis.get(ks[0])
         if raw is None:
             return None
-        choice: dict[str, Any] = json.loads(raw)
+        choice: StoredChoice = json.loads(raw)
         self._choices[tuple(ks)] = choice  # stored once (NX): fixed for good
         return choice
 
     async def decide(self, day: date, rules: engine.RuleSet, secret: bytes,
-                     beacon: bytes | None, edition: str = DAILY) -> dict[str, Any]:
+                     beacon: bytes | None, edition: str = DAILY) -> StoredChoice:
         """The stored choice, else claim and judge it; while another node holds the claim,
         wait for its choice or for its lease to lapse (then take it over)."""
         while True:
@@ -230,7 +241,7 @@ class Winnable:
             await asyncio.sleep(min(1.0, self.settings.winnable_lease / 4))
 
     async def attempt(self, day: date, rules: engine.RuleSet, secret: bytes,
-                      beacon: bytes | None, edition: str = DAILY) -> dict[str, Any] | None:
+                      beacon: bytes | None, edition: str = DAILY) -> StoredChoice | None:
         """One try: the stored choice, or the choice judged here; ``None`` if another node
         holds the claim."""
         choice = await self.stored(day, rules, secret, beacon, edition)
@@ -254,12 +265,13 @@ class Winnable:
         """Judge candidates 0, 1, ... up to the cap (resuming from verdicts a node before
         recorded), the first won one chosen; store the choice."""
         positions, cap = self.settings.winnable_positions, self.settings.winnable_cap
-        recorded = {int(k): json.loads(v)
-                    for k, v in (await self.redis.hgetall(ks[2])).items()}
+        recorded: dict[int, JudgedJson] = {
+            int(k): json.loads(v) for k, v in (await self.redis.hgetall(ks[2])).items()}
         renew = asyncio.create_task(self._renew(ks, lease))
         try:
-            tried: list[dict[str, Any]] = []
-            won: dict[str, Any] | None = None
+            tried: list[WinnableChoiceCandidate] = []
+            won: JudgedJson | None = None
+            k = 0  # the candidate won, once one is
             for k in range(cap):
                 verdict = recorded.get(k)
                 if verdict is None:
@@ -272,14 +284,13 @@ class Winnable:
                 tried.append({"k": k, "verdict": verdict["verdict"],
                               "positions": verdict["positions"]})
                 if verdict["verdict"] == "won":
-                    won = dict(verdict, k=k)
+                    won = verdict
                     break
-            choice = {"k": won["k"] if won else 0, "found": won is not None,
-                      "candidates": tried, "line": won["line"] if won else None,
-                      "par": won["par"] if won else None,
-                      "budget": {"positions": positions, "solver": SOLVER_VERSION},
-                      "cap": cap,
-                      "game": rules.id, "variant": rules.variant, "day": day.isoformat()}
+            choice: StoredChoice = {
+                "k": k if won else 0, "found": won is not None, "candidates": tried,
+                "line": won["line"] if won else None, "par": won["par"] if won else None,
+                "budget": {"positions": positions, "solver": SOLVER_VERSION}, "cap": cap,
+                "game": rules.id, "variant": rules.variant, "day": day.isoformat()}
             if edition != DAILY:
                 choice["edition"] = edition
             if not await self._finish(keys=ks, args=[self.token, json.dumps(choice)]):
@@ -297,7 +308,7 @@ class Winnable:
                 await self._keep(keys=ks, args=[self.token, lease, "", ""])
 
     async def judge(self, rules: engine.RuleSet, seed: bytes, positions: int
-                    ) -> dict[str, Any]:
+                    ) -> JudgedJson:
         """One candidate, in the worker process (never on the event loop)."""
         if self._pool is None:
             self._pool = workers.pool(self.settings.winnable_workers,
@@ -371,7 +382,7 @@ def add_par(reply: dict[str, Any], par: int) -> dict[str, Any]:
     return out
 
 
-def public(choice: dict[str, Any]) -> WinnableChoice:
+def public(choice: StoredChoice) -> WinnableChoice:
     """What the reveal publishes of a choice."""
     return {"k": choice["k"], "found": choice["found"], "candidates": choice["candidates"],
             "line": choice["line"], "par": choice["par"], "budget": choice["budget"],
