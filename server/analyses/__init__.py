@@ -48,7 +48,7 @@ from ..loops import drain
 from ..matches.record import CALLED
 from ..metrics import Metrics
 from ..transport.reply_types import Analysis, AnalysisReply
-from . import worker as analysis_worker
+from ..workers import analyses as analysis_worker
 
 log = logging.getLogger("samedeal.analyses")
 

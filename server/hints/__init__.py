@@ -8,7 +8,7 @@ chose, which they know already) and unranked replays of a daily deal already rev
 other session (a race entry, a ranked daily attempt, and any mode added later) and every
 match is refused with ``hint.not_allowed``.
 
-The search runs in the hint process pool (server/hints/worker.py), never on the event loop.
+The search runs in the hint process pool (server/workers/hints.py), never on the event loop.
 Its line is kept in Redis for the session (``sd:{S}:hint``, ``hint_line_ttl``): while the
 player plays the hinted moves, the next hint is the line's next move, from any node, with no
 new search. A hint changes nothing in the game (not a move, no revision); the session counts
@@ -44,7 +44,7 @@ from ..errors import ApiError
 from ..metrics import Metrics
 from ..sessions import Session, Sessions
 from ..transport.reply_types import SuggestionReply, SuggestionReplySource
-from . import worker as hint_worker
+from ..workers import hints as hint_worker
 
 log = logging.getLogger("samedeal.hints")
 

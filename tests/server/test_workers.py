@@ -1,10 +1,12 @@
 """The node's worker processes ignore the terminal's Ctrl-C from the moment they are made
-(server/workers.py): interrupts sent to them while they are still starting up change nothing."""
+(server/workers): interrupts sent to them while they are still starting up change nothing."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 
 from server import workers
@@ -27,3 +29,16 @@ def test_ctrl_c_while_a_worker_starts_up_does_not_reach_it() -> None:
         assert sent > 0 and all(p.is_alive() for p in processes)
     finally:
         workers.stop(pool)
+
+
+def test_what_a_worker_runs_imports_nothing_of_the_servers_io() -> None:
+    """A spawned worker imports the module of the function it is handed, with its package: the
+    modules of the pools' functions bring the engine alone, not Redis or the web stack."""
+    modules = ["server.workers.hints", "server.workers.analyses", "server.fairplay.integrity",
+               "engine.winnable"]
+    code = (f"import sys, {', '.join(modules)}; "
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True).stdout.split())
+    assert "engine" in loaded
+    assert not loaded & {"redis", "starlette", "uvicorn", "msgpack", "httpx", "websockets"}, loaded

@@ -2,8 +2,8 @@
 no I/O.
 
 An analysis searches every position of a game (up to ``analysis_total`` positions in all): run
-on the event loop it would stall every socket of the node, so server/analyses/__init__.py runs it in
-a pool of its own, niced behind the game traffic.
+on the event loop it would stall every socket of the node, so server/analyses runs it in a pool
+of its own, niced behind the game traffic.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The search is CPU work (up to ``hint_seconds``): run on the event loop it would stall every
 socket of the node, so the app factory makes a pool of ``hint_workers`` processes for it
-(server/workers.py) and the lifespan shuts it down.
+(server/workers) and the lifespan shuts it down.
 """
 
 from __future__ import annotations

@@ -1,5 +1,11 @@
-"""The node's worker processes (hint searches, the winnable-daily job): CPU work kept off the
-event loop, in pools that belong to the node alone.
+"""The node's worker processes (hint searches, analyses, the winnable-daily job, the daily's
+integrity signal): CPU work kept off the event loop, in pools that belong to the node alone.
+
+What a process runs lives in a module that imports the engine and nothing of the server's I/O
+(``hints.py``, ``analyses.py`` here; ``engine.winnable``, ``server.fairplay.integrity``): a
+spawned process imports the module of the function it is handed, and with it that module's
+package, so a worker beside its feature's module paid for Redis, Starlette and the rest at
+every start, three times what the engine costs it.
 
 Processes are started by ``spawn``: a fork of a process running an event loop, threads and
 Redis connections would copy them mid-flight. Each one dies with the node, even one killed
