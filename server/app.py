@@ -77,6 +77,7 @@ from .transport import api_docs, asyncapi, logs, openapi, replies, rest, ws
 from .transport.endpoints import Endpoint
 from .transport.events import Hub
 from .transport.headers import NOSNIFF, WithHeaders, api_headers, page_headers
+from .transport.reply_types import RaceResults
 from .transport.web_files import WebFiles
 
 log = logging.getLogger("samedeal")
@@ -141,7 +142,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
         await game_over(await sessions.load(sid), int(finished))
         return DONE
 
-    async def race_over(results: dict[str, Any]) -> None:
+    async def race_over(results: RaceResults) -> None:
         await sv.features.ended(sv, RaceEnded(results))
 
     sessions = Sessions(redis, settings, on_change)

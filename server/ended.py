@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .sessions import Session
+from .transport.reply_types import RaceBot, RaceResults
 
 
 @dataclass(frozen=True)
@@ -27,20 +28,18 @@ class GameEnded:
 class RaceEnded:
     """A race's results as stored (server/races/__init__.py): its ranking, seed, bot."""
 
-    results: dict[str, Any]
+    results: RaceResults
 
     @property
     def ghost(self) -> str | None:
         """The ghost race this race was a run of: its results are that ghost race's alone,
         never statistics or ratings (docs/protocol.md, "Ghost races")."""
-        ghost: str | None = self.results.get("ghost")
-        return ghost
+        return self.results.get("ghost")
 
     @property
-    def bot(self) -> dict[str, str] | None:
+    def bot(self) -> RaceBot | None:
         """A bot race's bot (its player id, name and strength)."""
-        bot: dict[str, str] | None = self.results.get("bot")
-        return bot
+        return self.results.get("bot")
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from ..errors import ApiError
 from ..loops import drain
 from ..matches.record import CALLED
 from ..metrics import Metrics
-from ..transport.reply_types import Analysis, AnalysisReply
+from ..transport.reply_types import Analysis, AnalysisReply, RaceResults
 from ..workers import analyses as analysis_worker
 
 log = logging.getLogger("samedeal.analyses")
@@ -173,7 +173,7 @@ class Analyses:
         """A match's players' games: a called-card player's grid, a bowler's frames."""
         await self.queue([f"{results['match']}.{e['player']}" for e in results["ranking"]])
 
-    async def race_ended(self, results: dict[str, Any]) -> None:
+    async def race_ended(self, results: RaceResults) -> None:
         """A race's entrants' games (a ghost race's run too: served once it is revealed)."""
         await self.queue([f"{results['race']}.{e['player']}" for e in results["ranking"]])
 

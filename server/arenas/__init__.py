@@ -45,7 +45,7 @@ from ..errors import ApiError
 from ..races import Races
 from ..sessions import rules_for
 from ..store import scripts
-from ..transport.reply_types import Arena
+from ..transport.reply_types import Arena, RaceResults, Ranked
 from .record import ArenaRecord, read
 
 log = logging.getLogger("samedeal.arenas")
@@ -83,15 +83,15 @@ def round_race(aid: str, n: int) -> str:
     return f"r{aid}-{n}"
 
 
-def points(entry: dict[str, Any]) -> int:
+def points(entry: Ranked) -> int:
     """An entrant's points for a round, from their line of the race's ranking (``PLACES``)."""
     if entry.get("resigned"):
         return 0
-    status = entry.get("status")
+    status = entry["status"]
     if status in (WON, "finished"):
-        rank = int(entry.get("rank", len(PLACES) + 1))
+        rank = entry["rank"]
         return PLACES[rank - 1] if rank <= len(PLACES) else FINISHED
-    if status == "lost" and entry.get("moves", 0) > 0:
+    if status == "lost" and entry["moves"] > 0:
         return PLAYED
     return 0
 
@@ -174,7 +174,7 @@ class Arenas:
         self._open = store.script(redis, scripts.OPEN)
         #: An arena ``kind`` -> what puts its rounds' results on its board (wired by the app
         #: factory); an arena of no kind scores points per place (``PLACES``).
-        self.scorers: dict[str, Callable[[str, dict[str, Any]], Awaitable[None]]] = {}
+        self.scorers: dict[str, Callable[[str, RaceResults], Awaitable[None]]] = {}
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -370,7 +370,7 @@ class Arenas:
         await self._announce(keys=[arena_keys(aid)[0]], args=[
             n, msgpack.packb(event), arena_channel(aid)])
 
-    async def scored(self, results: dict[str, Any]) -> None:
+    async def scored(self, results: RaceResults) -> None:
         """A race ended: if it was an arena's round, its entrants' points go on the arena's
         board (once per race, however often this runs)."""
         aid = results.get("arena")

@@ -50,12 +50,14 @@ async def game_ended(sv: Services, ended: GameEnded) -> None:
 
 
 async def race_ended(sv: Services, ended: RaceEnded) -> None:
+    r = ended.results
     if not ended.ghost:  # a ghost race's run counts on its ghost race's board alone
-        await sv.records.results(ended.results)
+        await sv.records.results(r["game"], r["variant"], r["ranking"], r["race"], ended.bot)
 
 
 async def match_ended(sv: Services, ended: MatchEnded) -> None:
-    await sv.records.results(ended.results)
+    r = ended.results
+    await sv.records.results(r["game"], r["variant"], r["ranking"], r["match"])
 
 
 FEATURE = Feature(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -49,7 +50,7 @@ class Ratings:
         self.boards = boards
         self.model = PlackettLuce()
 
-    async def update(self, rules: engine.RuleSet, ranking: list[dict[str, Any]],
+    async def update(self, rules: engine.RuleSet, ranking: Sequence[Mapping[str, Any]],
                      result: str = "") -> None:
         """Rate a race's or match's ranking; once per ``result`` id, however often called."""
         for kind in ("human", "bot"):
@@ -57,7 +58,8 @@ class Ratings:
             if len(group) >= 2:
                 await self._rate(rules, kind, group, result)
 
-    async def update_against_bot(self, rules: engine.RuleSet, ranking: list[dict[str, Any]],
+    async def update_against_bot(self, rules: engine.RuleSet,
+                                 ranking: Sequence[Mapping[str, Any]],
                                  result: str, bot: str, bot_rating: tuple[float, float]) -> None:
         """A race against the server-run ``bot``: its humans rated against the bot's fixed
         ``bot_rating`` (mu, sigma), on the ``botratings`` board alone; the bot's own
@@ -66,7 +68,7 @@ class Ratings:
             await self._rate(rules, "human", ranking, result, bot_rating_board(rules),
                              "botrating", {bot: bot_rating})
 
-    async def _rate(self, rules: engine.RuleSet, kind: str, group: list[dict[str, Any]],
+    async def _rate(self, rules: engine.RuleSet, kind: str, group: Sequence[Mapping[str, Any]],
                     result: str, board: str = "", field: str = "rating",
                     fixed: dict[str, tuple[float, float]] | None = None) -> None:
         """Rate ``group`` on ``board`` (the rating board of ``kind`` by default), its

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -34,6 +35,7 @@ from ..config import Settings
 from ..errors import ApiError
 from ..sessions import Session, rules_for
 from ..store import script_replies
+from ..transport.reply_types import RaceBot
 from . import Boards, order_key
 from .ratings import Ratings
 
@@ -208,23 +210,21 @@ class Records:
             streak = script_replies.Streak.of(out[-1])  # the pipeline's last answer
             await self._streak_board(player, "won", streak.best, finished_at)
 
-    async def results(self, results: dict[str, Any]) -> None:
-        """A race or a match ended: every entrant's statistics, then the ratings."""
-        rules = engine.get(results["game"], results["variant"])
+    async def results(self, game: str, variant: str, ranking: Sequence[Mapping[str, Any]],
+                      result: str, bot: RaceBot | None = None) -> None:
+        """A race or a match (``result``: its id) ended: every entrant's statistics, then the
+        ratings."""
+        rules = engine.get(game, variant)
         async with self.redis.pipeline(transaction=False) as pipe:
-            for e in results["ranking"]:
+            for e in ranking:
                 await self._count(e["player"], rules, e["status"] == WON, e["score"],
-                                  e["time_ms"], results.get("race") or results["match"],
-                                  client=pipe)
+                                  e["time_ms"], result, client=pipe)
             await pipe.execute()
-        bot = results.get("bot")
         if bot:  # a race against a server-run bot: its own board only (server/boards/ratings.py)
-            await self.ratings.update_against_bot(rules, results["ranking"], results["race"],
-                                                  bot["player"],
+            await self.ratings.update_against_bot(rules, ranking, result, bot["player"],
                                                   strength_of(bot["strength"]).rating)
             return
-        await self.ratings.update(rules, results["ranking"], results.get("race")
-                                  or results["match"])
+        await self.ratings.update(rules, ranking, result)
 
     # ----- reading ----------------------------------------------------------------------
 

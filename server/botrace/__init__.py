@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from redis.asyncio import Redis
 
@@ -28,7 +27,7 @@ from ..errors import ApiError
 from ..races import Races
 from ..sessions import rules_for
 from ..transport.messages import RaceBot
-from ..transport.reply_types import Race
+from ..transport.reply_types import Race, RaceResults
 from .player import STRENGTHS, BotPlayer, Operations, Strength, strength_of
 
 log = logging.getLogger("samedeal.bots")
@@ -266,11 +265,11 @@ class BotRaces:
             log.info("taking over the bot of race %s", rid)
             self._spawn(rid, player, STRENGTHS.get(bot["strength"], strength_of(None)))
 
-    async def ended(self, results: dict[str, Any]) -> None:
+    async def ended(self, results: RaceResults) -> None:
         """A bot race's recording (idempotent): its player may race a bot again."""
-        rid, bot = results["race"], results["bot"]["player"]
+        rid, bot = results["race"], results["bot"]
         for e in results["ranking"]:
-            if e["player"] != bot:
+            if bot is None or e["player"] != bot["player"]:
                 await self._drop_if(keys=[live_key(e["player"])], args=[rid])
         await self.redis.zrem(BOT_RACES, rid)
 

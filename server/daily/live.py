@@ -34,7 +34,7 @@ from ..boards.records import opens_at
 from ..config import Settings
 from ..errors import ApiError
 from ..sessions import rules_for
-from ..transport.reply_types import Live, LiveEdition, LiveState, WinnableFields
+from ..transport.reply_types import Live, LiveEdition, LiveState, RaceResults, WinnableFields
 from . import Daily, daily_rule_sets, day_of, parse_day, with_winnable
 from .remembered import Remembered
 
@@ -258,7 +258,7 @@ class DailyLive:
 
     # ----- the board ----------------------------------------------------------------------
 
-    async def scored(self, aid: str, results: dict[str, Any]) -> None:
+    async def scored(self, aid: str, results: RaceResults) -> None:
         """The edition's race ended: each entrant's result on the live board, in the daily
         order (won, then score, then time; server/boards/__init__.py ``order_key``), humans and bots
         apart. Writing a result again changes nothing, so nodes may overlap."""

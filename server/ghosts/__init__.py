@@ -35,7 +35,7 @@ from ..races import Races
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
-from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostTranscript, Race
+from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostTranscript, Race, RaceResults
 from .record import GhostRecord, board_key, ghost_keys, read, run_id
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
@@ -310,7 +310,7 @@ class Ghosts:
         plan.sort(key=lambda p: p[0])
         return start, plan
 
-    async def run_over(self, results: dict[str, Any]) -> None:
+    async def run_over(self, results: RaceResults) -> None:
         """A run ended (server/races/__init__.py's end, or its follow-up after a node failed): its
         timeline and its place on the board, then perhaps the reveal. Idempotent. A run that
         ended after the seed was revealed is not ranked: the reveal waits for every run in

@@ -28,7 +28,7 @@ from ..errors import ApiError
 from ..sessions import Sessions, rules_for
 from ..store import script_replies, scripts
 from ..transport.messages import RaceCreate
-from ..transport.reply_types import Entrant, Race
+from ..transport.reply_types import Entrant, Race, RaceResults, Ranked
 from .record import RaceRecord, read
 from .rematch import Rematches
 
@@ -37,29 +37,46 @@ log = logging.getLogger("samedeal.races")
 DEFAULTS: dict[str, Any] = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
 
 
-def rank(entries: Sequence[Mapping[str, Any]], low: bool,
-         ended_at: int) -> list[dict[str, Any]]:
+def rank(entries: Sequence[Entrant], low: bool, starts_at: int, ended_at: int,
+         ends_at: int) -> list[Ranked]:
     """Won first, then score in the game's direction, then the game's own tie-break (lower
     first), then entries that played on before resignations, then finishing time by the
     server's clock (still playing at the limit, or resigned, counts as finishing then), then
     fewer moves. Equal keys share a rank. So resigning at once never beats playing on to the
-    same score. The entries come back copied, each with its ``rank``."""
+    same score. The entries (each of a started race: its progress) come back copied, each
+    with its ``rank`` and ``time_ms`` (a resignation's: the race's whole time limit)."""
 
-    def key(e: dict[str, Any]) -> tuple[int, int, int, bool, int, int]:
-        resigned = bool(e.get("resigned"))
-        end = ended_at if resigned else e.get("finished_at") or ended_at
+    def finished(e: Entrant) -> int:
+        return ended_at if e.get("resigned") else e.get("finished_at") or ended_at
+
+    def key(e: Entrant) -> tuple[int, int, int, bool, int, int]:
         return (0 if e["status"] == WON else 1, e["score"] if low else -e["score"],
-                e.get("tie_break", 0), resigned, end, e["moves"])
+                e.get("tie_break", 0), bool(e.get("resigned")), finished(e), e["moves"])
 
-    out = sorted((dict(e) for e in entries), key=key)
-    for i, e in enumerate(out):
-        e["rank"] = out[i - 1]["rank"] if i and key(e) == key(out[i - 1]) else i + 1
+    out: list[Ranked] = []
+    last: tuple[int, int, int, bool, int, int] | None = None
+    for i, e in enumerate(sorted(entries, key=key)):
+        end = ends_at if e.get("resigned") else finished(e)
+        r: Ranked = {"player": e["player"], "name": e["name"], "kind": e["kind"],
+                     "status": e["status"], "score": e["score"], "moves": e["moves"],
+                     "rank": out[-1]["rank"] if key(e) == last else i + 1,
+                     "time_ms": max(0, end - starts_at)}
+        if "session" in e:
+            r["session"] = e["session"]
+        if "finished_at" in e:
+            r["finished_at"] = e["finished_at"]
+        if "tie_break" in e:
+            r["tie_break"] = e["tie_break"]
+        if "resigned" in e:
+            r["resigned"] = e["resigned"]
+        out.append(r)
+        last = key(e)
     return out
 
 
 class Races:
     def __init__(self, redis: Redis, settings: Settings, sessions: Sessions,
-                 on_end: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+                 on_end: Callable[[RaceResults], Awaitable[None]]) -> None:
         self.redis = redis
         self.settings = settings
         self.sessions = sessions
@@ -406,7 +423,7 @@ class Races:
         # limit, or when the last one finishes), or contended (again after a grace).
         return r["ends_at"]
 
-    async def _record(self, rid: str, results: dict[str, Any]) -> None:
+    async def _record(self, rid: str, results: RaceResults) -> None:
         """After the end: off the running set, the results recorded, the follow-up done. A
         failure leaves the follow-up due, for a sweep to do again."""
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -416,12 +433,12 @@ class Races:
         await self.on_end(results)
         await followups.forget(self.redis, store.follow_up("race", rid))
 
-    async def finish(self, rid: str) -> dict[str, Any] | None:
+    async def finish(self, rid: str) -> RaceResults | None:
         """End the race if it is due; the results, or ``None`` if it is not over yet."""
         for _ in range(10):
             r = await self._race(rid)
             if r["state"] == "ended" and r["results"] is not None:
-                ended: dict[str, Any] = json.loads(r["results"])
+                ended: RaceResults = json.loads(r["results"])
                 return ended
             starts, ends = r["starts_at"], r["ends_at"]
             if r["state"] != "running" or starts is None or ends is None:
@@ -432,11 +449,8 @@ class Races:
             summary = await self._summary(r)
             rules = engine.get(r["game"], r["variant"])
             ended_at = min(now, ends)
-            ranking = rank(summary["entrants"], rules.scoring == "low", ended_at)
-            for e in ranking:  # a resignation's time is the race's whole time limit
-                end = ends if e.get("resigned") else e.get("finished_at") or ended_at
-                e["time_ms"] = max(0, end - starts)
-            results = {"race": rid, "game": r["game"], "variant": r["variant"],
+            ranking = rank(summary["entrants"], rules.scoring == "low", starts, ended_at, ends)
+            results: RaceResults = {"race": rid, "game": r["game"], "variant": r["variant"],
                        "seed": r["seed"], "commitment": r["commitment"],
                        "starts_at": starts, "ended_at": ended_at, "ranking": ranking,
                        "bot": r["bot"]}
@@ -460,11 +474,11 @@ class Races:
                 return results
         return None
 
-    async def results(self, rid: str) -> dict[str, Any]:
+    async def results(self, rid: str) -> RaceResults:
         r = await self._race(rid)
         if r["state"] != "ended" or r["results"] is None:
             raise ApiError("race.not_over", "the results come when the race is over")
-        results: dict[str, Any] = json.loads(r["results"])
+        results: RaceResults = json.loads(r["results"])
         if r["ghost"]:
             results.pop("seed", None)  # a ghost race's run: its ghost race reveals it
         return results

@@ -75,6 +75,15 @@ ENTRANT = obj({"player": STR, "name": STR, "kind": {"enum": ["human", "bot"]}},
               {"session": STR, "status": VIEW["properties"]["status"], "score": INT,
                "moves": INT, "finished_at": MS_OR_NULL, "tie_break": INT, "resigned": BOOL},
               doc="an entrant; once the race started, their progress (docs/protocol.md#ranking)")
+RACE_BOT = obj({"player": STR, "name": STR, "strength": STR})
+RANKED = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
+              "status": VIEW["properties"]["status"], "score": INT, "moves": INT,
+              "rank": {"type": "integer", "minimum": 1},
+              "time_ms": {"type": "integer", "minimum": 0,
+                          "description": "from the start to finishing (a resignation, or "
+                          "playing at the time limit: the race's end)"}},
+             {"session": STR, "finished_at": MS_OR_NULL, "tie_break": INT, "resigned": BOOL},
+             doc="an entrant of an ended race, ranked (docs/protocol.md#ranking)")
 RACE = obj({"race": STR, "game": STR, "variant": STR, "name": STR, "scoring": SCORING,
             "state": STATE, "commitment": HEX, "seats": INT,
             "start": START, "time_limit": INT, "countdown": INT,
@@ -86,10 +95,18 @@ RACE = obj({"race": STR, "game": STR, "variant": STR, "name": STR, "scoring": SC
             "created": MS_OR_NULL, "starts_at": MS_OR_NULL,
             "ends_at": MS_OR_NULL, "ended_at": MS_OR_NULL, "rematch": STR_OR_NULL,
             "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL,
-            "bot": {"oneOf": [obj({"player": STR, "name": STR, "strength": STR}),
-                              {"type": "null"}],
+            "bot": {"oneOf": [RACE_BOT, {"type": "null"}],
                     "description": "a race against a server-run bot: the bot; else null"}},
            doc="the race summary (docs/protocol.md#the-race-summary)")
+RACE_RESULTS = obj({"race": STR, "game": STR, "variant": STR, "commitment": HEX,
+                    "starts_at": MS, "ended_at": MS,
+                    "ranking": {"type": "array", "items": RANKED},
+                    "bot": RACE["properties"]["bot"]},
+                   {"seed": HEX,
+                    "ghost": {**STR, "description": "a ghost race's run: the ghost race, which "
+                              "reveals the seed (none here)"},
+                    "arena": {**STR, "description": "an arena's round: the arena"}},
+                   doc="an ended race's results (docs/protocol.md#ranking)")
 SEAT = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
             "seat": {"type": ["integer", "null"], "description": "1-based, once started"},
             "away": BOOL, "forfeited": BOOL}, doc="a player of a match, in seat order")
@@ -350,7 +367,7 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
         "status": STR})),
     "race.ended": ("everyone finished or time is up (a ghost race's run: no seed, its ghost "
                    "race reveals it)", obj({
-        **RACE_EVENT, "ranking": {"type": "array", "items": OBJ}}, {"seed": HEX})),
+        **RACE_EVENT, "ranking": {"type": "array", "items": RANKED}}, {"seed": HEX})),
     "race.rematched": ("an entrant of the ended race asked for a rematch: the same entrants on "
                      "a new deal", obj({**RACE_EVENT, "rematch": STR, "by": PLAYER})),
     "match.joined": ("someone took a seat", obj({**MATCH_EVENT, "player": PLAYER})),

@@ -676,10 +676,27 @@ class RaceProgressEvent(TypedDict):
     status: str
 
 
+class Ranked(TypedDict):
+    """An entrant of an ended race, ranked (docs/protocol.md#ranking)."""
+
+    player: str
+    name: str
+    kind: PlayerKind
+    status: ViewStatus
+    score: int
+    moves: int
+    rank: int
+    time_ms: int
+    session: NotRequired[str]
+    finished_at: NotRequired[int | None]
+    tie_break: NotRequired[int]
+    resigned: NotRequired[bool]
+
+
 class RaceEndedEvent(TypedDict):
     race: str
     seq: int
-    ranking: list[dict[str, Any]]
+    ranking: list[Ranked]
     seed: NotRequired[str]
 
 
@@ -858,6 +875,22 @@ class DailyLiveEndedEvent(TypedDict):
 
 class ReconnectEvent(TypedDict):
     message: str
+
+
+class RaceResults(TypedDict):
+    """An ended race's results (docs/protocol.md#ranking)."""
+
+    race: str
+    game: str
+    variant: str
+    commitment: str
+    starts_at: int
+    ended_at: int
+    ranking: list[Ranked]
+    bot: RaceBot | None
+    seed: NotRequired[str]
+    ghost: NotRequired[str]
+    arena: NotRequired[str]
 
 
 class WinnableFields(TypedDict):

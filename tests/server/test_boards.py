@@ -49,8 +49,9 @@ def key_of(e: dict[str, Any], low: bool, start: int = 0) -> int:
 @pytest.mark.parametrize("low", [False, True], ids=["higher-better", "lower-better"])
 def test_the_one_number_sorts_exactly_as_the_race_ranking(low: bool) -> None:
     rng = random.Random(low)
-    entries = [result(rng) | {"player": f"p{i}"} for i in range(2000)]
-    ranked = rank([dict(e) for e in entries], low, ended_at=30)
+    entries = [result(rng) | {"player": f"p{i}", "name": f"p{i}", "kind": "human"}
+               for i in range(2000)]
+    ranked = rank([dict(e) for e in entries], low, starts_at=0, ended_at=30, ends_at=30)
     by_key = sorted(entries, key=lambda e: key_of(e, low))
     assert [key_of(e, low) for e in by_key] == [key_of(e, low) for e in ranked]
     # Equal numbers exactly where the ranking shares a rank.

@@ -26,6 +26,7 @@ from server.config import Settings
 from tests.conftest import FAST, start_node, stop_node
 
 from .client import Node, Rest, Ws, player
+from .test_records import record
 
 DELAYS_MS = (0, 2, 5, 10, 20, 50)  # after the final moves are sent, before the SIGKILL
 RACES = 6  # per delay, finishing at once: some kills land between a change and its follow-up
@@ -229,14 +230,14 @@ async def test_a_race_recorded_twice_is_rated_once(redis_url: str) -> None:
         return [json.loads(await r.hget(keys.player_key(pid), "rating:golf/easy"))
                 for pid in players]
 
-    await records.results(race)
+    await record(records, race)
     once = await ratings()
-    await records.results(race)  # the follow-up again
+    await record(records, race)  # the follow-up again
     assert await ratings() == once and [x["races"] for x in once] == [1, 1]
     page = await boards.page("rating:golf:easy:bot", around=players[0])
     assert page is not None and next(e for e in page.entries if e["player"] == players[0])[
         "races"] == 1
-    await records.results(race | {"race": race["race"] + "x"})  # another race: rated
+    await record(records, race | {"race": race["race"] + "x"})  # another race: rated
     assert [x["races"] for x in await ratings()] == [2, 2]
     await r.aclose()
 

@@ -131,14 +131,14 @@ async def test_two_players_race_one_klondike_deal(nodes: list[Node], spread: str
 def test_ranking_orders_won_score_tie_break_time_then_moves() -> None:
     def e(p: str, status: str, score: int, at: int | None, moves: int, tie: int = 0
           ) -> dict[str, Any]:
-        return {"player": p, "status": status, "score": score, "finished_at": at,
-                "moves": moves, "tie_break": tie}
+        return {"player": p, "name": p, "kind": "human", "status": status, "score": score,
+                "finished_at": at, "moves": moves, "tie_break": tie}
 
     entries = [e("lost-high", "lost", 40, 10, 5), e("won-slow", "won", 52, 90, 5, tie=2),
                e("won-fast-more-piles", "won", 52, 20, 5, tie=3),
                e("won-fast", "won", 52, 20, 9, tie=2), e("won-fast-fewer", "won", 52, 20, 4, tie=2),
                e("playing", "playing", 40, None, 1), e("twin", "lost", 40, 10, 5)]
-    order = rank(entries, low=False, ended_at=100)
+    order = rank(entries, low=False, starts_at=0, ended_at=100, ends_at=100)
     assert [x["player"] for x in order][:4] == [
         "won-fast-fewer", "won-fast", "won-slow", "won-fast-more-piles"]
     # Equal keys share a rank; still playing at the end counts as finishing at the end.
@@ -146,20 +146,25 @@ def test_ranking_orders_won_score_tie_break_time_then_moves() -> None:
         [("lost-high", 5), ("twin", 5), ("playing", 7)],
         [("twin", 5), ("lost-high", 5), ("playing", 7)])
     # Low scoring (Golf): fewer points first among the equally lost.
-    low = rank([e("a", "lost", 9, 5, 1), e("b", "lost", 3, 50, 1)], low=True, ended_at=60)
+    low = rank([e("a", "lost", 9, 5, 1), e("b", "lost", 3, 50, 1)], low=True, starts_at=0,
+               ended_at=60, ends_at=100)
     assert [x["player"] for x in low] == ["b", "a"]
 
 
 def test_a_resignation_ranks_after_the_same_score_played_on() -> None:
     def e(p: str, at: int | None, moves: int, resigned: bool = False) -> dict[str, Any]:
-        return {"player": p, "status": "lost" if at else "playing", "score": 0,
-                "finished_at": at, "moves": moves, "tie_break": 0, "resigned": resigned}
+        return {"player": p, "name": p, "kind": "human", "status": "lost" if at else "playing",
+                "score": 0, "finished_at": at, "moves": moves, "tie_break": 0,
+                "resigned": resigned}
 
+    # Ended at 100 by the last finish, of a race started at 10 with its limit at 110.
     order = rank([e("resigned-at-once", 1, 0, True), e("stuck-late", 90, 30),
                   e("playing-at-the-limit", None, 50), e("resigned-late", 80, 9, True)],
-                 low=False, ended_at=100)
+                 low=False, starts_at=10, ended_at=100, ends_at=110)
     assert [x["player"] for x in order] == [
         "stuck-late", "playing-at-the-limit", "resigned-at-once", "resigned-late"]
+    # A resignation's time is the race's whole time limit; playing on, until the end.
+    assert [x["time_ms"] for x in order] == [80, 90, 100, 100]
 
 
 async def test_an_entrys_session_names_its_race(nodes: list[Node], store_url: str) -> None:
