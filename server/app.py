@@ -77,7 +77,7 @@ from .transport import api_docs, asyncapi, logs, openapi, replies, rest, ws
 from .transport.endpoints import Endpoint
 from .transport.events import Hub
 from .transport.headers import NOSNIFF, WithHeaders, api_headers, page_headers
-from .transport.reply_types import RaceResults
+from .transport.reply_types import MatchResults, RaceResults
 from .transport.web_files import WebFiles
 
 log = logging.getLogger("samedeal")
@@ -150,7 +150,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
     ghosts = Ghosts(redis, settings, sessions, races, boards)
     arenas = Arenas(redis, settings, races, boards)
 
-    async def match_over(results: dict[str, Any]) -> None:
+    async def match_over(results: MatchResults) -> None:
         await sv.features.ended(sv, MatchEnded(results))
 
     matches = Matches(redis, settings, match_over)

@@ -9,10 +9,9 @@ analysis without the races knowing any of them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .sessions import Session
-from .transport.reply_types import RaceBot, RaceResults
+from .transport.reply_types import MatchResults, RaceBot, RaceResults
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class RaceEnded:
 class MatchEnded:
     """A match's results as stored (server/matches/results.py): its ranking and seed."""
 
-    results: dict[str, Any]
+    results: MatchResults
 
 
 Ended = GameEnded | RaceEnded | MatchEnded

@@ -47,7 +47,7 @@ from ..errors import ApiError
 from ..loops import drain
 from ..matches.record import CALLED
 from ..metrics import Metrics
-from ..transport.reply_types import Analysis, AnalysisReply, RaceResults
+from ..transport.reply_types import Analysis, AnalysisReply, MatchResults, RaceResults
 from ..workers import analyses as analysis_worker
 
 log = logging.getLogger("samedeal.analyses")
@@ -169,7 +169,7 @@ class Analyses:
             now = await store.now_ms(self.redis)
             await self.redis.zadd(QUEUE, dict.fromkeys(sids, now), nx=True)
 
-    async def match_ended(self, results: dict[str, Any]) -> None:
+    async def match_ended(self, results: MatchResults) -> None:
         """A match's players' games: a called-card player's grid, a bowler's frames."""
         await self.queue([f"{results['match']}.{e['player']}" for e in results["ranking"]])
 

@@ -27,6 +27,7 @@ from ..races.rematch import Rematches
 from ..sessions import parse
 from ..transport.messages import MatchCreate
 from ..transport.reply_types import Match as MatchPayload
+from ..transport.reply_types import MatchResults
 from . import views
 from .book import Book
 from .presence import Presence
@@ -213,5 +214,5 @@ class Matches:
                 await self.seats.after_start(m)
         return await self.ending.follow_up(mid)
 
-    async def finish(self, mid: str) -> dict[str, Any] | None:
+    async def finish(self, mid: str) -> MatchResults | None:
         return await self.ending.finish(mid)

@@ -22,7 +22,7 @@ from engine.piles import MatchMode
 
 from .. import store
 from ..errors import ApiError
-from ..transport.reply_types import Start
+from ..transport.reply_types import MatchResults, Start
 from ..transport.reply_types import State as MatchState
 from . import lanes
 
@@ -161,12 +161,12 @@ class Match:
         return [p for p in self.order if p not in self.meta["out"] and p not in self.meta["full"]
                 and len(self.grids[p].history) == self.meta["round"]]
 
-    def recorded_results(self) -> dict[str, Any]:
+    def recorded_results(self) -> MatchResults:
         """The results recorded when the match ended."""
         results = self.meta["results"]
         if self.meta["state"] != "ended" or results is None:
             raise ValueError(f"match {self.id} has not ended")
-        out: dict[str, Any] = json.loads(results)
+        out: MatchResults = json.loads(results)
         return out
 
     def called(self) -> int | None:

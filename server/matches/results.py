@@ -11,49 +11,53 @@ from typing import Any
 import msgpack
 
 from .. import followups, store
+from ..accounts import kind_of
 from ..errors import ApiError
 from ..store import script_replies, scripts
+from ..transport.reply_types import MatchRanked, MatchResults
 from .book import Book
 from .record import Match
 
 log = logging.getLogger("samedeal.matches")
 
-OnEnd = Callable[[dict[str, Any]], Awaitable[None]]
+OnEnd = Callable[[MatchResults], Awaitable[None]]
 
 
-def results(m: Match, now: int) -> dict[str, Any]:
+def results(m: Match, now: int) -> MatchResults:
     """Highest total first (a player who left ranks after those who stayed); equal keys
     share a rank and the winners are the first rank."""
     started = m.meta["started_at"]
     assert started is not None, "a match that started"
-    out: dict[str, Any] = {"match": m.id, "kind": m.kind, "game": m.rules.id,
-                           "variant": m.rules.variant, "seed": m.meta["seed"],
-                           "commitment": m.meta["commitment"], "started_at": started,
-                           "ended_at": now}
+    out: MatchResults = {"match": m.id, "kind": m.kind, "game": m.rules.id,
+                         "variant": m.rules.variant, "seed": m.meta["seed"],
+                         "commitment": m.meta["commitment"], "started_at": started,
+                         "ended_at": now, "ranking": [], "winner": []}
+
+    def entry(p: str, score: int) -> MatchRanked:
+        return {"player": p, "name": m.players[p]["name"], "kind": kind_of(m.players[p]["kind"]),
+                "score": score, "forfeited": m.left(p), "time_ms": now - started,
+                "rank": 0, "status": "finished"}
+
     entries = []
     if m.state is not None:
         cards = m.turns_form.scorecards(m.state.view()["info"])
         out["scorecards"] = cards
         for k, (p, card) in enumerate(zip(m.order, cards, strict=True)):
-            entries.append({"player": p, "bowler": k + 1, "score": card["total"]})
+            entries.append(entry(p, card["total"]) | {"bowler": k + 1})
     else:
         # The card after the last called: a common starter where the game scores with one
         # (its scoring names it), ignored where it does not.
         starter = m.calls[m.meta["round"]]
         out["starter"] = None
-        out["lines"] = {}
+        lines: dict[str, Any] = {}
         for p in m.order:
             score, info = m.called_form.scored(m.grids[p], starter)
             out["starter"] = info.get("starter")
-            out["lines"][p] = info["lines"]
-            entries.append({"player": p, "score": score})
-    for e in entries:
-        e |= {"name": m.players[e["player"]]["name"],
-              "kind": m.players[e["player"]]["kind"],
-              "forfeited": m.left(e["player"]),
-              "time_ms": now - started}
+            lines[p] = info["lines"]
+            entries.append(entry(p, score))
+        out["lines"] = lines
 
-    def key(e: dict[str, Any]) -> tuple[bool, int]:
+    def key(e: MatchRanked) -> tuple[bool, int]:
         return e["forfeited"], -e["score"]
 
     ranking = sorted(entries, key=key)
@@ -88,13 +92,13 @@ class Ending:
             return followups.DONE
         return 0  # contended: again after a grace
 
-    async def _record(self, mid: str, results: dict[str, Any]) -> None:
+    async def _record(self, mid: str, results: MatchResults) -> None:
         redis = self.book.redis
         await redis.zrem(store.DUE_MATCHES, mid)
         await self.on_end(results)
         await followups.forget(redis, store.follow_up("match", mid))
 
-    async def finish(self, mid: str) -> dict[str, Any] | None:
+    async def finish(self, mid: str) -> MatchResults | None:
         """End the match once every placement is made: results, then ratings."""
         for _ in range(10):
             self.book.forget(mid)

@@ -111,13 +111,37 @@ SEAT = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
             "seat": {"type": ["integer", "null"], "description": "1-based, once started"},
             "away": BOOL, "forfeited": BOOL}, doc="a player of a match, in seat order")
 BOWLED = obj({"card": STR, "move": STR}, doc="a card bowled and where it was placed")
+MATCH_RANKED = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
+                    "score": INT, "forfeited": BOOL,
+                    "time_ms": {"type": "integer", "minimum": 0,
+                                "description": "the match's time, from its start"},
+                    "rank": {"type": "integer", "minimum": 1},
+                    "status": {"enum": ["won", "finished"],
+                               "description": "won: the first rank, shared on a tie"}},
+                   {"bowler": {"type": "integer", "minimum": 1,
+                               "description": "a turns match: the bowler's number"}},
+                   doc="a player of an ended match, ranked (a player who left ranks after "
+                       "those who stayed)")
+MATCH_RESULTS = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "seed": HEX,
+                     "commitment": HEX, "started_at": MS, "ended_at": MS,
+                     "ranking": {"type": "array", "items": MATCH_RANKED},
+                     "winner": {"type": "array", "items": STR}},
+                    {"scorecards": {"type": "array", "items": OBJ,
+                                    "description": "a turns match: each bowler's scorecard, "
+                                    "in seat order"},
+                     "starter": {**STR_OR_NULL, "description": "a called-card match: the "
+                                 "common starter, where its game scores with one"},
+                     "lines": {"type": "object", "description": "a called-card match: each "
+                               "player's score line by line"}},
+                    doc="an ended match's results")
 MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR,
              "state": STATE, "commitment": HEX, "seats": INT,
              "start": START, "turn_time": INT, "grace": INT,
              "creator": STR, "seq": {"type": "integer", "minimum": 0},
              "rev": {"type": "integer", "minimum": 0},
              "players": {"type": "array", "items": SEAT}},
-            {"joined_seq": INT, "seed": HEX, "results": OBJ, "you": {"type": ["object", "null"]},
+            {"joined_seq": INT, "seed": HEX, "results": MATCH_RESULTS,
+             "you": {"type": ["object", "null"]},
              "view": OBJ, "own_frame": obj({"frame": INT, "bowler": INT, "player": STR,
                                             "cards": {"type": "array", "items": BOWLED},
                                             "scorecard": OBJ}),
@@ -391,7 +415,7 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
     "match.away": ("a player's last socket went away", obj({**MATCH_EVENT, "player": STR})),
     "match.back": ("a player who was away came back", obj({**MATCH_EVENT, "player": STR})),
     "match.ended": ("every placement is made, or everyone left", obj({
-        **MATCH_EVENT, "seed": HEX, "results": OBJ})),
+        **MATCH_EVENT, "seed": HEX, "results": MATCH_RESULTS})),
     "match.rematched": ("a player of the ended match asked for a rematch: the same players on "
                       "a new deal", obj({**MATCH_EVENT, "rematch": STR, "by": PLAYER})),
     "match.you": ("what is yours alone: your grid when a card is called, your lane on your "

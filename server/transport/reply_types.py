@@ -176,6 +176,41 @@ class Seat(TypedDict):
     forfeited: bool
 
 
+MatchRankedStatus = Literal["won", "finished"]
+
+
+class MatchRanked(TypedDict):
+    """A player of an ended match, ranked (a player who left ranks after those who stayed)."""
+
+    player: str
+    name: str
+    kind: PlayerKind
+    score: int
+    forfeited: bool
+    time_ms: int
+    rank: int
+    status: MatchRankedStatus
+    bowler: NotRequired[int]
+
+
+class MatchResults(TypedDict):
+    """An ended match's results."""
+
+    match: str
+    kind: str
+    game: str
+    variant: str
+    seed: str
+    commitment: str
+    started_at: int
+    ended_at: int
+    ranking: list[MatchRanked]
+    winner: list[str]
+    scorecards: NotRequired[list[dict[str, Any]]]
+    starter: NotRequired[str | None]
+    lines: NotRequired[dict[str, Any]]
+
+
 class Bowled(TypedDict):
     """A card bowled and where it was placed."""
 
@@ -237,7 +272,7 @@ class Match(TypedDict):
     players: list[Seat]
     joined_seq: NotRequired[int]
     seed: NotRequired[str]
-    results: NotRequired[dict[str, Any]]
+    results: NotRequired[MatchResults]
     you: NotRequired[dict[str, Any] | None]
     view: NotRequired[dict[str, Any]]
     own_frame: NotRequired[MatchOwnFrame]
@@ -787,7 +822,7 @@ class MatchEndedEvent(TypedDict):
     match: str
     seq: int
     seed: str
-    results: dict[str, Any]
+    results: MatchResults
 
 
 class MatchRematchedEvent(TypedDict):
