@@ -27,7 +27,7 @@ from ..races.rematch import Rematches
 from ..sessions import parse
 from ..transport.messages import MatchCreate
 from ..transport.reply_types import Match as MatchPayload
-from ..transport.reply_types import MatchResults
+from ..transport.reply_types import MatchResults, MatchTranscript
 from . import views
 from .book import Book
 from .presence import Presence
@@ -74,7 +74,7 @@ class Matches:
                     out.append(s)
         return out
 
-    async def transcript(self, mid: str) -> dict[str, Any]:
+    async def transcript(self, mid: str) -> MatchTranscript:
         return await views.transcript(self.redis, await self.book.load(mid))
 
     # ----- seats -----------------------------------------------------------------------

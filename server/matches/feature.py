@@ -164,7 +164,7 @@ FEATURE = Feature(
               "match.wait", "match.done"), refusable=True),
         Endpoint("GET", f"{API}/matches/{{match}}/transcript", transcript,
                  "Every placement, the seed and the results, public once the match is over",
-                 reply=replies.obj({"match": replies.STR, "seed": replies.HEX}), auth="none",
+                 reply=replies.MATCH_TRANSCRIPT, auth="none",
                  errors=(*MATCH_ERRORS, "match.not_over")),
     ],
     streams=[Stream("match", summary, ended=frozenset({"match.ended"}), owned=OWNED,

@@ -15,7 +15,7 @@ from .. import store
 from ..accounts import kind_of
 from ..errors import ApiError
 from ..transport.reply_types import Match as MatchPayload
-from ..transport.reply_types import MatchScore
+from ..transport.reply_types import MatchScore, MatchTranscript, TimedMove, TimedTurn
 from . import lanes
 from .record import TURNS, Match
 
@@ -108,32 +108,31 @@ def own_grid(m: Match, pid: str) -> dict[str, Any]:
     return {"view": view, "legal": legal, "waiting": waiting, "as_of": m.meta["seq"]}
 
 
-async def transcript(redis: Redis, m: Match) -> dict[str, Any]:
+async def transcript(redis: Redis, m: Match) -> MatchTranscript:
     """Every placement with its server time, the seed and the results: public once the
     match is over, so anyone can replay it on the engine."""
-    if m.meta["state"] != "ended":
-        raise ApiError("match.not_over", "the transcript is published when the match ends")
     meta = m.meta
-    out: dict[str, Any] = {
-        "kind": m.kind, "game": meta["game"], "variant": meta["variant"], "seed": meta["seed"],
-        "commitment": meta["commitment"], "started_at": meta["started_at"],
-        "ended_at": meta["ended_at"]}
-    out["match"] = m.id
-    out["order"] = [{"player": p, **m.players[p]} for p in m.order]
-    out["results"] = m.recorded_results()
+    started, ended = meta["started_at"], meta["ended_at"]
+    if meta["state"] != "ended" or started is None or ended is None:
+        raise ApiError("match.not_over", "the transcript is published when the match ends")
+    moves: list[TimedTurn] | dict[str, list[TimedMove]]
     if m.kind == TURNS:
         moves = []
         for e in await redis.lrange(store.match_moves(m.id), 0, -1):
             t, who, text = store.text(e).split(" ", 2)
             moves.append({"t": int(t), "bowler": int(who) + 1,
                           "player": m.order[int(who)], "move": text})
-        out["moves"] = moves
     else:
         async with redis.pipeline(transaction=False) as pipe:
             for p in m.order:
                 pipe.lrange(store.match_moves(m.id, p), 0, -1)
             lists = await pipe.execute()
-        out["moves"] = {p: [{"t": int(t), "move": text} for t, _, text in
-                            (store.text(e).partition(" ") for e in entries)]
-                        for p, entries in zip(m.order, lists, strict=True)}
-    return out
+        moves = {p: [{"t": int(t), "move": text} for t, _, text in
+                     (store.text(e).partition(" ") for e in entries)]
+                 for p, entries in zip(m.order, lists, strict=True)}
+    return {"kind": m.kind, "game": meta["game"], "variant": meta["variant"],
+            "seed": meta["seed"], "commitment": meta["commitment"], "started_at": started,
+            "ended_at": ended, "match": m.id,
+            "order": [{"player": p, "name": m.players[p]["name"],
+                       "kind": kind_of(m.players[p]["kind"])} for p in m.order],
+            "results": m.recorded_results(), "moves": moves}

@@ -111,6 +111,8 @@ SEAT = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
             "seat": {"type": ["integer", "null"], "description": "1-based, once started"},
             "away": BOOL, "forfeited": BOOL}, doc="a player of a match, in seat order")
 BOWLED = obj({"card": STR, "move": STR}, doc="a card bowled and where it was placed")
+PLAYER_IN_ORDER = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"]},
+                      doc="a match's player, in seat order")
 MATCH_RANKED = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["kind"],
                     "score": INT, "forfeited": BOOL,
                     "time_ms": {"type": "integer", "minimum": 0,
@@ -134,6 +136,19 @@ MATCH_RESULTS = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "se
                      "lines": {"type": "object", "description": "a called-card match: each "
                                "player's score line by line"}},
                     doc="an ended match's results")
+TIMED_TURN = obj({"t": MS, "bowler": {"type": "integer", "minimum": 1}, "player": STR,
+                  "move": STR}, doc="a turns match's move, its bowler and its server time")
+TIMED_MOVE = obj({"t": MS, "move": STR}, doc="a player's placement and its server time")
+MATCH_TRANSCRIPT = obj(
+    {"match": STR, "kind": STR, "game": STR, "variant": STR, "seed": HEX, "commitment": HEX,
+     "started_at": MS, "ended_at": MS, "order": {"type": "array", "items": PLAYER_IN_ORDER},
+     "results": MATCH_RESULTS,
+     "moves": {"oneOf": [{"type": "array", "items": TIMED_TURN},
+                         {"type": "object", "additionalProperties": {
+                             "type": "array", "items": TIMED_MOVE}}],
+               "description": "a turns match: every move in turn; a called-card match: each "
+                              "player's placements"}},
+    doc="an ended match's every placement, seed and results (docs/protocol.md)")
 MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR,
              "state": STATE, "commitment": HEX, "seats": INT,
              "start": START, "turn_time": INT, "grace": INT,

@@ -928,6 +928,46 @@ class RaceResults(TypedDict):
     arena: NotRequired[str]
 
 
+class PlayerInOrder(TypedDict):
+    """A match's player, in seat order."""
+
+    player: str
+    name: str
+    kind: PlayerKind
+
+
+class TimedTurn(TypedDict):
+    """A turns match's move, its bowler and its server time."""
+
+    t: int
+    bowler: int
+    player: str
+    move: str
+
+
+class TimedMove(TypedDict):
+    """A player's placement and its server time."""
+
+    t: int
+    move: str
+
+
+class MatchTranscript(TypedDict):
+    """An ended match's every placement, seed and results (docs/protocol.md)."""
+
+    match: str
+    kind: str
+    game: str
+    variant: str
+    seed: str
+    commitment: str
+    started_at: int
+    ended_at: int
+    order: list[PlayerInOrder]
+    results: MatchResults
+    moves: list[TimedTurn] | dict[str, list[TimedMove]]
+
+
 class WinnableFields(TypedDict):
     """A daily deal's fields of the winnable-deal rule."""
 

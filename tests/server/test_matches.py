@@ -152,6 +152,9 @@ async def test_four_bowlers_on_two_nodes_bowl_a_match_to_the_end(nodes: list[Nod
     status, transcript = await rest.call("GET", f"/matches/{mid}/transcript")
     await rest.aclose()
     assert status == 200 and transcript["seed"] == ended["seed"] == results["seed"]
+    # The event and the transcript as the schema says (docs/protocol.md).
+    jsonschema.validate(ended, replies.EVENTS["match.ended"][1])
+    jsonschema.validate(transcript, replies.MATCH_TRANSCRIPT)
     assert engine.commitment(bytes.fromhex(transcript["seed"])) == created["commitment"]
     st = replay_bowling(transcript)  # the engine's own scorecards
     assert st.over
@@ -382,6 +385,8 @@ async def test_three_players_place_the_same_called_cards(nodes: list[Node], game
     status, transcript = await rest.call("GET", f"/matches/{mid}/transcript")
     await rest.aclose()
     assert status == 200
+    jsonschema.validate(event, replies.EVENTS["match.ended"][1])
+    jsonschema.validate(transcript, replies.MATCH_TRANSCRIPT)
     starter = deck[len(called)]
     totals = {}
     for pid in ids:

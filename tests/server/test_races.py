@@ -11,12 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import engine
 from engine.cli import check_transcript
 from server import store
 from server.races import rank
+from server.transport import replies
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
@@ -102,6 +104,9 @@ async def test_two_players_race_one_klondike_deal(nodes: list[Node], spread: str
     rest = Rest(node_b, b_token, protocol == MSGPACK)
     status, results = await rest.call("GET", f"/races/{race['race']}/results")
     assert status == 200 and results["ranking"] == ranking and results["seed"] == ended_a["seed"]
+    # The event and the results as the schema says (docs/protocol.md).
+    jsonschema.validate(ended_a, replies.EVENTS["race.ended"][1])
+    jsonschema.validate(results, replies.RACE_RESULTS)
     for entry in ranking:
         status, t = await rest.call("GET", f"/sessions/{entry['session']}/moves")
         assert status == 200 and t["seed"] == ended_a["seed"], t
