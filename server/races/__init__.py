@@ -56,10 +56,11 @@ def rank(entries: Sequence[Entrant], low: bool, starts_at: int, ended_at: int,
     out: list[Ranked] = []
     last: tuple[int, int, int, bool, int, int] | None = None
     for i, e in enumerate(sorted(entries, key=key)):
+        k = key(e)
         end = ends_at if e.get("resigned") else finished(e)
         r: Ranked = {"player": e["player"], "name": e["name"], "kind": e["kind"],
                      "status": e["status"], "score": e["score"], "moves": e["moves"],
-                     "rank": out[-1]["rank"] if key(e) == last else i + 1,
+                     "rank": out[-1]["rank"] if k == last else i + 1,
                      "time_ms": max(0, end - starts_at)}
         if "session" in e:
             r["session"] = e["session"]
@@ -70,7 +71,7 @@ def rank(entries: Sequence[Entrant], low: bool, starts_at: int, ended_at: int,
         if "resigned" in e:
             r["resigned"] = e["resigned"]
         out.append(r)
-        last = key(e)
+        last = k
     return out
 
 

@@ -124,8 +124,10 @@ MATCH_RANKED = obj({"player": STR, "name": STR, "kind": PLAYER["properties"]["ki
                                "description": "a turns match: the bowler's number"}},
                    doc="a player of an ended match, ranked (a player who left ranks after "
                        "those who stayed)")
-MATCH_RESULTS = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "seed": HEX,
-                     "commitment": HEX, "started_at": MS, "ended_at": MS,
+#: What an ended match's results and its transcript both begin with.
+MATCH_ENDED = {"match": STR, "kind": STR, "game": STR, "variant": STR, "seed": HEX,
+               "commitment": HEX, "started_at": MS, "ended_at": MS}
+MATCH_RESULTS = obj({**MATCH_ENDED,
                      "ranking": {"type": "array", "items": MATCH_RANKED},
                      "winner": {"type": "array", "items": STR}},
                     {"scorecards": {"type": "array", "items": OBJ,
@@ -140,8 +142,7 @@ TIMED_TURN = obj({"t": MS, "bowler": {"type": "integer", "minimum": 1}, "player"
                   "move": STR}, doc="a turns match's move, its bowler and its server time")
 TIMED_MOVE = obj({"t": MS, "move": STR}, doc="a player's placement and its server time")
 MATCH_TRANSCRIPT = obj(
-    {"match": STR, "kind": STR, "game": STR, "variant": STR, "seed": HEX, "commitment": HEX,
-     "started_at": MS, "ended_at": MS, "order": {"type": "array", "items": PLAYER_IN_ORDER},
+    {**MATCH_ENDED, "order": {"type": "array", "items": PLAYER_IN_ORDER},
      "results": MATCH_RESULTS,
      "moves": {"oneOf": [{"type": "array", "items": TIMED_TURN},
                          {"type": "object", "additionalProperties": {
