@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
 from .cards import TEXT
 
 if TYPE_CHECKING:
     from .rules import RuleSet
+    from .views import View
 
-PLAYING, WON, LOST, FINISHED = "playing", "won", "lost", "finished"
+#: A game's status: on, or over by a win, a loss, or (a game played for points) its end.
+Status = Literal["playing", "won", "lost", "finished"]
+PLAYING: Final = "playing"
+WON: Final = "won"
+LOST: Final = "lost"
+FINISHED: Final = "finished"
 
 # Move kinds shared by the generic rules; odd games may add their own.
 MOVE, STOCK, REMOVE, REDEAL = "move", "stock", "remove", "redeal"
@@ -122,7 +128,7 @@ class State:
         self._journal: list[tuple[Any, ...]] = []
         self._marks: list[int] = []
         self._shown = False
-        self._status: str | None = None
+        self._status: Status | None = None
         self._legal: list[Move] | None = None  # until the position changes
 
     # ----- what players ask -------------------------------------------------------------
@@ -223,7 +229,7 @@ class State:
         self._status = self._legal = None
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self._status is None:  # stops at the first useful move; legal_moves sets it too
             self._status = self.rules.status(self)
         return self._status
@@ -245,11 +251,11 @@ class State:
     def over(self) -> bool:
         return self.status != PLAYING
 
-    def view(self, player: int | None = None) -> dict[str, Any]:
+    def view(self, player: int | None = None) -> View:
         """What a player may see: face-down cards and the stock order only as counts."""
         return self.rules.view(self, player)
 
-    def view_after(self, before: dict[str, Any], piles: set[int]) -> dict[str, Any]:
+    def view_after(self, before: View, piles: set[int]) -> View:
         """``view()``, built from ``before`` (the view before the last change) and the piles
         that change touched (``moved_piles``): a server sending what changed does not
         build every pile again."""

@@ -22,7 +22,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
     import cython  # (docs/solver.md "Compiled")
 
 from .cards import RANK, SUIT, parse_card, show
-from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State
+from .core import FINISHED, LOST, MOVE, PLAYING, STOCK, WON, Move, Refusal, State, Status
 from .deal import shuffled_deck
 from .options import (
     Base,
@@ -603,11 +603,11 @@ class RuleSet(Refusals, ABC):
 
     # ----- the end ----------------------------------------------------------------------
 
-    def status(self, st: State) -> str:
+    def status(self, st: State) -> Status:
         settled = self._settled(st)
         return settled if settled is not None else self.going_on(st, self.iter_moves(st))
 
-    def going_on(self, st: State, moves: Iterable[Move]) -> str:
+    def going_on(self, st: State, moves: Iterable[Move]) -> Status:
         """The status of a position not settled by itself: playing while a move is useful.
         The moves whose use ``useful`` finds by a search of its own (``searched``) are asked
         last: most positions have another useful move, and then need no search at all."""
@@ -627,7 +627,7 @@ class RuleSet(Refusals, ABC):
         ``going_on`` can ask those moves last."""
         return False
 
-    def settled(self, st: State) -> str | None:
+    def settled(self, st: State) -> Status | None:
         """The status when no search for a useful move is needed (won, resigned, a game that
         ended by itself), else ``None``: then a legal, useful move proves the game is on,
         which spares ``play`` the search (a game overriding ``status`` always answers)."""
@@ -635,7 +635,7 @@ class RuleSet(Refusals, ABC):
             return self.status(st)
         return self._settled(st)
 
-    def _settled(self, st: State) -> str | None:
+    def _settled(self, st: State) -> Status | None:
         if self.won(st):
             return WON
         if st.vars.get("resigned"):

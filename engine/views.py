@@ -7,15 +7,35 @@ describes. Plain Python, not compiled with the engine's inner loop: a view is ma
 reply, never in a search.
 """
 
-from __future__ import annotations
-
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from .cards import RANK_NAMES, TEXT
 from .core import State
 from .options import Base, Deals, Fan, Play, Scoring
 from .piles import TABLEAU, WASTE, Group, MatchMode, Stock
+
+
+class PileView(TypedDict):
+    """A pile as players see it: how many cards lie face down, and the face-up ones."""
+
+    down: int
+    up: list[str]
+
+
+class View(TypedDict):
+    """What a player sees of a position: face-down cards are counts, never cards. The
+    server's reply schema states the same fields (its ``VIEW``); ``info`` holds the public
+    facts a rule set adds (``Views.info``). (This module's annotations are evaluated, not
+    postponed: Python 3.11 counts a postponed ``NotRequired`` key as required.)"""
+
+    game: str
+    variant: str
+    status: Literal["playing", "won", "lost", "finished"]
+    score: float
+    moves: int
+    piles: dict[str, PileView]
+    info: NotRequired[dict[str, Any]]
 
 
 class Views:
@@ -46,24 +66,20 @@ class Views:
     pile_group: list[Group]
     by_kind: dict[str, list[int]]
 
-    def view(self, st: State, player: int | None = None) -> dict[str, Any]:
+    def view(self, st: State, player: int | None = None) -> View:
         piles = {name: _pile_view(st, p) for p, name in enumerate(self.pile_names)}
-        out: dict[str, Any] = {"game": self.id, "variant": self.variant}
-        return self._facts(st, out, piles)
+        return self._facts(st, piles)
 
-    def view_after(self, st: State, before: dict[str, Any], piles: set[int]) -> dict[str, Any]:
+    def view_after(self, st: State, before: View, piles: set[int]) -> View:
         """The view, from the one before a change that touched ``piles`` alone."""
         names = self.pile_names
         changed = {names[p]: _pile_view(st, p) for p in piles}
-        out = {k: v for k, v in before.items() if k != "info"}
-        return self._facts(st, out, {**before["piles"], **changed})
+        return self._facts(st, {**before["piles"], **changed})
 
-    def _facts(self, st: State, out: dict[str, Any], piles: dict[str, Any]) -> dict[str, Any]:
-        """The view's fields beside the game's name: the status, the piles, the public facts."""
-        out["status"] = st.status
-        out["score"] = st.score
-        out["moves"] = st.ply
-        out["piles"] = piles
+    def _facts(self, st: State, piles: dict[str, PileView]) -> View:
+        """The view: the game's name, the status, the piles, the public facts."""
+        out: View = {"game": self.id, "variant": self.variant, "status": st.status,
+                     "score": st.score, "moves": st.ply, "piles": piles}
         info = self.info(st)
         if info:
             out["info"] = info
@@ -146,7 +162,7 @@ class Views:
         }
 
 
-def _pile_view(st: State, p: int) -> dict[str, Any]:
+def _pile_view(st: State, p: int) -> PileView:
     """One pile as players see it: how many cards lie face down, and the face-up ones."""
     down = st.down[p]
     return {"down": down, "up": [TEXT[c] for c in st.piles[p][down:]]}

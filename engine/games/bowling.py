@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..cards import RANK, RANK_NAMES, show
-from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State
+from ..core import FINISHED, MOVE, PLAYING, WON, IllegalMove, Move, Refusal, State, Status
 from ..deal import shuffled_deck
 from ..options import Align, Deals, Fan, MatchKind, Scoring, Unit
 from ..piles import GRID, STOCK_PILE, WASTE, Group, MatchMode, Stock
@@ -341,7 +341,7 @@ class Bowling(RuleSet):
     def finished(self, st: State) -> bool:
         return bool(st.vars.get("over"))
 
-    def status(self, st: State) -> str:
+    def status(self, st: State) -> Status:
         out = super().status(st)
         if out == WON and st.vars.get("players", 1) > 1:
             return FINISHED  # a match is won by a bowler, named in info

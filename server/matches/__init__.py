@@ -27,7 +27,7 @@ from ..races.rematch import Rematches
 from ..sessions import parse
 from ..transport.messages import MatchCreate
 from ..transport.reply_types import Match as MatchPayload
-from ..transport.reply_types import MatchResults, MatchTranscript
+from ..transport.reply_types import MatchResults, MatchTranscript, Yours
 from . import views
 from .book import Book
 from .presence import Presence
@@ -61,7 +61,7 @@ class Matches:
     async def summary(self, mid: str, viewer: str | None = None) -> MatchPayload:
         return views.summary(await self.book.load(mid), viewer)
 
-    def own(self, m: Match, pid: str) -> dict[str, Any] | None:
+    def own(self, m: Match, pid: str) -> Yours | None:
         return views.own(m, pid)
 
     async def list_open(self, limit: int = 50) -> list[MatchPayload]:

@@ -24,7 +24,7 @@ from engine.cards import TEXT
 from engine.core import State
 
 from ..transport.reply_types import Bowled as BowledPayload
-from ..transport.reply_types import MatchFrame, MatchOwnFrame, MatchTurn
+from ..transport.reply_types import MatchFrame, MatchOwnFrame, MatchTurn, View, Yours
 
 if TYPE_CHECKING:
     from .record import Match
@@ -46,15 +46,16 @@ class RoundStart:
     bowler still in has bowled it."""
 
     round: int
-    view: dict[str, Any]
+    view: View
 
 
-def face_down(view: dict[str, Any]) -> dict[str, Any]:
+def face_down(view: View) -> View:
     """A view with every card turned face down: which piles hold cards and how many, never
     which cards."""
-    piles = {name: {"down": p["down"] + len(p["up"]), "up": []}
-             for name, p in view["piles"].items()}
-    return view | {"piles": piles}
+    out = view.copy()
+    out["piles"] = {name: {"down": p["down"] + len(p["up"]), "up": []}
+                    for name, p in view["piles"].items()}
+    return out
 
 
 def about_to_bowl(st: State, move: str) -> Bowled:
@@ -98,7 +99,7 @@ def settle(m: Match) -> None:
             m.frame_start = RoundStart(frame, face_down(st.view()))
 
 
-def public(m: Match) -> tuple[dict[str, Any], MatchTurn | None]:
+def public(m: Match) -> tuple[View, MatchTurn | None]:
     """The lane (its view) and whose turn it is (``None`` once over), as everyone sees them:
     while the match runs, face down and as they stood when the frame being bowled began (with
     whose turn it is and who has left); the whole lane once it is over."""
@@ -109,9 +110,10 @@ def public(m: Match) -> tuple[dict[str, Any], MatchTurn | None]:
         return view, None
     start = started(m)
     form = m.turns_form
-    info = form.shown_info(start["info"], st.turn,
-                           scorecards(m, form.scorecards(view["info"]), None))
-    return start | {"info": info}, {"player": m.order[st.turn], "bowler": st.turn + 1,
+    shown = start.copy()
+    shown["info"] = form.shown_info(start["info"], st.turn,
+                                    scorecards(m, form.scorecards(view["info"]), None))
+    return shown, {"player": m.order[st.turn], "bowler": st.turn + 1,
                                     "deadline": turn_deadline(m)}
 
 
@@ -127,7 +129,7 @@ def shared_rev(m: Match) -> int:
     return m.rev - m.meta["steps"]
 
 
-def started(m: Match) -> dict[str, Any]:
+def started(m: Match) -> View:
     """The lane as the frame being bowled began (``settle``)."""
     st = m.state
     start = m.frame_start
@@ -160,7 +162,7 @@ def own_frame(m: Match, pid: str) -> MatchOwnFrame | None:
             "scorecard": m.turns_form.scorecards(st.view()["info"])[k]}
 
 
-def own(m: Match, pid: str) -> dict[str, Any] | None:
+def own(m: Match, pid: str) -> Yours | None:
     """The bowler's own lane, cards and legal placements, while it is their turn (the other
     bowlers' scorecards as everyone sees them); for anyone else ``None`` (they see the lane
     face down)."""
@@ -172,7 +174,7 @@ def own(m: Match, pid: str) -> dict[str, Any] | None:
     # the lane is theirs; the others' scorecards, as everyone sees them
     form = m.turns_form
     bowlers = scorecards(m, form.scorecards(view["info"]), st.turn)
-    view |= {"info": form.shown_info(view["info"], st.turn, bowlers),
-             "score": max(b["total"] for b in bowlers)}
+    view["info"] = form.shown_info(view["info"], st.turn, bowlers)
+    view["score"] = max(b["total"] for b in bowlers)
     return {"view": view, "legal": legal, "waiting": True, "as_of": m.meta["seq"],
             "deadline": m.meta["deadline"]}

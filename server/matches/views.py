@@ -4,8 +4,6 @@ alone, and the transcript published at the end."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from redis.asyncio import Redis
 
 import engine
@@ -15,7 +13,7 @@ from .. import store
 from ..accounts import kind_of
 from ..errors import ApiError
 from ..transport.reply_types import Match as MatchPayload
-from ..transport.reply_types import MatchScore, MatchTranscript, TimedMove, TimedTurn
+from ..transport.reply_types import MatchScore, MatchTranscript, TimedMove, TimedTurn, Yours
 from . import lanes
 from .record import TURNS, Match
 
@@ -65,7 +63,7 @@ def summary(m: Match, viewer: str | None = None) -> MatchPayload:
     return out
 
 
-def own(m: Match, pid: str) -> dict[str, Any] | None:
+def own(m: Match, pid: str) -> Yours | None:
     """What only this player may see: a called-card player's grid, or their own lane on
     their turn; ``None`` when there is nothing of theirs to show."""
     if m.meta["state"] == "open":
@@ -92,7 +90,7 @@ def line_scores(m: Match, pid: str) -> MatchScore:
             "done": pid in m.meta["full"], "waiting": pid in m.awaited()}
 
 
-def own_grid(m: Match, pid: str) -> dict[str, Any]:
+def own_grid(m: Match, pid: str) -> Yours:
     """A called-card player's own grid. Their state has already turned up the next card
     once they placed this one; it stays hidden until everyone has placed."""
     st = m.grids[pid]

@@ -12,7 +12,7 @@ import functools
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict
 
 import msgpack
 from redis.asyncio import Redis
@@ -30,7 +30,7 @@ from ..errors import ApiError
 from ..followups import Expected
 from ..store import script_replies, scripts
 from ..transport.reply_types import Session as SessionPayload
-from ..transport.reply_types import SessionMode, View
+from ..transport.reply_types import SessionMode
 from . import retries
 from .cache import SessionCache
 from .turns import Turns
@@ -53,7 +53,7 @@ class Session:
     progress_seq: int = 0
     #: the last payload built of this session (``session_payload``): what a v2 ack's changes
     #: are taken against (server/transport/acks.py)
-    shown: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    shown: SessionPayload | None = field(default=None, compare=False, repr=False)
     #: the cards on the foundations after the last change stored (its race.progress event's)
     cards: int = 0
     #: the piles the last change stored by this process touched (engine ``moved_piles``)
@@ -381,7 +381,7 @@ def session_payload(s: Session) -> SessionPayload:
         "session": s.id,
         "rev": s.rev,
         "mode": s.mode,
-        "view": cast(View, s.state.view()),  # the engine's view is the schema's View
+        "view": s.state.view(),
         "legal": live["legal"],
         "safe": live["safe"],
         "can_undo": live["can_undo"],
@@ -394,17 +394,26 @@ def session_payload(s: Session) -> SessionPayload:
         out["daily"] = s.daily
     if "seed" in live:
         out["seed"] = live["seed"]
-    s.shown = dict(out)  # callers may add to ``out``: the copy stays as built
+    s.shown = out.copy()  # callers may add to ``out``: the copy stays as built
     return out
 
 
-def live_fields(s: Session) -> dict[str, Any]:
+class LiveFields(TypedDict):
+    """The session payload's fields besides the view that a change may change."""
+
+    legal: list[str]
+    safe: list[str]
+    can_undo: bool
+    seed: NotRequired[str]
+
+
+def live_fields(s: Session) -> LiveFields:
     """The payload's fields besides the view that a change may change: the legal moves, the
     safe ones, whether undo is open, and the seed once it may be shown."""
     st = s.state
     rules = s.rules
     legal = st.legal_moves()
-    out: dict[str, Any] = {
+    out: LiveFields = {
         "legal": [engine.move_text(rules, m) for m in legal],
         # The foundation moves a client may play for the player (auto-move): public facts only.
         "safe": [engine.move_text(rules, m) for m in safe_moves(st, legal)],

@@ -19,13 +19,12 @@ from typing import Any, cast
 from ..accounts import Player
 from ..api import Change, Services, changed
 from ..sessions import Session, live_fields, session_payload
-
-#: the view's fields besides its piles that a change may change
-VIEW_FACTS = ("status", "score", "moves", "info")
+from .reply_types import Ack, AckChanges
+from .reply_types import Session as SessionPayload
 
 
 async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
-              known: int | None) -> dict[str, Any]:
+              known: int | None) -> Ack:
     """The v2 reply to ``op`` (move, undo, resign); ``known``: the revision of the session
     this socket was last sent. A race session's ack also carries ``seq``, the number of the
     ``race.progress`` event its change made (the mover's socket is not sent that event: the
@@ -35,7 +34,7 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     cached = sv.sessions.cached(body["session"])
     before = cached.shown if cached is not None else None
     s, repeated = await changed(sv, player, cast(Change, body), op)  # checked: op's schema
-    out: dict[str, Any] | None = None
+    out: Ack | None = None
     if repeated:
         out = whole(s)
         out["repeated"] = True
@@ -51,12 +50,13 @@ async def ack(sv: Services, player: Player, body: dict[str, Any], op: str,
     return out
 
 
-def whole(s: Session) -> dict[str, Any]:
-    """The session payload as an ack: a dict built for this reply, which the ack adds to."""
-    return cast(dict[str, Any], session_payload(s))
+def whole(s: Session) -> Ack:
+    """The session payload as an ack (the schema's first form of one): a dict built for
+    this reply, which the ack adds to."""
+    return cast(Ack, session_payload(s))
 
 
-def changes_since(s: Session, before: dict[str, Any]) -> dict[str, Any] | None:
+def changes_since(s: Session, before: SessionPayload) -> Ack | None:
     """The ack of the change from ``before`` (the payload of the revision before it) to the
     session now: the piles the change touched, whole, and every other field that changed.
     ``None`` when a field went away (a diff cannot say that: the ack is then whole)."""
@@ -68,17 +68,28 @@ def changes_since(s: Session, before: dict[str, Any]) -> dict[str, Any] | None:
     if "seed" in before and "seed" not in live:
         return None
     names = s.rules.pile_names
-    changes: dict[str, Any] = {}
+    changes: AckChanges = {}
     piles = {names[p]: view["piles"][names[p]] for p in sorted(s.moved)
              if view["piles"][names[p]] != old["piles"][names[p]]}
     if piles:
         changes["piles"] = piles
-    for k in VIEW_FACTS:
-        if k in view and old.get(k) != view[k]:
-            changes[k] = view[k]
-    out: dict[str, Any] = {"session": s.id, "rev": s.rev, "changes": changes}
-    for k, v in live.items():
-        if before.get(k) != v:
-            out[k] = v
+    # The view's fields besides its piles that a change may change.
+    if view["status"] != old["status"]:
+        changes["status"] = view["status"]
+    if view["score"] != old["score"]:
+        changes["score"] = view["score"]
+    if view["moves"] != old["moves"]:
+        changes["moves"] = view["moves"]
+    if "info" in view and view["info"] != old.get("info"):
+        changes["info"] = view["info"]
+    out: Ack = {"session": s.id, "rev": s.rev, "changes": changes}
+    if live["legal"] != before["legal"]:
+        out["legal"] = live["legal"]
+    if live["safe"] != before["safe"]:
+        out["safe"] = live["safe"]
+    if live["can_undo"] != before["can_undo"]:
+        out["can_undo"] = live["can_undo"]
+    if "seed" in live and live["seed"] != before.get("seed"):
+        out["seed"] = live["seed"]
     s.shown = {**before, "rev": s.rev, "view": view, **live}
     return out

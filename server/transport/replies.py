@@ -150,6 +150,13 @@ MATCH_TRANSCRIPT = obj(
                "description": "a turns match: every move in turn; a called-card match: each "
                               "player's placements"}},
     doc="an ended match's every placement, seed and results (docs/protocol.md)")
+#: what is one player's alone in a match: in the summary (``YOURS``) and its own event (``OWN``)
+YOURS_FIELDS = {"view": VIEW, "legal": {"type": "array", "items": STR}, "waiting": BOOL,
+                "as_of": INT}
+YOURS_DEADLINE = {"deadline": MS | {"description": "Bowling: when the timer places your card"}}
+YOURS = obj(YOURS_FIELDS, YOURS_DEADLINE, doc="your grid, or your lane on your turn")
+MATCH_TURN = obj({"player": STR, "bowler": INT, "deadline": MS},
+                 doc="whose turn it is, and its deadline as everyone sees it")
 MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR,
              "state": STATE, "commitment": HEX, "seats": INT,
              "start": START, "turn_time": INT, "grace": INT,
@@ -157,12 +164,11 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR
              "rev": {"type": "integer", "minimum": 0},
              "players": {"type": "array", "items": SEAT}},
             {"joined_seq": INT, "seed": HEX, "results": MATCH_RESULTS,
-             "you": {"type": ["object", "null"]},
-             "view": OBJ, "own_frame": obj({"frame": INT, "bowler": INT, "player": STR,
+             "you": {"oneOf": [YOURS, {"type": "null"}]},
+             "view": VIEW, "own_frame": obj({"frame": INT, "bowler": INT, "player": STR,
                                             "cards": {"type": "array", "items": BOWLED},
                                             "scorecard": OBJ}),
-             "turn": {"oneOf": [obj({"player": STR, "bowler": INT, "deadline": MS}),
-                                {"type": "null"}]},
+             "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]},
              "frames": {"type": "array", "items": obj(
                  {"frame": INT, "bowlers": {"type": "array", "items": obj(
                      {"bowler": INT, "player": STR,
@@ -176,9 +182,7 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR
              "rematch": STR_OR_NULL, "rematch_by": STR_OR_NULL, "rematch_of": STR_OR_NULL},
             doc="the match summary (docs/protocol.md#the-match-summary); `kind` is the rule "
                 "set's match kind from the catalog")
-OWN = obj({"match": STR, "view": VIEW, "legal": {"type": "array", "items": STR},
-           "waiting": BOOL, "as_of": INT},
-          {"deadline": MS | {"description": "Bowling: when the timer places your card"}},
+OWN = obj({"match": STR, **YOURS_FIELDS}, YOURS_DEADLINE,
           doc="what is yours alone in a match: your grid, or your lane on your turn")
 CHAIN = obj({"anchor": HEX, "start": STR, "length": INT},
             {"created": MS, "reason": STR},
@@ -415,13 +419,13 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
                    obj({**MATCH_EVENT, "player": STR})),
     "match.started": ("the match started", obj({
         **MATCH_EVENT, "kind": STR, "order": {"type": "array", "items": OBJ},
-        "started_at": MS}, {"view": OBJ, "turn": {"type": ["object", "null"]},
+        "started_at": MS}, {"view": VIEW, "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]},
                             "round": INT, "card": STR, "deadline": MS})),
     "match.moved": ("a bowler's turn passed, or a frame or the match ended (a turns match)", obj({
         **MATCH_EVENT, "player": STR, "bowler": INT, "by": BY,
         "move": STR_OR_NULL | {"description": "the pin or ball pile; null for all but its "
                                "bowler until the frame is complete"}},
-        {"view": OBJ, "turn": {"type": ["object", "null"]}})),
+        {"view": VIEW, "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]}})),
     "match.placed": ("a player placed the called card (a called match)", obj({
         **MATCH_EVENT, "player": STR, "round": INT, "by": BY, "score": NUM, "done": BOOL},
         {"lines": {"description": "their running line scores, no starter"}})),

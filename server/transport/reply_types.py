@@ -211,6 +211,16 @@ class MatchResults(TypedDict):
     lines: NotRequired[dict[str, Any]]
 
 
+class Yours(TypedDict):
+    """Your grid, or your lane on your turn."""
+
+    view: View
+    legal: list[str]
+    waiting: bool
+    as_of: int
+    deadline: NotRequired[int]
+
+
 class Bowled(TypedDict):
     """A card bowled and where it was placed."""
 
@@ -227,6 +237,8 @@ class MatchOwnFrame(TypedDict):
 
 
 class MatchTurn(TypedDict):
+    """Whose turn it is, and its deadline as everyone sees it."""
+
     player: str
     bowler: int
     deadline: int
@@ -273,8 +285,8 @@ class Match(TypedDict):
     joined_seq: NotRequired[int]
     seed: NotRequired[str]
     results: NotRequired[MatchResults]
-    you: NotRequired[dict[str, Any] | None]
-    view: NotRequired[dict[str, Any]]
+    you: NotRequired[Yours | None]
+    view: NotRequired[View]
     own_frame: NotRequired[MatchOwnFrame]
     turn: NotRequired[MatchTurn | None]
     frames: NotRequired[list[MatchFrame]]
@@ -760,8 +772,8 @@ class MatchStartedEvent(TypedDict):
     kind: str
     order: list[dict[str, Any]]
     started_at: int
-    view: NotRequired[dict[str, Any]]
-    turn: NotRequired[dict[str, Any] | None]
+    view: NotRequired[View]
+    turn: NotRequired[MatchTurn | None]
     round: NotRequired[int]
     card: NotRequired[str]
     deadline: NotRequired[int]
@@ -777,8 +789,8 @@ class MatchMovedEvent(TypedDict):
     bowler: int
     by: By
     move: str | None
-    view: NotRequired[dict[str, Any]]
-    turn: NotRequired[dict[str, Any] | None]
+    view: NotRequired[View]
+    turn: NotRequired[MatchTurn | None]
 
 
 class MatchPlacedEvent(TypedDict):

@@ -8,8 +8,11 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
+import engine
+import engine.views
 from server.accounts import Player
 from server.app import FEATURES
 from server.ended import GameEnded, MatchEnded, RaceEnded
@@ -140,6 +143,23 @@ def test_the_reply_types_are_what_the_reply_schema_makes() -> None:
     assert session.__required_keys__ == set(replies.SESSION["required"])
     assert session.__optional_keys__ == set(replies.SESSION["properties"]) - set(
         replies.SESSION["required"])
+
+
+def test_the_engine_views_are_the_schema_views() -> None:
+    """The engine's view (engine/views.py) is what the reply schema calls a view: the same
+    fields, required alike, of the same types, so that a view the engine makes is one mypy
+    holds to the schema, with nothing converted between."""
+    for ours, theirs in ((engine.views.View, reply_types.View),
+                         (engine.views.PileView, reply_types.Pile)):
+        assert ours.__required_keys__ == theirs.__required_keys__
+        assert ours.__optional_keys__ == theirs.__optional_keys__
+        mine, schema = typing.get_type_hints(ours), typing.get_type_hints(theirs)
+        assert set(mine) == set(schema)
+        for name in mine:
+            if name != "piles":  # a dict of each one's own pile type, checked next
+                assert mine[name] == schema[name], name
+    view = engine.get("klondike", "easy").deal(bytes(4)).view()
+    jsonschema.validate(view, replies.VIEW)
 
 
 def test_a_handler_answering_another_reply_or_a_plain_dict_fails() -> None:
