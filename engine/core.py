@@ -25,6 +25,16 @@ PLAYING: Final = "playing"
 WON: Final = "won"
 LOST: Final = "lost"
 FINISHED: Final = "finished"
+STATUSES: tuple[Status, ...] = (PLAYING, WON, LOST, FINISHED)
+
+
+def status_of(text: str) -> Status:
+    """A status read back as text (a stored game's), as the type it is: ValueError if it is
+    none of the four."""
+    for status in STATUSES:
+        if status == text:
+            return status
+    raise ValueError(f"no game status {text!r}")
 
 # Move kinds shared by the generic rules; odd games may add their own.
 MOVE, STOCK, REMOVE, REDEAL = "move", "stock", "remove", "redeal"

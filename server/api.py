@@ -51,6 +51,7 @@ from .transport.messages import (
     Undo,
 )
 from .transport.reply_types import Daily as DailyPayload
+from .transport.reply_types import SessionTranscript
 
 
 @dataclass
@@ -162,7 +163,7 @@ async def seen_from(sv: Services, body: dict[str, Any], reply: Mapping[str, Any]
                                   body.get("install", ""))
 
 
-async def transcript(sv: Services, player: Player | None, sid: str) -> dict[str, Any]:
+async def transcript(sv: Services, player: Player | None, sid: str) -> SessionTranscript:
     """A session's moves: its player's at any time. A ranked game's (a race entrant's, a
     ranked daily attempt's) are public, with the seed, once the race is over or the day's
     seeds are revealed. A practice seed shows when the player chose it or the game ended."""

@@ -324,6 +324,7 @@ class Ghosts:
         for e in results["ranking"]:
             pid = e["player"]
             t = await self.sessions.transcript(f"{rid}.{pid}", reveal=True)
+            assert t["seed"] is not None  # revealed
             line = timeline(rules, bytes.fromhex(t["seed"]), results["starts_at"], t["moves"],
                             t["times"])
             resigned = bool(e.get("resigned"))

@@ -20,7 +20,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import engine
-from engine.core import PLAYING, Move, State
+from engine.core import PLAYING, Move, State, status_of
 from engine.safe import safe_moves
 
 from .. import store
@@ -29,8 +29,9 @@ from ..config import Settings
 from ..errors import ApiError
 from ..followups import Expected
 from ..store import script_replies, scripts
+from ..transport.messages import MoveValue
 from ..transport.reply_types import Session as SessionPayload
-from ..transport.reply_types import SessionMode
+from ..transport.reply_types import SessionMode, SessionTranscript
 from . import retries
 from .cache import SessionCache
 from .turns import Turns
@@ -108,7 +109,7 @@ def foundation_cards(st: State) -> int:
     return sum(len(st.piles[p]) for p in st.rules.by_kind.get("foundation", ()))
 
 
-def parse(rules: engine.RuleSet, move: str | dict[str, Any]) -> Move:
+def parse(rules: engine.RuleSet, move: MoveValue) -> Move:
     try:
         if isinstance(move, str):
             return engine.parse_move(rules, move)
@@ -232,7 +233,7 @@ class Sessions:
             self._turns.give(sid)
 
     async def change(self, player: Player, sid: str, op: str,
-                     move: str | dict[str, Any] | None = None,
+                     move: MoveValue | None = None,
                      rev: int | None = None) -> tuple[Session, bool]:
         """Play, undo or resign; persisted before this returns. ``op``: move|undo|resign.
         Also whether it was made before: sent again with the ``rev`` it was made at (its
@@ -247,7 +248,7 @@ class Sessions:
             raise
 
     async def _change(self, player: Player, sid: str, op: str,
-                      move: str | dict[str, Any] | None,
+                      move: MoveValue | None,
                       rev: int | None) -> tuple[Session, bool]:
         await self._turns.take(sid)
         try:
@@ -256,7 +257,7 @@ class Sessions:
             self._turns.give(sid)
 
     async def _change_in_turn(self, player: Player, sid: str, op: str,
-                              move: str | dict[str, Any] | None,
+                              move: MoveValue | None,
                               rev: int | None) -> tuple[Session, bool]:
         latest: int | None = None  # the revision a script found, when it found another
         for attempt in range(3):
@@ -303,7 +304,7 @@ class Sessions:
         raise ApiError("conflict", "the session kept changing; try again", rev=latest)
 
     def _apply(self, s: Session, op: str,
-               move: str | dict[str, Any] | None) -> tuple[Callable[[], object], str]:
+               move: MoveValue | None) -> tuple[Callable[[], object], str]:
         """Change the cached state; return how to take it back and the log entry to append
         ("" for an undo, which pops the last entry)."""
         st = s.state
@@ -345,7 +346,7 @@ class Sessions:
             args += [msgpack.packb(event), self.settings.event_window, s.channel]
         return await self._store_change(keys=list(s.script_keys), args=args)
 
-    async def transcript(self, sid: str, reveal: bool) -> dict[str, Any]:
+    async def transcript(self, sid: str, reveal: bool) -> SessionTranscript:
         """The move list with server times; the seed only when ``reveal``."""
         m, entries = await self._read(sid)
         times, moves = [], []
@@ -358,7 +359,8 @@ class Sessions:
             "session": sid, "player": m["player"], "game": m["game"],
             "variant": m["variant"], "competitive": m["competitive"] == "1",
             "commitment": engine.commitment(seed), "seed": seed.hex() if reveal else None,
-            "moves": moves, "times": times, "status": m["status"], "score": int(m["score"]),
+            "moves": moves, "times": times, "status": status_of(m["status"]),
+            "score": int(m["score"]),
             "created": int(m["created"]), "daily": m.get("daily") or None,
             "hints": int(m.get("hints", 0)),  # hints served in it (server/hints/__init__.py)
         }

@@ -114,8 +114,7 @@ FEATURE = Feature(
              refusable=True),
         Endpoint("GET", f"{API}/sessions/{{session}}/moves", moves,
                  "The move list with server times (a ranked game's is public after it, no "
-                 "token needed)", reply=replies.obj({"session": replies.STR,
-                                                     "moves": {"type": "array"}}),
+                 "token needed)", reply=replies.SESSION_TRANSCRIPT,
                  auth="optional", errors=("auth.required", *SESSION_ERRORS, "session.hidden")),
         post("/sessions/{session}/undo", "undo", "Take back the last move",
              (*SESSION_ERRORS, "conflict"), refusable=True),

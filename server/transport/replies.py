@@ -51,6 +51,18 @@ SESSION = obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
                             "resign sent again with the rev it was made at: it was made "
                             "before and stands; nothing changed now"}},
               doc="the session payload (docs/protocol.md#the-session-payload)")
+SESSION_TRANSCRIPT = obj(
+    {"session": STR, "player": STR, "game": STR, "variant": STR, "competitive": BOOL,
+     "commitment": HEX, "seed": {"oneOf": [HEX, {"type": "null"}],
+                                 "description": "null while it is still secret"},
+     "moves": {"type": "array", "items": STR,
+               "description": "the game as it stands: undone moves are gone"},
+     "times": {"type": "array", "items": MS,
+               "description": "the server time each move was accepted"},
+     "status": VIEW["properties"]["status"], "score": INT, "created": MS,
+     "daily": STR_OR_NULL, "hints": {"type": "integer", "minimum": 0,
+                                     "description": "hints served in it"}},
+    doc="a session's move list with server times (docs/protocol.md)")
 #: a move's ack: on v1 the whole session payload; on v2 the same, or only what changed since
 #: the previous revision (docs/protocol.md#protocol-v2)
 ACK = {**obj({"session": STR, "rev": {"type": "integer", "minimum": 1}},

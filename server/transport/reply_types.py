@@ -924,6 +924,25 @@ class ReconnectEvent(TypedDict):
     message: str
 
 
+class SessionTranscript(TypedDict):
+    """A session's move list with server times (docs/protocol.md)."""
+
+    session: str
+    player: str
+    game: str
+    variant: str
+    competitive: bool
+    commitment: str
+    seed: str | None
+    moves: list[str]
+    times: list[int]
+    status: ViewStatus
+    score: int
+    created: int
+    daily: str | None
+    hints: int
+
+
 class RaceResults(TypedDict):
     """An ended race's results (docs/protocol.md#ranking)."""
 
