@@ -283,8 +283,9 @@ async def run_daily(c: Client, make_bot: Callable[[], Any], game: str, variant: 
         out["board"] = e.code
     if out["rank"] is None:  # held for a moderator's review? The day's page says, to you
         deal = next((d for d in (await c.daily()).deals
-                     if (d.get("game"), d.get("variant")) == (game, variant)), {})
-        out["review"] = (deal.get("you") or {}).get("review")
+                     if (d["game"], d["variant"]) == (game, variant)), None)
+        you = deal.get("you") if deal is not None else None
+        out["review"] = you.get("review") if you is not None else None
     return out
 
 

@@ -7,7 +7,7 @@ client had, so callers see whole payloads, and a race ack stands for your own
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from websockets.asyncio.client import ClientConnection
 
@@ -27,6 +27,7 @@ from .messages import (
     SessionPushed,
     event_from,
 )
+from .payloads import Yours
 from .state import MatchState, RaceState
 
 
@@ -167,17 +168,18 @@ class Following(Connection):
     def _offer(self, ms: MatchState, msg: dict[str, Any]) -> None:
         """Keep the newest position offered to this player: a reply may reach us after an
         event that already moved the match on, so the match's event number decides."""
-        you = msg.get("you")
-        if not isinstance(you, dict):
-            if "turn" in msg:  # played in turns: the shared view; legal moves on our turn only
-                turn = msg["turn"]
-                mine = (isinstance(turn, dict) and self.player is not None
-                        and turn.get("player") == self.player["id"])
-                you = msg if mine else {**msg, "legal": []}
-            elif "legal" in msg:
-                you = msg
-            else:
-                return
+        you: Yours
+        if isinstance(msg.get("you"), dict):
+            you = msg["you"]
+        elif "turn" in msg:  # played in turns: the shared view; legal moves on our turn only
+            turn = msg["turn"]
+            mine = (isinstance(turn, dict) and self.player is not None
+                    and turn.get("player") == self.player["id"])
+            you = cast(Yours, msg if mine else {**msg, "legal": []})  # an event, its shape
+        elif "legal" in msg:
+            you = cast(Yours, msg)
+        else:
+            return
         seq = you.get("as_of", msg.get("seq"))
         if not isinstance(seq, int) or seq >= ms.you_seq:
             ms.you = you

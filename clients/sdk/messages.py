@@ -7,6 +7,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .payloads import BoardEntry, DailyDeal, Entrant, Player, RaceBot, Ranked, View
+
 T = TypeVar("T")
 
 
@@ -29,7 +31,7 @@ class Session:
     id: str
     rev: int
     mode: str
-    view: dict[str, Any]
+    view: View
     legal: list[str]
     can_undo: bool = False
     commitment: str | None = None
@@ -83,16 +85,16 @@ class Race:
     ended_at: int | None = None
     seq: int = 0
     joined_seq: int | None = None
-    entrants: list[dict[str, Any]] = field(default_factory=list)
+    entrants: list[Entrant] = field(default_factory=list)
     seed: str | None = None
-    bot: dict[str, Any] | None = None  # a race against a server-run bot: the bot
+    bot: RaceBot | None = None  # a race against a server-run bot: the bot
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> Race:
         return _build(cls, raw, id="race")
 
-    def entrant(self, player: str) -> dict[str, Any] | None:
+    def entrant(self, player: str) -> Entrant | None:
         return next((e for e in self.entrants if e.get("player") == player), None)
 
 
@@ -103,9 +105,9 @@ class Results:
     race: str
     game: str
     variant: str
-    seed: str
     commitment: str
-    ranking: list[dict[str, Any]]
+    ranking: list[Ranked]
+    seed: str | None = None  # none for a ghost race's run: the ghost race reveals it
     starts_at: int | None = None
     ended_at: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -121,7 +123,7 @@ class Daily:
 
     day: str
     state: str
-    deals: list[dict[str, Any]]
+    deals: list[DailyDeal]
     opens_at: int | None = None
     closes_at: int | None = None
     deadline: int | None = None
@@ -140,7 +142,7 @@ class Board:
     board: str
     kind: str
     total: int
-    entries: list[dict[str, Any]]
+    entries: list[BoardEntry]
     #: A revealed daily board's par (docs/daily.md#par); each entry then has ``vs_par``.
     par: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -158,8 +160,8 @@ class BoardUpdate:
     board: str
     kind: str
     total: int = 0
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    you: dict[str, Any] | None = None
+    entries: list[BoardEntry] = field(default_factory=list)
+    you: BoardEntry | None = None
     #: A revealed daily board's par (docs/daily.md#par); each entry then has ``vs_par``.
     par: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -211,7 +213,7 @@ class RaceEvent(Event):
 
 @dataclass
 class RaceJoined(RaceEvent):
-    player: dict[str, Any] = field(default_factory=dict)
+    player: Player = field(default_factory=lambda: Player(id="", name="", kind=""))
 
 
 @dataclass
@@ -230,7 +232,7 @@ class RaceStarted(RaceEvent):
 class RaceProgress(RaceEvent):
     player: str = ""
     moves: int = 0
-    score: int = 0
+    score: float = 0
     cards: int = 0
     status: str = "playing"
 
@@ -238,7 +240,7 @@ class RaceProgress(RaceEvent):
 @dataclass
 class RaceEnded(RaceEvent):
     seed: str = ""
-    ranking: list[dict[str, Any]] = field(default_factory=list)
+    ranking: list[Ranked] = field(default_factory=list)
 
 
 @dataclass
@@ -247,7 +249,7 @@ class RaceRematched(RaceEvent):
     with ``rematch_race`` on the old one, or ``join_race`` on the new)."""
 
     rematch: str = ""
-    by: dict[str, Any] = field(default_factory=dict)
+    by: Player = field(default_factory=lambda: Player(id="", name="", kind=""))
 
 
 @dataclass

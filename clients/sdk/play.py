@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from .client import Client
 from .errors import SdkError, ServerError
 from .messages import Results, Session
+from .payloads import View
 
 # Codes after which the session can take no more moves from us, though it may say "playing"
 # (a race that timed out leaves an unfinished game as it was).
@@ -26,10 +27,10 @@ log = logging.getLogger("samedeal.sdk")
 
 
 class Chooser(Protocol):
-    def choose(self, view: dict[str, Any], legal: list[str]) -> Any: ...
+    def choose(self, view: View, legal: list[str]) -> Any: ...
 
 
-async def choose(bot: Chooser, view: dict[str, Any], legal: list[str]) -> str:
+async def choose(bot: Chooser, view: View, legal: list[str]) -> str:
     """The bot's move. A plain ``choose`` runs in a worker thread, so a slow bot never stalls
     the connection (pings, events); an ``async`` one runs on the loop."""
     if inspect.iscoroutinefunction(bot.choose):
@@ -187,10 +188,14 @@ async def play_match(client: Client, bot: Chooser, match: str,
     answered: str | None = None
     while state.ended is None:
         you = state.you
-        key = repr((you.get("view"), you.get("legal"))) if you and you.get("legal") else None
+        if you and you.get("legal") and "view" in you:
+            view, legal = you["view"], you["legal"]
+            key: str | None = repr((view, legal))
+        else:
+            key = None
         if key is not None and key != answered:
             answered = key  # each position is answered once; a refusal waits for the next
-            move = await choose(bot, (you or {}).get("view") or {}, list((you or {})["legal"]))
+            move = await choose(bot, view, list(legal))
             try:
                 await client.match_move(match, move)
             except ServerError as e:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Match, Race, RaceEnded, Session
+from .payloads import Yours
 
 
 @dataclass
@@ -36,6 +37,6 @@ class MatchState:
     id: str
     seq: int = 0
     summary: Match | None = None
-    you: dict[str, Any] | None = None
+    you: Yours | None = None
     you_seq: int = -1  # the match's event number when ``you`` was computed
     ended: dict[str, Any] | None = None

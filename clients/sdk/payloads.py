@@ -1,0 +1,116 @@
+"""The parts of the server's messages the SDK hands out as they came (a view, a race's
+entrants, a ranking, a day's deals, a board's entries), as TypedDicts: what a bot can rely
+on, so that a type checker catches a misspelt field. Written for the SDK, which imports
+nothing of the server; tests/clients/test_payloads.py holds every field here to the
+server's reply schema (docs/protocol.md). A string the schema limits to a few values
+(a status, a kind) is a ``str`` here: a later server may add one. (Annotations are
+evaluated here, not postponed: Python 3.11 counts a postponed ``NotRequired`` as required.)"""
+
+from typing import NotRequired, TypedDict
+
+
+class Pile(TypedDict):
+    """A pile as its player sees it: how many cards lie face down, and the face-up ones."""
+
+    down: int
+    up: list[str]
+
+
+class View(TypedDict):
+    """What a player sees of a game: face-down cards are counts, never cards."""
+
+    game: str
+    variant: str
+    status: str  # playing, won, lost or finished
+    score: float
+    moves: int
+    piles: dict[str, Pile]
+    info: NotRequired[dict[str, object]]  # the rule set's public facts (the base rank...)
+
+
+class Yours(TypedDict, total=False):
+    """Your own latest position in a match: your grid, or your lane with its legal moves on
+    your turn (``match.you``; a turns match's events show it to all, legal moves to the
+    player whose turn it is)."""
+
+    view: View
+    legal: list[str]
+    waiting: bool
+    as_of: int
+    deadline: int
+
+
+class Player(TypedDict):
+    id: str
+    name: str
+    kind: str  # human or bot
+
+
+class Entrant(TypedDict):
+    """A race's entrant; once the race started, their progress."""
+
+    player: str
+    name: str
+    kind: str
+    session: NotRequired[str]
+    status: NotRequired[str]
+    score: NotRequired[int]
+    moves: NotRequired[int]
+    finished_at: NotRequired[int | None]
+    tie_break: NotRequired[int]
+    resigned: NotRequired[bool]
+
+
+class Ranked(TypedDict):
+    """An entrant of an ended race, ranked (docs/protocol.md#ranking)."""
+
+    player: str
+    name: str
+    kind: str
+    status: str
+    score: int
+    moves: int
+    rank: int
+    time_ms: int
+    session: NotRequired[str]
+    finished_at: NotRequired[int | None]
+    tie_break: NotRequired[int]
+    resigned: NotRequired[bool]
+
+
+class RaceBot(TypedDict):
+    """The server-run bot a race is against."""
+
+    player: str
+    name: str
+    strength: str
+
+
+class YouDeal(TypedDict):
+    """With a token: your attempt at a day's deal (docs/daily.md#who-ranks)."""
+
+    ranked: bool
+    played: bool
+    unranked_reason: NotRequired[str]
+    review: NotRequired[str]  # held for a moderator's review: pending, cleared or removed
+
+
+class DailyDeal(TypedDict):
+    """A day's deal of one rule set: its commitment, and its seed once revealed."""
+
+    game: str
+    variant: str
+    name: str
+    commitment: NotRequired[str]
+    seed: NotRequired[str]
+    winnable_rule: NotRequired[bool]
+    pending: NotRequired[bool]
+    you: NotRequired[YouDeal]
+
+
+class BoardEntry(TypedDict):
+    """A leaderboard's entry: its rank and player; the result's fields beside them."""
+
+    rank: int
+    player: str
+    vs_par: NotRequired[int]
