@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from typing import Any
+from typing import Any, cast
 
 from . import rest
 from .connection import Connection
 from .messages import Race, Results
+from .payloads import Transcript
 
 
 class Accounts(Connection):
@@ -53,9 +54,9 @@ class Accounts(Connection):
             self._rule_sets[key] = await self.rule_set(game, variant)
         return copy.deepcopy(self._rule_sets[key])
 
-    async def transcript(self, session: str) -> dict[str, Any]:
+    async def transcript(self, session: str) -> Transcript:
         """A session's move list, times and (once revealed) seed: ``samedeal replay`` input."""
-        return dict(await self._rest("GET", f"/sessions/{session}/moves"))
+        return cast(Transcript, await self._rest("GET", f"/sessions/{session}/moves"))
 
     async def races(self) -> list[Race]:
         """The open races, oldest first."""

@@ -7,11 +7,12 @@ that the iterator has not given, gives it from the arena's ``current``."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from .accounts import Accounts
 from .following import Following
 from .messages import Event
+from .payloads import Arena
 
 
 class ArenaRounds:
@@ -84,20 +85,20 @@ class ArenaRounds:
 class Arenas(Accounts, Following):
     """Arenas: scheduled events, a new deal every few minutes for everyone in them."""
 
-    async def arenas(self) -> list[dict[str, Any]]:
+    async def arenas(self) -> list[Arena]:
         """Upcoming and running arenas, soonest first (``GET /api/v1/arenas``)."""
         return list((await self._rest("GET", "/arenas"))["arenas"])
 
-    async def arena(self, arena: str) -> dict[str, Any]:
+    async def arena(self, arena: str) -> Arena:
         """An arena's summary: its rounds, players, ``current`` round, ``winner``."""
         return _summary(await self.request({"type": "arena.get", "arena": arena}))
 
-    async def join_arena(self, arena: str) -> dict[str, Any]:
+    async def join_arena(self, arena: str) -> Arena:
         """Play every round from the next one; this socket follows the arena. Joining again
         is harmless, so it is re-sent after a drop."""
         return _summary(await self.request({"type": "arena.join", "arena": arena}))
 
-    async def leave_arena(self, arena: str) -> dict[str, Any]:
+    async def leave_arena(self, arena: str) -> Arena:
         return _summary(await self.request({"type": "arena.leave", "arena": arena}))
 
     async def arena_rounds(self, arena: str) -> ArenaRounds:
@@ -117,5 +118,6 @@ class Arenas(Accounts, Following):
         return rounds
 
 
-def _summary(reply: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in reply.items() if k not in ("type", "id")}
+def _summary(reply: dict[str, Any]) -> Arena:
+    """The arena summary a reply carries, without the reply's own ``type`` and ``id``."""
+    return cast(Arena, {k: v for k, v in reply.items() if k not in ("type", "id")})

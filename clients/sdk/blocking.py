@@ -15,6 +15,7 @@ from .challenges import Challenge
 from .client import Client, MatchState, RaceState
 from .hints import Hint
 from .messages import Board, Daily, Event, Match, Race, Results, Session
+from .payloads import Arena, League, LeagueLeft, LeagueListed, Transcript
 
 T = TypeVar("T")
 
@@ -96,7 +97,7 @@ class BlockingClient:
     def rules(self, game: str, variant: str) -> dict[str, Any]:
         return self._run(self.client.rules(game, variant))
 
-    def transcript(self, session: str) -> dict[str, Any]:
+    def transcript(self, session: str) -> Transcript:
         return self._run(self.client.transcript(session))
 
     # sessions
@@ -203,16 +204,16 @@ class BlockingClient:
         return self._run(self.client.match_transcript(match))
 
     # arenas (their rounds as they come: the asyncio client's ``arena_rounds``)
-    def arenas(self) -> list[dict[str, Any]]:
+    def arenas(self) -> list[Arena]:
         return self._run(self.client.arenas())
 
-    def arena(self, arena: str) -> dict[str, Any]:
+    def arena(self, arena: str) -> Arena:
         return self._run(self.client.arena(arena))
 
-    def join_arena(self, arena: str) -> dict[str, Any]:
+    def join_arena(self, arena: str) -> Arena:
         return self._run(self.client.join_arena(arena))
 
-    def leave_arena(self, arena: str) -> dict[str, Any]:
+    def leave_arena(self, arena: str) -> Arena:
         return self._run(self.client.leave_arena(arena))
 
     def rematch_race(self, race: str) -> Race:
@@ -242,25 +243,25 @@ class BlockingClient:
         return self._run(self.client.wait_challenge_answer(challenge, timeout))
 
     # leagues (their boards watched live: the asyncio client's ``watch_league_board``)
-    def create_league(self, name: str) -> dict[str, Any]:
+    def create_league(self, name: str) -> League:
         return self._run(self.client.create_league(name))
 
-    def join_league(self, code: str) -> dict[str, Any]:
+    def join_league(self, code: str) -> League:
         return self._run(self.client.join_league(code))
 
-    def leave_league(self, league: str) -> dict[str, Any]:
+    def leave_league(self, league: str) -> LeagueLeft:
         return self._run(self.client.leave_league(league))
 
-    def remove_from_league(self, league: str, player: str) -> dict[str, Any]:
+    def remove_from_league(self, league: str, player: str) -> League:
         return self._run(self.client.remove_from_league(league, player))
 
-    def new_league_code(self, league: str) -> dict[str, Any]:
+    def new_league_code(self, league: str) -> League:
         return self._run(self.client.new_league_code(league))
 
-    def league(self, league: str) -> dict[str, Any]:
+    def league(self, league: str) -> League:
         return self._run(self.client.league(league))
 
-    def leagues(self) -> list[dict[str, Any]]:
+    def leagues(self) -> list[LeagueListed]:
         return self._run(self.client.leagues())
 
     def league_board(self, league: str, game: str | None = None, variant: str | None = None,

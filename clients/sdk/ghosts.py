@@ -16,10 +16,11 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .client import Client
 from .messages import Event, Session
+from .payloads import Ghost
 
 
 @dataclass
@@ -58,7 +59,7 @@ class GhostRun:
         client.listeners.append(self._offer)
 
     def _take(self, entry: dict[str, Any]) -> None:
-        self.summary: dict[str, Any] = entry["ghost"]
+        self.summary: Ghost = entry["ghost"]
         self.ghost: str = str(self.summary["ghost"])
         self.race: str = str(entry["race"])
         self.session: Session = self.client._note_session(entry["session"])
@@ -90,7 +91,7 @@ class GhostRun:
 
 async def create(client: Client, game: str, variant: str, *, open_for: int | None = None,
                  cap: int | None = None, time_limit: int | None = None,
-                 countdown: int | None = None) -> dict[str, Any]:
+                 countdown: int | None = None) -> Ghost:
     """A new ghost race (its summary): open ``open_for`` s (default a day) or until ``cap``
     entrants (default 100); each run lasts up to ``time_limit`` s (default 600). Never re-sent
     after a drop (it would make a second one)."""
@@ -99,7 +100,7 @@ async def create(client: Client, game: str, variant: str, *, open_for: int | Non
                        ("countdown", countdown)):
         if value is not None:
             msg[key] = value
-    return dict(await client.request(msg, None))
+    return cast(Ghost, await client.request(msg, None))
 
 
 async def enter(client: Client, ghost: str) -> GhostRun:
@@ -109,12 +110,12 @@ async def enter(client: Client, ghost: str) -> GhostRun:
     return GhostRun(client, await client.request({"type": "ghost.enter", "ghost": ghost}))
 
 
-async def get(client: Client, ghost: str) -> dict[str, Any]:
+async def get(client: Client, ghost: str) -> Ghost:
     """A ghost race: its ranking, ``to_beat``, and once ``state`` is ``revealed`` its
     ``seed`` and ``transcripts``."""
-    return dict(await client._rest("GET", f"/ghosts/{ghost}"))
+    return cast(Ghost, await client._rest("GET", f"/ghosts/{ghost}"))
 
 
-async def list_open(client: Client) -> list[dict[str, Any]]:
+async def list_open(client: Client) -> list[Ghost]:
     """The open ghost races, newest first (at most 50)."""
     return list((await client._rest("GET", "/ghosts"))["ghosts"])

@@ -6,12 +6,13 @@ is settled from the leagues you are in after the reconnect, never blindly sent t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .accounts import Accounts
 from .board_updates import BoardUpdates
 from .daily import DailyAndBoards
 from .messages import Board
+from .payloads import League, LeagueLeft, LeagueListed
 
 
 def league_daily_board(league: str, game: str, variant: str, day: str = "today") -> str:
@@ -27,48 +28,49 @@ def league_week_board(league: str, week: str = "current") -> str:
 class Leagues(Accounts, DailyAndBoards):
     """Create, join, leave, remove, a new code, read; and the league boards."""
 
-    async def create_league(self, name: str) -> dict[str, Any]:
+    async def create_league(self, name: str) -> League:
         """A new league you own; its summary holds the invite ``code``. Never re-sent after a
         drop (it would make a second league): ``ConnectionLost``."""
-        return await self.request({"type": "league.create", "name": name}, None)
+        return cast(League, await self.request({"type": "league.create", "name": name}, None))
 
-    async def join_league(self, code: str) -> dict[str, Any]:
+    async def join_league(self, code: str) -> League:
         """Join with an invite code (``league.unknown`` for a wrong one). Every try counts
         against your limit of tries at joining: beyond it ``ServerError`` ``rate.limited``
         with ``retry_after`` (minutes, not the socket's pace: so this goes over REST, and the
         client's other messages are not held back for it). Never re-sent: a failed call
         raises (``ConnectionLost`` when the server could not be reached); look at
         ``leagues()``."""
-        return dict(await self._rest("POST", "/leagues/join", {"code": code}))
+        return cast(League, await self._rest("POST", "/leagues/join", {"code": code}))
 
-    async def leave_league(self, league: str) -> dict[str, Any]:
+    async def leave_league(self, league: str) -> LeagueLeft:
         """Leave (``{"league", "closed"}``); the owner leaving closes the league."""
         async def recover() -> dict[str, Any] | None:
             if any(x["league"] == league for x in await self.leagues()):
                 return None  # still in: send it again
             return {"type": "league.left", "league": league, "closed": False}
-        return await self.request({"type": "league.leave", "league": league}, recover)
+        return cast(LeagueLeft, await self.request({"type": "league.leave", "league": league},
+                                                   recover))
 
-    async def remove_from_league(self, league: str, player: str) -> dict[str, Any]:
+    async def remove_from_league(self, league: str, player: str) -> League:
         """Remove a member (the owner only); the summary after it."""
         async def recover() -> dict[str, Any] | None:
             summary = await self.league(league)
             if any(m["player"] == player for m in summary["members"]):
                 return None
-            return summary
-        return await self.request({"type": "league.remove", "league": league,
-                                   "player": player}, recover)
+            return dict(summary)
+        return cast(League, await self.request({"type": "league.remove", "league": league,
+                                                "player": player}, recover))
 
-    async def new_league_code(self, league: str) -> dict[str, Any]:
+    async def new_league_code(self, league: str) -> League:
         """A new invite code (the owner only); the old one stops working. Sent again after a
         drop: a second new code is as good as the first."""
-        return await self.request({"type": "league.code", "league": league})
+        return cast(League, await self.request({"type": "league.code", "league": league}))
 
-    async def league(self, league: str) -> dict[str, Any]:
+    async def league(self, league: str) -> League:
         """A league you are in: name, owner, members, code (``league.unknown`` otherwise)."""
-        return await self.request({"type": "league.get", "league": league})
+        return cast(League, await self.request({"type": "league.get", "league": league}))
 
-    async def leagues(self) -> list[dict[str, Any]]:
+    async def leagues(self) -> list[LeagueListed]:
         """The leagues you are in: ``league``, ``name``, ``owner``, ``members`` (a count)."""
         reply = await self.request({"type": "league.list"})
         return list(reply["leagues"])

@@ -114,3 +114,149 @@ class BoardEntry(TypedDict):
     rank: int
     player: str
     vs_par: NotRequired[int]
+
+
+class Transcript(TypedDict):
+    """A session's move list with server times, and its seed once revealed: what
+    ``samedeal replay`` replays."""
+
+    session: str
+    player: str
+    game: str
+    variant: str
+    competitive: bool
+    commitment: str
+    seed: str | None
+    moves: list[str]
+    times: list[int]
+    status: str
+    score: int
+    created: int
+    daily: str | None
+    hints: int
+
+
+class LeagueOwner(TypedDict):
+    id: str
+    name: str
+
+
+class LeagueMember(TypedDict):
+    player: str
+    name: str
+    kind: str
+    joined: int
+
+
+class League(TypedDict):
+    """A league as its members see it, with its invite ``code``."""
+
+    league: str
+    name: str
+    code: str
+    created: int
+    owner: LeagueOwner
+    members: list[LeagueMember]
+
+
+class LeagueListed(TypedDict):
+    """A league you are in, as ``leagues()`` lists it: its owner's id, its members counted."""
+
+    league: str
+    name: str
+    owner: str
+    members: int
+
+
+class LeagueLeft(TypedDict):
+    """You left a league; ``closed`` when you owned it."""
+
+    league: str
+    closed: bool
+
+
+class GhostRun(TypedDict):
+    """A revealed ghost race's run: the moves with their server times."""
+
+    player: str
+    name: str
+    session: str
+    moves: list[str]
+    times: list[int]
+    status: str
+    score: int
+
+
+class Ghost(TypedDict):
+    """A ghost race: its ranking and the run to beat; once revealed, its seed and runs."""
+
+    ghost: str
+    game: str
+    variant: str
+    name: str
+    scoring: str
+    creator: str
+    state: str  # open, closed or revealed
+    commitment: str
+    created: int
+    closes_at: int
+    cap: int
+    time_limit: int
+    countdown: int
+    entrants: int
+    finished: int
+    board: str
+    ranking: list[BoardEntry]
+    to_beat: BoardEntry | None
+    closed_at: NotRequired[int | None]
+    revealed_at: NotRequired[int | None]
+    seed: NotRequired[str]
+    transcripts: NotRequired[list[GhostRun]]
+
+
+class ArenaPlayer(TypedDict):
+    player: str
+    name: str
+    kind: NotRequired[str]
+
+
+class ArenaWinner(TypedDict):
+    player: str
+    name: str
+    points: int
+    kind: NotRequired[str]
+
+
+class ArenaPoints(TypedDict):
+    """A round's points: by place (first, second, third), for finishing, for playing."""
+
+    places: list[int]
+    finished: int
+    played: int
+
+
+class Arena(TypedDict):
+    """An arena: its rounds, players, the ``current`` round and, once over, its winner."""
+
+    arena: str
+    name: str
+    game: str
+    variant: str
+    state: str  # scheduled, running, ended or cancelled
+    starts_at: int
+    ends_at: int
+    duration: int
+    interval: int
+    repeat: int
+    round: int
+    current: str | None
+    rounds: list[str]
+    players: list[ArenaPlayer]
+    winner: ArenaWinner | None
+    board: str
+    points: ArenaPoints
+    joined: NotRequired[bool]
+    created: NotRequired[int]
+    ended_at: NotRequired[int | None]
+    next: NotRequired[str | None]
+    repeat_of: NotRequired[str | None]

@@ -20,7 +20,12 @@ SHAPES = {payloads.Pile: reply_types.Pile, payloads.View: reply_types.View,
           payloads.Yours: reply_types.Yours, payloads.Player: reply_types.Player,
           payloads.Entrant: reply_types.Entrant, payloads.Ranked: reply_types.Ranked,
           payloads.RaceBot: reply_types.RaceBot, payloads.DailyDeal: reply_types.DailyDeal,
-          payloads.YouDeal: reply_types.YouDeal, payloads.BoardEntry: reply_types.BoardEntry}
+          payloads.YouDeal: reply_types.YouDeal, payloads.BoardEntry: reply_types.BoardEntry,
+          payloads.Transcript: reply_types.SessionTranscript,
+          payloads.League: reply_types.League, payloads.LeagueLeft: reply_types.LeagueLeftReply,
+          payloads.LeagueListed: reply_types.LeaguesReplyLeague,
+          payloads.Ghost: reply_types.Ghost, payloads.GhostRun: reply_types.GhostTranscript,
+          payloads.Arena: reply_types.Arena}
 #: Each SDK message class, the schema's object it is read from, and its renamed fields.
 MESSAGES: list[tuple[type, type, dict[str, str]]] = [
     (messages.Session, reply_types.Session, {"id": "session"}),
