@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .messages import Event, Race
+from .payloads import Player
 from .races import Races
 
 
@@ -18,8 +19,8 @@ class Challenge:
     ``state`` (pending, accepted, declined, withdrawn, expired) and, once accepted, its race."""
 
     id: str
-    sender: dict[str, Any]  # {"id", "name", "kind"}
-    to: dict[str, Any]
+    sender: Player
+    to: Player
     game: str
     variant: str
     name: str
@@ -31,7 +32,7 @@ class Challenge:
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> Challenge:
-        return cls(id=str(raw["challenge"]), sender=dict(raw["from"]), to=dict(raw["to"]),
+        return cls(id=str(raw["challenge"]), sender=raw["from"], to=raw["to"],
                    game=str(raw["game"]), variant=str(raw["variant"]),
                    name=str(raw.get("name", "")), state=str(raw["state"]),
                    created=int(raw["created"]), expires_at=int(raw["expires_at"]),

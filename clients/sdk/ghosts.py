@@ -34,7 +34,7 @@ class GhostProgress:
     name: str
     offset: int  # ms from the start of their run (and of yours)
     moves: int
-    score: int
+    score: float
     cards: int
     status: str
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -43,7 +43,7 @@ class GhostProgress:
     def from_raw(cls, raw: dict[str, Any]) -> GhostProgress:
         return cls(str(raw["ghost"]), str(raw["race"]), str(raw["player"]),
                    str(raw.get("name", "")), int(raw["offset"]), int(raw["moves"]),
-                   int(raw["score"]), int(raw["cards"]), str(raw["status"]), raw)
+                   raw["score"], int(raw["cards"]), str(raw["status"]), raw)
 
 
 class GhostRun:
