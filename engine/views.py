@@ -8,10 +8,10 @@ reply, never in a search.
 """
 
 import math
-from typing import Any, ClassVar, Literal, NotRequired, TypedDict
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from .cards import RANK_NAMES, TEXT
-from .core import State
+from .core import State, Status
 from .options import Base, Deals, Fan, Play, Scoring
 from .piles import TABLEAU, WASTE, Group, MatchMode, Stock
 
@@ -31,7 +31,7 @@ class View(TypedDict):
 
     game: str
     variant: str
-    status: Literal["playing", "won", "lost", "finished"]
+    status: Status
     score: float
     moves: int
     piles: dict[str, PileView]
