@@ -10,7 +10,7 @@ from typing import Any, cast
 from . import rest
 from .connection import Connection
 from .messages import Race, Results
-from .payloads import Transcript
+from .payloads import Profile, Stats, Transcript
 
 
 class Accounts(Connection):
@@ -31,12 +31,12 @@ class Accounts(Connection):
         return await asyncio.to_thread(rest.call, self.url, method, path, body, self.token,
                                        self.encoding, self.request_timeout)
 
-    async def profile(self, player: str = "me") -> dict[str, Any]:
+    async def profile(self, player: str = "me") -> Profile:
         """A player's public profile with stats, streaks and ratings (``me``: yours)."""
-        return dict(await self._rest("GET", f"/players/{player}"))
+        return cast(Profile, await self._rest("GET", f"/players/{player}"))
 
-    async def stats(self, player: str) -> dict[str, Any]:
-        return dict(await self._rest("GET", f"/players/{player}/stats"))
+    async def stats(self, player: str) -> Stats:
+        return cast(Stats, await self._rest("GET", f"/players/{player}/stats"))
 
     async def catalog(self) -> list[dict[str, Any]]:
         """Every rule set with its name, player counts, scoring and layout."""

@@ -15,7 +15,7 @@ from .challenges import Challenge
 from .client import Client, MatchState, RaceState
 from .hints import Hint
 from .messages import Board, Daily, Event, Match, Race, Results, Session
-from .payloads import Arena, League, LeagueLeft, LeagueListed, Transcript
+from .payloads import Arena, League, LeagueLeft, LeagueListed, Profile, Stats, Transcript
 
 T = TypeVar("T")
 
@@ -82,10 +82,10 @@ class BlockingClient:
         self._run(self.client.ping())
 
     # accounts, catalog, REST reads
-    def profile(self, player: str = "me") -> dict[str, Any]:
+    def profile(self, player: str = "me") -> Profile:
         return self._run(self.client.profile(player))
 
-    def stats(self, player: str) -> dict[str, Any]:
+    def stats(self, player: str) -> Stats:
         return self._run(self.client.stats(player))
 
     def catalog(self) -> list[dict[str, Any]]:

@@ -260,3 +260,55 @@ class Arena(TypedDict):
     ended_at: NotRequired[int | None]
     next: NotRequired[str | None]
     repeat_of: NotRequired[str | None]
+
+
+class Rating(TypedDict):
+    """A rating (OpenSkill): its mean, uncertainty, the ordinal boards rank by, its races."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    races: int
+
+
+class Streak(TypedDict):
+    days: int  # in a row so far
+    best: int
+
+
+class Streaks(TypedDict):
+    played: Streak
+    won: Streak
+
+
+class RuleSetStats(TypedDict):
+    """A player's games of one rule set."""
+
+    game: str
+    variant: str
+    played: int
+    won: int
+    best_time_ms: int | None
+    best_score: int | None
+    average_score: float | None
+
+
+class Profile(TypedDict):
+    """A player's public profile: statistics per rule set, streaks, ratings per rule set
+    (``game/variant``), and those from races against the server's bots."""
+
+    id: str
+    name: str
+    kind: str
+    created: int
+    stats: list[RuleSetStats]
+    streaks: Streaks
+    ratings: dict[str, Rating]
+    ratings_against_bots: dict[str, Rating]
+
+
+class Stats(TypedDict):
+    """A player's statistics per rule set alone."""
+
+    player: str
+    stats: list[RuleSetStats]

@@ -16,7 +16,7 @@ from ..feature import Feature, Operation, Socket
 from ..transport import replies
 from ..transport.endpoints import Endpoint
 from ..transport.messages import PlayerRename
-from ..transport.reply_types import PlayerReply
+from ..transport.reply_types import PlayerReply, Profile
 from ..transport.rest import API, address_of, caller, param, read_body, respond, run, services
 from . import Player
 
@@ -42,7 +42,7 @@ async def register(request: Request) -> Response:
     return respond(request, {"player": player.public(), "token": token}, 201)
 
 
-async def profile(request: Request, who: Player) -> dict[str, Any]:
+async def profile(request: Request, who: Player) -> Profile:
     sv = services(request)
     return await sv.records.profile(who, day_of(await sv.daily.clock()))
 
@@ -71,8 +71,6 @@ async def answered(socket: Socket, reply: dict[str, Any]) -> None:
 
 
 PLAYER_REPLY = replies.obj({"player": replies.PLAYER, "token": replies.STR})
-PROFILE = replies.obj({"id": replies.STR, "name": replies.STR, "kind": replies.STR,
-                       "stats": {"type": "array"}})
 
 FEATURE = Feature(
     "accounts",
@@ -80,15 +78,16 @@ FEATURE = Feature(
     endpoints=[
         Endpoint("POST", f"{API}/players", register, "Register; the token is shown once",
                  "player.register", 201, PLAYER_REPLY, auth="none", errors=("rate.limited",)),
-        Endpoint("GET", f"{API}/players/me", me, "The caller's profile", reply=PROFILE),
+        Endpoint("GET", f"{API}/players/me", me, "The caller's profile", reply=replies.PROFILE),
         Endpoint("PATCH", f"{API}/players/me", run("player.rename"),
                  "Choose a new display name", "player.rename", operation="player.rename"),
         Endpoint("GET", f"{API}/players/{{player}}", player,
-                 "A player's public profile: statistics, streaks, ratings", reply=PROFILE,
+                 "A player's public profile: statistics, streaks, ratings", reply=replies.PROFILE,
                  errors=("player.unknown",)),
         Endpoint("GET", f"{API}/players/{{player}}/stats", stats,
                  "Per rule set: played, won, best time, best and average score",
-                 reply=replies.obj({"player": replies.STR, "stats": {"type": "array"}}),
+                 reply=replies.obj({"player": replies.STR, "stats": replies.PROFILE[
+                     "properties"]["stats"]}),
                  errors=("player.unknown",)),
     ],
     # the leases of this node's sockets (server/accounts/limits.py)

@@ -35,7 +35,14 @@ from ..config import Settings
 from ..errors import ApiError
 from ..sessions import Session, rules_for
 from ..store import script_replies
-from ..transport.reply_types import RaceBot
+from ..transport.reply_types import (
+    Profile,
+    ProfileStreaks,
+    RaceBot,
+    Rating,
+    RuleSetStats,
+    Streak,
+)
 from . import Boards, order_key
 from .ratings import Ratings
 
@@ -228,15 +235,14 @@ class Records:
 
     # ----- reading ----------------------------------------------------------------------
 
-    async def profile(self, player: Player, today: date) -> dict[str, Any]:
+    async def profile(self, player: Player, today: date) -> Profile:
         """The public profile: statistics per rule set, streaks, ratings with uncertainty."""
         raw = {store.text(k): store.text(v) for k, v in
                (await self.redis.hgetall(store.player_key(player.id))).items()}
-        stats: dict[str, dict[str, Any]] = {}
-        ratings: dict[str, Any] = {}
-        against_bots: dict[str, Any] = {}
-        streaks: dict[str, dict[str, int]] = {w: {"days": 0, "best": 0}
-                                              for w in ("played", "won")}
+        stats: dict[str, dict[str, int]] = {}
+        ratings: dict[str, Rating] = {}
+        against_bots: dict[str, Rating] = {}
+        streaks: dict[str, dict[str, int]] = {w: {} for w in ("played", "won")}
         for field, value in raw.items():
             head, _, rest = field.partition(":")
             if head == "stats":
@@ -249,10 +255,15 @@ class Records:
             elif head == "streak":
                 which, _, name = rest.partition(":")
                 streaks[which][name] = int(value)
-        for s in streaks.values():  # a run is current while its last day is today or yesterday
-            if s.pop("last", 0) < today.toordinal() - 1:
-                s["days"] = 0
-        rule_sets = []
+
+        def streak(which: str) -> Streak:
+            """A run of days is current while its last day is today or yesterday."""
+            s = streaks[which]
+            current = s.get("last", 0) >= today.toordinal() - 1
+            return {"days": s.get("days", 0) if current else 0, "best": s.get("best", 0)}
+
+        runs: ProfileStreaks = {"played": streak("played"), "won": streak("won")}
+        rule_sets: list[RuleSetStats] = []
         for rk, v in sorted(stats.items()):
             game, _, variant = rk.partition("/")
             played = v.get("played", 0)
@@ -260,6 +271,6 @@ class Records:
                 "game": game, "variant": variant, "played": played, "won": v.get("won", 0),
                 "best_time_ms": v.get("best_time"), "best_score": v.get("best_score"),
                 "average_score": round(v.get("score_sum", 0) / played, 2) if played else None})
-        return player.public() | {"created": int(raw.get("created", 0)), "stats": rule_sets,
-                                  "streaks": streaks, "ratings": ratings,
-                                  "ratings_against_bots": against_bots}
+        return {"id": player.id, "name": player.name, "kind": player.kind,
+                "created": int(raw.get("created", 0)), "stats": rule_sets, "streaks": runs,
+                "ratings": ratings, "ratings_against_bots": against_bots}

@@ -51,6 +51,24 @@ SESSION = obj({"session": STR, "rev": {"type": "integer", "minimum": 0},
                             "resign sent again with the rev it was made at: it was made "
                             "before and stands; nothing changed now"}},
               doc="the session payload (docs/protocol.md#the-session-payload)")
+RATING = obj({"mu": NUM, "sigma": NUM, "ordinal": NUM, "races": INT},
+             doc="a rating (OpenSkill): its mean, uncertainty, the ordinal boards rank by, and "
+                 "the races it counts")
+STREAK = obj({"days": INT, "best": INT}, doc="the days in a row so far, and the most ever")
+RULE_SET_STATS = obj({"game": STR, "variant": STR, "played": INT, "won": INT,
+                      "best_time_ms": {"type": ["integer", "null"]},
+                      "best_score": {"type": ["integer", "null"]},
+                      "average_score": {"type": ["number", "null"]}},
+                     doc="a player's games of one rule set")
+PROFILE = obj({"id": STR, "name": STR, "kind": {"enum": ["human", "bot"]}, "created": MS,
+               "stats": {"type": "array", "items": RULE_SET_STATS},
+               "streaks": obj({"played": STREAK, "won": STREAK}),
+               "ratings": {"type": "object", "additionalProperties": RATING,
+                           "description": "per rule set (game/variant)"},
+               "ratings_against_bots": {"type": "object", "additionalProperties": RATING,
+                                        "description": "per rule set, from races against "
+                                                       "the server's bots"}},
+              doc="a player's public profile (docs/protocol.md)")
 SESSION_TRANSCRIPT = obj(
     {"session": STR, "player": STR, "game": STR, "variant": STR, "competitive": BOOL,
      "commitment": HEX, "seed": {"oneOf": [HEX, {"type": "null"}],

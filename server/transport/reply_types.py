@@ -924,6 +924,53 @@ class ReconnectEvent(TypedDict):
     message: str
 
 
+class Rating(TypedDict):
+    """A rating (OpenSkill): its mean, uncertainty, the ordinal boards rank by, and the races it
+    counts."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    races: int
+
+
+class Streak(TypedDict):
+    """The days in a row so far, and the most ever."""
+
+    days: int
+    best: int
+
+
+class RuleSetStats(TypedDict):
+    """A player's games of one rule set."""
+
+    game: str
+    variant: str
+    played: int
+    won: int
+    best_time_ms: int | None
+    best_score: int | None
+    average_score: float | None
+
+
+class ProfileStreaks(TypedDict):
+    played: Streak
+    won: Streak
+
+
+class Profile(TypedDict):
+    """A player's public profile (docs/protocol.md)."""
+
+    id: str
+    name: str
+    kind: PlayerKind
+    created: int
+    stats: list[RuleSetStats]
+    streaks: ProfileStreaks
+    ratings: dict[str, Rating]
+    ratings_against_bots: dict[str, Rating]
+
+
 class SessionTranscript(TypedDict):
     """A session's move list with server times (docs/protocol.md)."""
 

@@ -136,6 +136,7 @@ async def test_a_bot_race_starts_the_bot_plays_legally_and_no_human_board_change
             break
         await asyncio.sleep(0.1)
     assert [s["played"] for s in me["stats"]] == [1], me
+    jsonschema.validate(me, replies.PROFILE)  # every field, rating and streak as stated
     assert me["ratings"] == {}, me
     lost = me["ratings_against_bots"]["golf/easy"]  # resigned: beaten by the hard bot
     assert lost["races"] == 1 and lost["mu"] < 25, me
