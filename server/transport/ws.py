@@ -49,6 +49,11 @@ ENDED_KEPT = 16
 OUTBOX = 1024  # queued messages before a client counts as too slow and is dropped
 POLICY, TRY_AGAIN = 1008, 1013
 FLOOD_WINDOW = 10.0  # seconds over which refusals for the rate limit add up to a flood
+#: Seconds a socket's stream waits for the store to come back (Redis restarting, a failover)
+#: when its events could not be read, before the socket is closed for the client to resume.
+STORE_BACK_WITHIN = 10.0
+#: Queued items that are about one stream (their second field): resynced when they fail.
+STREAM_ITEMS = frozenset({"event", "own", "resume", "subscribe"})
 
 
 class Bucket:
@@ -424,9 +429,11 @@ class Connection(V2Socket):
                     log.debug("write failed", exc_info=True)  # closed: the reader ends it
                     continue
                 # A catch-up, or the session or grid that goes with an event, could not be
-                # read (the store failed): what this socket was sent is no longer whole, and
-                # it would miss every event after. Close it: the client resumes from its last
-                # event on a new one.
+                # read: what this socket was sent is no longer whole, and it would miss every
+                # event after. Once the store is back, the stream's summary makes it whole
+                # again; else close it: the client resumes from its last event on a new one.
+                if item[0] in STREAM_ITEMS and store.failed(e) and await self._resync(item[1]):
+                    continue
                 log.info("a socket's events could not be read (%s): closing it to resume",
                          type(e).__name__)
                 with contextlib.suppress(Exception):
@@ -434,6 +441,24 @@ class Connection(V2Socket):
                 return
             finally:
                 self.outbox.done()
+
+    async def _resync(self, eid: str) -> bool:
+        """Send stream ``eid``'s summary and the player's own part of it as soon as the store
+        answers again, within ``STORE_BACK_WITHIN`` seconds; whether it was sent. Events
+        go on from the summary's number (``_sync``), as after a gap the window no longer
+        holds, so none is sent twice or missed."""
+        loop = asyncio.get_running_loop()
+        deadline, wait = loop.time() + STORE_BACK_WITHIN, 0.1
+        while loop.time() + wait < deadline:
+            await asyncio.sleep(wait)
+            try:
+                await self._own(eid, summary=await self._sync(eid))
+                return True
+            except Exception as e:
+                if not store.failed(e):
+                    return False
+                wait = min(2 * wait, 1.0)
+        return False
 
     async def _run(self, item: tuple[Any, ...]) -> None:
         if item[0] == "send":

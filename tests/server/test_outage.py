@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
+import msgpack
 import pytest
 from redis import Redis
 from websockets.exceptions import ConnectionClosed
@@ -140,6 +141,49 @@ async def test_a_socket_whose_catch_up_fails_is_closed_to_resume_not_left_deaf(
         assert joined["seq"] == 1 and joined["race"] == rid
         await host.close()
         await again.close()
+    finally:
+        admin.close()
+        proc.terminate()
+        proc.wait(15)
+        own_redis.stop(redis)
+
+
+async def test_a_socket_whose_events_cannot_be_read_for_a_moment_is_made_whole_not_closed(
+        tmp_path: Path) -> None:
+    """An event that needs a read (it comes after a gap) while Redis answers nothing, past
+    the store deadline: once Redis answers again, the socket is sent the race's summary,
+    events go on after it, and it stays open (a spectator that never reconnects missed
+    every later event once Redis restarted under it, when the read fell in the outage)."""
+    port = free_port()
+    redis = own_redis.start(port, tmp_path)
+    node, proc = start_node(f"redis://127.0.0.1:{port}/0", tmp_path / "node.log",
+                            SAMEDEAL_STORE_TIMEOUT="1", **FAST)
+    admin = Redis(port=port)
+    try:
+        wait_for(lambda: status(node, "/readyz") == 200, "the node's readiness")
+        _, ann = await player(node, "Ann")
+        _, bob = await player(node, "Bob")
+        _, cy = await player(node, "Cy")
+        host = await Ws.open(node, ann)
+        rid = (await host.request({"type": "race.create", "game": "golf", "variant": "easy",
+                                   "seats": 3}))["race"]
+        watcher = await Ws.open(node, bob)
+        await watcher.send({"type": "race.subscribe", "race": rid, "after": 0})
+        assert (await watcher.expect("race.joined"))["seq"] == 1
+        # Event 3 with no event 2: the socket reads what it missed, and Redis, paused for
+        # 2.5 s (twice the deadline and more), answers nothing meanwhile.
+        gap = b"3\n" + msgpack.packb({"type": "race.joined", "race": rid})
+        with admin.pipeline(transaction=False) as p:
+            p.publish(f"sd:{{{rid}}}:ev", gap).execute_command("CLIENT", "PAUSE", 2500, "ALL")
+            p.execute()
+        summary = await watcher.expect("race", timeout=30)
+        assert summary["race"] == rid and summary["seq"] == 1
+        joined = await (await Ws.open(node, cy)).request({"type": "race.join", "race": rid})
+        assert joined["type"] == "race", joined
+        assert (await watcher.expect("race.joined", timeout=30))["seq"] == 2
+        assert watcher.conn.close_code is None
+        await host.close()
+        await watcher.close()
     finally:
         admin.close()
         proc.terminate()
