@@ -9,6 +9,7 @@ mistake on the command line, found before anything is created; ``130`` interrupt
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -142,9 +143,12 @@ def _verify(args: argparse.Namespace) -> int:
     return FAILED
 
 
+DECK = list(range(52))
+
+
 def check_invariants(st: State) -> None:
-    cards = sorted(c for pile in st.piles for c in pile)
-    if cards != list(range(52)):
+    cards = sorted(itertools.chain.from_iterable(st.piles))
+    if cards != DECK:
         raise AssertionError(f"the deck is not whole: {len(cards)} cards, "
                              f"{len(set(cards))} distinct")
     for p, pile in enumerate(st.piles):
