@@ -25,7 +25,7 @@ import pytest
 
 from clients.sdk import Client, ServerError
 from clients.sdk.messages import Session
-from tests.conftest import FAST, ROOT, free_port, start_node, wait_for
+from tests.conftest import FAST, ROOT, answers, free_port, start_node, wait_for
 from tests.fault_figures import Figures, Tally, measure, record
 from tests.server.client import Node
 
@@ -91,7 +91,7 @@ class Shape:
         def up() -> bool:
             if proc.poll() is not None:
                 raise RuntimeError((self.work / "nginx.log").read_text()[-2000:])
-            return httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200
+            return answers(f"{self.url}/healthz") == 200
 
         wait_for(up, "nginx")
         return proc

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 
 from server.crash_points import EXIT_CODE
-from tests.conftest import NODE_STOP_SECONDS, PATIENCE, ROOT, free_port
+from tests.conftest import NODE_STOP_SECONDS, PATIENCE, ROOT, answers, free_port
 
 from .client import Node
 
@@ -81,7 +81,7 @@ class Forks:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError, httpx.HTTPError):
-                if httpx.get(f"{node.url}/healthz", timeout=1).status_code == 200:
+                if answers(f"{node.url}/healthz") == 200:
                     return node, pid
             with self._said:
                 if self.ended.get(pid) == EXIT_CODE:  # its first sweep reached its crash point

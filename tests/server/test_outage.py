@@ -10,21 +10,20 @@ import signal
 import subprocess
 from pathlib import Path
 
-import httpx
 import msgpack
 import pytest
 from redis import Redis
 from websockets.exceptions import ConnectionClosed
 
 from tests.cluster import PRIMARIES, Cluster
-from tests.conftest import FAST, free_port, start_node, wait_for
+from tests.conftest import FAST, answers, free_port, start_node, wait_for
 
 from . import own_redis
 from .client import Node, Rest, Ws, player
 
 
 def status(node: Node, path: str) -> int:
-    return httpx.get(node.url + path, timeout=10).status_code
+    return answers(node.url + path, timeout=10)
 
 
 async def test_a_paused_redis_answers_store_unavailable_then_play_goes_on(
