@@ -244,8 +244,7 @@ def test_a_long_row_of_columns_stands_in_one_line_held_sideways(
     # Baker's Dozen's 13 columns wrapped 10 + 3 on a phone held sideways, with cards 23-28 px
     # wide; in one line they come larger, and the board still fits (checked above).
     page = sized_pages["landscape"]
-    page.evaluate("(h) => { location.hash = h; }", f"#/play/{game}/{variant}?seed={SEED}")
-    page.wait_for_selector(f".session .board[data-game='{game}'][data-variant='{variant}']")
+    open_practice(page, game, variant)  # once the board is fitted to its room
     m: dict[str, Any] = page.evaluate(ROW_LINES)
     assert m["piles"] == longest_column_row(game, variant)
     assert m["lines"] == 1 and m["cw"] > SIDEWAYS_CW, m
