@@ -244,7 +244,15 @@ def test_a_long_row_of_columns_stands_in_one_line_held_sideways(
     # Baker's Dozen's 13 columns wrapped 10 + 3 on a phone held sideways, with cards 23-28 px
     # wide; in one line they come larger, and the board still fits (checked above).
     page = sized_pages["landscape"]
-    open_practice(page, game, variant)  # once the board is fitted to its room
+    page.evaluate("(h) => { location.hash = h; }", f"#/play/{game}/{variant}?seed={SEED}")
+    # Measured once fitted to its room (fit.js gives it its card width), the frame after: as
+    # soon as it joined the page, a busy machine had not fitted it yet. (The deal played
+    # above resumes here, at its own rev: open_practice's wait for rev 0 would not do.)
+    board = f".session .board[data-game='{game}'][data-variant='{variant}']"
+    page.wait_for_function(
+        "(b) => parseFloat(document.querySelector(b)?.style.getPropertyValue('--cw')) > 0",
+        arg=board)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     m: dict[str, Any] = page.evaluate(ROW_LINES)
     assert m["piles"] == longest_column_row(game, variant)
     assert m["lines"] == 1 and m["cw"] > SIDEWAYS_CW, m
