@@ -52,15 +52,14 @@ class GhostRun:
     Made by ``enter``; ``resume`` after a reconnection starts the replay again where your run
     stands."""
 
-    def __init__(self, client: Client, entry: dict[str, Any]) -> None:
+    def __init__(self, client: Client, ghost: str) -> None:
         self.client = client
+        self.ghost = ghost
         self._queue: asyncio.Queue[GhostProgress] = asyncio.Queue()
-        self._take(entry)
         client.listeners.append(self._offer)
 
     def _take(self, entry: dict[str, Any]) -> None:
         self.summary: Ghost = entry["ghost"]
-        self.ghost: str = str(self.summary["ghost"])
         self.race: str = str(entry["race"])
         self.session: Session = self.client._note_session(entry["session"])
 
@@ -107,7 +106,13 @@ async def enter(client: Client, ghost: str) -> GhostRun:
     """Enter (once) and start your run; entering again while it is in progress resumes it
     (``ServerError`` ``ghost.entered`` once it is over, ``ghost.closed`` when it takes no
     more entrants)."""
-    return GhostRun(client, await client.request({"type": "ghost.enter", "ghost": ghost}))
+    run = GhostRun(client, ghost)  # listening first: a step may come right after the reply
+    try:
+        run._take(await client.request({"type": "ghost.enter", "ghost": ghost}))
+    except BaseException:
+        run.close()
+        raise
+    return run
 
 
 async def get(client: Client, ghost: str) -> Ghost:
