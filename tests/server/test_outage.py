@@ -6,8 +6,10 @@ when Redis comes). Each test runs a redis-server of its own."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgpack
@@ -26,14 +28,29 @@ def status(node: Node, path: str) -> int:
     return answers(node.url + path, timeout=10)
 
 
-async def test_a_paused_redis_answers_store_unavailable_then_play_goes_on(
-        tmp_path: Path) -> None:
+@contextlib.contextmanager
+def node_on_own_redis(tmp_path: Path, **env: str
+                      ) -> Iterator[tuple[Node, subprocess.Popen[bytes], Redis]]:
+    """A node (``FAST`` and ``env``) on a redis-server of its own, once it is ready, and a
+    client of that Redis for the test's own commands; all stopped after."""
     port = free_port()
     redis = own_redis.start(port, tmp_path)
     node, proc = start_node(f"redis://127.0.0.1:{port}/0", tmp_path / "node.log",
-                            SAMEDEAL_STORE_TIMEOUT="1", **FAST)
+                            **FAST, **env)
+    admin = Redis(port=port)
     try:
         wait_for(lambda: status(node, "/readyz") == 200, "the node's readiness")
+        yield node, redis, admin
+    finally:
+        admin.close()
+        proc.terminate()
+        proc.wait(15)
+        own_redis.stop(redis)
+
+
+async def test_a_paused_redis_answers_store_unavailable_then_play_goes_on(
+        tmp_path: Path) -> None:
+    with node_on_own_redis(tmp_path, SAMEDEAL_STORE_TIMEOUT="1") as (node, redis, _):
         _, token = await player(node)
         ws = await Ws.open(node, token)
         rest = Rest(node, token)
@@ -61,10 +78,6 @@ async def test_a_paused_redis_answers_store_unavailable_then_play_goes_on(
         assert ack["type"] == "ack" and ack["rev"] == now["rev"] + 1, ack
         await ws.close()
         await rest.aclose()
-    finally:
-        proc.terminate()
-        proc.wait(15)
-        own_redis.stop(redis)
 
 
 async def plays(node: Node) -> None:
@@ -112,12 +125,7 @@ async def test_a_socket_whose_catch_up_fails_is_closed_to_resume_not_left_deaf(
     """A subscription's catch-up reads the race's events from the store; if that read fails,
     the socket was once left open and silent for good (it dropped every later event, not
     knowing where it stood). It is closed with 1013 instead, and a new socket resumes."""
-    port = free_port()
-    redis = own_redis.start(port, tmp_path)
-    node, proc = start_node(f"redis://127.0.0.1:{port}/0", tmp_path / "node.log", **FAST)
-    admin = Redis(port=port)
-    try:
-        wait_for(lambda: status(node, "/readyz") == 200, "the node's readiness")
+    with node_on_own_redis(tmp_path) as (node, _, admin):
         _, ann = await player(node, "Ann")
         _, bob = await player(node, "Bob")
         host = await Ws.open(node, ann)
@@ -140,11 +148,6 @@ async def test_a_socket_whose_catch_up_fails_is_closed_to_resume_not_left_deaf(
         assert joined["seq"] == 1 and joined["race"] == rid
         await host.close()
         await again.close()
-    finally:
-        admin.close()
-        proc.terminate()
-        proc.wait(15)
-        own_redis.stop(redis)
 
 
 async def test_a_socket_whose_events_cannot_be_read_for_a_moment_is_made_whole_not_closed(
@@ -153,13 +156,7 @@ async def test_a_socket_whose_events_cannot_be_read_for_a_moment_is_made_whole_n
     the store deadline: once Redis answers again, the socket is sent the race's summary,
     events go on after it, and it stays open (a spectator that never reconnects missed
     every later event once Redis restarted under it, when the read fell in the outage)."""
-    port = free_port()
-    redis = own_redis.start(port, tmp_path)
-    node, proc = start_node(f"redis://127.0.0.1:{port}/0", tmp_path / "node.log",
-                            SAMEDEAL_STORE_TIMEOUT="1", **FAST)
-    admin = Redis(port=port)
-    try:
-        wait_for(lambda: status(node, "/readyz") == 200, "the node's readiness")
+    with node_on_own_redis(tmp_path, SAMEDEAL_STORE_TIMEOUT="1") as (node, _, admin):
         _, ann = await player(node, "Ann")
         _, bob = await player(node, "Bob")
         _, cy = await player(node, "Cy")
@@ -183,11 +180,6 @@ async def test_a_socket_whose_events_cannot_be_read_for_a_moment_is_made_whole_n
         assert watcher.conn.close_code is None
         await host.close()
         await watcher.close()
-    finally:
-        admin.close()
-        proc.terminate()
-        proc.wait(15)
-        own_redis.stop(redis)
 
 
 async def test_a_node_started_before_its_cluster_answers_store_unavailable_until_it_comes(
