@@ -86,8 +86,7 @@ FEATURE = Feature(
                  errors=("player.unknown",)),
         Endpoint("GET", f"{API}/players/{{player}}/stats", stats,
                  "Per rule set: played, won, best time, best and average score",
-                 reply=replies.obj({"player": replies.STR, "stats": replies.PROFILE[
-                     "properties"]["stats"]}),
+                 reply=replies.obj({"player": replies.STR, "stats": replies.STATS}),
                  errors=("player.unknown",)),
     ],
     # the leases of this node's sockets (server/accounts/limits.py)

@@ -60,8 +60,9 @@ RULE_SET_STATS = obj({"game": STR, "variant": STR, "played": INT, "won": INT,
                       "best_score": {"type": ["integer", "null"]},
                       "average_score": {"type": ["number", "null"]}},
                      doc="a player's games of one rule set")
+STATS = {"type": "array", "items": RULE_SET_STATS}
 PROFILE = obj({"id": STR, "name": STR, "kind": {"enum": ["human", "bot"]}, "created": MS,
-               "stats": {"type": "array", "items": RULE_SET_STATS},
+               "stats": STATS,
                "streaks": obj({"played": STREAK, "won": STREAK}),
                "ratings": {"type": "object", "additionalProperties": RATING,
                            "description": "per rule set (game/variant)"},
