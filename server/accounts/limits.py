@@ -189,7 +189,9 @@ class Limits:
             return None
         if len(self.refused) >= REMEMBERED:
             self.refused = {k: t for k, t in self.refused.items() if t > now}
-        self.refused[key] = now + int(wait_ms) / 1000
+        # From when Redis answered, not from before asking: its wait counts from when the
+        # script ran, and a refusal's retry_after must never come before a token can.
+        self.refused[key] = time.monotonic() + int(wait_ms) / 1000
         return int(wait_ms) / 1000
 
     def socket_id(self) -> str:
