@@ -54,8 +54,18 @@ class BuildRecordingSources(build_ext):
 # No debug information, and -O1: half the compiler's time of -O2 for a search a few per cent
 # slower; the step search, where Klondike's million positions a second are, at -O2.
 FLAGS = {"engine.solver.steps": ["-O2", "-g0"]}
-extensions = [Extension(name, [source(name)], optional=True,
-                        extra_compile_args=FLAGS.get(name, ["-O1", "-g0"]))
+
+
+def flags(name: str) -> list[str]:
+    """The module's flags, less its -O level when CFLAGS names one: the builder's choice wins
+    (the flags here come last on the compiler's line, so they would override it)."""
+    own = FLAGS.get(name, ["-O1", "-g0"])
+    if any(f.startswith("-O") for f in os.environ.get("CFLAGS", "").split()):
+        return [f for f in own if not f.startswith("-O")]
+    return own
+
+
+extensions = [Extension(name, [source(name)], optional=True, extra_compile_args=flags(name))
               for name in COMPILED["MODULES"]]
 setup(ext_modules=cythonize(extensions, build_dir="build/cython", quiet=True,
                             nthreads=os.cpu_count() or 1,

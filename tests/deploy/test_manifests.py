@@ -486,8 +486,8 @@ def test_a_wheel_builds_from_exactly_what_the_dockerfile_copies(tmp_path: Path) 
                                                              "*.so.source"))
             else:
                 shutil.copy(ROOT / source, context / source)
-    # Unoptimised C (appended to Python's -O3, the last -O counts): what is tested is that the
-    # modules build and load from these files, and the build takes a fraction of the time.
+    # Unoptimised C (setup.py leaves the -O level to CFLAGS when it names one): what is
+    # tested is that the modules build and load from these files, in half the time.
     run = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
                           "--disable-pip-version-check", "-w", str(tmp_path / "wheels"),
                           str(context)], capture_output=True, text=True, timeout=600,
