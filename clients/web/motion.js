@@ -9,8 +9,10 @@ import { animating, sounding } from "./look.js";
 
 const MANY = 12; // more cards changed than this is a new deal, not a move: drawn as it is
 
-// Where each face-up card is before a redraw: card text -> its box.
+// Where each face-up card is before a redraw: card text -> its box; null when moves neither
+// animate nor sound, so that a redraw reads no boxes for nothing.
 export function snapshot(board) {
+  if (!animating() && !sounding()) return null;
   const at = new Map();
   for (const el of board.querySelectorAll(".pile > .card:not(.back)")) {
     at.set(el.dataset.card, el.getBoundingClientRect());
@@ -23,6 +25,7 @@ export function snapshot(board) {
 // again, once a card.
 export function animateChange(board, before) {
   for (const copy of document.querySelectorAll(".card.moving")) copy.remove(); // a newer board
+  if (!before) return;
   const moved = [];
   const turned = [];
   for (const el of board.querySelectorAll(".pile > .card:not(.back)")) {
