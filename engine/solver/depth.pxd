@@ -15,7 +15,7 @@ cdef class Choice:
     cdef public object succ
     cdef public object talon_sources
     cdef public list laid_on, rows, ranks
-    cdef public object kings
+    cdef public object kings, partners
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
     cpdef list ordered(self, Board board, object legal, bint after_deal)

@@ -51,6 +51,7 @@ from .moves import (
     talon_sources,
     twin_groups,
 )
+from .pair_board import partners
 from .position import interchangeable, own_hooks
 from .verdict import Outcome, Verdict
 
@@ -138,12 +139,15 @@ class Choice:
                      if g.build is not None else None for g in rules.pile_group]
         #: Per pile: whether it builds one way only, as a foundation with safe moves must.
         self.one_way = bytes(one_way(g) for g in rules.pile_group)
+        #: Where cards leave in pairs: whether a card left to clear has lost every partner.
+        self.partners = partners(rules) if safe else None
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
     def choose(self, board: Board, legal: Sequence[int], after_deal: cython.bint) -> list[int]:
         """Of the board's ``legal`` moves, those worth trying, best first: none where cards
-        wait on each other in a circle; a move the rule set calls costless alone; a safe
+        wait on each other in a circle or a card left to clear has lost every partner
+        (``Partners``); a move the rule set calls costless alone; a safe
         move alone (neither while a shuffled redeal is to come); else ``ordered``.
         ``after_deal``: the search came here by a deal from the stock, and tried every
         other move from the position before it."""
@@ -158,6 +162,8 @@ class Choice:
         extra: cython.Py_ssize_t = EXTRA
         board.ready()
         if self.succ is not None and self.stuck(board):
+            return []
+        if self.partners is not None and not after_deal and self.partners.hopeless(board):
             return []
         if self.reshuffles and board.redeal_ahead():
             return self.ordered(board, legal, after_deal)

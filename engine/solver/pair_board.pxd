@@ -20,6 +20,14 @@ cdef class PairBoard(Board):
     cpdef Py_ssize_t way_back(self, Py_ssize_t m)
 
 
+cdef class Partners:
+    cdef public Py_ssize_t total, count, foundation
+    cdef public bytes related, on_table, of_rank
+    cdef public bytearray where, piles, adj
+
+    cpdef bint hopeless(self, Board board)
+
+
 cdef class BeatenBoard(Board):
     cdef public Py_ssize_t foundation
     cdef public bytes beaten, high, suit

@@ -24,7 +24,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 
 from ..cards import RANK, SUIT
 from ..core import REMOVE, Move, State
-from ..options import Deals, Kind, Scoring, Unit
+from ..options import Deals, Goal, Kind, Scoring, Unit
 from ..rules import RuleSet
 from .board import (
     ANY_CODE,
@@ -199,6 +199,140 @@ class PairBoard(Board):
 
     def way_back(self, m: cython.Py_ssize_t) -> cython.Py_ssize_t:
         return -1 if m >= EXTRA else Board.way_back(self, m)
+
+
+class Partners:
+    """Where cards leave only alone or in pairs (``paired``) and the goal is a cleared table:
+    a position where the cards left to clear cannot all find partners is lost.
+
+    A card's partner is a card of the rank that makes the total with it, still in play, and
+    not in a pile lying over its own or under it, however far (``covered_by``): one of the
+    two would stay covered until the other had gone. A card in the stock or a waste may
+    partner any card (conservatively: when it comes up is not asked). Each card leaves
+    once, so for each two ranks that make the total, the cards of one are matched with
+    those of the other, and every card left to clear needs a match. Table cards never move
+    to another pile, so where each lies is read from the board; the search asks after each
+    removal (a deal takes nothing away)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        pairs = rules.pair_rule
+        assert pairs is not None
+        self.total = pairs.total
+        count = self.count = len(rules.pile_kinds)
+        table = Layout(rules, strict=False).cleared
+        over = rules.covered_by()
+
+        def above(p: int) -> set[int]:
+            out: set[int] = set()
+            for q in over.get(p, ()):
+                out |= {q} | above(q)
+            return out
+
+        related = bytearray(count * count)
+        for p in range(count):
+            related[p * count + p] = 1
+            for q in above(p):
+                related[p * count + q] = related[q * count + p] = 1
+        #: ``related[p * count + q]``: a card of pile q can never leave with one of pile p.
+        self.related = bytes(related)
+        self.on_table = bytes(p in table for p in range(count))
+        self.foundation = rules.by_kind[Kind.FOUNDATION][0]
+        #: The four cards of each rank, Aces first.
+        self.of_rank = bytes(sorted(range(52), key=lambda c: RANK[c]))
+        self.where = bytearray(52)  # (``hopeless``: each card's pile)
+        self.piles = bytearray(8)  # (and the piles of the cards of two ranks)
+        self.adj = bytearray(4)  # (and which of the second each of the first may leave with)
+
+    def hopeless(self, board: Board) -> cython.bint:
+        """Whether the cards left to clear cannot all find partners (read from ``board``)."""
+        cards: cython.p_uchar = board.cards
+        size: cython.p_uchar = board.size
+        where: cython.p_uchar = self.where
+        related: cython.p_uchar = self.related
+        on_table: cython.p_uchar = self.on_table
+        of_rank: cython.p_uchar = self.of_rank
+        piles: cython.p_uchar = self.piles
+        adj: cython.p_uchar = self.adj
+        count: cython.Py_ssize_t = self.count
+        stride: cython.Py_ssize_t = STRIDE
+        total: cython.Py_ssize_t = self.total
+        gone: cython.Py_ssize_t = NONE
+        p: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        other: cython.Py_ssize_t
+        c: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        na: cython.Py_ssize_t
+        mask: cython.Py_ssize_t
+        cleared: cython.Py_ssize_t  # per side, as bits: the cards left to clear
+        reach: cython.Py_ssize_t  # the sets of the second rank's cards matched so far, as bits
+        after: cython.Py_ssize_t
+        for c in range(52):
+            where[c] = gone
+        for p in range(count):
+            if p != self.foundation:
+                for i in range(p * stride, p * stride + size[p]):
+                    where[cards[i]] = p
+        for r in range(1, 14):
+            other = total - r
+            if other == 0 or other == r:
+                continue  # a card that leaves alone; a pair of one rank is left to the search
+            if other < 0 or other > 13:
+                for i in range((r - 1) * 4, r * 4):  # no rank makes the total with it
+                    p = where[of_rank[i]]
+                    if p != gone and on_table[p]:
+                        return True
+                continue
+            if other < r:
+                continue  # (matched already, as the pair other, r)
+            n = 0
+            cleared = 0
+            for i in range((r - 1) * 4, r * 4):
+                p = where[of_rank[i]]
+                if p != gone:
+                    cleared |= on_table[p] << n
+                    piles[n] = p
+                    n += 1
+            na = n
+            for i in range((other - 1) * 4, other * 4):
+                p = where[of_rank[i]]
+                if p != gone:
+                    cleared |= on_table[p] << n
+                    piles[n] = p
+                    n += 1
+            if not cleared:
+                continue
+            for i in range(na):
+                adj[i] = 0
+                for j in range(na, n):
+                    if not (on_table[piles[i]] and on_table[piles[j]]
+                            and related[piles[i] * count + piles[j]]):
+                        adj[i] |= 1 << (j - na)
+            reach = 1  # the empty set
+            for i in range(na):
+                after = 0
+                for mask in range(16):
+                    if reach >> mask & 1:
+                        if not cleared >> i & 1:
+                            after |= 1 << mask  # left over
+                        for j in range(n - na):
+                            if adj[i] >> j & 1 and not mask >> j & 1:
+                                after |= 1 << (mask | 1 << j)
+                reach = after
+            cleared >>= na
+            for mask in range(16):
+                if reach >> mask & 1 and mask & cleared == cleared:
+                    break
+            else:
+                return True
+        return False
+
+
+def partners(rules: RuleSet) -> Partners | None:
+    """``Partners`` where they hold: a ``paired`` rule set whose goal is a cleared table."""
+    return Partners(rules) if paired(rules) and rules.goal == Goal.CLEAR else None
 
 
 #: The hooks a ``BeatenRule`` declares (its discards, its win, the discards that cost

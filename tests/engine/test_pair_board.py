@@ -12,13 +12,14 @@ import random
 import pytest
 
 import engine
-from engine.core import REMOVE, State
-from engine.solver import Outcome
+from engine.core import PLAYING, REMOVE, WON, State
+from engine.solver import Budget, Outcome, solve
 from engine.solver.board import DEAL
-from engine.solver.pair_board import PairBoard, paired, playable
+from engine.solver.pair_board import PairBoard, paired, partners, playable
 from engine.solver.state_board import StateBoard, board_for
 
 from .board_walk import as_through_the_state, packed_comes_back, same, walk_beside
+from .solver_plain import plain_search
 
 PAIRED = [r for r in engine.rule_sets() if paired(r)]
 #: Deals decided within the budgets below: proved lost, and won.
@@ -87,3 +88,41 @@ def test_the_searches_on_a_pair_board_are_the_searches_through_the_state(
             decided += outcome is not Outcome.UNKNOWN
             won += outcome is Outcome.WON
     assert decided and won
+
+
+@pytest.mark.parametrize("rules", PAIRED, ids=lambda r: r.key)
+def test_partners_call_lost_only_what_no_search_wins(rules: engine.RuleSet) -> None:
+    """``Partners.hopeless`` never holds on a winning line (the solver's, replayed), and
+    where it holds in random games it holds to the end of the game, and a plain exhaustive
+    search from there (once the stock is nearly dealt) finds no win."""
+    check = partners(rules)
+    assert check is not None
+    lines = 0
+    for deal in range(40):
+        if lines == 4:
+            break
+        st = rules.deal(deal.to_bytes(4, "big"))
+        verdict = solve(st, Budget(positions=20_000))
+        if verdict.outcome is not Outcome.WON:
+            continue
+        lines += 1
+        for move in verdict.moves:
+            assert not check.hopeless(PairBoard(st)), (deal, st.ply)
+            st.play(move)
+        assert st.status == WON
+    rng = random.Random(7)
+    decided = 0
+    for deal in range(40):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        flagged = False
+        while st.status == PLAYING and st.legal_moves():
+            flagged = flagged or check.hopeless(PairBoard(st))
+            if flagged:
+                assert check.hopeless(PairBoard(st)), deal  # a lost card stays lost
+                if len(st.piles[rules.stock_pile]) <= 6:
+                    found = plain_search(st, 30_000)
+                    assert found is not True, deal
+                    decided += found is False
+                    break
+            st.play(rng.choice(st.legal_moves()))
+    assert lines >= 4 and decided >= 15, (lines, decided)
