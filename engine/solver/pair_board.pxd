@@ -22,10 +22,11 @@ cdef class PairBoard(Board):
 
 cdef class Partners:
     cdef public Py_ssize_t total, count, foundation
-    cdef public bytes related, on_table, of_rank
+    cdef public bytes related, on_table, of_rank, rank
     cdef public bytearray where, piles, adj
 
     cpdef bint hopeless(self, Board board)
+    cdef bint unmatched(self, Py_ssize_t r)
 
 
 cdef class BeatenBoard(Board):

@@ -239,14 +239,43 @@ class Partners:
         self.foundation = rules.by_kind[Kind.FOUNDATION][0]
         #: The four cards of each rank, Aces first.
         self.of_rank = bytes(sorted(range(52), key=lambda c: RANK[c]))
+        self.rank = bytes(RANK)
         self.where = bytearray(52)  # (``hopeless``: each card's pile)
         self.piles = bytearray(8)  # (and the piles of the cards of two ranks)
         self.adj = bytearray(4)  # (and which of the second each of the first may leave with)
 
     def hopeless(self, board: Board) -> cython.bint:
-        """Whether the cards left to clear cannot all find partners (read from ``board``)."""
+        """Whether the cards left to clear cannot all find partners (read from ``board``).
+        After a move of the search's own (``Board.used``), only the two ranks of the card
+        last removed are matched: nothing else changed the others' matching (a removal
+        takes cards of one total; a deal moves cards between stock and wastes, whose cards
+        partner any), and the position the search came from was asked."""
         cards: cython.p_uchar = board.cards
         size: cython.p_uchar = board.size
+        where: cython.p_uchar = self.where
+        rank: cython.p_uchar = self.rank
+        stride: cython.Py_ssize_t = STRIDE
+        f: cython.Py_ssize_t = self.foundation
+        p: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        for i in range(52):
+            where[i] = NONE
+        for p in range(self.count):
+            if p != f:
+                for i in range(p * stride, p * stride + size[p]):
+                    where[cards[i]] = p
+        if board.used and size[f]:
+            return self.unmatched(rank[cards[f * stride + size[f] - 1]])
+        for r in range(1, 14):  # noqa: SIM110 (a C loop, compiled)
+            if not 0 < self.total - r < r and self.unmatched(r):  # (each two ranks once)
+                return True
+        return False
+
+    def unmatched(self, r: cython.Py_ssize_t) -> cython.bint:
+        """Whether the cards of rank ``r`` and of the rank that makes the total with it
+        cannot all be matched, each used once, so that every card left to clear has a
+        partner (``where``: each card's pile, as ``hopeless`` read it)."""
         where: cython.p_uchar = self.where
         related: cython.p_uchar = self.related
         on_table: cython.p_uchar = self.on_table
@@ -254,80 +283,64 @@ class Partners:
         piles: cython.p_uchar = self.piles
         adj: cython.p_uchar = self.adj
         count: cython.Py_ssize_t = self.count
-        stride: cython.Py_ssize_t = STRIDE
-        total: cython.Py_ssize_t = self.total
         gone: cython.Py_ssize_t = NONE
+        other: cython.Py_ssize_t = self.total - r
         p: cython.Py_ssize_t
         i: cython.Py_ssize_t
         j: cython.Py_ssize_t
-        r: cython.Py_ssize_t
-        other: cython.Py_ssize_t
-        c: cython.Py_ssize_t
         n: cython.Py_ssize_t
         na: cython.Py_ssize_t
         mask: cython.Py_ssize_t
         cleared: cython.Py_ssize_t  # per side, as bits: the cards left to clear
         reach: cython.Py_ssize_t  # the sets of the second rank's cards matched so far, as bits
         after: cython.Py_ssize_t
-        for c in range(52):
-            where[c] = gone
-        for p in range(count):
-            if p != self.foundation:
-                for i in range(p * stride, p * stride + size[p]):
-                    where[cards[i]] = p
-        for r in range(1, 14):
-            other = total - r
-            if other == 0 or other == r:
-                continue  # a card that leaves alone; a pair of one rank is left to the search
-            if other < 0 or other > 13:
-                for i in range((r - 1) * 4, r * 4):  # no rank makes the total with it
-                    p = where[of_rank[i]]
-                    if p != gone and on_table[p]:
-                        return True
-                continue
-            if other < r:
-                continue  # (matched already, as the pair other, r)
-            n = 0
-            cleared = 0
-            for i in range((r - 1) * 4, r * 4):
+        if other == 0 or other == r:
+            return False  # a card that leaves alone; a pair of one rank is left to the search
+        if other < 0 or other > 13:
+            for i in range((r - 1) * 4, r * 4):  # no rank makes the total with it
                 p = where[of_rank[i]]
-                if p != gone:
-                    cleared |= on_table[p] << n
-                    piles[n] = p
-                    n += 1
-            na = n
-            for i in range((other - 1) * 4, other * 4):
-                p = where[of_rank[i]]
-                if p != gone:
-                    cleared |= on_table[p] << n
-                    piles[n] = p
-                    n += 1
-            if not cleared:
-                continue
-            for i in range(na):
-                adj[i] = 0
-                for j in range(na, n):
-                    if not (on_table[piles[i]] and on_table[piles[j]]
-                            and related[piles[i] * count + piles[j]]):
-                        adj[i] |= 1 << (j - na)
-            reach = 1  # the empty set
-            for i in range(na):
-                after = 0
-                for mask in range(16):
-                    if reach >> mask & 1:
-                        if not cleared >> i & 1:
-                            after |= 1 << mask  # left over
-                        for j in range(n - na):
-                            if adj[i] >> j & 1 and not mask >> j & 1:
-                                after |= 1 << (mask | 1 << j)
-                reach = after
-            cleared >>= na
+                if p != gone and on_table[p]:
+                    return True
+            return False
+        n = 0
+        cleared = 0
+        for i in range((r - 1) * 4, r * 4):
+            p = where[of_rank[i]]
+            if p != gone:
+                cleared |= on_table[p] << n
+                piles[n] = p
+                n += 1
+        na = n
+        for i in range((other - 1) * 4, other * 4):
+            p = where[of_rank[i]]
+            if p != gone:
+                cleared |= on_table[p] << n
+                piles[n] = p
+                n += 1
+        if not cleared:
+            return False
+        for i in range(na):
+            adj[i] = 0
+            for j in range(na, n):
+                if not (on_table[piles[i]] and on_table[piles[j]]
+                        and related[piles[i] * count + piles[j]]):
+                    adj[i] |= 1 << (j - na)
+        reach = 1  # the empty set
+        for i in range(na):
+            after = 0
             for mask in range(16):
-                if reach >> mask & 1 and mask & cleared == cleared:
-                    break
-            else:
-                return True
-        return False
+                if reach >> mask & 1:
+                    if not cleared >> i & 1:
+                        after |= 1 << mask  # left over
+                    for j in range(n - na):
+                        if adj[i] >> j & 1 and not mask >> j & 1:
+                            after |= 1 << (mask | 1 << j)
+            reach = after
+        cleared >>= na
+        for mask in range(16):  # noqa: SIM110 (a C loop, compiled)
+            if reach >> mask & 1 and mask & cleared == cleared:
+                return False
+        return True
 
 
 def partners(rules: RuleSet) -> Partners | None:

@@ -126,3 +126,33 @@ def test_partners_call_lost_only_what_no_search_wins(rules: engine.RuleSet) -> N
                     break
             st.play(rng.choice(st.legal_moves()))
     assert lines >= 4 and decided >= 15, (lines, decided)
+
+
+@pytest.mark.parametrize("rules", PAIRED, ids=lambda r: r.key)
+def test_partners_asked_after_a_move_answer_as_asked_afresh(rules: engine.RuleSet) -> None:
+    """After a move, ``Partners`` matches only the ranks of the card last removed: along
+    random games from deals it passed, the same answer as for a board made afresh of the
+    position, where it matches every rank."""
+    check = partners(rules)
+    assert check is not None
+    rng = random.Random(3)
+    asked = flagged = 0
+    for deal in range(100):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        board = PairBoard(st)
+        if check.hopeless(board):
+            continue
+        while True:
+            codes, status = board.legal()
+            if status != PLAYING or not codes:
+                break
+            m = rng.choice(codes)
+            board.play(m)
+            st.play(board.move_of(m))
+            hopeless = check.hopeless(board)
+            assert hopeless == check.hopeless(PairBoard(st)), (deal, st.ply)
+            asked += 1
+            if hopeless:
+                flagged += 1
+                break
+    assert asked >= 1000 and flagged >= 10, (asked, flagged)
