@@ -10,6 +10,8 @@ beat and are beaten; its other moves are the shared rules'. Each lists those mov
 plays a discard as cards moved to the discard pile, which it takes back as a ``Board`` takes
 back any move. tests/engine/test_pair_board.py and test_beaten_board.py hold them to the
 engine at every position of random games, and their searches to those through the state.
+``Partners`` proves a position of a ``PairRule`` lost where the cards left to clear cannot
+all find partners (``depth.Choice`` asks it).
 
 A removal is ``EXTRA | a | b << 8 | k << 16``: ``k`` cards, from pile ``a`` (and ``b``). A
 beaten card discarded is a move of one card to the discard pile, as a ``Board`` numbers it.
