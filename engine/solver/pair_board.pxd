@@ -21,11 +21,12 @@ cdef class PairBoard(Board):
 
 
 cdef class Partners:
-    cdef public Py_ssize_t total, count, foundation
+    cdef public Py_ssize_t total, count, foundation, stack
     cdef public bytes related, on_table, of_rank, rank
     cdef public bytearray where, piles, adj
 
     cpdef bint hopeless(self, Board board)
+    cdef bint buried(self, Board board)
     cdef bint unmatched(self, Py_ssize_t r)
 
 

@@ -210,7 +210,8 @@ class Partners:
     A card's partner is a card of the rank that makes the total with it, still in play, and
     not in a pile lying over its own or under it, however far (``covered_by``): one of the
     two would stay covered until the other had gone. A card in the stock or a waste may
-    partner any card (conservatively: when it comes up is not asked). Each card leaves
+    partner any card (conservatively: when it comes up is not asked), but for those buried
+    in the waste for good (``buried``). Each card leaves
     once, so for each two ranks that make the total, the cards of one are matched with
     those of the other, and every card left to clear needs a match. Table cards never move
     to another pile, so where each lies is read from the board; the search asks after each
@@ -239,6 +240,9 @@ class Partners:
         self.related = bytes(related)
         self.on_table = bytes(p in table for p in range(count))
         self.foundation = rules.by_kind[Kind.FOUNDATION][0]
+        #: The waste the stock's cards pile up on (the second, where the first's card moves
+        #: on), where only the top card may leave; ``NONE``: no stock.
+        self.stack = (rules.by_kind.get(Kind.WASTE) or [NONE])[-1]
         #: The four cards of each rank, Aces first.
         self.of_rank = bytes(sorted(range(52), key=lambda c: RANK[c]))
         self.rank = bytes(RANK)
@@ -248,10 +252,11 @@ class Partners:
 
     def hopeless(self, board: Board) -> cython.bint:
         """Whether the cards left to clear cannot all find partners (read from ``board``).
-        After a move of the search's own (``Board.used``), only the two ranks of the card
-        last removed are matched: nothing else changed the others' matching (a removal
-        takes cards of one total; a deal moves cards between stock and wastes, whose cards
-        partner any), and the position the search came from was asked."""
+        After a move of the search's own (``Board.used``), while no card is buried, only the
+        two ranks of the card last removed are matched: nothing else changed the others'
+        matching (a removal takes cards of one total; a deal moves cards between stock and
+        wastes, whose cards partner any), and the position the search came from was
+        asked."""
         cards: cython.p_uchar = board.cards
         size: cython.p_uchar = board.size
         where: cython.p_uchar = self.where
@@ -267,10 +272,47 @@ class Partners:
             if p != f:
                 for i in range(p * stride, p * stride + size[p]):
                     where[cards[i]] = p
-        if board.used and size[f]:
+        if not self.buried(board) and board.used and size[f]:
             return self.unmatched(rank[cards[f * stride + size[f] - 1]])
         for r in range(1, 14):  # noqa: SIM110 (a C loop, compiled)
             if not 0 < self.total - r < r and self.unmatched(r):  # (each two ranks once)
+                return True
+        return False
+
+    def buried(self, board: Board) -> cython.bint:
+        """Whether cards of the waste pile lie for good under one that can never leave, no
+        card of the rank it needs being in play outside that pile (the cards over it must
+        leave before it, those under it after); those are then out of play for ``where``.
+        Such a card stays for good, and so do the cards under it: once buried, always."""
+        cards: cython.p_uchar = board.cards
+        size: cython.p_uchar = board.size
+        where: cython.p_uchar = self.where
+        rank: cython.p_uchar = self.rank
+        of_rank: cython.p_uchar = self.of_rank
+        stride: cython.Py_ssize_t = STRIDE
+        s: cython.Py_ssize_t = self.stack
+        gone: cython.Py_ssize_t = NONE
+        k: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        p: cython.Py_ssize_t
+        need: cython.Py_ssize_t
+        stuck: cython.bint
+        if s == gone:
+            return False
+        for k in range(s * stride + size[s] - 1, s * stride, -1):  # (the bottom card: none under)
+            need = self.total - rank[cards[k]]
+            if need == 0:
+                continue  # it leaves alone
+            stuck = True
+            if 0 < need <= 13:
+                for i in range((need - 1) * 4, need * 4):
+                    p = where[of_rank[i]]
+                    if p != gone and p != s:
+                        stuck = False
+                        break
+            if stuck:
+                for i in range(s * stride, k):
+                    where[cards[i]] = gone
                 return True
         return False
 

@@ -12,6 +12,7 @@ import random
 import pytest
 
 import engine
+from engine.cards import RANK
 from engine.core import PLAYING, REMOVE, WON, State
 from engine.solver import Budget, Outcome, solve
 from engine.solver.board import DEAL
@@ -156,3 +157,62 @@ def test_partners_asked_after_a_move_answer_as_asked_afresh(rules: engine.RuleSe
                 flagged += 1
                 break
     assert asked >= 1000 and flagged >= 10, (asked, flagged)
+
+
+def partnerless(rules: engine.RuleSet, st: State, buried: bool) -> bool:
+    """``Partners.hopeless`` written again plainly: for each two ranks of 13, whether some
+    choice of distinct partners covers every table card of the two; ``buried``: with the
+    cards of the second waste out of play under one that nothing outside it partners."""
+    over = rules.covered_by()
+
+    def above(p: int) -> set[int]:
+        return set().union(*({q} | above(q) for q in over.get(p, ())))
+
+    table = {p for p, k in enumerate(rules.pile_kinds) if k in ("tableau", "reserve")}
+    w2 = rules.by_kind["waste"][-1]
+    where = {c: p for p, pile in enumerate(st.piles) if p != rules.by_kind["foundation"][0]
+             for c in pile}
+    if buried:
+        for i in range(len(st.piles[w2]) - 1, 0, -1):
+            need = 13 - RANK[st.piles[w2][i]]
+            if need and not any(where.get(c, w2) != w2 for c in range(52) if RANK[c] == need):
+                for c in st.piles[w2][:i]:
+                    del where[c]
+                break
+
+    def pairs(a: int, b: int) -> bool:
+        p, q = where[a], where[b]
+        return not (p in table and q in table and (p == q or q in above(p) or p in above(q)))
+
+    def matched(needed: list[int], used: frozenset[int]) -> bool:
+        """Whether each card of ``needed`` not in ``used`` gets its own partner."""
+        left = [c for c in needed if c not in used]
+        if not left:
+            return True
+        c = left[0]
+        return any(matched(left, used | {c, d}) for d in where
+                   if RANK[d] == 13 - RANK[c] and d not in used and pairs(c, d))
+
+    return not all(matched([c for c in where if RANK[c] in (r, 13 - r) and where[c] in table],
+                           frozenset()) for r in range(1, 7))
+
+
+def test_partners_answer_as_written_plainly() -> None:
+    """Along random games of Pyramid easy, ``Partners.hopeless`` is ``partnerless`` with the
+    buried cards, which tells some positions from the same check without them."""
+    rules = engine.get("pyramid", "easy")
+    check = partners(rules)
+    assert check is not None
+    rng = random.Random(11)
+    asked = by_burial = 0
+    for deal in range(60):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        while st.status == PLAYING and st.legal_moves():
+            hopeless = partnerless(rules, st, buried=True)
+            assert check.hopeless(PairBoard(st)) == hopeless, (deal, st.ply)
+            asked += 1
+            by_burial += hopeless and not partnerless(rules, st, buried=False)
+            if hopeless:
+                break
+            st.play(rng.choice(st.legal_moves()))
+    assert asked > 500 and by_burial >= 3, (asked, by_burial)
