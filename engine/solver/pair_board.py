@@ -211,11 +211,10 @@ class Partners:
     not in a pile lying over its own or under it, however far (``covered_by``): one of the
     two would stay covered until the other had gone. A card in the stock or a waste may
     partner any card (conservatively: when it comes up is not asked), but for those buried
-    in the waste for good (``buried``). Each card leaves
-    once, so for each two ranks that make the total, the cards of one are matched with
-    those of the other, and every card left to clear needs a match. Table cards never move
-    to another pile, so where each lies is read from the board; the search asks after each
-    removal (a deal takes nothing away)."""
+    in the waste for good (``buried``). Each card leaves once, so for each two ranks that
+    make the total, the cards of one are matched with those of the other, and every card
+    left to clear needs a match. Table cards never move to another pile, so where each lies
+    is read from the board."""
 
     def __init__(self, rules: RuleSet) -> None:
         pairs = rules.pair_rule

@@ -33,9 +33,9 @@ def live_node(redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, int]]:
 
 
 def test_joining_on_the_daily_page_opens_the_deal_when_it_is_dealt(page_for, live_node) -> None:
-    live_node, at_ms = live_node
-    page = page_for("Liv", live_node.url)
-    page.goto(live_node.url + "/#/daily")
+    node, at_ms = live_node
+    page = page_for("Liv", node.url)
+    page.goto(node.url + "/#/daily")
     box = page.locator(".live-edition")
     expect(box.locator(".live-edition-when")).to_contain_text("(your time)", timeout=WAIT)
     item = box.locator(f".live-edition-item[data-game={GAME}]")
