@@ -57,12 +57,13 @@ redis:
 # Four workers (pytest-xdist) on two cores, each taking whole files, so a module's fixtures (its
 # nodes, its Redis database) stay with its tests; each worker has its own redis-server, Redis
 # Cluster and browser. Two workers left the cores idle while tests waited on servers, timers
-# and browsers; six took longer than four (15:32 against 14:17), each with servers and a
-# browser of its own for the same work. The slowest tests are listed at the end: where the
-# suite's time goes.
+# and browsers; three took longer than four (12:19 against 11:31), six too (15:32 against
+# 14:17), each with servers and a browser of its own for the same work. The files go out in
+# the order tests/conftest.py gives (LONGEST_FIRST), not reordered by their test counts. The
+# slowest tests are listed at the end: where the suite's time goes.
 TEST_WORKERS ?= 4
 test: lint system
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 # Benchmarks against baselines measured in the same run: writes bench/results.md (not a test).
 bench: $(VENV)/.test system

@@ -144,3 +144,11 @@ def test_every_citation_of_a_rule_page_names_one_that_exists():
             if why := broken(RULES / "x.md", m.group(1) + (m.group(2) or "")):
                 bad.append(f"{path.relative_to(ROOT)}: {why}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_files_handed_out_first_exist():
+    """A file renamed or removed would quietly leave the order of a distributed run."""
+    from tests.conftest import LONGEST_FIRST
+
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
+    assert [name for name in LONGEST_FIRST if not (ROOT / "tests" / name).is_file()] == []
