@@ -183,7 +183,7 @@ def pytest_configure(config: pytest.Config) -> None:
 #: so a waiting file costs nothing while three others keep the cores busy, but two or three
 #: waiting together leave a core idle. The other files follow, those with more tests first
 #: (pytest-xdist's own order, whose reordering `make test` turns off so that this one stands).
-#: Measured (the cores' busy share, one-second samples, up to the last file's end): 92.8% in
+#: Measured (the cores' busy share, two-second samples, up to the last file's end): 92.8% in
 #: the order by test counts alone, where the waiting files came last together; 96.1% in this.
 LONGEST_FIRST = (
     "e2e/test_fit.py", "bench/test_soak.py", "server/test_fuzz.py", "server/test_matches.py",
