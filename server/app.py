@@ -85,7 +85,7 @@ log = logging.getLogger("samedeal")
 #: What the server is made of: each feature's operations, socket messages, REST routes and
 #: jobs (server/feature.py), in the order its routes are matched and its sweep steps run.
 FEATURES = register(
-    MATCHES,  # first: the sweep's heartbeat comes before any presence
+    MATCHES,
     ACCOUNTS,
     SESSIONS,
     HINTS,
@@ -300,9 +300,9 @@ def web_root(settings: Settings) -> Path | None:
 
 
 async def background(sv: Services, stop: asyncio.Event) -> None:
-    """The sweep and the match timers, from the moment the pub/sub connection is made: a node
-    started before Redis waits here quietly (the connection logs each try) instead of failing
-    every second until then."""
+    """The sweep and the features' loops (the heartbeat, the match timers), from the moment
+    the pub/sub connection is made: a node started before Redis waits here quietly (the
+    connection logs each try) instead of failing every second until then."""
     while not sv.hub.ready:
         if await pause(stop, 0.1):
             return
@@ -311,13 +311,12 @@ async def background(sv: Services, stop: asyncio.Event) -> None:
 
 
 async def sweep(sv: Services, stop: asyncio.Event) -> None:
-    """Every node, every ``sweep_interval`` until ``stop``: its heartbeat (taking back the match
-    presence counted by nodes that died), end races past their time limit, close daily
-    attempts past their deadline, record the reveals now due, fetch a missing beacon round
-    (until it comes), complete the follow-ups of ended games that no node
+    """Every node, every ``sweep_interval`` until ``stop``: end races past their time limit,
+    close daily attempts past their deadline, record the reveals now due, fetch a missing
+    beacon round (until it comes), complete the follow-ups of ended games that no node
     completed within their grace, and expire unanswered challenges (all idempotent, so nodes
     may overlap)."""
-    while True:  # the first sweep at once: the heartbeat comes before any socket's presence
+    while True:  # the first sweep at once
         for job in FEATURES.sweeps(sv):
             try:
                 # A test hook counts each job's store calls (server/crash_points.py); else off.

@@ -94,7 +94,8 @@ class Settings:
     #: none finished, none unmoved for ``cache_idle`` seconds.
     cache_size: int = 4000
     cache_idle: float = 600.0
-    #: Seconds between sweeps for races past their time limit and daily attempts past the day.
+    #: Seconds between sweeps for races past their time limit and daily attempts past the day,
+    #: and between a node's heartbeats.
     sweep_interval: float = 1.0
     #: Seconds the work that follows a game's end (ending the race, recording results and
     #: ratings, the daily board) is left to the node that started it before any node's sweep
@@ -102,8 +103,8 @@ class Settings:
     followup_grace: float = 2.0
     #: Seconds between the turn timer's placements for a match player away past the grace.
     absent_pace: float = 1.0
-    #: Seconds without a heartbeat (one each sweep) after which a node counts as dead, and the
-    #: match players it counted present (their sockets died with it) as away.
+    #: Seconds without a heartbeat (one every ``sweep_interval``) after which a node counts as
+    #: dead, and the match players it counted present (their sockets died with it) as away.
     node_timeout: float = 15.0
     #: The daily deals' HMAC secret for days before the first chain of day secrets; empty: a
     #: random one made once and kept in Redis.

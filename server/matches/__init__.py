@@ -194,8 +194,8 @@ class Matches:
     async def present(self, mid: str, pid: str, delta: int, ledger: bool = True) -> None:
         await self.presence.present(mid, pid, delta, ledger)
 
-    async def keep_presence(self) -> None:
-        await self.presence.keep()
+    async def beat(self, stop: asyncio.Event) -> None:
+        await self.presence.beat(stop)
 
     async def leave_nodes(self) -> None:
         await self.presence.leave_nodes()

@@ -169,8 +169,7 @@ FEATURE = Feature(
     ],
     streams=[Stream("match", summary, ended=frozenset({"match.ended"}), owned=OWNED,
                     own=own_grid, presence=present)],
-    # the heartbeat first: it takes back the match presence counted by nodes that died
-    sweeps=lambda sv: [sv.matches.keep_presence],
-    loops=lambda sv, stop: [sv.matches.run_timers(stop)],
+    # the heartbeat, which takes back the match presence counted by nodes that died
+    loops=lambda sv, stop: [sv.matches.beat(stop), sv.matches.run_timers(stop)],
     stop=stop,
 )

@@ -1,20 +1,25 @@
 """Who is at the table: a player is present while one of their sockets (on any node) follows
 the match. A node that dies cannot take its sockets' presence back, so each node keeps a
 ledger of what it counted and beats a heartbeat; the others take a silent node's presence
-back once its heartbeat stops."""
+back once its heartbeat stops. The heartbeat is a loop of its own, not a sweep job: a slow
+job (a beacon that does not answer, a long reveal) must not make a live node look dead."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import msgpack
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .. import store
 from ..accounts import new_id
 from ..errors import ApiError
+from ..loops import pause
 from ..store import script_replies, scripts
 from .book import Book
 from .record import Match
@@ -57,10 +62,23 @@ class Presence:
         if await redis.hincrby(key, f"{mid} {pid}", delta) <= 0:
             await redis.hdel(key, f"{mid} {pid}")
 
+    async def beat(self, stop: asyncio.Event) -> None:
+        """Every node, every ``sweep_interval`` until ``stop`` (the first at once, before any
+        socket's presence counts): ``keep``. A failing store only delays it."""
+        while True:
+            try:
+                await self.keep()
+            except (RedisConnectionError, RedisTimeoutError) as e:  # one line, not a trace
+                log.warning("the heartbeat could not reach the store (%s); trying again", e)
+            except Exception:
+                log.exception("the heartbeat failed; trying again")
+            if await pause(stop, self.book.settings.sweep_interval):
+                return
+
     async def keep(self) -> None:
-        """Every sweep: this node's heartbeat; and a node silent past ``node_timeout`` (killed,
-        its sockets gone without a word) has its players' presence taken back, by whichever
-        node claims it first."""
+        """This node's heartbeat; and a node silent past ``node_timeout`` (killed, its
+        sockets gone without a word) has its players' presence taken back, by whichever node
+        claims it first."""
         redis = self.book.redis
         now = await self.book.now()
         if await redis.zadd(store.NODES, {self.node: now}) and self._beating:

@@ -5,7 +5,9 @@ every player places the same called card; spectators see the same events and not
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import engine
 from engine.cards import TEXT, parse_card
 from server import store
 from server.transport import replies
-from tests.conftest import FAST, start_node
+from tests.conftest import FAST, free_port, start_node, stop_node
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
 
@@ -313,6 +315,43 @@ async def test_a_killed_nodes_players_count_as_away(
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+async def test_a_slow_sweep_job_does_not_make_a_live_node_look_dead(
+        redis_url: str, tmp_path: Path) -> None:
+    """Each sweep of these nodes waits on a beacon that takes connections and never answers
+    (three tries of 1.5 s each, past the 4 s node timeout); their heartbeats beat beside the
+    sweep, so neither node takes the other for dead and both players stay present."""
+    with socket.create_server(("127.0.0.1", free_port())) as silent:
+        env = {**FAST, "SAMEDEAL_BEACON_URL": f"http://127.0.0.1:{silent.getsockname()[1]}",
+               "SAMEDEAL_BEACON_TIMEOUT": "1.5"}
+        started = [start_node(redis_url, tmp_path / f"node{i}.log", **env) for i in range(2)]
+        try:
+            (n0, _), (n1, _) = started
+            _, a_token = await player(n0, "Patient", "human")
+            _, b_token = await player(n1, "Steady", "human")
+            a, b = await Ws.open(n0, a_token), await Ws.open(n1, b_token)
+            mid = (await a.request({"type": "match.create", "game": "poker-square",
+                                    "variant": "easy", "seats": 2, "turn_time": 600}))["match"]
+            assert (await b.request({"type": "match.join", "match": mid}))["type"] == "match"
+            await asyncio.sleep(9)  # a stalled sweep on each node, and a node timeout past it
+            for ws in (a, b):
+                await ws.drain(0.3)
+                assert not [m for m in ws.received if m.get("type") == "match.away"]
+            summary = await a.request({"type": "match.get", "match": mid})
+            assert not any(p["away"] for p in summary["players"]), summary
+            silent.setblocking(False)
+            asked = 0
+            with contextlib.suppress(BlockingIOError):
+                while True:
+                    silent.accept()[0].close()
+                    asked += 1
+            assert asked >= 4, asked  # each node's sweep did wait on the beacon
+            for ws in (a, b):
+                await ws.close()
+        finally:
+            for node, proc in started:
+                stop_node(proc, node.log)
 
 
 # ----- called-card Poker and Cribbage Square ---------------------------------------------
