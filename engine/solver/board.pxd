@@ -11,7 +11,7 @@ cdef class Layout:
     cdef public dict decoded
     cdef public bytes kind, unit, fill, capacity, limit, turning, build, tables, sources
     cdef public bytes foundations, wastes, tableau, rest, cleared, alone, sunk, dealt
-    cdef public bytes fill_from, refiller, refilled, room, cells
+    cdef public bytes fill_from, refiller, refilled, room, cells, canon
     cdef public list targets, lone, groups, sunk_groups, spaces
 
 

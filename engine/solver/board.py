@@ -35,7 +35,7 @@ from ..core import LOST, MOVE, PLAYING, STOCK, WON, Move, State
 from ..options import Carry, Deals, Fill, Goal, Kind, Scoring, Unit
 from ..piles import below
 from ..rules import RuleSet
-from .position import dealt_columns, endless, interchangeable, own_hooks, sink_piles
+from .position import card_codes, dealt_columns, endless, interchangeable, own_hooks, sink_piles
 
 #: The hooks the shared rules run when listing, playing and judging moves: a rule set with
 #: its own version of any of them plays by rules a board does not know.
@@ -167,6 +167,8 @@ class Layout:
         self.sunk = bytes(p for p in sorted(sunk) if p not in flat)
         self.groups = [bytes(g) for g in grouped if not sunk & set(g)]
         self.sunk_groups = [bytes(g) for g in grouped if sunk & set(g)]
+        #: What the key writes for each card: its rank alone where no rule reads suits.
+        self.canon = card_codes(rules)
         #: The one foundation is a discard pile (``RuleSet.discard``): keyed by its size alone,
         #: as ``position.discarded`` keys it (``pair_board.PairBoard``).
         self.discard = bool(rules.discard)
@@ -760,9 +762,12 @@ class Board:
     def key(self) -> object:
         """The position without its history, as ``position.key_maker`` keys it: equal for
         two positions exactly when theirs are (the same piles sorted, foundations no card
-        leaves by size and top card, the endless stock's pass count left out). Written into
-        one buffer, so that the compiled build makes it in C."""
+        leaves by size and top card, the endless stock's pass count left out, each card as
+        ``position.card_codes`` writes it). Written into one buffer, so that the compiled
+        build makes it in C."""
         lay: Layout = self.layout
+        codes: bytes = lay.canon  # a local reference: the pointer below stays valid
+        canon: cython.p_uchar = codes
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
         down: cython.p_uchar = self.down
@@ -803,7 +808,7 @@ class Board:
         for i in range(k):
             p = order[i]
             for j in range(size[p]):
-                out[n] = cards[p * stride + j]
+                out[n] = canon[cards[p * stride + j]]
                 n += 1
             out[n] = sep
             n += 1
@@ -833,8 +838,11 @@ class Board:
         return bytes(out[:n])
 
     def sort_piles(self, start: cython.Py_ssize_t, end: cython.Py_ssize_t) -> None:
-        """Sort the key's pile order from ``start`` to ``end`` by the piles' cards, by
-        insertion: the order is the last key's, so a move costs it a few steps."""
+        """Sort the key's pile order from ``start`` to ``end`` by the piles' cards as the key
+        writes them, by insertion: the order is the last key's, so a move costs it a few
+        steps."""
+        codes: bytes = self.layout.canon  # a local reference: the pointer below stays valid
+        canon: cython.p_uchar = codes
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
         order: cython.p_uchar = self.order
@@ -851,9 +859,9 @@ class Board:
                 q = order[i - 1]
                 j = 0  # p before q: at the first card they differ, or shorter
                 while j < size[p] and j < size[q] and (
-                        cards[p * stride + j] == cards[q * stride + j]):
+                        canon[cards[p * stride + j]] == canon[cards[q * stride + j]]):
                     j += 1
-                if not (cards[p * stride + j] < cards[q * stride + j] if (
+                if not (canon[cards[p * stride + j]] < canon[cards[q * stride + j]] if (
                         j < size[p] and j < size[q]) else size[p] < size[q]):
                     break
                 order[i] = q
@@ -871,7 +879,7 @@ class Board:
         size: cython.Py_ssize_t = self.size[p]
         out[n] = self.down[p]
         out[n + 1] = size
-        out[n + 2] = cards[p * stride + size - 1] if size and not lay.discard else 0
+        out[n + 2] = lay.canon[cards[p * stride + size - 1]] if size and not lay.discard else 0
         return n + 3
 
 

@@ -12,7 +12,9 @@ cards) and the state's vars, which is everything a rule set reads, except:
   deals to by place (``dealt_columns``) sorted too, those it deals no more cards to;
 - foundations no card leaves (``sink_piles``), in a game played to a win: only their size
   and top card, so two orders of play to the same foundations are one node; a discard pile
-  (``RuleSet.discard``) its size alone, since no rule reads its top card.
+  (``RuleSet.discard``) its size alone, since no rule reads its top card;
+- in a game no rule of which reads a card's suit (``suit_blind``), each card as its rank
+  alone, so that positions that differ only by which card of a rank lies where are one node.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
     import cython  # (docs/solver.md "Compiled")
 
 from ..core import State
-from ..options import Deals
+from ..options import Deals, Scoring, SuitRule
 from ..piles import CELL, FOUNDATION, TABLEAU, Group
 from ..rules import RuleSet
 
@@ -60,6 +62,25 @@ def interchangeable(rules: RuleSet) -> list[list[int]]:
     dealt = rules.stock.to if rules.stock is not None else None
     return [piles for g, piles in symmetric(rules)
             if not (dealt in (Deals.TABLEAU, Deals.FOUNDATION) and g.kind.value == dealt.value)]
+
+
+def suit_blind(rules: RuleSet) -> bool:
+    """Whether no rule of ``rules`` reads a card's suit, so that which card of a rank lies
+    where is all one to the game: every pile builds by rank alone (``SuitRule.ANY``), no
+    group collects runs (a run collected is one suit), the game is played to a win (a score
+    may count suits), and no move hook is the rule set's own. Its own end-of-game rule
+    (``useful``) the searches play without (``state_board.board_for``). Judged from
+    declarations only, as ``interchangeable`` is."""
+    return (rules.scoring != Scoring.POINTS and rules.collector is None
+            and not own_hooks(rules, MOVE_HOOKS)
+            and all(g.build is None or g.build.suit == SuitRule.ANY for g in rules.groups))
+
+
+def card_codes(rules: RuleSet) -> bytes:
+    """What a key writes for each card, as a ``bytes.translate`` table: the card itself, or
+    where the game is ``suit_blind`` the card of its rank in the first suit."""
+    blind = suit_blind(rules)
+    return bytes(b % 13 if blind and b < DECK else b for b in range(256))
 
 
 def dealt_columns(rules: RuleSet) -> tuple[list[int], int]:
@@ -144,6 +165,8 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
     plain_groups = [g for g in groups if not sunk & set(g)]
     sunk_groups = [g for g in groups if sunk & set(g)]
     code = discarded if rules.discard else sink  # a discard pile is a group of one, alone
+    written = card_codes(rules)
+    blind = suit_blind(rules)
     assert all(set(g) <= sunk for g in sunk_groups)  # a group is of one kind and unit
 
     def norm_vars(vars: dict[str, int]) -> tuple[tuple[str, int], ...]:
@@ -155,7 +178,7 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
             vars["progress"] = min(vars.get("progress", 0), 1)
         return tuple(vars.items())
 
-    if not groups and not sunk and not dealt:
+    if not groups and not sunk and not dealt and not blind:
         def plain(st: State) -> Key:
             return (bytes(st.down) + b"\xff".join(map(bytes, st.piles)), norm_vars(st.vars))
         return plain
@@ -166,10 +189,12 @@ def key_maker(rules: RuleSet, sinks: bool = True) -> Callable[[State], Key]:
 
     def sorted_key(st: State) -> Key:
         # The face-down counts, a separator, each pile's cards ended by a separator, then
-        # the foundations no card leaves, three bytes each (``sink``). A group's piles in
-        # their own order: cards are unique, so two are equal only when both are empty.
+        # the foundations no card leaves, three bytes each (``sink``), every card as
+        # ``card_codes`` writes it. A group's piles in the order of their cards.
         # Written into one buffer, typed so that the compiled build loops over cards in C.
         piles: list[list[int]] = st.piles
+        if blind:
+            piles = [list(bytes(pile).translate(written)) for pile in piles]
         down: list[int] = st.down
         out: cython.p_uchar = buf
         n: cython.Py_ssize_t = 0

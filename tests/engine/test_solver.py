@@ -22,7 +22,14 @@ from engine.solver.bestfirst import Promise, best_first
 from engine.solver.board import Board
 from engine.solver.depth import Choice, DepthFirst, chosen, stuck
 from engine.solver.moves import successors, talon_piles, twin_groups
-from engine.solver.position import dealt_columns, interchangeable, key_maker, sink_piles
+from engine.solver.position import (
+    card_codes,
+    dealt_columns,
+    interchangeable,
+    key_maker,
+    sink_piles,
+    suit_blind,
+)
 from engine.solver.state_board import board_for
 
 RULE_SETS = engine.rule_sets()
@@ -268,17 +275,18 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
         rules: engine.RuleSet) -> None:
     """The piles' part of a key is equal for two positions exactly when their piles are,
     but for the order of an interchangeable group's piles (and of the columns the stock
-    deals no more cards to) and, in a foundation no card
-    leaves, the cards below its top: checked against that definition, written out plainly
-    here, on positions of a random game of every rule set and on the same positions with
-    two piles of a group swapped, one face-down card fewer, or a foundation's top card
-    swapped with another pile's."""
+    deals no more cards to), in a foundation no card leaves, the cards below its top and,
+    where no rule reads a card's suit, which card of a rank lies where: checked against that
+    definition, written out plainly here, on positions of a random game of every rule set
+    and on the same positions with two piles of a group swapped, one face-down card fewer,
+    a foundation's top card swapped with another pile's, or two cards of a rank swapped."""
     rng = random.Random(rules.key)
     key = key_maker(rules)
     groups = interchangeable(rules)
     dealt, keep = dealt_columns(rules)
     sunk = set(sink_piles(rules))
     grouped = {p for g in groups for p in g}
+    codes = card_codes(rules)
 
     def free(st: engine.State) -> list[int]:
         """The columns the stock deals no more cards to (all but its next deals' by place)."""
@@ -286,7 +294,7 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
 
     def plainly(st: engine.State) -> object:
         def part(p: int) -> object:
-            pile = st.piles[p]
+            pile = list(bytes(st.piles[p]).translate(codes))
             if p in sunk and rules.discard:
                 return (st.down[p], len(pile))
             return (st.down[p], len(pile), tuple(pile[-1:])) if p in sunk else (
@@ -320,6 +328,14 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
             else:
                 continue
             seen.append((plainly(changed), key(changed)[0]))
+        at = {c: (p, i) for p, pile in enumerate(st.piles) for i, c in enumerate(pile)}
+        for c in rng.sample(sorted(at), min(4, len(at))):
+            twin_card = next((d for d in at if d != c and d % 13 == c % 13), None)
+            if twin_card is not None:
+                (p, i), (q, j) = at[c], at[twin_card]
+                changed = st.copy()
+                changed.piles[p][i], changed.piles[q][j] = twin_card, c
+                seen.append((plainly(changed), key(changed)[0]))
         moves = st.legal_moves()
         if not moves:
             break
@@ -327,6 +343,26 @@ def test_the_key_tells_two_positions_apart_exactly_where_a_rule_could(
     for a, ka in seen:
         for b, kb in seen:
             assert (a == b) == (ka == kb)
+
+
+def test_where_no_rule_reads_suits_cards_are_keyed_by_rank() -> None:
+    """Judged from the declarations: every pile builds by rank alone and nothing else reads
+    a suit. Spiderette builds in any suit but moves and collects runs of one; Bristol
+    difficult's foundations build in suit. There two cards of a rank swapped are one
+    position to the board's key as to the engine's; in Klondike they are two."""
+    blind = {r.key for r in RULE_SETS if suit_blind(r)}
+    assert blind == {"beleaguered-castle/easy", "bristol/easy", "eliminator/easy",
+                     "golf/easy", "golf/difficult"}
+    for key, alike in (("bristol/easy", True), ("klondike/easy", False)):
+        rules = engine.get(*key.split("/"))
+        st = rules.deal(b"\x05")
+        flat = [(p, i) for p, pile in enumerate(st.piles) for i in range(len(pile))]
+        (p, i), (q, j) = next((a, b) for a in flat for b in flat if a[0] != b[0] and (
+            st.piles[a[0]][a[1]] % 13 == st.piles[b[0]][b[1]] % 13))
+        twin = st.copy()
+        twin.piles[p][i], twin.piles[q][j] = st.piles[q][j], st.piles[p][i]
+        assert (key_maker(rules)(twin) == key_maker(rules)(st)) == alike
+        assert (Board(twin).key() == Board(st).key()) == alike
 
 
 @pytest.mark.parametrize("variant", ["easy", "difficult"])
