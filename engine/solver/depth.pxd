@@ -19,6 +19,7 @@ cdef class Choice:
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
     cpdef list ordered(self, Board board, object legal, bint after_deal)
+    cpdef Py_ssize_t linked(self, Board board, object legal)
     cpdef bint stuck(self, Board board)
     cpdef object after_deal(self, Board board)
     cdef unsigned long long takes(self, Board board, Py_ssize_t f)

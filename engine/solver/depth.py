@@ -147,8 +147,9 @@ class Choice:
     def choose(self, board: Board, legal: Sequence[int], after_deal: cython.bint) -> list[int]:
         """Of the board's ``legal`` moves, those worth trying, best first: none where cards
         wait on each other in a circle or a card left to clear has lost every partner
-        (``Partners``); a move the rule set calls costless alone; a safe
-        move alone (neither while a shuffled redeal is to come); else ``ordered``.
+        (``Partners``); where each card ends on one card (``succ``) and the stock is dealt,
+        a card onto that card alone (``linked``); a move the rule set calls costless alone;
+        a safe move alone (neither while a shuffled redeal is to come); else ``ordered``.
         ``after_deal``: the search came here by a deal from the stock, and tried every
         other move from the position before it."""
         lay: Layout = board.layout
@@ -161,8 +162,12 @@ class Choice:
         judge: cython.bint
         extra: cython.Py_ssize_t = EXTRA
         board.ready()
-        if self.succ is not None and self.stuck(board):
-            return []
+        if self.succ is not None:
+            if self.stuck(board):
+                return []
+            m = self.linked(board, legal)
+            if m >= 0:
+                return [m]
         if self.partners is not None and not after_deal and self.partners.hopeless(board):
             return []
         if self.reshuffles and board.redeal_ahead():
@@ -273,6 +278,44 @@ class Choice:
                     if ranked[i] == rank:
                         out.append(legal[i])
         return out
+
+    def linked(self, board: Board, legal: Sequence[int]) -> cython.Py_ssize_t:
+        """Where each card ends on one card (``moves.successors``) and the stock is dealt:
+        the first legal move that lays a card on the card it ends on, where every card from
+        that one down but the column's face-up bottom card lies on the card it ends on (-1 if
+        none). The card stays there for good (it may lie on no other). Played alone, it
+        costs no win: a won line lays that card there some time, and the line with that
+        move first still wins, every other move in it as legal as before (docs/solver.md,
+        The choice of moves). Not over a card that may move alone, nor over face-down ones:
+        one of them could have to come to rest on the cards laid over it."""
+        lay: Layout = board.layout
+        size: cython.p_uchar = board.size
+        down: cython.p_uchar = board.down
+        cards: cython.p_uchar = board.cards
+        ends: bytes = self.succ or b""  # (asked only where there is one)
+        succ: cython.p_uchar = ends
+        stride: cython.Py_ssize_t = STRIDE
+        deal: cython.Py_ssize_t = DEAL
+        extra: cython.Py_ssize_t = EXTRA
+        m: cython.Py_ssize_t
+        dst: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        at: cython.Py_ssize_t
+        if lay.stock_pile >= 0 and size[lay.stock_pile]:
+            return -1
+        for m in legal:
+            if m == deal or m >= extra:
+                continue
+            dst = (m >> 8) & 255
+            if not size[dst] or down[dst]:
+                continue  # a King to a space, or a card onto one over face-down cards
+            at = dst * stride
+            i = 1
+            while i < size[dst] and succ[cards[at + i]] == cards[at + i - 1]:
+                i += 1
+            if i == size[dst]:
+                return m
+        return -1
 
     def stuck(self, board: Board) -> cython.bint:
         """``moves.stuck`` on the board's columns."""
