@@ -460,12 +460,18 @@ async def test_the_timer_places_a_called_card_for_a_player_who_does_not(
     b = await Ws.open(nodes[1], b_token)
     mid = (await a.request({"type": "match.create", "game": "poker-square", "variant": "easy",
                             "seats": 2, "turn_time": 1}))["match"]
-    await b.request({"type": "match.join", "match": mid})
+    joined = await b.request({"type": "match.join", "match": mid})
+    assert joined["type"] == "match", joined
     you = await a.expect("match.you")
     for rnd in range(7):  # A places in the grid; B lets the timer place
         ack = await a.request({"type": "match.move", "match": mid, "move": you["legal"][0]})
         assert ack["type"] == "match.ack", ack
-        placed = await b.expect("match.placed", player=b_id, timeout=10)
+        try:
+            placed = await b.expect("match.placed", player=b_id, timeout=10)
+        except TimeoutError:  # what the match says of itself, to tell why
+            now = await a.request({"type": "match.get", "match": mid})
+            raise AssertionError(f"round {rnd}: no timer placement for B in 10 s; the "
+                                 f"match: {now}; B received: {b.received}") from None
         assert placed["by"] == "timer" and placed["round"] == rnd
         you = await a.expect("match.you", timeout=10)
     now = await b.request({"type": "match.get", "match": mid})
