@@ -17,6 +17,9 @@ from bench.common import start_server, stop
 @pytest.mark.parametrize("wire", ["samedeal.v2.json", "samedeal.v2.msgpack"])
 async def test_the_floor_acknowledges_and_relays_to_the_partner(redis_url: str,
                                                                 wire: str) -> None:
+    # Emptied first, so a database of its own: the worker's database 0 holds the state of
+    # the nodes its other tests share (tests/e2e/test_front_door.py empties this one too).
+    redis_url = redis_url.rsplit("/", 1)[0] + "/13"
     redis.Redis.from_url(redis_url).flushdb()
     proc, port = start_server("floor", redis_url=redis_url)
     url = f"ws://127.0.0.1:{port}/api/v1/ws"
