@@ -304,7 +304,8 @@ def test_a_card_laid_on_the_card_it_ends_on_alone_keeps_every_win() -> None:
         "t3": "3c 5d", "t4": "2c Ac 5h 5s Js Ts 9s 8s 3h 2h Ah", "t5": "Kd Qd",
         "t6": "Kh Qh Jh 2d Ad", "t7": "Kc Qc Jc Tc 9c 4d"}, down={"t1": 1, "t2": 2, "t3": 1})
     search = DepthFirst(st, None)
-    assert search.choice.linked(Board(st, ask=False), Board(st, ask=False).legal()[0]) == -1
+    board = Board(st, ask=False)
+    assert search.choice.linked(board, board.legal()[0]) == -1
     v = search.run(20_000)
     assert v.outcome == Outcome.WON and replays_to_a_win(st, v)
     compared = chose = won = 0
