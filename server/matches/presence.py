@@ -13,13 +13,11 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import msgpack
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .. import store
 from ..accounts import new_id
 from ..errors import ApiError
-from ..loops import pause
+from ..loops import drain
 from ..store import script_replies, scripts
 from .book import Book
 from .record import Match
@@ -65,15 +63,11 @@ class Presence:
     async def beat(self, stop: asyncio.Event) -> None:
         """Every node, every ``sweep_interval`` until ``stop`` (the first at once, before any
         socket's presence counts): ``keep``. A failing store only delays it."""
-        while True:
-            try:
-                await self.keep()
-            except (RedisConnectionError, RedisTimeoutError) as e:  # one line, not a trace
-                log.warning("the heartbeat could not reach the store (%s); trying again", e)
-            except Exception:
-                log.exception("the heartbeat failed; trying again")
-            if await pause(stop, self.book.settings.sweep_interval):
-                return
+        async def step() -> bool:
+            await self.keep()
+            return False  # nothing to do again before the next beat
+
+        await drain(stop, step, self.book.settings.sweep_interval, log, "the heartbeat")
 
     async def keep(self) -> None:
         """This node's heartbeat; and a node silent past ``node_timeout`` (killed, its
