@@ -120,6 +120,24 @@ def test_the_corner_is_large_on_a_phone(contexts: Any, web: str) -> None:
           sorted({(round(c["cw"], 1), c["rank"], c["suit"]) for c in corners}))
 
 
+# Every face-up card's width and the height its large suit (the pip) is drawn at.
+PIPS = """() => [...document.querySelectorAll('.session .board .pile > .card:not(.back)')].map(
+  (c) => [c.getBoundingClientRect().width,
+          c.querySelector('.pip').getBoundingClientRect().height])"""
+
+
+@pytest.mark.parametrize(("game", "small"), [("klondike", False), ("gaps", True)])
+def test_small_cards_keep_only_the_corner(contexts: Any, web: str, game: str,
+                                          small: bool) -> None:
+    """On a phone, Gaps' fourteen columns come 36 px wide or less: their large suit is not
+    drawn, so it never crowds the corner; Klondike's seven columns show it."""
+    context = contexts("Phone Pips", viewport=PHONE, is_mobile=True, has_touch=True)
+    cards = practice(context, web, game).evaluate(PIPS)
+    assert len(cards) >= 7, cards
+    for width, pip in cards:
+        assert (width <= 36) == small and (pip == 0) == small, (width, pip)
+
+
 def test_a_column_reads_down_its_strips_on_a_phone(contexts: Any, web: str) -> None:
     """Yukon deals its columns with five face-up cards each: on a phone, in every column, each
     card's rank shows whole above the card laid over it."""
