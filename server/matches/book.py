@@ -78,7 +78,7 @@ class Book:
         m = Match(mid, meta, infos, order, rules, form, seed, calls)
         if meta["state"] != "open":
             if m.kind == TURNS:
-                turns.replay(m, bowled)
+                turns.replay(m, bowled, cached)
             else:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for p in order:

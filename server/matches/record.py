@@ -115,6 +115,10 @@ class Match:
     bowled: list[lanes.Bowled] = field(default_factory=list)  # turns: every card, in order
     #: turns: the lane face down as the frame being bowled began, all that others see of it
     frame_start: lanes.RoundStart | None = None
+    #: turns: how many entries of the move list the state holds, and its ply after them (a
+    #: move made in the state and not yet stored makes the two disagree)
+    entries: int = 0
+    entries_ply: int = 0
 
     @property
     def kind(self) -> str:

@@ -24,13 +24,25 @@ if TYPE_CHECKING:
 FORFEIT = "forfeit"
 
 
-def replay(m: Match, entries: list[bytes]) -> None:
-    """Rebuild the match's one state from its move list."""
+def replay(m: Match, entries: list[bytes], since: Match | None = None) -> None:
+    """Rebuild the match's one state from its move list; from ``since`` (the same match read
+    before, the list being append-only) when its state holds a beginning of the list, so
+    that a node plays only the moves made since it last read the match. From the deal at every
+    read, a node whose timer watched another node's moves replayed the whole match at each
+    of them, a cost growing with the square of the match's length."""
     rules = m.rules
-    st = rules.deal(m.seed, competitive=True, players=m.meta["players"])
-    m.state = st
-    lanes.settle(m)
-    for entry in entries:
+    old = since.state if since is not None else None
+    if (since is not None and old is not None and old.ply == since.entries_ply
+            and since.entries <= len(entries) and since.seed == m.seed):
+        st = old.copy()
+        m.state, m.bowled, m.frame_start = st, list(since.bowled), since.frame_start
+        first = since.entries
+    else:
+        st = rules.deal(m.seed, competitive=True, players=m.meta["players"])
+        m.state = st
+        lanes.settle(m)
+        first = 0
+    for entry in entries[first:]:
         _, who, text = entry.decode().split(" ", 2)
         if text == FORFEIT:
             m.turns_form.forfeit(st, int(who))
@@ -38,6 +50,7 @@ def replay(m: Match, entries: list[bytes]) -> None:
             m.bowled.append(lanes.about_to_bowl(st, text))
             st.push(engine.parse_move(rules, text))
         lanes.settle(m)
+    m.entries, m.entries_ply = len(entries), st.ply
 
 
 def refuse(st: State, mv: engine.Move, player: int | None) -> None:
@@ -119,6 +132,7 @@ class Turns:
                 return False
             raise refused(moved.why)
         m.meta["rev"], m.meta["seq"] = moved.rev, moved.seq
+        m.entries, m.entries_ply = m.entries + 1, st.ply
         if private:
             m.meta["steps"] += 1
         if mv is None:
