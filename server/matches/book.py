@@ -65,7 +65,7 @@ class Book:
             pipe.lrange(store.match_moves(mid), 0, -1)
             raw, players, bowled = await pipe.execute()
         if not raw:
-            raise ApiError("match.unknown", f"there is no match {mid[:40]!r}")
+            raise unknown(mid)
         meta = read(raw)
         infos = {k.decode(): json.loads(v) for k, v in players.items()}
         order = sorted(infos, key=lambda p: meta["seat"].get(p, 0))
@@ -80,13 +80,24 @@ class Book:
             if m.kind == TURNS:
                 turns.replay(m, bowled, cached)
             else:
-                async with self.redis.pipeline(transaction=False) as pipe:
+                # The record read again with the grids, in one transaction: read apart, a
+                # placement landing between left a round's record beside the next round's
+                # grids, a match that waited for no one, and the timer dropped it.
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    pipe.hgetall(mk)
                     for p in order:
                         pipe.lrange(store.match_moves(mid, p), 0, -1)
-                    lists = await pipe.execute()
+                    raw, *lists = await pipe.execute()
+                if not raw:
+                    raise unknown(mid)
+                m.meta = read(raw)
                 rounds.replay(m, dict(zip(order, lists, strict=True)))
         self._cache[mid] = m
         self._cache.move_to_end(mid)
         while len(self._cache) > self.settings.cache_size:
             self._cache.popitem(last=False)
         return m
+
+
+def unknown(mid: str) -> ApiError:
+    return ApiError("match.unknown", f"there is no match {mid[:40]!r}")

@@ -1,15 +1,23 @@
-"""A turns match read again (server/matches/turns.py's ``replay``): played on from the match as
-the node read it before, it is the match replayed from the deal, card for card, and the
-earlier read is left as it was."""
+"""A match read again. A turns match (server/matches/turns.py's ``replay``) played on from the
+match as the node read it before is the match replayed from the deal, card for card, and the
+earlier read is left as it was. A called-card match's record and grids are read together
+(server/matches/book.py), on a real redis-server, even when another node places between."""
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import pytest
+import redis
+from redis.asyncio import Redis
 
 import engine
 from engine import match_forms
+from server import store
+from server.config import Settings
+from server.matches.book import Book
 from server.matches.record import Match
 from server.matches.turns import FORFEIT, replay
 
@@ -76,3 +84,52 @@ def test_a_read_with_a_card_not_yet_stored_is_replayed_from_the_deal(
     replay(whole, moves[:31])
     replay(after, moves[:31], since=before)
     assert seen(after) == seen(whole)
+
+
+class Interleaved(Redis):
+    """A real Redis where another node writes (``between``, by a connection of its own) just
+    before this client's second pipeline: between the two reads of a match."""
+
+    between: Any = None
+    pipelines = 0
+
+    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Any:
+        self.pipelines += 1
+        if self.pipelines == 2 and self.between is not None:
+            self.between()
+        return super().pipeline(transaction, shard_hint)
+
+
+async def test_a_called_card_match_is_read_whole_when_a_round_ends_meanwhile(
+        redis_url: str) -> None:
+    """Round 0 of a two-player match, its record read; then both place and round 1 begins
+    before the grids are read. Read apart, round 0's record beside round 1's grids waited for
+    no one, and the turn timer dropped the match."""
+    url = redis_url.rsplit("/", 1)[0] + "/10"  # a database of its own
+    mid = "mtorn"
+    mk, pk, ek = store.match_keys(mid)
+    lists = [store.match_moves(mid, p) for p in ("a", "b")]
+    other = redis.Redis.from_url(url)
+    other.delete(mk, pk, ek, *lists)
+    other.hset(mk, mapping={
+        "kind": "called", "game": "poker-square", "variant": "easy", "seats": 2,
+        "start": "full", "turn_time": 1, "grace": 60, "creator": "a", "state": "running",
+        "seed": "5eed", "commitment": "-", "players": 2, "active": 2, "round": 0,
+        "seat:a": 1, "seat:b": 2})
+    other.hset(pk, mapping={p: json.dumps({"name": p.upper(), "kind": "human"})
+                            for p in ("a", "b")})
+
+    def both_place() -> None:
+        for key in lists:
+            other.rpush(key, "0 s-g1")
+        other.hset(mk, "round", 1)
+
+    client = Interleaved.from_url(url)
+    client.between = both_place
+    try:
+        m = await Book(client, Settings()).load(mid)
+        assert m.meta["round"] == 1 and m.awaited() == ["a", "b"], (m.meta, m.awaited())
+    finally:
+        other.delete(mk, pk, ek, *lists)
+        other.close()
+        await client.aclose()
