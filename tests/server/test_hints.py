@@ -54,18 +54,11 @@ def steady_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     stop_node(proc)
 
 
-def hard_deal() -> str:
-    """A Klondike (difficult) deal the solver does not decide within a million positions,
-    some times what a 2 s search makes on a board (docs/solver.md, Compiled), so a search
-    for a hint in it runs its whole time budget. Deals decided within 4,000 positions are
-    passed over first, cheaply."""
-    rules = engine.get("klondike", "difficult")
-    for i in range(200):
-        seed = bytes([0x40, i])
-        if all(solve(rules.deal(seed), Budget(positions=n)).outcome == Outcome.UNKNOWN
-               for n in (4_000, 1_000_000)):
-            return seed.hex()
-    raise AssertionError("no undecided deal")
+#: A Klondike (easy) deal the solver leaves undecided after 10 s (deal 20: docs/solver.md,
+#: Figures), so a hint's search there runs its whole time budget (2 s on ``hint_node``) on any
+#: machine up to five times this one's speed. (Klondike difficult's deal 400a, used before,
+#: is proved lost in 1.6 s: on a quiet machine its search ended inside the budget.)
+UNDECIDED = "00000014"
 
 
 @pytest.mark.parametrize("protocol", [JSON, MSGPACK, V2_JSON])
@@ -231,8 +224,8 @@ async def test_the_node_answers_others_while_a_hint_is_searched(hint_node: Node)
     ws = await Ws.open(hint_node, token)
     other = await Ws.open(hint_node, other_token)
     await timed_ping(other)
-    s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "difficult",
-                          "seed": hard_deal()})
+    s = await ws.request({"type": "solo.start", "game": "klondike", "variant": "easy",
+                          "seed": UNDECIDED})
     t0 = time.monotonic()
     asking = asyncio.create_task(ws.request({"type": "hint", "session": s["session"]}))
     await asyncio.sleep(0.3)  # the search is under way
