@@ -31,6 +31,10 @@ from tests.server.client import TLS, Node
 if TYPE_CHECKING:
     from tests.beacon_server import LocalBeacon
     from tests.cluster import Cluster
+    from tests.server.forks import ForkedProcess, Forks
+
+    #: A node's process: started as a command, or forked (tests/server/forks.py).
+    NodeProcess = subprocess.Popen[bytes] | ForkedProcess
 
 # Deterministic in CI and locally: the same examples every run, no wall-clock deadline
 # (the machines are noisy; speed is measured in bench/, never asserted here).
@@ -258,7 +262,7 @@ def clocked_redis_url(redis_url: str) -> str:
 NODE_STOP_SECONDS = 90
 
 
-def stop_node(proc: subprocess.Popen[bytes], log: Path | None = None) -> None:
+def stop_node(proc: NodeProcess, log: Path | None = None) -> None:
     """Stop a node as an operator does (SIGTERM); one still running after
     ``NODE_STOP_SECONDS`` is killed, and the failure shows the end of its log."""
     proc.terminate()
@@ -272,15 +276,37 @@ def stop_node(proc: subprocess.Popen[bytes], log: Path | None = None) -> None:
                              f"its log ends:\n{tail}") from None
 
 
-def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.Popen[bytes]]:
+#: Settings a node reads as it imports (the engine's pure-Python switch): a node given one is
+#: started as a command, not forked from a process that imported the server without it.
+IMPORT_SETTINGS = ("SAMEDEAL_PURE_PYTHON",)
+#: This process's forking process (tests/server/forks.py), started with its first node.
+_FORKS: list[Forks] = []
+
+
+def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, NodeProcess]:
+    """``samedeal serve`` on ``redis_url`` with ``env`` over this process's environment, once
+    it answers. Forked from a process that imported the server once: a node's start is then a
+    fork, not seconds of imports; its settings are read as a started node reads them. A node
+    with no Redis URL (it runs its own redis-server) or with a setting read at import is
+    started as a command."""
+    whole = os.environ | SUITE_ANALYSIS | SUITE_NICE_ENV | env
+    if redis_url and not any(k in env for k in IMPORT_SETTINGS):
+        from tests.server.forks import ForkedProcess, Forks
+
+        if not _FORKS:
+            _FORKS.append(Forks(redis_url, log.parent, {}))
+        forks = _FORKS[0]
+        port, pid = forks.fork(redis_url, whole, log, whole=True)
+        node = Node(f"http://127.0.0.1:{port}", pid, log)
+        forks.up(node)
+        return node, ForkedProcess(forks, pid)
     port = free_port()
     args = [sys.executable, "-m", "engine.cli", "serve", "--port", str(port),
             "--log-level", "warning"]
     if redis_url:
         args += ["--redis-url", redis_url]
     out = open(log, "wb")  # noqa: SIM115 - the process writes it until the end of the run
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                            env=os.environ | SUITE_ANALYSIS | SUITE_NICE_ENV | env)
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=whole)
     node = Node(f"http://127.0.0.1:{port}", proc.pid, log)
 
     def healthy() -> bool:
@@ -290,6 +316,11 @@ def start_node(redis_url: str, log: Path, **env: str) -> tuple[Node, subprocess.
 
     wait_for(healthy, f"samedeal serve on port {port}")
     return node, proc
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for forks in _FORKS:
+        forks.close()
 
 
 @pytest.fixture(scope="session")

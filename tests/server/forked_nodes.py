@@ -4,7 +4,8 @@ is a real process, killed as any other; only its start skips the imports (second
 machine, against milliseconds for a fork).
 
 Run as ``python -m tests.server.forked_nodes``; speaks JSON lines. In: ``{"port": P, "url":
-U, "env": {...}, "log": path}``, a node to start, its output to ``log``. Out: ``{"ready":
+U, "env": {...}, "log": path}``, a node to start, its output to ``log``, ``env`` over this
+process's environment (with ``"whole": true``, its whole environment). Out: ``{"ready":
 pid}`` once the imports are done, ``{"started": pid}`` for each node, and, whenever a node
 ends, ``{"ended": pid, "code": status}`` (a negative status: the signal that ended it).
 """
@@ -56,6 +57,8 @@ def main() -> None:
             out = os.open(ask["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND)
             os.dup2(out, 1)
             os.dup2(out, 2)
+            if ask.get("whole"):  # the node's whole environment, not settings over this one's
+                os.environ.clear()
             os.environ.update(ask["env"])
             code = engine.cli.main(["serve", "--port", str(ask["port"]), "--redis-url",
                                     ask["url"], "--log-level", "warning"])

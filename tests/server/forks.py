@@ -60,6 +60,23 @@ class Forks:
         with self._said:
             assert self._said.wait_for(lambda: self._ready, PATIENCE), "no forking process"
 
+    def fork(self, url: str, env: dict[str, str], log: Path,
+             whole: bool = False) -> tuple[int, int]:
+        """A node forked on ``url`` with ``env`` (over every node's settings; ``whole``: its
+        whole environment), writing to ``log``: its port and pid, at once."""
+        with self._starting:
+            port = free_port()
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps({"port": port, "url": url, "whole": whole,
+                                              "env": env if whole else {**self.env, **env},
+                                              "log": str(log)}) + "\n")
+            self.proc.stdin.flush()
+            with self._said:
+                assert self._said.wait_for(lambda: self._started, 60), "no fork"
+                pid = self._started.pop()
+            self.pids.append(pid)
+        return port, pid
+
     def start(self, env: dict[str, str] | None = None,
               url: str | None = None) -> tuple[Node, int]:
         """A node on ``url`` (the Redis given first by default) with ``env`` over every
@@ -67,27 +84,28 @@ class Forks:
         first sweep reached it)."""
         with self._starting:
             self.count += 1
-            port, log = free_port(), self.logs / f"node{self.count}.log"
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps({"port": port, "url": url or self.url,
-                                              "env": {**self.env, **(env or {})},
-                                              "log": str(log)}) + "\n")
-            self.proc.stdin.flush()
-            with self._said:
-                assert self._said.wait_for(lambda: self._started, 60), "no fork"
-                pid = self._started.pop()
-            self.pids.append(pid)
+            log = self.logs / f"node{self.count}.log"
+        port, pid = self.fork(url or self.url, env or {}, log)
         node = Node(f"http://127.0.0.1:{port}", pid, log)
+        self.up(node, crash_ok=True)
+        return node, pid
+
+    def up(self, node: Node, crash_ok: bool = False) -> None:
+        """Once ``node`` answers (``crash_ok``: or it stopped at its crash point); a node that
+        ends otherwise, or does not answer within a minute, fails with its log's end."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError, httpx.HTTPError):
                 if answers(f"{node.url}/healthz") == 200:
-                    return node, pid
+                    return
             with self._said:
-                if self.ended.get(pid) == EXIT_CODE:  # its first sweep reached its crash point
-                    return node, pid
+                code = self.ended.get(node.pid)
+            if code is not None and crash_ok and code == EXIT_CODE:
+                return  # its first sweep reached its crash point
+            if code is not None:
+                raise RuntimeError(f"the server exited ({code}): {node.log.read_text()[-2000:]}")
             time.sleep(0.05)
-        raise RuntimeError(f"a forked node did not come up: {log.read_text()[-2000:]}")
+        raise RuntimeError(f"a forked node did not come up: {node.log.read_text()[-2000:]}")
 
     def status(self, pid: int, timeout: float) -> int | None:
         """``pid``'s exit status if it ends within ``timeout`` s, else None: it runs on."""
@@ -114,7 +132,46 @@ class Forks:
     def close(self) -> None:
         """Every node still running killed, then the forking process."""
         for pid in self.pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+            if pid not in self.ended:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         self.proc.kill()
         self.proc.wait(10)
+
+
+class ForkedProcess:
+    """A forked node seen as ``subprocess.Popen`` sees a process (``pid``, ``poll``, ``wait``,
+    signals, ``returncode``), for code written for nodes started as commands."""
+
+    def __init__(self, forks: Forks, pid: int) -> None:
+        self.forks = forks
+        self.pid = pid
+        self.returncode: int | None = None
+        self.args = ["forked node"]
+
+    def poll(self) -> int | None:
+        return self.wait_for(0)
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self.wait_for(PATIENCE * 100 if timeout is None else timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        return code
+
+    def wait_for(self, timeout: float) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.forks.status(self.pid, timeout)
+            if self.returncode is not None and self.pid in self.forks.pids:
+                self.forks.pids.remove(self.pid)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
