@@ -1,6 +1,6 @@
 """Shared fixtures. Real components: a redis-server on a free loopback port and SameDeal
-server processes (``samedeal serve``) on loopback, started once per test run; the engine's
-hypothesis profile.
+server processes (``samedeal serve``) on loopback, started once per test run (each forked from
+a process that imported the server: ``start_node``); the engine's hypothesis profile.
 
 A module marked ``both_stores`` runs its tests that use the nodes (or ``store_url``) twice:
 on the one redis-server, then on a real Redis Cluster (three primaries, three replicas,
