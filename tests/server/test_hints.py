@@ -56,8 +56,7 @@ def steady_node(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 #: A Klondike (easy) deal the solver leaves undecided after 10 s (deal 20: docs/solver.md,
 #: Figures), so a hint's search there runs its whole time budget (2 s on ``hint_node``) on any
-#: machine up to five times this one's speed. (Klondike difficult's deal 400a, used before,
-#: is proved lost in 1.6 s: on a quiet machine its search ended inside the budget.)
+#: machine up to five times this one's speed.
 UNDECIDED = "00000014"
 
 
