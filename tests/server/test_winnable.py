@@ -138,23 +138,36 @@ def metric(node: Node, name: str) -> float:
                if line.startswith(name + " "))
 
 
-def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
-        served: Served) -> None:
-    nodes, url, planted, today = served
+#: Each pair once, by one of the two nodes, and each day's live Klondike (its own label,
+#: decided after the day's deals): the decisions the job makes for today and tomorrow.
+EVERY_PAIR = 2 * (len(ONLY) + 1)
+
+
+class Decided(NamedTuple):
+    choices: list[dict[str, dict[str, Any]]]  # today's and tomorrow's, by ``game/variant``
+    count: float  # the nodes' ``samedeal_winnable_decided_total``, summed
+
+
+@pytest.fixture(scope="module")
+def decided(served: Served) -> Decided:
+    """Once the job has decided every pair of today and tomorrow (within 120 s)."""
+    nodes, url, _, today = served
     deadline = time.monotonic() + 120
     days = (today, today + timedelta(1))
-    # Each pair once, by one of the two nodes, and each day's live Klondike (its own label,
-    # decided after the day's deals).
-    every_pair = 2 * (len(ONLY) + 1)
     while time.monotonic() < deadline:
         got = [asyncio.run(choices(url, d)) for d in days]
-        decided = sum(metric(n, "samedeal_winnable_decided_total") for n in nodes)
-        if all(len(c) == len(ONLY) for c in got) and decided >= every_pair:
-            break
+        count = sum(metric(n, "samedeal_winnable_decided_total") for n in nodes)
+        if all(len(c) == len(ONLY) for c in got) and count >= EVERY_PAIR:
+            return Decided(got, count)
         time.sleep(0.5)
-    else:
-        raise AssertionError(f"the job left pairs undecided: {got}, {decided} decided")
-    assert decided == every_pair
+    raise AssertionError(f"the job left pairs undecided: {got}, {count} decided")
+
+
+def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
+        served: Served, decided: Decided) -> None:
+    planted = served.planted
+    got = decided.choices
+    assert decided.count == EVERY_PAIR
     every = [c for day in got for c in day.values()]
     # The dead node's candidate 0 was taken over as it recorded it, not judged again.
     took_over = got[1]["/".join(PLANTED)]["candidates"][0]
@@ -170,10 +183,9 @@ def test_the_job_decides_each_pair_once_and_takes_over_a_dead_nodes_claim(
 
 
 def test_the_day_deals_the_chosen_candidate_and_says_nothing_of_it_before_the_reveal(
-        served: Served) -> None:
+        served: Served, decided: Decided) -> None:
     nodes, url, _, day = served
-    today = asyncio.run(choices(url, day))
-    assert len(today) == len(ONLY), "the job's test runs first"
+    today = decided.choices[0]
     reply = httpx.get(f"{nodes[1].url}/api/v1/daily/{day}")
     page = reply.json()
     assert page["state"] == "open"
