@@ -55,10 +55,9 @@ class Timers:
 
     async def run(self, stop: asyncio.Event, timeout: Callable[[str], Awaitable[None]]) -> None:
         """Every node, until ``stop``: sleep until the earliest deadline (at most
-        ``sweep_interval``), then make the due placements (``timeout``), all at once: one
-        after another, the last of 22 due matches waited 1.3 s on a busy machine. Nodes may
-        overlap; the scripts let one placement through. A failing store only delays the
-        timers."""
+        ``sweep_interval``), then make the due placements (``timeout``) together, so that a
+        slow placement holds up no other match. Nodes may overlap; the scripts let one
+        placement through. A failing store only delays the timers."""
         redis, settings = self.book.redis, self.book.settings
         while not stop.is_set():
             try:

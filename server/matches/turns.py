@@ -27,9 +27,8 @@ FORFEIT = "forfeit"
 def replay(m: Match, entries: list[bytes], since: Match | None = None) -> None:
     """Rebuild the match's one state from its move list; from ``since`` (the same match read
     before, the list being append-only) when its state holds a beginning of the list, so
-    that a node plays only the moves made since it last read the match. From the deal at every
-    read, a node whose timer watched another node's moves replayed the whole match at each
-    of them, a cost growing with the square of the match's length."""
+    that a node plays only the moves made since it last read the match: a node reading the
+    match after each of another node's moves then pays for one move, not the whole match."""
     rules = m.rules
     old = since.state if since is not None else None
     if (since is not None and old is not None and old.ply == since.entries_ply
