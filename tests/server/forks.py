@@ -107,8 +107,9 @@ class Forks:
             time.sleep(0.05)
         raise RuntimeError(f"a forked node did not come up: {node.log.read_text()[-2000:]}")
 
-    def status(self, pid: int, timeout: float) -> int | None:
-        """``pid``'s exit status if it ends within ``timeout`` s, else None: it runs on."""
+    def status(self, pid: int, timeout: float | None) -> int | None:
+        """``pid``'s exit status if it ends within ``timeout`` s (None: however long it
+        takes), else None: it runs on."""
         with self._said:
             self._said.wait_for(lambda: pid in self.ended, timeout)
             return self.ended.get(pid)
@@ -153,12 +154,12 @@ class ForkedProcess:
         return self.wait_for(0)
 
     def wait(self, timeout: float | None = None) -> int:
-        code = self.wait_for(PATIENCE * 100 if timeout is None else timeout)
+        code = self.wait_for(timeout)
         if code is None:
             raise subprocess.TimeoutExpired(self.args, timeout or 0)
         return code
 
-    def wait_for(self, timeout: float) -> int | None:
+    def wait_for(self, timeout: float | None) -> int | None:
         if self.returncode is None:
             self.returncode = self.forks.status(self.pid, timeout)
             if self.returncode is not None and self.pid in self.forks.pids:
