@@ -3,6 +3,7 @@
 # itself (``DepthFirst``) stays a Python class: its loop's locals are typed.
 
 from engine.solver.board cimport Board
+from engine.solver.pair_board cimport LastDeal
 
 cdef class Choice:
     cdef public bint safe, follow, narrow, dropped, turns_over, talon, can_narrow
@@ -16,6 +17,7 @@ cdef class Choice:
     cdef public object talon_sources
     cdef public list laid_on, rows, ranks
     cdef public object kings, partners
+    cdef public LastDeal last_deal
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
     cpdef list ordered(self, Board board, object legal, bint after_deal)

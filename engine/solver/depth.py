@@ -51,7 +51,7 @@ from .moves import (
     talon_sources,
     twin_groups,
 )
-from .pair_board import partners
+from .pair_board import last_deal, partners
 from .position import interchangeable, own_hooks
 from .verdict import Outcome, Verdict
 
@@ -141,15 +141,18 @@ class Choice:
         self.one_way = bytes(one_way(g) for g in rules.pile_group)
         #: Where cards leave in pairs: whether a card left to clear has lost every partner.
         self.partners = partners(rules) if safe else None
+        #: Where beaten cards are discarded: whether the stock's last deal leaves no move.
+        self.last_deal = last_deal(rules) if safe else None
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
     def choose(self, board: Board, legal: Sequence[int], after_deal: cython.bint) -> list[int]:
         """Of the board's ``legal`` moves, those worth trying, best first: none where cards
         wait on each other in a circle or a card left to clear has lost every partner
-        (``Partners``); where each card ends on one card (``succ``) and the stock is dealt,
-        a card onto that card alone (``linked``); a move the rule set calls costless alone;
-        a safe move alone (neither while a shuffled redeal is to come); else ``ordered``.
+        (``Partners``), or the stock's last deal will leave no move (``LastDeal``); where
+        each card ends on one card (``succ``) and the stock is dealt, a card onto that card
+        alone (``linked``); a move the rule set calls costless alone; a safe move alone
+        (neither while a shuffled redeal is to come); else ``ordered``.
         ``after_deal``: the search came here by a deal from the stock, and tried every
         other move from the position before it."""
         lay: Layout = board.layout
@@ -169,6 +172,8 @@ class Choice:
             if m >= 0:
                 return [m]
         if self.partners is not None and not after_deal and self.partners.hopeless(board):
+            return []
+        if self.last_deal is not None and self.last_deal.hopeless(board):
             return []
         if self.reshuffles and board.redeal_ahead():
             return self.ordered(board, legal, after_deal)

@@ -38,3 +38,10 @@ cdef class BeatenBoard(Board):
     cpdef list moves(self, bytes sources=*)
     cpdef bint costless(self, Py_ssize_t m)
     cdef bint won(self)
+
+
+cdef class LastDeal:
+    cdef public Py_ssize_t stock, piles
+    cdef public bytes others, capacity, high, suit
+
+    cpdef bint hopeless(self, Board board)

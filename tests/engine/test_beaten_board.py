@@ -13,12 +13,12 @@ import pytest
 
 import engine
 from engine import winnable
-from engine.core import State
+from engine.core import LOST, PLAYING, STOCK, WON, State
 from engine.options import DeclarationError
 from engine.piles import FOUNDATION, TABLEAU, BeatenRule
-from engine.solver import Outcome, plays_on_board
+from engine.solver import Budget, Outcome, plays_on_board, solve
 from engine.solver.board import DEAL
-from engine.solver.pair_board import BeatenBoard, beaten, discard_board
+from engine.solver.pair_board import BeatenBoard, beaten, discard_board, last_deal
 from engine.solver.state_board import StateBoard, board_for
 
 from .board_walk import as_through_the_state, packed_comes_back, same, walk_beside
@@ -125,3 +125,59 @@ def test_the_searches_on_a_beaten_board_are_the_searches_through_the_state(
         st = rules.deal(deal.to_bytes(4, "big"))
         outcomes |= {v[0] for v in as_through_the_state(st, BeatenBoard, monkeypatch)}
     assert Outcome.WON in outcomes
+
+
+#: Aces Up's deals of 0-49 whose last four stock cards are of four suits.
+LAST_OF_FOUR_SUITS = (3, 5, 6, 11, 16, 44)
+
+
+def test_the_last_deal_proves_lost_what_it_leaves_without_a_move() -> None:
+    """Where the stock's last four cards are of four suits, Aces Up difficult is lost at
+    once, whatever is played first; easy, with room in its waste, is not (it wins some)."""
+    assert last_deal(engine.get("pyramid", "easy")) is None
+    difficult, easy = engine.get("aces-up", "difficult"), engine.get("aces-up", "easy")
+    check = last_deal(difficult)
+    assert check is not None and last_deal(easy) is not None
+    for deal in range(50):
+        st = difficult.deal(deal.to_bytes(4, "big"))
+        assert check.hopeless(BeatenBoard(st)) == (deal in LAST_OF_FOUR_SUITS), deal
+    for deal in LAST_OF_FOUR_SUITS:
+        seed = deal.to_bytes(4, "big")
+        v = solve(difficult.deal(seed), Budget(positions=10))  # else millions of positions
+        assert (v.outcome, v.complete) == (Outcome.LOST, True), deal
+    assert solve(easy.deal((16).to_bytes(4, "big")), Budget(positions=10_000)).outcome is (
+        Outcome.WON)
+
+
+@pytest.mark.parametrize("rules", BEATEN, ids=lambda r: r.key)
+def test_the_last_deal_holds_only_where_it_leaves_no_move(rules: engine.RuleSet) -> None:
+    """``LastDeal.hopeless`` never holds on a winning line (the solver's, replayed); where
+    it holds in random games it holds until the last deal, and that deal ends the game
+    lost, in the engine's own rules."""
+    check = last_deal(rules)
+    assert check is not None
+    lines = 0
+    for deal in range(20):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        verdict = solve(st, Budget(positions=20_000))
+        if verdict.outcome is Outcome.WON:
+            lines += 1
+            for move in verdict.moves:
+                assert not check.hopeless(BeatenBoard(st)), (deal, st.ply)
+                st.play(move)
+            assert st.status == WON
+    rng = random.Random(5)
+    ended = 0
+    for deal in range(60):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        flagged = False
+        while st.status == PLAYING and st.legal_moves():
+            hopeless = check.hopeless(BeatenBoard(st))
+            assert hopeless or not flagged, (deal, st.ply)  # lost stays lost
+            flagged = hopeless
+            move = rng.choice(st.legal_moves())
+            st.play(move)
+            if flagged and not st.piles[rules.stock_pile]:  # the last deal: nothing after
+                assert move.kind == STOCK and st.status == LOST, (deal, st.ply)
+                ended += 1
+    assert lines >= 4 and ended >= 5, (lines, ended)
