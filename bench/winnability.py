@@ -406,7 +406,7 @@ def render(data: dict[str, Any]) -> str:
     if "longer" in data:
         from bench.longer import render_longer  # (it imports this module)
 
-        lines += render_longer(data["longer"])
+        lines += render_longer(data["longer"], data["within"])
     return "\n".join(lines) + "\n"
 
 

@@ -185,8 +185,13 @@ def test_more_time_searches_again_the_first_deals_left_undecided(tmp_path, monke
     assert data["longer"]["budget"]["after"] == 10.0 and w.load() == data
     rec = longer.longer(["eliminator/easy"], 5.0, 3, 1)["longer"]["sets"]["eliminator/easy"]
     assert rec["deals"] == [1, 3, 4] and len(rec["cpu"]) == len(rec["outcomes"]) == 3
-    text = "\n".join(longer.render_longer(w.load()["longer"]))
+    data = w.load()
+    text = "\n".join(longer.render_longer(data["longer"], data["within"]))
     assert "--longer 5 --per 3 --jobs 2" in text and "| `eliminator/easy` | 1, 3, 4 | 3 |" in text
+    assert "Not searched again" not in text
+    data["within"]["sets"]["yukon/difficult"] = {"outcomes": "WWU"}  # short, with no row
+    text = "\n".join(longer.render_longer(data["longer"], data["within"]))
+    assert "Not searched again with this version: `yukon/difficult`, whose" in text
 
 
 def test_more_time_goes_by_default_to_the_rule_sets_short_of_the_target_for_speed():
