@@ -9,6 +9,7 @@ tests/cluster.py)."""
 from __future__ import annotations
 
 import compileall
+import gc
 import itertools
 import os
 import random
@@ -217,6 +218,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     first = {name: i for i, name in enumerate(LONGEST_FIRST)}
     order = sorted(files, key=lambda f: (first.get(f, len(first)), -len(files[f])))
     items[:] = [item for f in order for item in files[f]]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (the test modules, what they import, the items) lives as long
+    as the run: moved out of the collector's way, so that a collection during a test walks
+    only what the tests made (in the solver and bot tests it halved the collector's time)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
