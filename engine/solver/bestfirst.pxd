@@ -4,7 +4,9 @@
 from engine.solver.board cimport Board
 
 cdef class Promise:
-    cdef public bytes founds, blocking
+    cdef public bytes founds, blocking, after
     cdef public bint needs, wraps
+    cdef public Py_ssize_t cells, columns, start
 
+    cpdef Py_ssize_t placed(self, Board board)
     cpdef Py_ssize_t score(self, Board board)

@@ -28,10 +28,11 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK, SUIT
 from ..core import PLAYING, WON, Move, State
 from ..options import Direction, SuitRule, Unit
-from ..piles import FOUNDATION, RESERVE, TABLEAU
+from ..piles import FOUNDATION, GRID, RESERVE, TABLEAU
 from ..rules import RuleSet
 from . import depth
 from .board import DEAL, STRIDE, Board
+from .gap_board import neighbours
 from .verdict import Outcome, Verdict
 
 #: Per card: its rank and suit, as bytes a C loop reads.
@@ -69,9 +70,42 @@ class Promise:
                       and build.direction == Direction.UP and build.suit == SuitRule.SAME
                       and (build.wrap or rules.base == 1))
         self.wraps = build is not None and build.wrap
+        #: Where cards are slid into a grid's gaps (``GapRule``): its cells, a row's length,
+        #: the rank a row starts with, and per card the card that follows it in a row.
+        gap = rules.gap_rule
+        grid = rules.by_kind.get(GRID, [])
+        self.cells = len(grid) if gap is not None and grid else 0
+        self.columns = rules.pile_group[grid[0]].columns if self.cells else 0
+        self.start = gap.start if gap is not None else 0
+        self.after = neighbours(gap)[0] if gap is not None else bytes(52)
+
+    def placed(self, board: Board) -> cython.Py_ssize_t:
+        """The grid's cards in place: each row's unbroken run from its first cell, from
+        the start rank by the build (Gaps' score)."""
+        cards: cython.p_uchar = board.cards
+        size: cython.p_uchar = board.size
+        after: cython.p_uchar = self.after
+        rank_of: bytes = RANKS
+        ranks: cython.p_uchar = rank_of
+        stride: cython.Py_ssize_t = STRIDE
+        columns: cython.Py_ssize_t = self.columns
+        g: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        out: cython.Py_ssize_t = 0
+        for g in range(0, self.cells, columns):
+            if not size[g] or ranks[cards[g * stride]] != self.start:
+                continue
+            out += 1
+            for n in range(g + 1, g + columns):
+                if not size[n] or cards[n * stride] != after[cards[(n - 1) * stride]]:
+                    break
+                out += 1
+        return out
 
     def score(self, board: Board) -> cython.Py_ssize_t:
         board.ready()
+        if self.cells:
+            return 3 * self.placed(board)
         cards: cython.p_uchar = board.cards
         size: cython.p_uchar = board.size
         down: cython.p_uchar = board.down

@@ -23,6 +23,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK
 from ..core import REDEAL, Move, State
 from ..options import Kind
+from ..piles import GapRule
 from ..rules import RuleSet
 from .board import EXTRA, STRIDE, Board, Layout
 
@@ -43,6 +44,20 @@ def gapped(rules: RuleSet) -> bool:
     g = rules.pile_group[grid[0]] if grid else None
     return (g is not None and g.columns > 0 and len(grid) % g.columns == 0
             and grid == list(range(len(grid))) and len(rules.pile_kinds) <= len(grid) + 1)
+
+
+def neighbours(rule: GapRule) -> tuple[bytes, bytes]:
+    """Per card, the card that lies on it in a row by the rule's build, and the card it lies
+    on (``NONE``: none)."""
+    table = rule.build.table
+    after = bytearray(b"\xff" * 52)
+    before = bytearray(b"\xff" * 52)
+    for u in range(52):
+        for o in range(52):
+            if table[u * 52 + o]:
+                after[u] = o if after[u] == NONE else after[u]
+                before[o] = u if before[o] == NONE else before[o]
+    return bytes(after), bytes(before)
 
 
 def playable(st: State) -> bool:
@@ -70,16 +85,9 @@ class GapBoard(Board):
         grid = rules.by_kind[Kind.GRID]
         self.cells = len(grid)
         self.columns = rules.pile_group[grid[0]].columns
-        table = rule.build.table
-        after = bytearray(b"\xff" * 52)  # per card: the card that lies on it by the build
-        before = bytearray(b"\xff" * 52)  # and the card it lies on
-        for u in range(52):
-            for o in range(52):
-                if table[u * 52 + o]:
-                    after[u] = o if after[u] == NONE else after[u]
-                    before[o] = u if before[o] == NONE else before[o]
-        self.after = bytes(after)
-        self.before = bytes(before) if rule.before else bytes(b"\xff" * 52)
+        after, before = neighbours(rule)
+        self.after = after
+        self.before = before if rule.before else bytes(b"\xff" * 52)
         self.start = rule.start
         self.redeals = rule.redeals
         self.rank = bytes(RANK)
