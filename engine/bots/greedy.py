@@ -1,8 +1,8 @@
 """GreedyBot: an example bot that plays every rule set from the view, the legal moves and the
 rule set's description (``learn``), knowing no game by name.
 
-It lives in engine/bots (below the server, which races it, and the clients) but uses nothing of the
-engine: like any client it sees only the session payload (docs/protocol.md),
+It lives in engine/bots (below the server, which races it, and the clients) but knows nothing of
+the engine's rules: like any client it sees only the session payload (docs/protocol.md),
 the move notation (docs/notation.md) and the catalog's description of the rule set: how moves
 are made (``play``), how piles are drawn (``rows``) and which cover which (``covered_by``). Each
 legal move gets a score from what the view shows (a card to a foundation, a face-down card
@@ -22,13 +22,11 @@ tells the driver when the bot sees no way forward any more.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
+from ..collector import paused as collector_paused
 from . import Bot
 from .cards import SUITS, Piles, parse, rank, red
 from .chains import chain_sampled, chain_scores, one_discard
@@ -45,20 +43,6 @@ Key = tuple[tuple[str, int, tuple[str, ...]], ...]
 
 def position_key(piles: Piles) -> Key:
     return tuple((name, p["down"], tuple(p["up"])) for name, p in sorted(piles.items()))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while stock orders are searched: their memos hold
-    many small tuples and no cycle, and in a process that holds much else (a server, a test
-    run) each collection walks all of it: most of a Pyramid move's time there."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 class GreedyBot(Bot):

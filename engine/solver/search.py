@@ -10,12 +10,11 @@ rules of its own.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 
+from ..collector import paused as collector_paused
 from ..core import State
 from .depth import DepthFirst, Progress, scored
 from .verdict import Budget, Outcome, Verdict
@@ -51,21 +50,6 @@ def solve(st: State, budget: Budget | None = None, progress: Progress | None = N
     ``positions`` counts every search's positions together."""
     with collector_paused():
         return _solve(st, budget or Budget(), progress)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a search, as it was after: a search makes
-    millions of small objects and keeps most of them (its table), none in a cycle, so each
-    pass of the collector walks them all for nothing (about a tenth of a Klondike search's
-    time when it ran)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _solve(st: State, budget: Budget, progress: Progress | None) -> Verdict:
