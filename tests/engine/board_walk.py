@@ -6,14 +6,14 @@ the state."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 import engine
-from engine.core import PLAYING, Move, State
-from engine.solver import Outcome, Verdict, state_board
+from engine.core import PLAYING, WON, Move, State
+from engine.solver import Budget, Outcome, Verdict, solve, state_board
 from engine.solver.beam import beam
 from engine.solver.bestfirst import best_first
 from engine.solver.depth import DepthFirst
@@ -127,3 +127,23 @@ def walk_beside(rules: engine.RuleSet, make: Callable[[State], Board],
         same(board, st)
         assert board.key() == make(st).key()
     return positions, len(pairs)
+
+
+def along_won_lines(rules: engine.RuleSet, deals: int, most: int) -> Iterator[State]:
+    """Each position along the solver's winning lines (20,000 positions a deal) of the first
+    ``most`` of deals 0 to ``deals - 1`` it wins, before each move of the line; each line
+    checked to end won."""
+    lines = 0
+    for deal in range(deals):
+        if lines == most:
+            return
+        st = rules.deal(deal.to_bytes(4, "big"))
+        verdict = solve(st, Budget(positions=20_000))
+        if verdict.outcome is not Outcome.WON:
+            continue
+        lines += 1
+        for move in verdict.moves:
+            yield st
+            st.play(move)
+        assert st.status == WON, deal
+    assert lines == most, f"{lines} of {deals} deals won, not {most}"
