@@ -141,8 +141,10 @@ class Choice:
         self.one_way = bytes(one_way(g) for g in rules.pile_group)
         #: Where cards leave in pairs: whether a card left to clear has lost every partner.
         self.partners = partners(rules) if safe else None
-        #: Where beaten cards are discarded: whether the stock's last deal leaves no move.
-        self.last_deal = last_deal(rules) if safe else None
+        #: Where beaten cards are discarded: whether the stock's last deal leaves no move;
+        #: asked only where the start's last deal can (``LastDeal.ends``).
+        check = last_deal(rules) if safe else None
+        self.last_deal = check if check is None or start is None or check.ends(start) else None
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 

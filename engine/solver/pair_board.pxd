@@ -45,3 +45,4 @@ cdef class LastDeal:
     cdef public bytes others, capacity, high, suit
 
     cpdef bint hopeless(self, Board board)
+    cdef bint dead(self, unsigned char *cards, Py_ssize_t base)

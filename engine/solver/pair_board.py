@@ -589,20 +589,32 @@ class LastDeal:
         cards: cython.p_uchar = board.cards
         size: cython.p_uchar = board.size
         caps: cython.p_uchar = self.capacity
-        high: cython.p_uchar = self.high
-        suit: cython.p_uchar = self.suit
         s: cython.Py_ssize_t = self.stock
-        n: cython.Py_ssize_t = self.piles
-        base: cython.Py_ssize_t = s * STRIDE
-        aces: cython.bint = True
         i: cython.Py_ssize_t
-        j: cython.Py_ssize_t
-        if not size[s] or size[s] % n:
+        if not size[s] or size[s] % self.piles:
             return False
         for i in self.others:
             if size[i] < caps[i]:
                 return False
-        for i in range(n):
+        return self.dead(cards, s * STRIDE)
+
+    def ends(self, st: State) -> bool:
+        """Whether ``st``'s stock has a last deal that will leave no move once the other
+        piles are full: the same deal for every position after ``st`` until it comes, so a
+        search from ``st`` asks ``hopeless`` only where this holds."""
+        stock = bytes(st.piles[self.stock])
+        cards: cython.p_uchar = stock
+        return bool(stock) and not len(stock) % self.piles and self.dead(cards, 0)
+
+    def dead(self, cards: cython.p_uchar, base: cython.Py_ssize_t) -> cython.bint:
+        """Whether the last deal's cards, from ``base`` of ``cards`` on, are of as many
+        suits (none beats another) and not all Aces."""
+        high: cython.p_uchar = self.high
+        suit: cython.p_uchar = self.suit
+        aces: cython.bint = True
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        for i in range(self.piles):
             if high[cards[base + i]] != 14:
                 aces = False
             for j in range(i):
