@@ -11,7 +11,8 @@ deal where both decide and differ.
 ``RULES`` holds Solvitaire's rules JSON for the rule sets it can state, with how they relate
 to ours: ``exact``, ``superset`` (it allows every move we do and more: a loss it proves is
 ours too, a win is not) or ``subset`` (it allows only some of ours: a win it finds is ours
-too, a loss is not); a key with ``:NAME`` after the rule set states its rules a second way.
+too, a loss is not); a key with ``:NAME`` after the rule set states its rules a second way,
+or (``:their-tableau``) searches ours with Solvitaire's Canfield columns (``their_tableau``).
 ``SKIPPED`` says why the others cannot be stated. Where ``REPLAY`` can, a win's line is
 played through our engine: a win by more moves than ours counts only then.
 """
@@ -19,6 +20,7 @@ played through our engine: a win by more moves than ours counts only then.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import os
@@ -27,14 +29,15 @@ import resource
 import statistics
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
 from bench.winnability import judge, seed
 from engine.cards import RANK, SUIT
 from engine.core import WON, IllegalMove, Move
-from engine.piles import CELL, FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU, WASTE
+from engine.piles import CELL, FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group
+from engine.rules import RuleSet
 
 Rules = dict[str, Any]
 
@@ -50,6 +53,24 @@ def canfield(reserve: int, unit: str) -> Rules:
             "reserve": {"size": reserve, "stacked": True}}
 
 
+@functools.cache
+def their_tableau(variant: str, base: int) -> RuleSet:
+    """Our Canfield with Solvitaire's columns: a card of the base rank takes nothing, so a
+    column's run ends at the base where ours wraps through K-A without end. Fewer moves than
+    ours (a win is ours too, a loss is not); still more than Solvitaire's (columns move
+    while one is empty and the reserve is out). Measures our search on the space Solvitaire
+    searches, beside it."""
+    ours = engine.get("canfield", variant)
+
+    class TheirTableau(type(ours)):  # type: ignore[misc]
+        def declare(self) -> tuple[Group, ...]:
+            columns, *rest = super().declare()
+            assert columns.kind == TABLEAU and columns.build is not None
+            return (replace(columns, build=replace(columns.build, closed=(base,))), *rest)
+
+    return TheirTableau(variant)
+
+
 def flower_garden(reserve: int) -> Rules:
     return {"tableau piles": {"count": 6, "build policy": "any-suit", "spaces policy": "any"},
             "reserve": {"size": reserve}}
@@ -59,6 +80,9 @@ def flower_garden(reserve: int) -> Rules:
 RULES: dict[str, tuple[str, Rules]] = {
     "canfield/easy": ("subset", canfield(10, "yes")),
     "canfield/difficult": ("subset", canfield(14, "whole-pile")),
+    # Ours searched with Solvitaire's columns (``their_tableau``): still more moves.
+    "canfield/easy:their-tableau": ("subset", canfield(10, "yes")),
+    "canfield/difficult:their-tableau": ("subset", canfield(14, "whole-pile")),
     "flower-garden/easy": ("exact", flower_garden(22)),
     "flower-garden/difficult": ("exact", flower_garden(16)),
     # No cap of 13 cards a column: more moves than ours.
@@ -222,7 +246,7 @@ def replay_canfield(key: str, i: int, out: str) -> bool:
     """Whether Solvitaire's winning line for Canfield plays through our engine to a win:
     each of its steps is found as our draws then one move (or none: its forced fill from
     the reserve is part of our move before)."""
-    game, variant = key.split("/")
+    game, variant = key.split(":")[0].split("/")
     rs = engine.get(game, variant)
     st = rs.deal(seed(i))
     want = [canfield_layout(b) for b in re.split(r"\n=+\n", out.split("Solution:", 1)[1])[:-1]]
@@ -259,7 +283,8 @@ def step(rs: Any, st: Any, want: list[Layout]) -> tuple[Any, int] | None:
 #: Replays of Solvitaire's winning lines through our engine: where it allows more moves a
 #: win counts only when replayed; where it allows the same or fewer, each should replay.
 REPLAY = {"gaps/easy": replay_gaps, "canfield/easy": replay_canfield,
-          "canfield/difficult": replay_canfield}
+          "canfield/difficult": replay_canfield, "canfield/easy:their-tableau": replay_canfield,
+          "canfield/difficult:their-tableau": replay_canfield}
 
 
 def disagree(relation: str, theirs: str, ours: str) -> bool:
@@ -282,7 +307,13 @@ def run(exe: str, key: str, deals: list[int], seconds: float) -> dict[str, Any]:
             if s.outcome == "W" and (key in REPLAY or relation == "superset"):
                 # A win counts for us only if its line is legal for us (``w``: not shown).
                 s.outcome = "W" if key in REPLAY and REPLAY[key](key, i, s.out) else "w"
-            d = judge(key.split(":")[0], i, None, seconds)
+            plain, _, how = key.partition(":")
+            rules = None
+            if how == "their-tableau":
+                variant = plain.split("/")[1]
+                rules = their_tableau(variant, engine.get("canfield", variant).deal(
+                    seed(i)).vars["base"])
+            d = judge(plain, i, None, seconds, rules=rules)
             rows.append((i, s.outcome, s.cpu, d.outcome, d.cpu))
             print(f"{key} {i}: solvitaire {s.outcome} {s.cpu:.2f}s, ours {d.outcome} "
                   f"{d.cpu:.2f}s", flush=True)

@@ -33,6 +33,7 @@ import engine
 from bench.common import ROOT, fmt
 from engine.compiled import MODULES, compiled
 from engine.core import WON
+from engine.rules import RuleSet
 from engine.solver import VERSION, Budget, Outcome, Verdict, solve
 from engine.solver.search import collector_paused
 
@@ -65,13 +66,14 @@ class Deal:
 
 
 def judge(key: str, i: int, positions: int | None, seconds: float | None,
-          search: Callable[[engine.State, Budget], Verdict] = solve) -> Deal:
-    """Solve deal ``i`` (with ``search``, the solver by default); a scored game's best line
-    counts as a win when it ends won (its target reached), as a loss when no line can (the
-    whole search found none). A win is counted only once its line has replayed through the
-    engine to a win."""
+          search: Callable[[engine.State, Budget], Verdict] = solve,
+          rules: RuleSet | None = None) -> Deal:
+    """Solve deal ``i`` (with ``search``, the solver by default; of ``rules``, where given
+    in place of ``key``'s); a scored game's best line counts as a win when it ends won (its
+    target reached), as a loss when no line can (the whole search found none). A win is
+    counted only once its line has replayed through the engine to a win."""
     game, variant = key.split("/")
-    st = engine.get(game, variant).deal(seed(i))
+    st = (rules or engine.get(game, variant)).deal(seed(i))
     t0 = time.process_time()
     with collector_paused():
         v = search(st, Budget(positions=positions, seconds=seconds))

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bench.solvitaire import RULES, deal_json, disagree, name
+from bench.solvitaire import RULES, deal_json, disagree, name, their_tableau
 from bench.winnability import seed
+from engine.cards import RANK
 from engine.piles import FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU
 
 
@@ -49,3 +50,23 @@ def test_a_verdict_proves_only_what_its_rules_allow() -> None:
     assert disagree("superset", "L", "W") and not disagree("superset", "w", "L")
     assert disagree("subset", "W", "L") and not disagree("subset", "L", "W")
     assert not disagree("exact", "U", "W") and not disagree("exact", "W", "W")
+
+
+@pytest.mark.parametrize("variant", ["easy", "difficult"])
+def test_their_tableau_is_ours_but_a_run_ends_at_the_base(variant: str) -> None:
+    ours = engine.get("canfield", variant)
+    st = ours.deal(seed(1))
+    base = st.vars["base"]
+    theirs = their_tableau(variant, base)
+    assert theirs.deal(seed(1)).piles == st.piles
+    column = ours.by_kind[TABLEAU][0]
+    mine, its = ours.pile_group[column].build, theirs.pile_group[column].build
+    assert mine is not None and its is not None
+    refused = {(u, o) for u in range(52) for o in range(52)
+               if mine.fits(u, o) and not its.fits(u, o)}
+    assert refused and all(RANK[u] == base for u, _ in refused)
+    assert not any(its.fits(u, o) and not mine.fits(u, o) for u in range(52) for o in range(52))
+    assert all(not its.fits(u, o) for u in range(52) for o in range(52) if RANK[u] == base)
+    for p, group in enumerate(ours.pile_group):
+        if group.kind != TABLEAU:
+            assert theirs.pile_group[p] == group
