@@ -1,12 +1,13 @@
 """Our solver beside Solvitaire (Blake and Gent's general solitaire solver) on the same deals.
 
 ``python -m bench.solvitaire --solvitaire PATH [RULE_SET ...] [--deals N] [--seconds S]
-[--deal I ...]``: for each deal (seed ``i`` as four big-endian bytes, as bench/winnability.py
-deals them) Solvitaire is given the deal's cards where our ``State`` has them, as its deal
-JSON, and ``--timeout``; then our solver the same seconds (``bench.winnability.judge``; both
-limits are wall-clock, as the census's). One after the other, one process at a time. Prints,
-per rule set, the deals each decides (won / lost), the median CPU seconds of each, and every
-deal where both decide and differ.
+[--deal I ...] [--depth-first]``: for each deal (seed ``i`` as four big-endian bytes, as
+bench/winnability.py deals them) Solvitaire is given the deal's cards where our ``State``
+has them, as its deal JSON, and ``--timeout``; then our solver the same seconds
+(``bench.winnability.judge``; both limits are wall-clock, as the census's; with
+``--depth-first``, our depth-first search alone). One after the other, one process at a
+time. Prints, per rule set, the deals each decides (won / lost), the median CPU seconds of
+each, and every deal where both decide and differ.
 
 ``RULES`` holds Solvitaire's rules JSON for the rule sets it can state, with how they relate
 to ours: ``exact``, ``superset`` (it allows every move we do and more: a loss it proves is
@@ -29,6 +30,8 @@ import resource
 import statistics
 import subprocess
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,6 +41,8 @@ from engine.cards import RANK, SUIT
 from engine.core import WON, IllegalMove, Move
 from engine.piles import CELL, FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU, WASTE, Group
 from engine.rules import RuleSet
+from engine.solver import Budget, Verdict, solve
+from engine.solver.depth import DepthFirst
 
 Rules = dict[str, Any]
 
@@ -296,7 +301,15 @@ def disagree(relation: str, theirs: str, ours: str) -> bool:
     return not (theirs == "w" or (relation == "subset" and theirs == "L"))
 
 
-def run(exe: str, key: str, deals: list[int], seconds: float) -> dict[str, Any]:
+def depth_first(st: engine.State, budget: Budget) -> Verdict:
+    """Our depth-first search alone (``--depth-first``), the one of our turns that proves
+    losses, within the budget's seconds: beside Solvitaire's, itself a depth-first search."""
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    return DepthFirst(st, None).run(None, deadline)
+
+
+def run(exe: str, key: str, deals: list[int], seconds: float,
+        search: Callable[[engine.State, Budget], Verdict] = solve) -> dict[str, Any]:
     relation, rules = RULES[key]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(rules, f)
@@ -313,7 +326,7 @@ def run(exe: str, key: str, deals: list[int], seconds: float) -> dict[str, Any]:
                 variant = plain.split("/")[1]
                 rules = their_tableau(variant, engine.get("canfield", variant).deal(
                     seed(i)).vars["base"])
-            d = judge(plain, i, None, seconds, rules=rules)
+            d = judge(plain, i, None, seconds, search, rules)
             rows.append((i, s.outcome, s.cpu, d.outcome, d.cpu))
             print(f"{key} {i}: solvitaire {s.outcome} {s.cpu:.2f}s, ours {d.outcome} "
                   f"{d.cpu:.2f}s", flush=True)
@@ -356,13 +369,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=30, help="deals 0..N-1 (default 30)")
     ap.add_argument("--deal", type=int, action="append", help="these deals instead")
     ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--depth-first", action="store_true",
+                    help="ours as depth first alone, not our turns")
     ap.add_argument("--json", help="also write the rows here")
     a = ap.parse_args(argv)
     for k in a.keys:
         if k not in RULES:
             ap.error(f"{k}: {SKIPPED.get(k, 'not a rule set Solvitaire can state here')}")
     deals = a.deal or list(range(a.deals))
-    results = [run(a.solvitaire, k, deals, a.seconds) for k in a.keys or list(RULES)]
+    search = depth_first if a.depth_first else solve
+    results = [run(a.solvitaire, k, deals, a.seconds, search) for k in a.keys or list(RULES)]
     print("\n".join(table(results, a.seconds)))
     if a.json:
         with open(a.json, "w") as f:

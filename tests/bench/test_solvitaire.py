@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bench.solvitaire import RULES, deal_json, disagree, name, their_tableau
-from bench.winnability import seed
+from bench.solvitaire import RULES, deal_json, depth_first, disagree, name, their_tableau
+from bench.winnability import judge, seed
 from engine.cards import RANK
 from engine.piles import FOUNDATION, GRID, RESERVE, STOCK_PILE, TABLEAU
 
@@ -70,3 +70,10 @@ def test_their_tableau_is_ours_but_a_run_ends_at_the_base(variant: str) -> None:
     for p, group in enumerate(ours.pile_group):
         if group.kind != TABLEAU:
             assert theirs.pile_group[p] == group
+
+
+def test_depth_first_alone_decides_as_our_turns_do() -> None:
+    # Canfield difficult deal 0 is won and deal 6 lost, each within a few positions.
+    for i, outcome in ((0, "W"), (6, "L")):
+        assert judge("canfield/difficult", i, None, 10, depth_first).outcome == outcome
+        assert judge("canfield/difficult", i, None, 10).outcome == outcome
