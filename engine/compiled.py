@@ -27,7 +27,8 @@ from types import ModuleType
 #: The modules of the inner loop: the position and its moves, the rules' move generation,
 #: the solver's search, its key, its move choice, its board and the searches on it.
 MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.board",
-           "engine.solver.gap_board", "engine.solver.pair_board", "engine.solver.depth",
+           "engine.solver.gap_board", "engine.solver.pair_board", "engine.solver.home_order",
+           "engine.solver.depth",
            "engine.solver.bestfirst", "engine.solver.steps")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
@@ -42,7 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Python subclass would leave the base's C methods in place, and search wrongly).
 USES = {"engine.solver.gap_board": ("engine.solver.board",),
         "engine.solver.pair_board": ("engine.solver.board",),
-        "engine.solver.depth": ("engine.solver.board",),
+        "engine.solver.home_order": ("engine.solver.board",),
+        "engine.solver.depth": ("engine.solver.board", "engine.solver.pair_board",
+                                "engine.solver.home_order"),
         "engine.solver.bestfirst": ("engine.solver.board",)}
 
 

@@ -3,6 +3,7 @@
 # itself (``DepthFirst``) stays a Python class: its loop's locals are typed.
 
 from engine.solver.board cimport Board
+from engine.solver.home_order cimport HomeOrder
 from engine.solver.pair_board cimport LastDeal
 
 cdef class Choice:
@@ -18,6 +19,7 @@ cdef class Choice:
     cdef public list laid_on, rows, ranks
     cdef public object kings, partners
     cdef public LastDeal last_deal
+    cdef public HomeOrder home_order
 
     cpdef list choose(self, Board board, object legal, bint after_deal)
     cpdef list ordered(self, Board board, object legal, bint after_deal)

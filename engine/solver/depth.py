@@ -33,6 +33,7 @@ from .board import (
     Board,
     Layout,
 )
+from .home_order import home_order
 from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
@@ -145,6 +146,9 @@ class Choice:
         #: asked only where the start's last deal can (``LastDeal.ends``).
         check = last_deal(rules) if safe else None
         self.last_deal = check if check is None or start is None or check.ends(start) else None
+        #: Where columns move their runs only whole: whether cards must each go home before
+        #: the other (read with the start's base).
+        self.home_order = home_order(rules, start) if safe and start is not None else None
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
@@ -176,6 +180,8 @@ class Choice:
         if self.partners is not None and not after_deal and self.partners.hopeless(board):
             return []
         if self.last_deal is not None and self.last_deal.hopeless(board):
+            return []
+        if self.home_order is not None and not after_deal and self.home_order.hopeless(board):
             return []
         if self.reshuffles and board.redeal_ahead():
             return self.ordered(board, legal, after_deal)
