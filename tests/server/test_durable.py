@@ -59,9 +59,12 @@ async def redis(primary_and_replica: tuple[str, subprocess.Popen[bytes]]
 async def test_a_durable_change_waits_for_the_replica_and_warns_without_it(
         redis: Redis, primary_and_replica: tuple[str, subprocess.Popen[bytes]],
         caplog: pytest.LogCaptureFixture) -> None:
+    # With the replica up, WAIT returns once it acknowledges: a cap of 10 s costs nothing
+    # there, where 300 ms could pass on a busy machine before the replica is scheduled.
+    patient = bind(redis, COUNT, int, durable_wait=10.0)
     count = bind(redis, COUNT, int, durable_wait=0.3)
     with caplog.at_level(logging.WARNING, logger="samedeal.store"):
-        assert await count(keys=["sd:{t}:n"]) == 1
+        assert await patient(keys=["sd:{t}:n"]) == 1
         assert "no replica acknowledged" not in caplog.text
         replica = primary_and_replica[1]
         replica.send_signal(signal.SIGSTOP)
