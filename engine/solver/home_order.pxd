@@ -4,7 +4,7 @@
 from engine.solver.board cimport Board
 
 cdef class HomeOrder:
-    cdef public bytes columns, builds, following
+    cdef public bytes columns, builds, following, rank
     cdef public bytearray after, marks, stack
 
     cpdef bint hopeless(self, Board board)

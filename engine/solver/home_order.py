@@ -32,11 +32,13 @@ class HomeOrder:
     """The order in which cards must go home (module docstring), for one search: its
     foundations' base is fixed."""
 
-    def __init__(self, columns: bytes, builds: bytes, following: bytes) -> None:
+    def __init__(self, columns: bytes, builds: bytes, following: bytes, rank: bytes) -> None:
         #: The columns whose runs move only whole, and per column its build table (52 x 52,
         #: one byte per under and over card).
         self.columns = columns
         self.builds = builds
+        #: Per card: its rank on the foundations (0 for the base rank, 12 for the last).
+        self.rank = rank
         #: Per card: the next card of its suit on the foundations (``NONE`` for the last).
         self.following = following
         #: Per card, its two "goes home first" successors (the card under it in a run, the
@@ -65,7 +67,20 @@ class HomeOrder:
         v: cython.Py_ssize_t
         n: cython.Py_ssize_t
         table: cython.Py_ssize_t
-        edges: cython.bint = False
+        rank: cython.p_uchar = self.rank
+        crossed: cython.bint = False
+        # Going round a circle, the foundation rank falls only from a card to the one it
+        # lies on (a suit's next card is higher): without a card on a lower one (in runs
+        # built down, on a base-rank card), no circle.
+        for k in range(len(self.columns)):
+            p = self.columns[k]
+            table = k * 2704
+            for i in range(p * stride + max(down[p], 0) + 1, p * stride + size[p]):
+                if rank[cards[i]] > rank[cards[i - 1]] and builds[
+                        table + cards[i - 1] * 52 + cards[i]]:
+                    crossed = True
+        if not crossed:
+            return False
         for c in range(52):
             after[2 * c] = none
             after[2 * c + 1] = following[c]
@@ -76,9 +91,6 @@ class HomeOrder:
             for i in range(p * stride + max(down[p], 0) + 1, p * stride + size[p]):
                 if builds[table + cards[i - 1] * 52 + cards[i]]:
                     after[2 * cards[i]] = cards[i - 1]
-                    edges = True
-        if not edges:
-            return False
         # A walk from each card of a run along the successors: a card met again while on
         # the walk's stack closes a circle (mark 1: on the stack; 2: nothing circles there).
         for k in range(len(self.columns)):
@@ -137,7 +149,8 @@ def home_order(rules: RuleSet, start: State) -> HomeOrder | None:
     # Card c is suit c // 13, rank c % 13 + 1; the last of a suit is the base's lower rank.
     following = bytes(NONE if c % 13 + 1 == (base + 11) % 13 + 1
                       else c - c % 13 + (c % 13 + 1) % 13 for c in range(52))
-    return HomeOrder(bytes(columns), b"".join(builds), following)
+    rank = bytes((c % 13 + 1 - base) % 13 for c in range(52))
+    return HomeOrder(bytes(columns), b"".join(builds), following, rank)
 
 
 __all__ = ["HomeOrder", "home_order"]
