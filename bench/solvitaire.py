@@ -321,12 +321,12 @@ def run(exe: str, key: str, deals: list[int], seconds: float,
                 # A win counts for us only if its line is legal for us (``w``: not shown).
                 s.outcome = "W" if key in REPLAY and REPLAY[key](key, i, s.out) else "w"
             plain, _, how = key.partition(":")
-            rules = None
+            ours = None
             if how == "their-tableau":
                 variant = plain.split("/")[1]
-                rules = their_tableau(variant, engine.get("canfield", variant).deal(
+                ours = their_tableau(variant, engine.get("canfield", variant).deal(
                     seed(i)).vars["base"])
-            d = judge(plain, i, None, seconds, search, rules)
+            d = judge(plain, i, None, seconds, search, ours)
             rows.append((i, s.outcome, s.cpu, d.outcome, d.cpu))
             print(f"{key} {i}: solvitaire {s.outcome} {s.cpu:.2f}s, ours {d.outcome} "
                   f"{d.cpu:.2f}s", flush=True)

@@ -79,6 +79,7 @@ class HomeOrder:
                 if rank[cards[i]] > rank[cards[i - 1]] and builds[
                         table + cards[i - 1] * 52 + cards[i]]:
                     crossed = True
+                    break
         if not crossed:
             return False
         for c in range(52):
