@@ -4,7 +4,9 @@
 from engine.solver.board cimport Board
 
 cdef class HomeOrder:
-    cdef public bytes columns, builds, following, rank
-    cdef public bytearray after, marks, stack
+    cdef public bytes columns, build, parents, foundations, following, rank
+    cdef public bint whole
+    cdef public bytearray after, marks, stack, home
 
+    cdef bint stays(self, Py_ssize_t over, Py_ssize_t under)
     cpdef bint hopeless(self, Board board)
