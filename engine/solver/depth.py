@@ -146,8 +146,8 @@ class Choice:
         #: asked only where the start's last deal can (``LastDeal.ends``).
         check = last_deal(rules) if safe else None
         self.last_deal = check if check is None or start is None or check.ends(start) else None
-        #: Where columns move their runs only whole: whether cards must each go home before
-        #: the other (read with the start's base).
+        #: Where cards stay on the cards they lie on in columns: whether cards must each go
+        #: home before the other (read with the start's base).
         self.home_order = home_order(rules, start) if safe and start is not None else None
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
@@ -155,7 +155,8 @@ class Choice:
     def choose(self, board: Board, legal: Sequence[int], after_deal: cython.bint) -> list[int]:
         """Of the board's ``legal`` moves, those worth trying, best first: none where cards
         wait on each other in a circle or a card left to clear has lost every partner
-        (``Partners``), or the stock's last deal will leave no move (``LastDeal``); where
+        (``Partners``), the stock's last deal will leave no move (``LastDeal``), or cards
+        must each go home before the other (``HomeOrder``, but right after a deal); where
         each card ends on one card (``succ``) and the stock is dealt, a card onto that card
         alone (``linked``); a move the rule set calls costless alone; a safe move alone
         (neither while a shuffled redeal is to come); else ``ordered``.
