@@ -9,7 +9,7 @@ from engine.solver.pair_board cimport LastDeal
 cdef class Choice:
     cdef public bint safe, follow, narrow, dropped, turns_over, talon, can_narrow
     cdef public bint costless, reshuffles
-    cdef public Py_ssize_t open_pass
+    cdef public Py_ssize_t open_pass, deal_rank
     cdef public object rules
     cdef public bytes regroups, one_way, in_talon, group_of, twin_of, open_foundations, side
     cdef public bytes to_cell, columns

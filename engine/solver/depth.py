@@ -34,7 +34,6 @@ from .board import (
     Layout,
 )
 from .home_order import home_order
-from .moves import DEAL as DEAL_RANK
 from .moves import (
     EMPTIES,
     FROM_RESERVE,
@@ -45,6 +44,7 @@ from .moves import (
     SIDE_KINDS,
     TO_CELL,
     TO_FOUNDATION,
+    deal_rank,
     followed,
     open_pass,
     successors,
@@ -109,6 +109,7 @@ class Choice:
         talon = talon_piles(rules)
         sources = talon_sources(rules, talon)
         self.talon = bool(talon)  # a stock dealing to wastes, where deals commute
+        self.deal_rank = deal_rank(rules)
         self.in_talon = bytes(p in talon for p in range(count))
         self.talon_sources = bytes(sources) if sources is not None else None
         group_of: dict[int, int] = {}
@@ -209,8 +210,8 @@ class Choice:
                 ) -> list[int]:
         """``choose`` past the moves tried alone: every move worth trying, ranked (cards to
         a foundation, moves that turn a card up, cards out of a reserve, cell or waste,
-        moves that empty a pile, other moves, the stock, cards into a cell), in the
-        listing's order within a rank."""
+        moves that empty a pile, other moves, the stock, cards into a cell; the stock
+        earlier where ``moves.deal_rank`` says), in the listing's order within a rank."""
         lay: Layout = board.layout
         size: cython.p_uchar = board.size
         kind: cython.p_uchar = lay.kind
@@ -245,8 +246,8 @@ class Choice:
                 if self.turns_over and not size[lay.stock_pile] and not (
                         board.vars[2] if board.has[2] else 1) and board.vars[1] > self.open_pass:
                     continue  # the stock turned over with nothing played since the last turn
-                ranked[i] = DEAL_RANK
-                present |= 1 << DEAL_RANK
+                ranked[i] = self.deal_rank
+                present |= 1 << self.deal_rank
                 continue
             if m >= extra:  # a move of the rule set's own kind: never narrowed
                 ranked[i] = OTHER
