@@ -212,7 +212,7 @@ def best_first(start: State, cap: int | None, deadline: float | None,
         for m in choice.choose(board, legal, dealt):
             board.play(m)
             by_deal = talon and m == DEAL
-            k: object = (board.key(), True) if by_deal else board.key()
+            k: object = board.dealt_key() if by_deal else board.key()
             if k not in parents:
                 parents[k] = (here, m)
                 made += 1

@@ -46,6 +46,8 @@ cdef class Board:
     cdef void deal_round(self, bytes piles, Py_ssize_t keep)
     cpdef void undo(self)
     cpdef object key(self)
+    cpdef object dealt_key(self)
+    cdef Py_ssize_t write_key(self)
     cpdef object move_of(self, Py_ssize_t m)
     cpdef Py_ssize_t score(self)
     cpdef bint costless(self, Py_ssize_t m)

@@ -632,7 +632,7 @@ class DepthFirst:
                 continue
             board.play(move)
             dealt = talon and move == deal
-            k: object = (board.key(), True) if dealt else board.key()
+            k: object = board.dealt_key() if dealt else board.key()
             known = len(seen)
             seen.add(k)  # one look in the table: a position met before leaves it as it was
             if len(seen) == known:

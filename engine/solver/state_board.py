@@ -148,6 +148,9 @@ class StateBoard(Board):
     def key(self) -> object:
         return self.key_of(self.state)
 
+    def dealt_key(self) -> object:
+        return self.key_of(self.state), True
+
     def exact(self, uncounted: bool) -> bytes:
         st = self.state
         vars = sorted(st.vars.items())

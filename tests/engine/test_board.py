@@ -165,16 +165,18 @@ DECLARED = [cls("easy") for cls in (Cells, Rounds, TwoWastes, OnePile, Dozen, Re
 def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
     """Random games, each move checked and now and then several taken back: every position
     compared (moves, status, piles, vars), and every key pair collected to compare the
-    keys' equalities. The rule sets declared here are not games of ours: they reach the
-    declarations no game of ours that a board plays has (whole runs, cells, a chosen base,
-    a stock dealing to the columns, to two wastes or to a foundation, cards dealt face
-    down that leave one at a time, a reserve refilling columns that only the waste starts
-    once it is empty)."""
+    keys' equalities; the key of a position reached by a deal (``dealt_key``) is equal
+    where the key is, and no position's key. The rule sets declared here are not games of
+    ours: they reach the declarations no game of ours that a board plays has (whole runs,
+    cells, a chosen base, a stock dealing to the columns, to two wastes or to a foundation,
+    cards dealt face down that leave one at a time, a reserve refilling columns that only
+    the waste starts once it is empty)."""
     assert plain(rules)
     key = rules.key
     engine_key = key_maker(rules)
     pairs: dict[object, bytes] = {}
     reverse: dict[bytes, object] = {}
+    dealt: dict[object, object] = {}  # the key -> the key as reached by a deal
     rng = random.Random(key)
     positions = 0
     for deal in range(60):
@@ -187,6 +189,7 @@ def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
             k, b = engine_key(st), board.key()
             assert pairs.setdefault(k, b) == b
             assert reverse.setdefault(b, k) == k
+            assert dealt.setdefault(b, board.dealt_key()) == board.dealt_key()
             positions += 1
             if st.status != PLAYING or not moves:
                 break
@@ -207,6 +210,7 @@ def test_a_board_plays_as_the_engine_does(rules: RuleSet) -> None:
         assert board.key() == Board(st).key()  # whatever was keyed before
     assert positions >= 900
     assert len(pairs) > 100  # positions met twice by a take-back are one pair
+    assert len(set(dealt.values())) == len(dealt) and not set(dealt.values()) & set(reverse)
 
 
 def test_a_board_plays_a_game_to_a_win() -> None:
