@@ -55,10 +55,13 @@ ACK_ONLY = ("type", "id", "seq", "cards", "changes")
 def apply_ack(payload: dict[str, Any], ack: dict[str, Any]) -> dict[str, Any]:
     """The session payload after a v2 ``ack``, from the previous revision's ``payload``, as
     docs/protocol.md "Protocol v2" says a client rebuilds it (written from the doc, not the
-    server's code): a full ack replaces it; changes apply to revision ``rev - 1`` only."""
+    server's code): a full ack replaces it; changes apply to revision ``rev - 1`` only; a
+    payload of the ack's revision or later (a pushed ``session`` overtook the ack) is kept."""
     if "changes" not in ack:
         assert "view" in ack and "legal" in ack, ack
         return {k: v for k, v in ack.items() if k not in ACK_ONLY}
+    if payload["rev"] >= ack["rev"]:
+        return payload
     assert ack["rev"] == payload["rev"] + 1, (payload["rev"], ack)
     out = {**payload, **{k: v for k, v in ack.items() if k not in ACK_ONLY}}
     changes = ack["changes"]
