@@ -25,10 +25,10 @@ from pathlib import Path
 from types import ModuleType
 
 #: The modules of the inner loop: the position and its moves, the rules' move generation,
-#: the solver's search, its key, its move choice, its board and the searches on it.
+#: the solver's search, its key, its table, its move choice, its board and the searches on it.
 MODULES = ("engine.core", "engine.rules", "engine.solver.position", "engine.solver.board",
            "engine.solver.gap_board", "engine.solver.pair_board", "engine.solver.home_order",
-           "engine.solver.depth",
+           "engine.solver.table", "engine.solver.depth",
            "engine.solver.bestfirst", "engine.solver.steps")
 #: Beside a compiled module (``rules.cpython-311-x86_64-linux-gnu.so``), the SHA-256 of the
 #: source it was compiled from, in a file of that name and this suffix.
@@ -45,7 +45,7 @@ USES = {"engine.solver.gap_board": ("engine.solver.board",),
         "engine.solver.pair_board": ("engine.solver.board",),
         "engine.solver.home_order": ("engine.solver.board",),
         "engine.solver.depth": ("engine.solver.board", "engine.solver.pair_board",
-                                "engine.solver.home_order"),
+                                "engine.solver.home_order", "engine.solver.table"),
         "engine.solver.bestfirst": ("engine.solver.board",)}
 
 

@@ -48,6 +48,7 @@ cdef class Board:
     cpdef object key(self)
     cpdef object dealt_key(self)
     cdef Py_ssize_t write_key(self)
+    cdef Py_ssize_t write_dealt_key(self)
     cpdef object move_of(self, Py_ssize_t m)
     cpdef Py_ssize_t score(self)
     cpdef bint costless(self, Py_ssize_t m)

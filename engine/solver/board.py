@@ -774,12 +774,18 @@ class Board:
         which it keeps apart from the same position reached otherwise: the key and one more
         var entry, of a number no var has (bytes: a tuple of the key and a flag costs a
         search up to a tenth of its time to make, hash and free)."""
+        out: cython.p_uchar = self.keybuf
+        n: cython.Py_ssize_t = self.write_dealt_key()
+        return bytes(out[:n])
+
+    def write_dealt_key(self) -> cython.Py_ssize_t:
+        """Writes ``dealt_key`` into the key buffer: its length."""
         n: cython.Py_ssize_t = self.write_key()
         out: cython.p_uchar = self.keybuf
         out[n] = 255
         out[n + 1] = 0
         out[n + 2] = 0
-        return bytes(out[:n + 3])
+        return n + 3
 
     def write_key(self) -> cython.Py_ssize_t:
         """Writes ``key`` into the key buffer: its length."""

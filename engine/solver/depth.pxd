@@ -5,6 +5,7 @@
 from engine.solver.board cimport Board
 from engine.solver.home_order cimport HomeOrder
 from engine.solver.pair_board cimport LastDeal
+from engine.solver.table cimport Table
 
 cdef class Choice:
     cdef public bint safe, follow, narrow, dropped, turns_over, talon, can_narrow

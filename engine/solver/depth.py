@@ -54,6 +54,7 @@ from .moves import (
 )
 from .pair_board import last_deal, partners
 from .position import interchangeable, own_hooks
+from .table import Table, native
 from .verdict import Outcome, Verdict
 
 #: All 52 cards, one bit each.
@@ -553,7 +554,10 @@ class DepthFirst:
         #: Positions between two looks at the clock: a look costs about what a position on
         #: a board does; a position played through a state can cost much more.
         self.clock_every = 1 if isinstance(self.board, state_board.StateBoard) else 16
-        self.seen: set[object] = set()
+        #: The positions met: fingerprints of the board's keys (``Table``), or the keys
+        #: themselves where the table runs as Python or the board plays through the state
+        #: (chosen at the first run, for the board the search has then).
+        self.seen: Table | set[object] = set()
         self.t0 = time.perf_counter()
         self.next_report = self.t0 + REPORT_EVERY  # kept across runs: one report a second
         self.best: tuple[int, tuple[Move, ...]] | None = None
@@ -584,18 +588,29 @@ class DepthFirst:
         (``time.perf_counter``); ``offset``: positions other searches made, for progress."""
         board: Board = self.board
         choice: Choice = self.choice
-        seen: set[object] = self.seen
         talon: cython.bint = choice.talon
         points: cython.bint = self.scored
         deal: cython.Py_ssize_t = DEAL
         if self.frames is None:
-            seen.add(board.key())
+            from .state_board import StateBoard
+
+            if native() and not isinstance(board, StateBoard):
+                self.seen = Table()
+                self.seen.add(board.keybuf, board.write_key())
+            else:
+                self.seen = {board.key()}
             moves, status = board.legal()
             if status != PLAYING:
                 return self.arrive(status) or self.exhausted()
             self.frames = [choice.choose(board, moves, False)]
             self.tried = [0]
             self.backs = [-1]
+        table: Table | None = None
+        keys: set[object] = set()
+        if isinstance(self.seen, Table):
+            table = self.seen
+        else:
+            keys = self.seen
         frames: list[list[int]] = self.frames
         tried: list[int] = self.tried
         backs: list[int] = self.backs
@@ -606,10 +621,12 @@ class DepthFirst:
         move: cython.Py_ssize_t
         back: cython.Py_ssize_t
         known: cython.Py_ssize_t
+        n: cython.Py_ssize_t
+        new: cython.bint
         dealt: cython.bint
         mine: list[int]
         while frames:
-            if limit >= 0 and len(seen) >= limit:
+            if limit >= 0 and (len(keys) if table is None else table.count) >= limit:
                 return self.out_of_budget()
             ticks += 1
             if ticks == every:
@@ -632,10 +649,14 @@ class DepthFirst:
                 continue
             board.play(move)
             dealt = talon and move == deal
-            k: object = board.dealt_key() if dealt else board.key()
-            known = len(seen)
-            seen.add(k)  # one look in the table: a position met before leaves it as it was
-            if len(seen) == known:
+            if table is not None:
+                n = board.write_dealt_key() if dealt else board.write_key()
+                new = table.add(board.keybuf, n)
+            else:
+                known = len(keys)
+                keys.add(board.dealt_key() if dealt else board.key())
+                new = len(keys) != known
+            if not new:  # one look in the table: a position met before leaves it as it was
                 board.undo()
                 continue
             quick = choice.after_deal(board) if dealt else None
