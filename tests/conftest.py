@@ -175,10 +175,13 @@ def pytest_configure(config: pytest.Config) -> None:
     tests: the suite starts hundreds of Python processes (nodes, their worker pools, command
     lines), and each then reads the compiled modules, where on a machine set to write none
     (``PYTHONDONTWRITEBYTECODE``) each would compile every source again (about a second of
-    CPU per process)."""
+    CPU per process). And pytest's own cache of the test modules with their asserts
+    rewritten is kept as such a machine would not: every worker collects every test module,
+    and rewriting them all took each about five seconds of CPU, in every run."""
     if not hasattr(config, "workerinput"):
         for room in ("engine", "server", "clients", "bench", "tests"):
             compileall.compile_dir(ROOT / room, quiet=1)
+    sys.dont_write_bytecode = False
 
 
 #: Under pytest-xdist these files are handed out first, in this order: the longest first (their
