@@ -20,8 +20,8 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
     import cython  # (docs/solver.md "Compiled")
 
 MASK64 = (1 << 64) - 1
-#: The two halves' multipliers and starts: odd 64-bit constants, distinct, so that the
-#: halves of one key are unrelated.
+#: The two halves' multipliers (odd) and starting values, each distinct, so that the halves
+#: of one key are unrelated.
 M1 = 0x9E3779B97F4A7C15
 M2 = 0xC2B2AE3D27D4EB4F
 S1 = 0x243F6A8885A308D3
@@ -30,7 +30,6 @@ S2 = 0x13198A2E03707344
 F1 = 0xFF51AFD7ED558CCD
 F2 = 0xC4CEB9FE1A85EC53
 FIRST_BITS = 16
-
 
 
 def native() -> bool:
