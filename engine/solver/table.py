@@ -54,10 +54,19 @@ class Table:
     """Fingerprints of the keys added, two 64-bit words a slot (both zero: empty), kept at
     most two thirds full; ``len`` is how many keys it holds."""
 
-    def __init__(self) -> None:
-        self.bits = FIRST_BITS
-        self.slots = bytearray(16 << FIRST_BITS)
+    def __init__(self, bits: cython.Py_ssize_t = FIRST_BITS) -> None:
         self.count = 0
+        self.make(bits)
+
+    def make(self, bits: cython.Py_ssize_t) -> None:
+        """Empty slots, ``2 ** bits`` of them (the sizes in 64-bit integers: a table of a
+        hundred million positions has more slots than a C int counts bytes)."""
+        slots: cython.Py_ssize_t = 1
+        slots <<= bits
+        self.bits = bits
+        self.mask = slots - 1
+        self.most = slots * 2 // 3
+        self.slots = bytearray(16 * slots)
 
     def __len__(self) -> int:
         return self.count
@@ -81,7 +90,7 @@ class Table:
             h2 = ((h2 ^ data[i]) * M2) & MASK64
         h1 = mix(h1 ^ n)
         h2 = mix(h2) | 1  # never both zero
-        if 3 * (self.count + 1) > 2 << self.bits:
+        if self.count >= self.most:
             self.grow()
         if self.put(h1, h2):
             self.count += 1
@@ -93,7 +102,7 @@ class Table:
         slots: bytearray = self.slots
         data: cython.p_uchar = slots
         words: cython.p_ulonglong = cython.cast(cython.p_ulonglong, data)
-        mask: cython.ulonglong = (1 << self.bits) - 1
+        mask: cython.ulonglong = self.mask
         at: cython.ulonglong = h1 & mask
         while words[2 * at + 1]:
             if words[2 * at] == h1 and words[2 * at + 1] == h2:
@@ -108,9 +117,9 @@ class Table:
         old: bytearray = self.slots
         data: cython.p_uchar = old
         words: cython.p_ulonglong = cython.cast(cython.p_ulonglong, data)
-        self.bits += 1
-        self.slots = bytearray(16 << self.bits)
+        n: cython.Py_ssize_t = self.mask + 1
+        self.make(self.bits + 1)
         i: cython.Py_ssize_t
-        for i in range(1 << (self.bits - 1)):
+        for i in range(n):
             if words[2 * i + 1]:
                 self.put(words[2 * i], words[2 * i + 1])
