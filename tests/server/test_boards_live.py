@@ -84,6 +84,10 @@ async def rest_board(node: Node, token: str, board: str, **query: Any) -> dict[s
     return page  # type: ignore[no-any-return]
 
 
+#: How long a test waits for a board update that must come: a sign of a fault, not a figure.
+LATE = 30.0
+
+
 async def updates_until(ws: Ws, done: Any, timeout: float = 10) -> list[dict[str, Any]]:
     """``board.update`` events until one satisfies ``done``, each stamped with its arrival."""
     got = []
@@ -108,10 +112,11 @@ async def test_a_watcher_on_one_node_sees_a_result_posted_through_the_other(
     base = first["total"]  # other tests of the suite may have played today's deal too
     assert first["you"] is None and len(first["entries"]) == min(base, 100)
     pid, ptoken = await human(nodes[0])
-    t0 = time.monotonic()
     await finish(nodes[0], ptoken, game)
-    got = await updates_until(ws, lambda m: m["total"] == base + 1, timeout=5)
-    assert got[-1]["_at"] - t0 < 2.5, got[-1]["_at"] - t0
+    # The watching node's reader sleeps until the board's "changed" message wakes it: the
+    # update comes through the other node's publish or not at all (how often: the flood test
+    # below). The wait is long so that a busy machine only slows it.
+    got = await updates_until(ws, lambda m: m["total"] == base + 1, timeout=LATE)
     (entry,) = [e for e in got[-1]["entries"] if e["player"] == pid]
     assert entry["rank"] >= 1
     # The same rows and fields the REST board page gives (nothing more before the reveal).

@@ -203,14 +203,13 @@ async def test_the_league_daily_board_live_in_the_public_order_and_removal(
     assert sub["type"] == "subscribed" and sub["board"].startswith(f"league/{lid}/daily/20")
     first = checked(await bob.expect("board.update"))
     assert first["total"] == 0 and first["entries"] == [] and first["you"] is None
-    t0 = time.monotonic()
     await finish(nodes[0], owner_token, game)
+    # Through node A's publish or not at all: node B's reader sleeps until it hears one.
     update = checked(await bob.expect("board.update"))
-    assert time.monotonic() - t0 < 4
     assert [e["player"] for e in update["entries"]] == [owner_id] and update["total"] == 1
     for pid, token in ((out_id, out_token), (cy_id, cy_token), (bob_id, bob_token)):
         await finish(nodes[int(pid == cy_id)], token, game)
-    deadline = time.monotonic() + 6
+    deadline = time.monotonic() + 30  # a sign of a fault, not a figure: a busy machine waits
     while update["total"] < 3 and time.monotonic() < deadline:
         update = checked(await bob.expect("board.update"))
     assert update["you"]["player"] == bob_id
