@@ -90,6 +90,15 @@ class Cluster:
                     return port[f[0]], replicas[0] if replicas else 0
         raise AssertionError(f"no primary owns slot {slot}")
 
+    def replica_of(self, primary: int) -> int:
+        """The port of a live replica of the primary at ``primary``."""
+        me = self.node_id(primary)
+        for line in self.cli(self.live[0], "CLUSTER", "NODES").splitlines():
+            f = line.split()
+            if f[3] == me and "fail" not in f[2]:
+                return int(f[1].split("@")[0].rpartition(":")[2])
+        raise AssertionError(f"the primary at {primary} has no replica")
+
     def node_id(self, port: int) -> str:
         return self.cli(port, "CLUSTER", "MYID")
 

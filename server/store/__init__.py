@@ -54,10 +54,10 @@ from urllib.parse import unquote, urlsplit
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import link, scripts
+from .durable import durably as durably  # re-exported: the `durable` setting's exchange
 from .link import Client
 from .link import call as call  # re-exported: services reach Redis through store
 from .shard_links import ClusterClient, ShardScript, as_unavailable
@@ -80,28 +80,6 @@ def script(redis: Redis, lua: str) -> Any:
     if sharded(redis):
         return ShardScript(redis, scripts.sharded(lua))  # type: ignore[arg-type]
     return link.script(redis, lua)
-
-
-async def durably(redis: Redis, run: Any, keys: list[Any], args: list[Any],
-                  wait_ms: int) -> tuple[Any, int]:
-    """Run the script ``run`` and then ``WAIT 1 wait_ms`` on the same connection (WAIT waits
-    for the connection's own writes): the script's answer, and how many replicas have it.
-    By its SHA; on a Redis that does not know it yet (NOSCRIPT: nothing was run), once more
-    with its text, which loads it."""
-    wait: tuple[Any, ...] = ("WAIT", 1, wait_ms)
-    for command in (("EVALSHA", run.sha), ("EVAL", run.lua)):
-        async with redis.pipeline(transaction=False) as pipe:
-            pipe.execute_command(*command, len(keys), *keys, *args)
-            if isinstance(redis, RedisCluster):  # to the primary of the keys' shard
-                pipe.execute_command(*wait, target_nodes=redis.get_node_from_key(keys[0]))
-            else:
-                pipe.execute_command(*wait)
-            try:
-                answer, replicas = await pipe.execute()
-            except NoScriptError:
-                continue
-        return answer, int(replicas)
-    raise AssertionError("EVAL never answers NOSCRIPT")
 
 
 def cluster(url: str, connections: int, timeout: float) -> RedisCluster:

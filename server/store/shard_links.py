@@ -112,13 +112,18 @@ class ClusterClient(RedisCluster):
             return super().pipeline(transaction, shard_hint)
         return _Pipeline(self, transaction)  # type: ignore[abstract]  # as redis-py makes its own
 
-    async def link_for(self, key: Arg) -> Link:
-        """The link to the primary that owns ``key``'s slot, by the slot map (read first, once,
-        by every caller together: a thousand first calls must not each start reading it)."""
+    async def node_for(self, key: Arg) -> ClusterNode:
+        """The primary that owns ``key``'s slot, by the slot map (read first, once, by every
+        caller together: a thousand first calls must not each start reading it)."""
         if self._initialize:  # redis-py's: the slot map was never read
             await self.initialize()
         node = self.get_node_from_key(key)  # type: ignore[arg-type]
         assert node is not None
+        return node
+
+    async def link_for(self, key: Arg) -> Link:
+        """The link to the primary that owns ``key``'s slot."""
+        node = await self.node_for(key)
         link = self.links.get(node.name)
         if link is None:
             link = self.links[node.name] = Link(

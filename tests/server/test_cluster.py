@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from server import store
 from tests.cluster import Cluster
-from tests.conftest import FAST, start_node, stop_node
+from tests.conftest import FAST, start_node, stop_node, wait_for
 from tests.deploy.test_failover import MOVES, Player, fault_figures, play, players
 from tests.fault_figures import record
 
 from .client import Node, Rest, Ws, player
+from .test_durable import COUNT, lost_while_waiting
 
 PER_NODE = 5
 
@@ -165,6 +167,60 @@ async def test_durable_waits_for_the_replica_of_the_move_s_own_shard(
     assert status == 200 and s["rev"] == 2, s
     assert f"no replica acknowledged a change to {key}" in node.log.read_text()
     await rest.aclose()
+
+
+async def test_a_durable_change_whose_connection_dies_while_it_waits_is_not_acknowledged(
+        own_cluster: Cluster) -> None:
+    """The change may be on its primary alone, so the call fails as the store unavailable:
+    a WAIT sent again on another connection, which wrote nothing, would answer at once that
+    a replica has everything (redis-py's cluster pipeline resends a failed command so)."""
+    r = store.connect(own_cluster.url)
+    try:
+        key = "sd:{lost}:n"
+        primary, replica = own_cluster.owner(key)
+        paused = own_cluster.procs[own_cluster.ports.index(replica)]
+        count = store.script(r, COUNT)
+        assert await store.durably(r, count, [key], [], 10_000) == (1, 1)  # (and loaded)
+        error = await lost_while_waiting(primary, paused,
+                                         store.durably(r, count, [key], [], 10_000))
+        assert store.failed(error), repr(error)
+        assert own_cluster.cli(primary, "GET", key) == "2"  # the script ran, once
+    finally:
+        await store.close(r)
+
+
+async def test_a_durable_change_follows_its_slot_and_waits_for_the_new_owner_s_replica(
+        own_cluster: Cluster) -> None:
+    """While its slot migrates (ASK) and once it has moved (MOVED), the change runs on the
+    slot's new primary and its WAIT counts that primary's replica: paused, none."""
+    r = store.connect(own_cluster.url)
+    c = own_cluster
+    try:
+        key = "sd:{moving}:n"
+        count = store.script(r, COUNT)
+        assert await store.durably(r, count, [key], [], 10_000) == (1, 1)
+        source, _ = c.owner(key)
+        target = next(p for p in c.live if p != source
+                      and c.info(p, "replication").get("role") == "master")
+        slot, src, dst = c.cli(source, "CLUSTER", "KEYSLOT", key), c.node_id(source), \
+            c.node_id(target)
+        assert c.cli(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src) == "OK"
+        assert c.cli(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst) == "OK"
+        assert c.cli(source, "MIGRATE", "127.0.0.1", str(target), "", "0", "5000", "KEYS",
+                     key) == "OK"
+        paused = c.procs[c.ports.index(c.replica_of(target))]
+        paused.send_signal(signal.SIGSTOP)
+        try:
+            assert await store.durably(r, count, [key], [], 300) == (2, 0)  # by ASK
+        finally:
+            paused.send_signal(signal.SIGCONT)
+        for port in (target, source):
+            assert c.cli(port, "CLUSTER", "SETSLOT", slot, "NODE", dst) == "OK"
+        wait_for(lambda: c.owner(key)[0] == target, "the slot's new owner")
+        assert await store.durably(r, count, [key], [], 10_000) == (3, 1)  # by MOVED
+        assert c.cli(target, "GET", key) == "3"
+    finally:
+        await store.close(r)
 
 
 async def test_a_primary_killed_mid_race_loses_no_acknowledged_move_when_durable(

@@ -1,14 +1,20 @@
-"""The ``durable`` setting on one redis-server with a replica (server/store/__init__.py
-``durably``): a change is answered once the replica has it, or after ``durable_wait`` with a
-warning; a Redis that does not know the script yet runs it once, not twice."""
+"""The ``durable`` setting on one redis-server with a replica (server/store/durable.py): a
+change is answered once the replica has it, or after ``durable_wait`` with a warning; a Redis
+that does not know the script yet runs it once, not twice; a connection lost while ``WAIT``
+waits fails the call, with the script run once."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import os
 import shutil
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from redis.asyncio import Redis
@@ -82,3 +88,66 @@ async def test_a_redis_that_lost_its_scripts_runs_a_durable_change_once(redis: R
     assert await count(keys=["sd:{t}:once"]) == 1
     assert int(await redis.get("sd:{t}:once")) == 1
 
+
+
+async def lost_while_waiting(port: int, replica: subprocess.Popen[bytes],
+                             call: Awaitable[Any]) -> BaseException:
+    """Run ``call`` (a durable change) with ``replica`` paused, so that its ``WAIT`` waits on
+    the primary at ``port``; kill that connection there once it waits; what the call raised.
+    (Its connection is told from other processes' by its port, one of this process's.)"""
+    replica.send_signal(signal.SIGSTOP)
+    try:
+        task = asyncio.ensure_future(call)
+
+        def waiting() -> str:
+            out = subprocess.run(["redis-cli", "-p", str(port), "CLIENT", "LIST"],
+                                 capture_output=True, text=True, timeout=5).stdout
+            fields = [dict(f.split("=", 1) for f in line.split() if "=" in f)
+                      for line in out.splitlines()]
+            mine = own_ports()
+            return next((f["id"] for f in fields if f.get("cmd") == "wait"
+                         and "b" in f.get("flags", "")  # blocked in WAIT
+                         and int(f["addr"].rpartition(":")[2]) in mine), "")
+
+        for _ in range(300):
+            if client := await asyncio.to_thread(waiting):
+                break
+            assert not task.done(), task
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the change never waited for the replica")
+        subprocess.run(["redis-cli", "-p", str(port), "CLIENT", "KILL", "ID", client],
+                       check=True, capture_output=True, timeout=5)
+        with pytest.raises(Exception) as raised:
+            await task
+        return raised.value
+    finally:
+        replica.send_signal(signal.SIGCONT)
+
+
+def own_ports() -> set[int]:
+    """The local ports of this process's TCP sockets, by Linux's /proc."""
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    with open("/proc/self/net/tcp") as table:
+        rows = [line.split() for line in table.read().splitlines()[1:]]
+    return {int(row[1].rpartition(":")[2], 16) for row in rows if row[9] in inodes}
+
+
+async def test_a_connection_lost_while_waiting_fails_the_change_and_runs_it_once(
+        redis: Redis, primary_and_replica: tuple[str, subprocess.Popen[bytes]]) -> None:
+    """The change may be on the primary alone: the call fails as the store unavailable (the
+    caller reads where things stand), not answered after sending the script again."""
+    url, replica = primary_and_replica
+    count = bind(redis, COUNT, int, durable_wait=10.0)
+    await redis.delete("sd:{t}:lost")
+    assert await count(keys=["sd:{t}:lost"]) == 1  # (the script loaded)
+    port = urlsplit(url).port
+    assert port is not None
+    error = await lost_while_waiting(port, replica, count(keys=["sd:{t}:lost"]))
+    assert store.failed(error), repr(error)
+    assert int(await redis.get("sd:{t}:lost")) == 2
