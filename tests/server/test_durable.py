@@ -89,7 +89,6 @@ async def test_a_redis_that_lost_its_scripts_runs_a_durable_change_once(redis: R
     assert int(await redis.get("sd:{t}:once")) == 1
 
 
-
 async def lost_while_waiting(port: int, replica: subprocess.Popen[bytes],
                              call: Awaitable[Any]) -> BaseException:
     """Run ``call`` (a durable change) with ``replica`` paused, so that its ``WAIT`` waits on
