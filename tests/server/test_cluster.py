@@ -202,8 +202,8 @@ async def test_a_durable_change_follows_its_slot_and_waits_for_the_new_owner_s_r
         source, _ = c.owner(key)
         target = next(p for p in c.live if p != source
                       and c.info(p, "replication").get("role") == "master")
-        slot, src, dst = c.cli(source, "CLUSTER", "KEYSLOT", key), c.node_id(source), \
-            c.node_id(target)
+        slot = c.cli(source, "CLUSTER", "KEYSLOT", key)
+        src, dst = c.node_id(source), c.node_id(target)
         assert c.cli(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src) == "OK"
         assert c.cli(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst) == "OK"
         assert c.cli(source, "MIGRATE", "127.0.0.1", str(target), "", "0", "5000", "KEYS",
