@@ -22,6 +22,8 @@ from typing import Any
 
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.connection import Connection
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -40,7 +42,7 @@ log = logging.getLogger("samedeal.shard_links")
 
 #: Answers after which a script did not run and the cluster client knows what to do.
 REDIRECTED = (MovedError, AskError, TryAgainError, ClusterDownError)
-#: What the cluster client raises, once its own retries are spent, while a shard changes hands
+#: What the cluster client raises while a shard changes hands
 #: (``ClusterError``: CLUSTERDOWN, or "TTL exhausted" after too many redirections).
 CHANGING_HANDS = (ClusterError, TryAgainError, SlotNotCoveredError)
 
@@ -50,8 +52,8 @@ def as_unavailable(e: BaseException) -> RedisConnectionError | None:
 
     Every request answers a store that cannot serve it now with ``store.unavailable`` (retry),
     which the server's handlers give redis-py's ``ConnectionError``. The cluster client fails
-    in other ways too while a primary is replaced or a slot moves: its answers after its
-    retries (CLUSTERDOWN, TRYAGAIN, too many redirections, a slot no primary covers), no seed
+    in other ways too while a primary is replaced or a slot moves: the cluster's answers
+    (CLUSTERDOWN, TRYAGAIN, too many redirections, a slot no primary covers), no seed
     node reachable, and, when a connection is
     closed under a command in flight, a ``RuntimeError`` or ``AttributeError`` raised inside
     redis-py's connection code (a write to a closed transport, a writer already dropped)."""
@@ -87,10 +89,17 @@ class NodeConnections:
 
 class ClusterClient(RedisCluster):
     """redis-py's cluster client with a link per primary beside it: ``store.connect`` makes
-    one for a ``redis-cluster://`` URL."""
+    one for a ``redis-cluster://`` URL.
+
+    It sends a command once, as a client of one Redis does. redis-py's cluster client sends a
+    command again after a lost connection or a timeout, by default, yet the command may have
+    run before its reply was lost: a write would run twice (a count added to twice, a claim
+    by ``SET NX`` refused to the caller whose first send won it). So a lost reply fails the
+    call as the store unavailable, and the caller reads where things stand. Redirections are
+    still followed: after MOVED, ASK, TRYAGAIN or CLUSTERDOWN nothing ran."""
 
     def __init__(self, *, store_timeout: float = TIMEOUT_S, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(retry=Retry(NoBackoff(), 0), **kwargs)
         self.links: dict[str, Link] = {}
         self.store_timeout = store_timeout
         self._refresh: asyncio.Task[None] | None = None
