@@ -3,10 +3,11 @@ once.
 
 ``WAIT`` counts the replicas that have the writes of the connection it is sent on, so its
 answer means something only right after the script, on the script's own connection. A
-pipeline will not do: redis-py's cluster pipeline resends a command that failed, alone, so
-a ``WAIT`` whose connection died under it would go to another connection, which wrote
-nothing, and answer at once that a replica has everything; and it follows a redirection
-by sending the script again by itself, leaving the ``WAIT`` with the node that refused it.
+pipeline will not do: redis-py's cluster pipeline follows a redirection by sending the
+script again by itself, leaving the ``WAIT`` with the node that refused it; and where it
+may retry, it resends a command that failed alone, so a ``WAIT`` whose connection died
+under it would go to another connection, which wrote nothing, and answer at once that a
+replica has everything.
 Here the two commands go out together on a connection taken for them; a lost
 connection, a timeout or a cancellation closes it and fails the call as the store being
 unavailable (the script may have run: the caller reads where things stand, as after any
