@@ -95,8 +95,9 @@ class ClusterClient(RedisCluster):
     command again after a lost connection or a timeout, by default, yet the command may have
     run before its reply was lost: a write would run twice (a count added to twice, a claim
     by ``SET NX`` refused to the caller whose first send won it). So a lost reply fails the
-    call as the store unavailable, and the caller reads where things stand. Redirections are
-    still followed: after MOVED, ASK, TRYAGAIN or CLUSTERDOWN nothing ran."""
+    call as the store unavailable, and the caller reads where things stand. MOVED, ASK and
+    TRYAGAIN are still followed, since after them nothing ran; CLUSTERDOWN fails the call
+    (the slot map read again first)."""
 
     def __init__(self, *, store_timeout: float = TIMEOUT_S, **kwargs: Any) -> None:
         super().__init__(retry=Retry(NoBackoff(), 0), **kwargs)
