@@ -82,9 +82,8 @@ async def relays(ports: list[int]) -> dict[int, tuple[Relay, int]]:
 
 @pytest.fixture
 async def one_redis(redis_url: str) -> AsyncIterator[Relayed]:
-    port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
-    (relay, at), = (await relays([port])).values()
-    r = store.connect(f"redis://127.0.0.1:{at}/7")  # a database no node uses
+    relay = Relay(int(redis_url.rsplit(":", 1)[1].split("/")[0]))
+    r = store.connect(f"redis://127.0.0.1:{await relay.start()}/7")  # a database no node uses
     yield r, lambda key: relay
     await store.close(r)
     await relay.close()
