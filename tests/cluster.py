@@ -106,6 +106,18 @@ class Cluster:
         """Move the slot of ``key`` to another primary while it is in use, as a resharding
         does (``CLUSTER SETSLOT`` IMPORTING/MIGRATING, ``MIGRATE`` its keys a few at a time,
         then the new owner for everyone): returns (old, new) primary ports."""
+        source, target, slot = self.start_migrating(key)
+        while keys := self.cli(source, "CLUSTER", "GETKEYSINSLOT", slot, "3").split():
+            out = self.cli(source, "MIGRATE", "127.0.0.1", str(target), "", "0", "5000",
+                           "KEYS", *keys)
+            assert out in ("OK", "NOKEY"), out
+            time.sleep(0.01)  # the game goes on between batches, redirected by ASK
+        self.end_migrating(key, source, target, slot)
+        return source, target
+
+    def start_migrating(self, key: str) -> tuple[int, int, str]:
+        """The slot of ``key`` set migrating from its primary to another (ASK answers a
+        command whose key has gone): (old, new) primary ports and the slot."""
         source, _ = self.owner(key)
         slot = self.cli(source, "CLUSTER", "KEYSLOT", key)
         target = next(p for p in self.live if p != source
@@ -113,15 +125,14 @@ class Cluster:
         src, dst = self.node_id(source), self.node_id(target)
         assert self.cli(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", src) == "OK"
         assert self.cli(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst) == "OK"
-        while keys := self.cli(source, "CLUSTER", "GETKEYSINSLOT", slot, "3").split():
-            out = self.cli(source, "MIGRATE", "127.0.0.1", str(target), "", "0", "5000",
-                           "KEYS", *keys)
-            assert out in ("OK", "NOKEY"), out
-            time.sleep(0.01)  # the game goes on between batches, redirected by ASK
+        return source, target, slot
+
+    def end_migrating(self, key: str, source: int, target: int, slot: str) -> None:
+        """The slot's new owner for everyone (MOVED answers the old one's commands)."""
+        dst = self.node_id(target)
         for port in (target, source):
             assert self.cli(port, "CLUSTER", "SETSLOT", slot, "NODE", dst) == "OK"
         wait_for(lambda: self.owner(key)[0] == target, "the slot's new owner")
-        return source, target
 
     def fail_over(self, key: str) -> tuple[int, int]:
         """``CLUSTER FAILOVER`` on the replica of the shard that owns ``key``: the replica

@@ -22,8 +22,6 @@ from typing import Any
 
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.connection import Connection
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -42,9 +40,11 @@ log = logging.getLogger("samedeal.shard_links")
 
 #: Answers after which a script did not run and the cluster client knows what to do.
 REDIRECTED = (MovedError, AskError, TryAgainError, ClusterDownError)
-#: What the cluster client raises while a shard changes hands
-#: (``ClusterError``: CLUSTERDOWN, or "TTL exhausted" after too many redirections).
-CHANGING_HANDS = (ClusterError, TryAgainError, SlotNotCoveredError)
+#: What the cluster client raises while a shard changes hands (``ClusterError``: CLUSTERDOWN,
+#: or "TTL exhausted" after too many redirections; ``AskError``, and ``MovedError`` with it:
+#: a transaction whose keys have gone to a slot's importing primary, which redis-py's
+#: transactions do not follow, or MOVED past their retries).
+CHANGING_HANDS = (ClusterError, TryAgainError, SlotNotCoveredError, AskError)
 
 
 def as_unavailable(e: BaseException) -> RedisConnectionError | None:
@@ -92,15 +92,19 @@ class ClusterClient(RedisCluster):
     one for a ``redis-cluster://`` URL.
 
     It sends a command once, as a client of one Redis does. redis-py's cluster client sends a
-    command again after a lost connection or a timeout, by default, yet the command may have
-    run before its reply was lost: a write would run twice (a count added to twice, a claim
-    by ``SET NX`` refused to the caller whose first send won it). So a lost reply fails the
-    call as the store unavailable, and the caller reads where things stand. MOVED, ASK and
-    TRYAGAIN are still followed, since after them nothing ran; CLUSTERDOWN fails the call
-    (the slot map read again first)."""
+    command again after a lost connection or a timeout, yet the command may have run before
+    its reply was lost: a write would run twice (a count added to twice, a claim by ``SET
+    NX`` refused to the caller whose first send won it). So a lost reply fails the call as
+    the store unavailable, and the caller reads where things stand. What redis-py retries
+    after an answer that says nothing ran (MOVED, ASK, TRYAGAIN, CLUSTERDOWN, a slot no
+    primary covers) it still retries, a transaction's MOVED among them."""
+
+    #: redis-py's errors after which a command is sent again, less a lost connection and a
+    #: timeout (above).
+    ERRORS_ALLOW_RETRY = (ClusterDownError, SlotNotCoveredError)  # type: ignore[assignment]
 
     def __init__(self, *, store_timeout: float = TIMEOUT_S, **kwargs: Any) -> None:
-        super().__init__(retry=Retry(NoBackoff(), 0), **kwargs)
+        super().__init__(**kwargs)
         self.links: dict[str, Link] = {}
         self.store_timeout = store_timeout
         self._refresh: asyncio.Task[None] | None = None
