@@ -3,6 +3,10 @@
 
 from engine.solver.board cimport Board
 
+# The codes it imports and its own, as C values read as constants (board.pxd).
+cdef Py_ssize_t DEAL, STRIDE, BURIED
+cdef bytes RANKS, SUITS
+
 cdef class Promise:
     cdef public bytes founds, blocking, after
     cdef public bint needs, wraps

@@ -2,6 +2,17 @@
 # and its layout become C types, and the methods below C functions. The Python source runs
 # without this file, unchanged (docs/solver.md "Compiled").
 
+# The codes and sizes (moves, piles' kinds, units and fills, the journal's entries) as C
+# values, so that the functions below read them as constants, not look them up by name.
+cdef Py_ssize_t DEAL, EXTRA, STRIDE, TABLE, SEP
+cdef Py_ssize_t FOUNDATION_CODE, STOCK_CODE, WASTE_CODE
+cdef Py_ssize_t TOP_CODE, TAIL_CODE, WHOLE_CODE, FACEUP_CODE, PACKED_CODE
+cdef Py_ssize_t ANY_CODE, NONE_CODE, KING_CODE, BASE_CODE, BELOW_BASE_CODE
+cdef Py_ssize_t TO_NONE, TO_WASTE, TO_TABLEAU, TO_FOUNDATION
+cdef Py_ssize_t CARDS, DOWN, VAR, REVERSE, HIDE
+cdef Py_ssize_t FOUNDATIONS_GOAL, CLEAR_GOAL, RUNS_GOAL
+cdef bytes RANKS, SUITS, UNDER
+
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal, collect_to, collects
     cdef public Py_ssize_t keep

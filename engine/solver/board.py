@@ -74,8 +74,15 @@ REVERSE, HIDE = 1, 2
 SEP = 255
 RANKS = bytes(RANK)
 SUITS = bytes(SUIT)
+#: Per rank the one below it (``piles.below``), read where the base rank is known.
+UNDER = bytes(below(r) for r in range(14))
 GOALS = (Goal.FOUNDATIONS, Goal.CLEAR, Goal.RUNS)
 FOUNDATIONS_GOAL, CLEAR_GOAL, RUNS_GOAL = 0, 1, 2
+# Compiled, board.pxd makes the numbers above C values, which are not in the module's
+# namespace: the ones other modules import are put there (as Python, this changes nothing).
+globals().update(DEAL=DEAL, EXTRA=EXTRA, STRIDE=STRIDE, FOUNDATION_CODE=FOUNDATION_CODE,
+                 ANY_CODE=ANY_CODE, BASE_CODE=BASE_CODE, KING_CODE=KING_CODE,
+                 TO_TABLEAU=TO_TABLEAU, RANKS=RANKS)
 
 
 def plain(rules: RuleSet) -> bool:
@@ -458,19 +465,8 @@ class Board:
         rank_of: bytes = RANKS  # a local reference: the pointer below stays valid
         ranks: cython.p_uchar = rank_of
         base: cython.Py_ssize_t = self.vars[0] if self.has[0] else 1
-        under_base: cython.Py_ssize_t = below(base)
+        under_base: cython.Py_ssize_t = UNDER[base]
         roomy: cython.p_uchar = lay.room
-        # The module's constants as C values: a global name is a lookup at each use.
-        stride: cython.Py_ssize_t = STRIDE
-        table: cython.Py_ssize_t = TABLE
-        top_unit: cython.Py_ssize_t = TOP_CODE
-        faceup_unit: cython.Py_ssize_t = FACEUP_CODE
-        whole_unit: cython.Py_ssize_t = WHOLE_CODE
-        packed_unit: cython.Py_ssize_t = PACKED_CODE
-        any_fill: cython.Py_ssize_t = ANY_CODE
-        king_fill: cython.Py_ssize_t = KING_CODE
-        base_fill: cython.Py_ssize_t = BASE_CODE
-        below_fill: cython.Py_ssize_t = BELOW_BASE_CODE
         out: list[int] = []
         tg: bytes
         src: cython.Py_ssize_t
@@ -489,18 +485,18 @@ class Board:
             if not size[src]:
                 continue
             unit = units[src]
-            if unit == top_unit:
+            if unit == TOP_CODE:
                 lo = hi = 1
-            elif unit == faceup_unit:
+            elif unit == FACEUP_CODE:
                 lo, hi = 1, size[src] - down[src]
             else:  # the packed run on top
                 hi = self.run(src)
-                lo = hi if unit == whole_unit or unit == packed_unit else 1  # noqa: SIM109 (C ints)
+                lo = hi if unit == WHOLE_CODE or unit == PACKED_CODE else 1  # noqa: SIM109 (C ints)
             for n in range(1, hi + 1):
                 if 1 < n < lo:
                     continue  # a whole run moves alone, or its top card
                 tg = targets[src] if n > 1 or hi == 1 else lone[src]
-                card = cards[src * stride + size[src] - n]
+                card = cards[src * STRIDE + size[src] - n]
                 for dst in tg:
                     limit = limits[dst]
                     if n > 1 and limit and size[dst] + n > limit:
@@ -511,13 +507,13 @@ class Board:
                         continue
                     if size[dst]:
                         b = builds[dst]
-                        takes = b != 0 and tables[(b - 1) * table + cards[
-                            dst * stride + size[dst] - 1] * 52 + card] != 0
+                        takes = b != 0 and tables[(b - 1) * TABLE + cards[
+                            dst * STRIDE + size[dst] - 1] * 52 + card] != 0
                     else:
                         fill = fills[dst]
-                        takes = (fill == any_fill or (fill == king_fill and ranks[card] == 13)
-                                 or (fill == base_fill and (base == 0 or ranks[card] == base))
-                                 or (fill == below_fill
+                        takes = (fill == ANY_CODE or (fill == KING_CODE and ranks[card] == 13)
+                                 or (fill == BASE_CODE and (base == 0 or ranks[card] == base))
+                                 or (fill == BELOW_BASE_CODE
                                      and (base == 0 or ranks[card] == under_base)))
                         if takes and (refillers[dst] or froms[dst]):  # ``fill_refusal``
                             r = refillers[dst] - 1
@@ -631,7 +627,7 @@ class Board:
         cards: cython.p_uchar = self.cards
         size: cython.p_uchar = self.size
         down: cython.p_uchar = self.down
-        stride: cython.Py_ssize_t = STRIDE  # a C value: a global name is a Python object
+        stride: cython.Py_ssize_t = STRIDE
         s: cython.Py_ssize_t = src * stride + size[src] - n
         d: cython.Py_ssize_t = dst * stride + size[dst]
         i: cython.Py_ssize_t

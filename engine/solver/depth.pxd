@@ -7,6 +7,12 @@ from engine.solver.home_order cimport HomeOrder
 from engine.solver.pair_board cimport LastDeal
 from engine.solver.table cimport Table
 
+# The codes it imports (moves, piles' kinds, move ranks) and the deck's bits as C values,
+# read as constants (board.pxd).
+cdef Py_ssize_t DEAL, EXTRA, FOUNDATION_CODE, STRIDE
+cdef Py_ssize_t EMPTIES, FROM_RESERVE, MOVE_RANKS, NONE, OTHER, REVEALS, TO_CELL, TO_FOUNDATION
+cdef unsigned long long ALL
+
 cdef class Choice:
     cdef public bint safe, follow, narrow, dropped, turns_over, talon, can_narrow
     cdef public bint costless, reshuffles

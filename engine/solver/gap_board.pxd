@@ -3,6 +3,9 @@
 
 from engine.solver.board cimport Board
 
+# The codes it imports and its own, as C values read as constants (board.pxd).
+cdef Py_ssize_t EXTRA, STRIDE, KEPT, NONE
+
 cdef class GapBoard(Board):
     cdef public Py_ssize_t cells, columns, start, redeals
     cdef public bytes after, before, rank, seed

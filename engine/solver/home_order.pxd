@@ -3,6 +3,9 @@
 
 from engine.solver.board cimport Board
 
+# The codes it imports and its own, as C values read as constants (board.pxd).
+cdef Py_ssize_t STRIDE, NONE, PARENTS
+
 cdef class HomeOrder:
     cdef public bytes columns, build, parents, foundations, following, rank
     cdef public bint whole

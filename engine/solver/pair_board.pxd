@@ -4,6 +4,10 @@
 
 from engine.solver.board cimport Board
 
+# The codes it imports and its own, as C values read as constants (board.pxd).
+cdef Py_ssize_t ANY_CODE, BASE_CODE, DEAL, EXTRA, KING_CODE, STRIDE, TO_TABLEAU, NONE
+cdef bytes RANKS, HIGH
+
 cdef class PairBoard(Board):
     cdef public Py_ssize_t total, foundation
     cdef public bint shift
