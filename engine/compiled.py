@@ -3,8 +3,8 @@ and when a compiled one is loaded instead of its Python source.
 
 The compiled modules are the same source, compiled (move listing's innermost functions and
 the solver's key typed in Cython's pure-Python mode): they play, list moves and search
-exactly as the pure-Python ones do, faster (the solver: 1.9 times the positions a second on
-the median rule set, about 50 times on Klondike; docs/solver.md "Compiled"). A compiled
+exactly as the pure-Python ones do, faster (the solver: 27 times the positions a second on
+the median rule set, about 75 times on Klondike; bench/results.md "Solver"). A compiled
 module is loaded only when the SHA-256 of the source beside it is the one recorded when it
 was built, so an edited source is never shadowed by a stale build; ``SAMEDEAL_PURE_PYTHON=1``
 loads every module from its source. Without a C compiler the build skips them, and the
