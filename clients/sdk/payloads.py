@@ -109,11 +109,34 @@ class DailyDeal(TypedDict):
 
 
 class BoardEntry(TypedDict):
-    """A leaderboard's entry: its rank and player; the result's fields beside them."""
+    """A leaderboard's entry: its rank and player, and what the board keeps of the result;
+    which fields an entry has depends on the board (docs/protocol.md, board.get)."""
 
     rank: int
     player: str
-    vs_par: NotRequired[int]
+    name: NotRequired[str]
+    kind: NotRequired[str]
+    status: NotRequired[str]
+    score: NotRequired[float]
+    time_ms: NotRequired[int]
+    moves: NotRequired[int]
+    tie_break: NotRequired[int]
+    finished_at: NotRequired[int]
+    session: NotRequired[str | None]
+    walked_away: NotRequired[bool]
+    resigned: NotRequired[bool]
+    race: NotRequired[str]  # a ghost race's board: the race of the run
+    points: NotRequired[int]  # points boards: weekly, all-time, an arena's, a league's weekly
+    results: NotRequired[int]
+    wins: NotRequired[int]
+    firsts: NotRequired[int]  # a league's weekly board
+    streak: NotRequired[int]  # a league's weekly board: the member's run of days played
+    days: NotRequired[int]  # a streak board
+    mu: NotRequired[float]  # rating boards: mu, sigma, ordinal (mu - 3 sigma), races
+    sigma: NotRequired[float]
+    ordinal: NotRequired[float]
+    races: NotRequired[int]
+    vs_par: NotRequired[int]  # a revealed daily board with par: moves minus par
 
 
 class Transcript(TypedDict):

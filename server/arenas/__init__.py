@@ -403,9 +403,9 @@ class Arenas:
                 return  # the last round plays on: the end waits for it
             await self.scored(results)
         page = await self.boards.page(board_key(a["arena"]), 0, 1)
-        winner = page.entries[0] if page and page.entries else None
-        if winner is not None:
-            winner = {k: winner.get(k) for k in ("player", "name", "kind", "points")}
+        top = page.entries[0] if page and page.entries else None
+        winner = None if top is None else {
+            k: top.get(k) for k in ("player", "name", "kind", "points")}
         event = {"type": "arena.ended", "arena": a["arena"], "winner": winner,
                  "cancelled": False}
         await self._end(keys=[arena_keys(a["arena"])[0]], args=[

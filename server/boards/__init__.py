@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 
 from .. import store
 from ..store import scripts
+from ..transport.reply_types import Entry
 
 SCORE_BITS, TIE_BITS, TIME_BITS, MOVES_BITS = 11, 4, 25, 12
 SCORE_MIN, SCORE_MAX = -(1 << (SCORE_BITS - 1)), (1 << (SCORE_BITS - 1)) - 1
@@ -171,20 +172,21 @@ return {total, rows, own}
 """
 
 
-def public_entry(entry: dict[str, Any], rank: int) -> dict[str, Any]:
+def public_entry(entry: dict[str, Any], rank: int) -> Entry:
     """An entry as every board page shows it, to anyone: its 1-based ``rank``, without the
     ordering number, the member, the recent result ids or the integrity signal (for the
-    moderators, server/fairplay/moderation.py)."""
+    moderators, server/fairplay/moderation.py). What is left are the fields the reply schema
+    lists (``replies.ENTRY``), as the writers of this module's boards put them."""
     for private in ("key", "member", "recent", "integrity"):
         entry.pop(private, None)
     entry["rank"] = rank
-    return entry
+    return cast(Entry, entry)
 
 
 @dataclass
 class Page:
     total: int  # entries on the board
-    entries: list[dict[str, Any]]  # each with its 1-based ``rank``
+    entries: list[Entry]  # each with its 1-based ``rank``
 
 
 class Boards:
@@ -228,13 +230,13 @@ class Boards:
         return Page(total, [public_entry(e, first + i + 1) for i, e in enumerate(entries)])
 
     async def watch(self, board: str, count: int, players: list[str]
-                    ) -> tuple[Page, dict[str, dict[str, Any]]]:
+                    ) -> tuple[Page, dict[str, Entry]]:
         """The top ``count`` entries, and the entry of each of ``players`` who has one (by
         player id), as a page shows them: one Redis call, however many players."""
         out = await self._watch(keys=list(board_keys(board)), args=[count, *players])
         rows = [r for r in out[1] if r]  # an entry expiring between the two reads: skipped
         top = json.loads(b"[" + b",".join(rows) + b"]")
-        own: dict[str, dict[str, Any]] = {}
+        own: dict[str, Entry] = {}
         for i, player in enumerate(players):
             entry, rank = out[2][2 * i], int(out[2][2 * i + 1])
             if rank >= 0 and entry:

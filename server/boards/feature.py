@@ -13,7 +13,7 @@ from ..errors import ApiError
 from ..feature import Feature, Listen, Operation
 from ..leagues.boards import league_board
 from ..transport.messages import BoardGet
-from ..transport.reply_types import Board, BoardEntry
+from ..transport.reply_types import Board
 from ..transport.rest import get
 from . import live
 from .formats import board_format
@@ -30,9 +30,8 @@ async def board_get(sv: Services, player: Player, body: BoardGet) -> Board:
         page = await sv.boards.page(name, start, count)
     if page is None:
         raise ApiError("board.absent", "that player has no entry on this board")
-    # a board's entries carry more than the schema's entry names, as a client may
     reply: Board = {"board": public, "kind": kind_of(kind), "format": board_format(public),
-                    "total": page.total, "entries": cast(list[BoardEntry], page.entries)}
+                    "total": page.total, "entries": page.entries}
     if around == "me":  # your rank, or null: no entry yet
         reply["you"] = next((e["rank"] for e in page.entries if e["player"] == player.id), None)
     par = await sv.winnable.board_par(public)

@@ -27,6 +27,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..daily.winnable import add_par
 from ..metrics import Metrics
 from ..transport.events import Hub
+from ..transport.reply_types import Entry
 from . import Boards, Page, channel
 from .formats import board_format
 
@@ -55,7 +56,7 @@ class Source(Protocol):
     def wakes(self, data: bytes | None) -> bool: ...
 
     async def read(self, count: int, players: list[str]
-                   ) -> tuple[Page, dict[str, dict[str, Any]], set[str] | None]: ...
+                   ) -> tuple[Page, dict[str, Entry], set[str] | None]: ...
 
 
 @dataclass

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
-from typing import Any, cast
+from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
@@ -35,7 +35,7 @@ from ..races import Races
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
-from ..transport.reply_types import Entry, Ghost, GhostEntry, GhostTranscript, Race, RaceResults
+from ..transport.reply_types import Ghost, GhostEntry, GhostTranscript, Race, RaceResults
 from .record import GhostRecord, board_key, ghost_keys, read, run_id
 
 #: What a ghost race's creator may leave out: open a day, a hundred entrants, runs of ten
@@ -146,8 +146,7 @@ class Ghosts:
         g = await self._ghost(gid)
         rules = engine.get(g["game"], g["variant"])
         page = await self.boards.page(board_key(gid), 0, BOARD_TOP)
-        # a board's entries carry more than the schema's Entry names, as a client may
-        ranking = cast(list[Entry], page.entries) if page else []
+        ranking = page.entries if page else []
         out: Ghost = {
             "ghost": g["ghost"], "game": g["game"], "variant": g["variant"], "name": rules.name,
             "scoring": rules.scoring.value, "creator": g["creator"], "state": g["state"],

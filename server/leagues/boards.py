@@ -20,17 +20,18 @@ from __future__ import annotations
 import json
 import re
 from datetime import date, timedelta
-from typing import Any, cast
+from typing import Any
 
 from .. import boards as boards_mod
 from .. import store
+from ..accounts import kind_of
 from ..boards import Page, board_keys, public_entry
 from ..boards.formats import board_format
 from ..boards.records import board_name, week_name
 from ..daily import daily_rule_sets, day_of
 from ..errors import ApiError
 from ..transport.messages import BoardGet, BoardSubscribe, BoardUnsubscribe
-from ..transport.reply_types import Board, BoardEntry
+from ..transport.reply_types import Board, Entry
 from . import CHANGED, Leagues, league_channel
 
 #: Points for a place on a league's daily board (1st, 2nd, ...); every other place earns 1.
@@ -106,13 +107,13 @@ class LeagueBoards:
         people = await self.leagues.players(list(joined))
         return set(joined), sorted(p for p, (_, k) in people.items() if k == b.kind)
 
-    async def read(self, b: LeagueBoard, members: list[str]) -> list[dict[str, Any]]:
+    async def read(self, b: LeagueBoard, members: list[str]) -> list[Entry]:
         """Every entry of the board, ranked."""
         if b.daily:
             return await self.daily(b.daily, members)
         return await self.weekly(b, members)
 
-    async def daily(self, board: str, members: list[str]) -> list[dict[str, Any]]:
+    async def daily(self, board: str, members: list[str]) -> list[Entry]:
         if not members:
             return []
         rows = await self.redis.hmget(board_keys(board)[1], members)
@@ -120,7 +121,7 @@ class LeagueBoards:
         entries.sort(key=lambda e: (int(e["key"]), e["member"]))  # the public board's order
         return [public_entry(e, i + 1) for i, e in enumerate(entries)]
 
-    async def weekly(self, b: LeagueBoard, members: list[str]) -> list[dict[str, Any]]:
+    async def weekly(self, b: LeagueBoard, members: list[str]) -> list[Entry]:
         year, week = (int(x) for x in b.week.split("-W"))
         try:
             monday = date.fromisocalendar(year, week, 1)
@@ -155,8 +156,11 @@ class LeagueBoards:
         streaks = await self.streaks(members, b.today)
         order = sorted(members, key=lambda p: (-tally[p]["points"], -tally[p]["firsts"],
                                                -tally[p]["wins"], people[p][0].lower(), p))
-        return [{"rank": i + 1, "player": p, "name": people[p][0], "kind": b.kind,
-                 **tally[p], "streak": streaks[p]} for i, p in enumerate(order)]
+        kind = kind_of(b.kind)
+        return [{"rank": i + 1, "player": p, "name": people[p][0], "kind": kind,
+                 "points": tally[p]["points"], "results": tally[p]["results"],
+                 "wins": tally[p]["wins"], "firsts": tally[p]["firsts"], "streak": streaks[p]}
+                for i, p in enumerate(order)]
 
     async def streaks(self, members: list[str], today: date) -> dict[str, int]:
         """Each member's current run of days played, as the profile shows it (0 once a whole
@@ -179,7 +183,7 @@ class LeagueBoards:
         start, count = body.get("start", 0), body.get("count", 20)
         out: Board = {"board": b.public, "kind": kind, "format": board_format(b.public),
                       "total": len(entries),
-                      "entries": cast(list[BoardEntry], entries[start:start + count])}
+                      "entries": entries[start:start + count]}
         if body.get("around") == "me":
             out["you"] = next((e["rank"] for e in entries if e["player"] == pid), None)
         return out
@@ -211,7 +215,7 @@ class LeagueSource:
         return text == CHANGED or text in self.members
 
     async def read(self, count: int, players: list[str]
-                   ) -> tuple[Page, dict[str, dict[str, Any]], set[str]]:
+                   ) -> tuple[Page, dict[str, Entry], set[str]]:
         b = self.board
         self.members, members = await self.boards.members(b)
         entries = await self.boards.read(b, members)

@@ -270,11 +270,31 @@ DAILY = obj({"day": STR, "state": {"enum": ["open", "closing", "revealed"]},
 FORMAT = {"enum": ["live", "open"], "description": "live: everyone on the board was dealt at "
           "the same instant; open: each when they started, so a second account could play the "
           "deal first (docs/fairness.md)"}
+ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, {
+    "name": STR, "kind": {"enum": ["human", "bot"]},
+    "status": VIEW["properties"]["status"], "score": NUM, "time_ms": INT, "moves": INT,
+    "tie_break": {**INT, "description": "the game's own tie-break, lower first"},
+    "finished_at": MS, "session": STR_OR_NULL,
+    "walked_away": {**BOOL, "description": "a daily attempt left unfinished"},
+    "resigned": BOOL,
+    "race": {**STR, "description": "a ghost race's board: the race of the run"},
+    "points": {**INT, "description": "a points board (weekly, all-time, an arena's, a "
+               "league's weekly): the points so far"},
+    "results": {**INT, "description": "a points board: the results counted"},
+    "wins": {**INT, "description": "a points board: the games won"},
+    "firsts": {**INT, "description": "a league's weekly board: the days ranked first"},
+    "streak": {**INT, "description": "a league's weekly board: the member's run of days "
+               "played"},
+    "days": {**INT, "description": "a streak board: the longest run of days"},
+    "mu": {**NUM, "description": "a rating board: the rating's mean"},
+    "sigma": {**NUM, "description": "a rating board: its uncertainty"},
+    "ordinal": {**NUM, "description": "a rating board: what ranks it, mu less three sigma"},
+    "races": {**INT, "description": "a rating board: the races rated"},
+    **VS_PAR}, doc="a board's row: its rank and player, and what the board keeps of the "
+    "player's result (which fields depends on the board: docs/protocol.md, board.get)")
 BOARD = obj({"board": STR, "kind": {"enum": ["human", "bot"]}, "format": FORMAT,
              "total": {"type": "integer", "minimum": 0},
-             "entries": {"type": "array", "items": obj({"rank": {"type": "integer",
-                                                                 "minimum": 1},
-                                                        "player": STR}, VS_PAR)}},
+             "entries": {"type": "array", "items": ENTRY}},
             {"you": {"type": ["integer", "null"],
                      "description": "with around=me: your rank, or null: no entry yet"},
              **PAR})
@@ -290,7 +310,6 @@ ERROR = obj({"code": STR, "message": STR},
                      "description": "conflict of a move, undo or resign sent with a stale "
                                     "rev: the session's revision now"}},
             doc="a refusal: a stable dotted code and a sentence for people")
-ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, VS_PAR)
 WATCHED = {"board": STR, "kind": {"enum": ["human", "bot"]}}
 BOARD_UPDATE = obj({**WATCHED, "format": FORMAT, "total": {"type": "integer", "minimum": 0},
                     "entries": {"type": "array", "items": ENTRY},

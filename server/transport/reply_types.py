@@ -440,9 +440,34 @@ class Daily(TypedDict):
 Format = Literal["live", "open"]
 
 
-class BoardEntry(TypedDict):
+class Entry(TypedDict):
+    """A board's row: its rank and player, and what the board keeps of the player's result
+    (which fields depends on the board: docs/protocol.md, board.get)."""
+
     rank: int
     player: str
+    name: NotRequired[str]
+    kind: NotRequired[PlayerKind]
+    status: NotRequired[ViewStatus]
+    score: NotRequired[float]
+    time_ms: NotRequired[int]
+    moves: NotRequired[int]
+    tie_break: NotRequired[int]
+    finished_at: NotRequired[int]
+    session: NotRequired[str | None]
+    walked_away: NotRequired[bool]
+    resigned: NotRequired[bool]
+    race: NotRequired[str]
+    points: NotRequired[int]
+    results: NotRequired[int]
+    wins: NotRequired[int]
+    firsts: NotRequired[int]
+    streak: NotRequired[int]
+    days: NotRequired[int]
+    mu: NotRequired[float]
+    sigma: NotRequired[float]
+    ordinal: NotRequired[float]
+    races: NotRequired[int]
     vs_par: NotRequired[int]
 
 
@@ -451,7 +476,7 @@ class Board(TypedDict):
     kind: PlayerKind
     format: Format
     total: int
-    entries: list[BoardEntry]
+    entries: list[Entry]
     you: NotRequired[int | None]
     par: NotRequired[int]
 
@@ -472,12 +497,6 @@ class Error(TypedDict):
 
 
 GhostState = Literal["open", "closed", "revealed"]
-
-
-class Entry(TypedDict):
-    rank: int
-    player: str
-    vs_par: NotRequired[int]
 
 
 class GhostTranscript(TypedDict):

@@ -34,6 +34,7 @@ from server.errors import ApiError
 from tests.conftest import ROOT, SUITE_NICE
 
 from .client import Node, Rest, Ws, cards_in, player, view_cards
+from .test_boards import unlisted
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
@@ -86,7 +87,10 @@ async def resign(sv: api.Services, p: Player, sid: str) -> dict[str, Any]:
 
 
 async def board(sv: api.Services, p: Player, name: str, **body: Any) -> dict[str, Any]:
-    return await boards_feature.board_get(sv, p, {"board": name, "count": 100, **body})
+    """A page of the board, each of whose rows has only fields the reply schema states."""
+    page = await boards_feature.board_get(sv, p, {"board": name, "count": 100, **body})
+    assert not unlisted(page["entries"]), page
+    return dict(page)
 
 
 def winning_line(rules: engine.RuleSet, seed: bytes, tries: int = 300) -> list[str] | None:
@@ -469,6 +473,7 @@ async def test_a_race_updates_ratings_humans_and_bots_apart(nodes: list[Node]) -
         assert status == 200
         ids = [x["player"] for x in page["entries"]]
         assert first in ids and second in ids and ids.index(first) < ids.index(second)
+        assert not unlisted(page["entries"]), page
         others = {pid for pid, _ in people} - {pid for pid, _ in group}
         assert not others & set(ids)
     # Every entrant's statistics counted the race; its transcripts are public, tokenless.
