@@ -282,9 +282,10 @@ ENTRY = obj({"rank": {"type": "integer", "minimum": 1}, "player": STR}, {
                "league's weekly): the points so far"},
     "results": {**INT, "description": "a points board: the results counted"},
     "wins": {**INT, "description": "a points board: the games won"},
-    "firsts": {**INT, "description": "a league's weekly board: the days ranked first"},
-    "streak": {**INT, "description": "a league's weekly board: the member's run of days "
-               "played"},
+    "firsts": {**INT, "description": "a league's weekly board: the daily boards (a game on a "
+               "day) where the member ranked first of the members"},
+    "streak": {**INT, "description": "a league's weekly board: the member's current run of "
+               "days played"},
     "days": {**INT, "description": "a streak board: the longest run of days"},
     "mu": {**NUM, "description": "a rating board: the rating's mean"},
     "sigma": {**NUM, "description": "a rating board: its uncertainty"},
