@@ -21,6 +21,7 @@ from server.transport import replies
 from tests.conftest import FAST, free_port, start_node, stop_node
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, cards_in, player, view_cards
+from .test_chain import empty_database
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
@@ -321,7 +322,10 @@ async def test_a_slow_sweep_job_does_not_make_a_live_node_look_dead(
         redis_url: str, tmp_path: Path) -> None:
     """Each sweep of these nodes waits on a beacon that takes connections and never answers
     (three tries of 1.5 s each, past the 4 s node timeout); their heartbeats beat beside the
-    sweep, so neither node takes the other for dead and both players stay present."""
+    sweep, so neither node takes the other for dead and both players stay present. The nodes
+    get an empty database: where an earlier test opened today's daily, today is marked as
+    having no beacon, and no sweep would ask."""
+    redis_url = await empty_database(redis_url)
     with socket.create_server(("127.0.0.1", free_port())) as silent:
         env = {**FAST, "SAMEDEAL_BEACON_URL": f"http://127.0.0.1:{silent.getsockname()[1]}",
                "SAMEDEAL_BEACON_TIMEOUT": "1.5"}
