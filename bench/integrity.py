@@ -40,7 +40,7 @@ from clients.local import LocalGame
 from engine.core import Move, State
 from engine.solver import Budget, Outcome, solve
 from server import store
-from server.fairplay.integrity import _useful, _visible, flag, signal
+from server.fairplay.integrity import NO_EVIDENCE, Evidence, _useful, _visible, flag, signal
 from server.fairplay.linked import Linked
 
 DEFAULT_RULES = ("klondike/easy", "klondike/difficult", "spiderette/easy", "canfield/easy",
@@ -183,32 +183,34 @@ PLAYERS: dict[str, tuple[str, Player, Pace, bool]] = {
 OPEN_ONLY = {"solver", "solver-jitter"}  # solver help is measured where nothing is hidden
 
 
-async def pair_evidence(redis_url: str, n: int) -> list[dict[str, object]]:
+async def pair_evidence(redis_url: str, n: int) -> list[Evidence]:
     """The scripted pair, ``n`` times on a real Redis: a scout account starts the deal from
     an origin and client, resigns after 3 moves; then the main account starts it from the
     same; what ``Linked.evidence`` finds for the main's attempt."""
     redis = store.connect(redis_url)
     linked = Linked(redis)
+    deal = "2041-03-04:klondike:easy"
     out = []
     try:
         for i in range(n):
             scout, main = f"d20410304-klondike-easy-ps{i}", f"d20410304-klondike-easy-pm{i}"
             where = (f"198.51.{i % 250}.{i % 200}", "Mozilla/5.0 (bench)", f"i{i}")
-            for sid, created, entries in ((scout, 1000, ["1100 m1", "1200 m2", "1300 m3",
-                                                         "1400 resign"]), (main, 5000, [])):
+            for sid, player, created, entries in (
+                    (scout, f"scout{i}", 1000, ["1100 m1", "1200 m2", "1300 m3", "1400 resign"]),
+                    (main, f"main{i}", 5000, [])):
                 key, moves = store.session_keys(sid)
-                await redis.hset(key, mapping={"created": created})
+                await redis.hset(key, mapping={"created": created, "player": player})
                 if entries:
                     await redis.rpush(moves, *entries)
                     await redis.hset(key, "finished_at", 1400)
-                await linked.saw(sid, *where)
-            out.append(await linked.evidence(main, 5000))
+                await linked.saw(sid, deal, *where)
+            out.append(await linked.evidence(main, deal, f"main{i}", 5000))
     finally:
         await redis.aclose()
     return out
 
 
-def run(rule: str, name: str, deals: int, pairs: list[dict[str, object]]) -> dict[str, object]:
+def run(rule: str, name: str, deals: int, pairs: list[Evidence]) -> dict[str, object]:
     game, _, variant = rule.partition("/")
     rules = engine.get(game, variant)
     _, player, pace, paired = PLAYERS[name]
@@ -218,10 +220,9 @@ def run(rule: str, name: str, deals: int, pairs: list[dict[str, object]]) -> dic
         moves = player(rules, seed, i)
         times = pace(rules, seed, moves, random.Random(i))
         t0 = time.perf_counter()
-        sig = signal(rules, seed, moves, times, 0)
+        measured = signal(rules, seed, moves, times, 0)
         costs.append(time.perf_counter() - t0)
-        sig |= pairs[i % len(pairs)] if paired else {"linked": 0, "linked_early": 0}
-        sig = flag(sig)
+        sig = flag(measured, pairs[i % len(pairs)] if paired else NO_EVIDENCE)
         flagged += sig["flagged"]
         for r in sig["reasons"]:
             reasons[r] = reasons.get(r, 0) + 1

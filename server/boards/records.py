@@ -33,6 +33,7 @@ from ..accounts import Player
 from ..botrace.player import strength_of
 from ..config import Settings
 from ..errors import ApiError
+from ..fairplay.integrity import Signal
 from ..sessions import Session, rules_for
 from ..store import script_replies
 from ..transport.reply_types import (
@@ -176,7 +177,7 @@ class Records:
                           finished_at - s.created, s.id)
 
     async def daily_result(self, player: Player, s: Session, day: date, finished_at: int,
-                           walked_away: bool, integrity: dict[str, Any] | None = None) -> None:
+                           walked_away: bool, integrity: Signal | None = None) -> None:
         """A ranked attempt ended: the daily board (with the attempt's integrity signal for
         the moderators, server/fairplay/integrity.py), points on the longer boards, statistics and
         the streak of days won, in one pipelined round trip (two after a win)."""

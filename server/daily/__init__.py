@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from redis.asyncio import Redis
 
@@ -305,7 +305,7 @@ class Daily:
         await self.redis.zrem(store.DAILY_INFLIGHT, s.id)
         await followups.forget(self.redis, due)
 
-    async def integrity(self, s: Session) -> dict[str, Any]:
+    async def integrity(self, s: Session) -> integrity.Signal:
         """The attempt's integrity signal and flag (server/fairplay/integrity.py): the other
         accounts' earlier attempts from its origins and clients (server/fairplay/linked.py), and
         what its moves show, computed off the event loop (it replays the attempt with a look-ahead
@@ -322,10 +322,10 @@ class Daily:
         except BrokenProcessPool:  # its worker died (killed, out of memory): a new one for
             self.close()  # the attempt's follow-up, which stays due and comes back
             raise
-        if self.linked is not None:
-            out.update(await self.linked.evidence(s.id, deal_id(parse_day(s.daily), s.rules),
-                                                  s.player, s.created))
-        return integrity.flag(out)
+        if self.linked is None:
+            return integrity.flag(out)
+        return integrity.flag(out, await self.linked.evidence(
+            s.id, deal_id(parse_day(s.daily), s.rules), s.player, s.created))
 
     def close(self) -> None:
         """End the integrity signal's worker (the lifespan's end)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 import engine
 from engine.core import STOCK, Move, State
@@ -40,6 +40,54 @@ STEADY_FOLLOW, STEADY_JUDGED, STEADY_CV = 0.6, 10, 0.3
 FOLLOW, MIN_JUDGED, PACE_CORR = 0.9, 20, 0.1
 #: Another account's earlier attempt from the same origin or client, with weaker evidence.
 LINKED_FORESIGHT, LINKED_FOLLOW = 2.0, 0.6
+
+
+class Foresight(TypedDict):
+    """The blind choices, how many of them showed a useful card, the alternatives' expected
+    count, and the z-score of the two."""
+
+    foresight: float
+    blind: int
+    useful: int
+    expected: float
+
+
+class LinkedAttempt(TypedDict):
+    """Another account's earlier attempt on the deal from one of this one's origins or
+    clients (server/fairplay/linked.py)."""
+
+    session: str
+    player: str
+    via: list[str]  # "origin", "client"
+    moves: int
+    resigned: bool
+    early: bool
+
+
+class Evidence(TypedDict):
+    """How many other accounts made such attempts, how many of them ended early, and the
+    first ten."""
+
+    linked: int
+    linked_early: int
+    linked_attempts: list[LinkedAttempt]
+
+
+#: Where nobody else's attempts are known.
+NO_EVIDENCE: Evidence = {"linked": 0, "linked_early": 0, "linked_attempts": []}
+
+
+class Measured(Foresight, openplay.Follow, openplay.Pace):
+    """What the moves show (``signal``): with the median ms between moves, for context."""
+
+    median_move_ms: int | None
+
+
+class Signal(Measured, Evidence):
+    """An attempt's signal as the board or the review queue keeps it (``flag``)."""
+
+    reasons: list[str]
+    flagged: bool
 
 
 def _visible(st: State) -> set[int]:
@@ -66,7 +114,7 @@ def _useful(st: State, shown: set[int], low: bool) -> bool:
     return False
 
 
-def foresight(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move]) -> dict[str, Any]:
+def foresight(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move]) -> Foresight:
     """Replay ``moves`` (a resignation ends them) and judge every blind choice."""
     low = rules.scoring == "low"
     st = rules.deal(seed, competitive=True)
@@ -99,35 +147,34 @@ def foresight(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move]) -> dict
 
 
 def signal(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
-           times: Sequence[int], created: int, budget: int = openplay.BUDGET) -> dict[str, Any]:
+           times: Sequence[int], created: int, budget: int = openplay.BUDGET) -> Measured:
     """The stored signal's parts computed from the moves: foresight, the share of choices
     following the solver's line and the pace (server/fairplay/openplay.py), and the median ms
     between moves (from the first card shown) for context. ``flag`` then judges it."""
-    out = foresight(rules, seed, moves)
-    out.update(openplay.follow(rules, seed, moves, budget, min(STEADY_JUDGED, MIN_JUDGED)))
-    out.update(openplay.timing(rules, seed, moves, times, created))
     steps = [b - a for a, b in zip([created, *times], times, strict=False)]
-    out["median_move_ms"] = int(statistics.median(steps)) if steps else None
-    return out
+    return {**foresight(rules, seed, moves),
+            **openplay.follow(rules, seed, moves, budget, min(STEADY_JUDGED, MIN_JUDGED)),
+            **openplay.timing(rules, seed, moves, times, created),
+            "median_move_ms": int(statistics.median(steps)) if steps else None}
 
 
-def flag(sig: dict[str, Any]) -> dict[str, Any]:
-    """The flag rule (docs/daily.md, "Integrity signal"): ``reasons`` lists every part that
-    reaches it, ``flagged`` whether any does."""
+def flag(sig: Measured, evidence: Evidence = NO_EVIDENCE) -> Signal:
+    """The flag rule (docs/daily.md, "Integrity signal") on what the moves show and the
+    linked attempts: ``reasons`` lists every part that reaches it, ``flagged`` whether any
+    does."""
     reasons = []
-    if sig.get("foresight", 0) >= FLAG:
+    if sig["foresight"] >= FLAG:
         reasons.append("foresight")
-    if sig.get("linked_early", 0) >= 1:
+    if evidence["linked_early"] >= 1:
         reasons.append("scouted")
-    follow, judged = sig.get("follow"), sig.get("judged", 0)
-    cv, corr = sig.get("pace_cv"), sig.get("pace_corr")
+    follow, judged, cv, corr = sig["follow"], sig["judged"], sig["pace_cv"], sig["pace_corr"]
     if follow is not None and (
             (judged >= STEADY_JUDGED and follow >= STEADY_FOLLOW and cv is not None
              and cv < STEADY_CV)
             or (judged >= MIN_JUDGED and follow >= FOLLOW and corr is not None
                 and corr < PACE_CORR)):
         reasons.append("solver")
-    if sig.get("linked", 0) >= 1 and (sig.get("foresight", 0) >= LINKED_FORESIGHT or (
+    if evidence["linked"] >= 1 and (sig["foresight"] >= LINKED_FORESIGHT or (
             follow is not None and judged >= MIN_JUDGED and follow >= LINKED_FOLLOW)):
         reasons.append("linked")
-    return sig | {"reasons": reasons, "flagged": bool(reasons)}
+    return {**sig, **evidence, "reasons": reasons, "flagged": bool(reasons)}

@@ -18,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from typing import Any
+from typing import TypedDict
 
 from redis.asyncio import Redis
 
 from .. import store
 from ..accounts.signups import bucket_name, loopback
+from .integrity import Evidence, LinkedAttempt
 
 KEY = "sd:integrity:key"
 #: Seconds the fingerprints are kept: past the day's deadline, when the last attempt is
@@ -35,6 +36,17 @@ NOTED = 50_000
 #: An earlier attempt that stopped within this many moves (resigned, or left) before this one
 #: started "ended early": what a look at the deal looks like.
 EARLY_MOVES = 10
+
+
+class _Seen(TypedDict):
+    """What an earlier attempt shows of itself: when it started, its moves (a resignation
+    not counted), whether it resigned, its last move's time, its player."""
+
+    created: int
+    moves: int
+    resigned: bool
+    last_at: int
+    player: str
 
 
 def seen_key(sid: str) -> str:
@@ -92,7 +104,7 @@ class Linked:
         self._noted.update((sid, p) for p in prints)
 
     async def evidence(self, sid: str, deal: str, player: str,
-                       created: int) -> dict[str, Any]:
+                       created: int) -> Evidence:
         """The other accounts' attempts on ``deal`` from one of attempt ``sid``'s origins or
         clients (``player``'s, started at ``created``), started before it: how many, how many
         ended early, and each."""
@@ -103,7 +115,7 @@ class Linked:
                 o = store.text(other)
                 if o != sid:
                     via.setdefault(o, set()).add("origin" if p[0] == "o" else "client")
-        found = []
+        found: list[LinkedAttempt] = []
         for other, how in sorted(via.items()):
             seen = await self._attempt(other)
             if seen is None or seen["player"] == player or seen["created"] >= created:
@@ -116,7 +128,7 @@ class Linked:
                 "linked_early": len({f["player"] for f in found if f["early"]}),
                 "linked_attempts": found[:10]}
 
-    async def _attempt(self, sid: str) -> dict[str, Any] | None:
+    async def _attempt(self, sid: str) -> _Seen | None:
         key, moves_key = store.session_keys(sid)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(key, "created", "finished_at", "player")

@@ -14,6 +14,7 @@ import engine
 
 from .. import store
 from ..boards import board_keys
+from .review import Held, pending
 
 
 async def daily_by_signal(redis_url: str, day: str, game: str, variant: str,
@@ -53,10 +54,8 @@ def table(entries: list[dict[str, Any]], as_json: bool = False) -> str:
     return "\n".join(lines)
 
 
-async def queue(redis_url: str) -> list[dict[str, Any]]:
+async def queue(redis_url: str) -> list[Held]:
     """The flagged results waiting for review (server/fairplay/review.py), oldest first."""
-    from .review import pending
-
     redis = store.connect(redis_url)
     try:
         return await pending(redis)
@@ -64,7 +63,7 @@ async def queue(redis_url: str) -> list[dict[str, Any]]:
         await store.close(redis)
 
 
-async def decide(redis_url: str, sid: str, verdict: str) -> dict[str, Any]:
+async def decide(redis_url: str, sid: str, verdict: str) -> Held:
     """Clear or remove a held result, as a server would (the same services, on that Redis)."""
     from ..app import build_services
     from ..config import Settings
@@ -77,21 +76,20 @@ async def decide(redis_url: str, sid: str, verdict: str) -> dict[str, Any]:
         await store.close(sv.redis)
 
 
-def queue_table(records: list[dict[str, Any]], as_json: bool = False) -> str:
+def queue_table(records: list[Held], as_json: bool = False) -> str:
     if as_json:
         return "\n".join(json.dumps(r, sort_keys=True) for r in records)
     lines = [f"{'status':<8} {'day':<10} {'rule set':<24} {'result':<8} {'score':>5}  "
              "reasons            session"]
     for r in records:
-        s = r.get("integrity") or {}
-        reasons = ",".join(s.get("reasons") or []) or "-"
+        s = r["integrity"]
+        reasons = ",".join(s["reasons"]) or "-"
         lines.append(f"{r['status']:<8} {r['day']:<10} {r['game'] + '/' + r['variant']:<24} "
                      f"{r['result']:<8} {r['score']:>5}  {reasons:<18} {r['session']}  "
                      f"{r['name']}")
-        evidence = [f"foresight {s.get('foresight')}", f"follow {s.get('follow')} of "
-                    f"{s.get('judged', 0)} choices", f"pace corr {s.get('pace_corr')} "
-                    f"cv {s.get('pace_cv')}"]
-        for a in s.get("linked_attempts") or []:
+        evidence = [f"foresight {s['foresight']}", f"follow {s['follow']} of "
+                    f"{s['judged']} choices", f"pace corr {s['pace_corr']} cv {s['pace_cv']}"]
+        for a in s["linked_attempts"]:
             evidence.append(f"earlier attempt {a['session']} by {a['player']} via "
                             f"{'+'.join(a['via'])}: {a['moves']} moves"
                             + (", ended early" if a["early"] else ""))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 import engine
 from engine.core import Move, State
@@ -40,6 +40,22 @@ AGAIN = 10_000
 MAX_SOLVES = 6
 #: Moves judged at most.
 MAX_MOVES = 400
+
+
+class Follow(TypedDict):
+    """The share of the choices judged that played the solver's next move (None: none
+    judged), and the positions its searches cost."""
+
+    follow: float | None
+    judged: int
+    solver_positions: int
+
+
+class Pace(TypedDict):
+    """How the time per move goes with the choice (None: fewer than ten moves, or no spread)."""
+
+    pace_corr: float | None
+    pace_cv: float | None
 
 
 def is_open(st: State) -> bool:
@@ -62,7 +78,7 @@ def choices(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
 
 
 def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
-           budget: int = BUDGET, fewest: int = 0) -> dict[str, Any]:
+           budget: int = BUDGET, fewest: int = 0) -> Follow:
     """Replay ``moves``, comparing each choice with the solver's line from there. An attempt
     with fewer than ``fewest`` choices in all is not searched: no rule counts so few, and a
     walked-away attempt then costs no search."""
@@ -96,7 +112,7 @@ def follow(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move],
 
 
 def timing(rules: engine.RuleSet, seed: bytes, moves: Sequence[Move], times: Sequence[int],
-           created: int) -> dict[str, Any]:
+           created: int) -> Pace:
     """How the time per move goes with the number of legal moves, and how steady it is."""
     st = rules.deal(seed, competitive=True)
     xs: list[float] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from datetime import date
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from redis.asyncio import Redis
 
@@ -26,6 +26,7 @@ from ..boards.records import Records
 from ..errors import ApiError
 from ..sessions import Session, Sessions
 from ..transport.reply_types import YouDealReview
+from .integrity import Signal
 
 ENTRIES, PENDING = "sd:{review}:entries", "sd:{review}:pending"
 STATUSES = ("pending", "cleared", "removed")
@@ -49,11 +50,36 @@ return 1
 """
 
 
-async def pending(redis: Redis) -> list[dict[str, Any]]:
+class Held(TypedDict):
+    """A held result: the attempt, its player, the result as it ended, its review status
+    and, once decided, when (ms)."""
+
+    session: str
+    player: str
+    name: str
+    kind: str
+    day: str
+    game: str
+    variant: str
+    status: YouDealReview
+    result: str
+    score: int
+    moves: int
+    finished_at: int
+    walked_away: bool
+    integrity: Signal
+    decided_at: NotRequired[int]
+
+
+def held(raw: bytes | str) -> Held:
+    return cast(Held, json.loads(raw))
+
+
+async def pending(redis: Redis) -> list[Held]:
     """The results waiting for review, oldest first."""
     sids = [store.text(s) for s in await redis.zrange(PENDING, 0, -1)]
     raw = await redis.hmget(ENTRIES, sids) if sids else []
-    return [json.loads(r) for r in raw if r is not None]
+    return [held(r) for r in raw if r is not None]
 
 
 class Reviews:
@@ -71,10 +97,10 @@ class Reviews:
         self._decide = store.script(redis, DECIDE)
 
     async def hold(self, player: Player, s: Session, day: date, finished_at: int,
-                   walked_away: bool, integrity: dict[str, Any]) -> None:
+                   walked_away: bool, integrity: Signal) -> None:
         """Keep a flagged result for review (a retry keeps the first record and its status)."""
         st = s.state
-        record = {"session": s.id, "player": player.id, "name": player.name,
+        record: Held = {"session": s.id, "player": player.id, "name": player.name,
                   "kind": player.kind, "day": day.isoformat(), "game": s.rules.id,
                   "variant": s.rules.variant, "status": "pending", "result": st.status,
                   "score": st.score, "moves": st.ply, "finished_at": finished_at,
@@ -87,18 +113,18 @@ class Reviews:
         if not sids:
             return []
         raw = await self.redis.hmget(ENTRIES, sids)
-        return [None if r is None else json.loads(r)["status"] for r in raw]
+        return [None if r is None else held(r)["status"] for r in raw]
 
-    async def queue(self) -> list[dict[str, Any]]:
+    async def queue(self) -> list[Held]:
         return await pending(self.redis)
 
-    async def decide(self, sid: str, verdict: str) -> dict[str, Any]:
+    async def decide(self, sid: str, verdict: str) -> Held:
         """``clear`` (record the result on the boards) or ``remove`` (keep it off) a pending
         result; the record as decided. A result already decided is refused."""
         raw = await self.redis.hget(ENTRIES, sid)
         if raw is None:
             raise ApiError("review.unknown", f"no result {sid[:64]!r} was held for review")
-        record: dict[str, Any] = json.loads(raw)
+        record = held(raw)
         if record["status"] != "pending":
             raise ApiError("review.decided", f"that result was {record['status']} already")
         if verdict == "clear":  # idempotent writes, so a retry after a failure is safe

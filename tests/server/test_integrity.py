@@ -185,16 +185,21 @@ def test_an_attempt_too_short_for_any_rule_costs_no_search() -> None:
 def test_the_flag_rule_names_each_reason() -> None:
     from server.fairplay.integrity import flag
 
-    quiet = {"foresight": 0.5, "follow": 0.3, "judged": 40, "pace_cv": 0.9, "pace_corr": 0.4,
-             "linked": 0, "linked_early": 0}
-    assert flag(quiet)["reasons"] == [] and not flag(quiet)["flagged"]
+    quiet = {"foresight": 0.5, "follow": 0.3, "judged": 40, "pace_cv": 0.9, "pace_corr": 0.4}
+    alone = {"linked": 0, "linked_early": 0, "linked_attempts": []}
+    household = alone | {"linked": 1}
+    assert flag(quiet, alone)["reasons"] == [] and not flag(quiet, alone)["flagged"]
+    assert flag(quiet)["reasons"] == []  # no evidence given: nobody else's attempts known
     assert flag(quiet | {"foresight": 3.0})["reasons"] == ["foresight"]
     # Another account from the same place looked at the deal first: scouted.
-    assert flag(quiet | {"linked": 1, "linked_early": 1})["reasons"] == ["scouted"]
+    assert flag(quiet, household | {"linked_early": 1})["reasons"] == ["scouted"]
     # The same place alone (a household) is not enough; with weaker evidence it is.
-    assert not flag(quiet | {"linked": 1})["flagged"]
-    assert flag(quiet | {"linked": 1, "foresight": 2.0})["reasons"] == ["linked"]
-    assert flag(quiet | {"linked": 1, "follow": 0.6})["reasons"] == ["linked"]
+    assert not flag(quiet, household)["flagged"]
+    assert flag(quiet | {"foresight": 2.0}, household)["reasons"] == ["linked"]
+    assert flag(quiet | {"follow": 0.6}, household)["reasons"] == ["linked"]
+    # What the flag keeps: the parts, the evidence, the reasons.
+    kept = flag(quiet, household)
+    assert kept == quiet | household | {"reasons": [], "flagged": False}
     # On the solver's line: at a metronome's pace, or nearly always at a pace blind to the
     # choice; too few choices say nothing.
     assert flag(quiet | {"follow": 0.7, "pace_cv": 0.1})["reasons"] == ["solver"]
