@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 
@@ -42,7 +42,6 @@ from ..transport.reply_types import (
     DailyDeal,
     DailyState,
     LiveEdition,
-    Round,
     WinnableFields,
     YouDeal,
 )
@@ -183,7 +182,7 @@ class Daily:
             out["deals"] = [{"game": r.id, "variant": r.variant, "name": r.name}
                             for r in daily_rule_sets()]
             return out
-        out["beacon"] = cast(Round | None, await self.rounds.stored(day))  # as the beacon gave
+        out["beacon"] = await self.rounds.stored(day)  # as the beacon gave it
         for rules in daily_rule_sets():
             seed: bytes | None = daily_seed(secret, day, rules, beacon)
             deal: DailyDeal = {"game": rules.id, "variant": rules.variant, "name": rules.name}

@@ -15,11 +15,11 @@ import urllib.error
 import urllib.request
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 
 from engine import beacon_check
 
 from ..config import Settings
+from ..transport.reply_types import BeaconChain, Round
 
 log = logging.getLogger("samedeal.beacon")
 
@@ -46,9 +46,9 @@ class BeaconRound:
     signature: bytes
     previous_signature: bytes | None = None
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> Round:
         """drand's own JSON shape (hex strings): what is stored and published."""
-        out: dict[str, Any] = {"round": self.round, "randomness": self.randomness.hex(),
+        out: Round = {"round": self.round, "randomness": self.randomness.hex(),
                                "signature": self.signature.hex()}
         if self.previous_signature is not None:
             out["previous_signature"] = self.previous_signature.hex()
@@ -95,7 +95,7 @@ class Chain:
     genesis: int
     period: int
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> BeaconChain:
         """What a checker needs besides the round (published with a day that used it):
         drand's /info names, the key in hex."""
         return {"hash": self.hash, "public_key": self.public_key.hex(), "schemeID": self.scheme,
@@ -144,7 +144,7 @@ class Beacon:
     to_json = staticmethod(BeaconRound.to_json)
     from_json = staticmethod(BeaconRound.from_json)
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> BeaconChain:
         """The chain's identity and timing, stored and published with each day's round."""
         return self.chain.public()
 

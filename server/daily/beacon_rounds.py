@@ -12,13 +12,14 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
-from typing import Any, Protocol
+from typing import Protocol, cast
 
 from redis.asyncio import Redis
 
 from .. import store
 from ..boards.records import opens_at
 from ..errors import ApiError
+from ..transport.reply_types import BeaconChain, Round
 from .remembered import Remembered
 
 log = logging.getLogger("samedeal")
@@ -44,12 +45,12 @@ class DayBeacon(Protocol):
 
     async def round_for_day(self, opens_at_ms: int) -> BeaconRound: ...
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> BeaconChain:
         """The beacon chain's hash, scheme, public key and timing (drand's /info names)."""
         ...
 
 
-def round_json(r: BeaconRound) -> dict[str, Any]:
+def round_json(r: BeaconRound) -> Round:
     """A round as stored with the day and published with it."""
     prev = r.previous_signature
     return {"round": r.round, "randomness": r.randomness.hex(), "signature": r.signature.hex(),
@@ -70,13 +71,12 @@ class DayRounds:
         self.clock = clock
         self._known: Remembered[date, bytes | None] = Remembered(366)  # stored: fixed for good
 
-    async def stored(self, day: date) -> dict[str, Any] | None:
-        """The beacon round stored with the day, if any."""
+    async def stored(self, day: date) -> Round | None:
+        """The beacon round stored with the day, with its chain, if any."""
         raw = await self.redis.get(store.daily_beacon(day.isoformat()))
         if raw is None or raw == NO_BEACON:
             return None
-        round_: dict[str, Any] = json.loads(raw)
-        return round_
+        return cast(Round, json.loads(raw))
 
     async def randomness(self, day: date) -> bytes | None:
         """The beacon randomness the day's seeds mix in (None: the day uses no beacon).
@@ -112,8 +112,8 @@ class DayRounds:
         except Exception as e:  # not published yet, unreachable, or failed verification
             log.warning("daily %s: no beacon round yet (%s)", day, e)
             return None
-        await self.redis.set(key, json.dumps({**round_json(got), "chain": self.beacon.public()}),
-                             nx=True)
+        kept: Round = {**round_json(got), "chain": self.beacon.public()}
+        await self.redis.set(key, json.dumps(kept), nx=True)
         raw = await self.redis.get(key)
         return None if raw is None else store.text(raw).encode()
 

@@ -218,8 +218,12 @@ OWN = obj({"match": STR, **YOURS_FIELDS}, YOURS_DEADLINE,
 CHAIN = obj({"anchor": HEX, "start": STR, "length": INT},
             {"created": MS, "reason": STR},
             doc="a chain of day secrets' public record (docs/fairness.md)")
+BEACON_CHAIN = obj({"hash": HEX, "schemeID": STR, "public_key": HEX, "genesis_time": INT,
+                    "period": INT},
+                   doc="the drand chain the round is of (drand's /info names): what a checker "
+                   "needs to verify the round's signature and that it is the day's")
 ROUND = obj({"round": INT, "randomness": HEX, "signature": HEX},
-            {"previous_signature": {"type": ["string", "null"]}},
+            {"previous_signature": {"type": ["string", "null"]}, "chain": BEACON_CHAIN},
             doc="the public randomness beacon's round mixed into the day's seeds")
 #: A daily deal's fields of the winnable-deal rule (docs/fairness.md, "Winnable daily deals").
 WINNABLE_DEAL: dict[str, Any] = {

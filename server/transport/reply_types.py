@@ -378,6 +378,17 @@ class DailyDeal(TypedDict):
     you: NotRequired[YouDeal]
 
 
+class BeaconChain(TypedDict):
+    """The drand chain the round is of (drand's /info names): what a checker needs to verify the
+    round's signature and that it is the day's."""
+
+    hash: str
+    schemeID: str
+    public_key: str
+    genesis_time: int
+    period: int
+
+
 class Round(TypedDict):
     """The public randomness beacon's round mixed into the day's seeds."""
 
@@ -385,6 +396,7 @@ class Round(TypedDict):
     randomness: str
     signature: str
     previous_signature: NotRequired[str | None]
+    chain: NotRequired[BeaconChain]
 
 
 LiveState = Literal["open", "playing", "ended"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+import jsonschema
 import pytest
 
 import engine
@@ -15,6 +16,7 @@ from server.app import build_services
 from server.boards.records import opens_at
 from server.config import Settings
 from server.errors import ApiError
+from server.transport import replies
 from tests.beacon_server import LocalBeacon
 
 from .test_chain import empty_database
@@ -59,6 +61,10 @@ async def test_a_beacon_day_waits_for_the_round_then_reveals_seeds_anyone_can_ch
     await sv.daily.close_due()
     revealed = await sv.daily.info(today)
     assert revealed["state"] == "revealed" and not revealed["overdue"]
+    # The round as published, with the chain a checker needs, is what the reply schema states.
+    jsonschema.validate(revealed["beacon"], replies.ROUND)
+    assert set(revealed["beacon"]) <= set(replies.ROUND["properties"])
+    assert set(revealed["beacon"]["chain"]) == set(replies.BEACON_CHAIN["required"])
     # Everything below uses the public page and the beacon's public key only.
     secret, chain = bytes.fromhex(revealed["secret"]), revealed["chain"]
     k = fairness.day_index(date.fromisoformat(chain["start"]), today)
