@@ -5,7 +5,7 @@ so it works against any SameDeal server. Reference: docs/bots.md."""
 
 from __future__ import annotations
 
-from .analysis import Analysis, AnalysisPending, Position
+from .analysis import Analysis, AnalysisPending, Position, TurningPoint
 from .arenas import ArenaRounds
 from .blocking import BlockingClient
 from .board_updates import BoardUpdates
@@ -41,5 +41,5 @@ __all__ = [
     "MatchEvent", "MatchState", "Notice", "Position", "ProtocolError", "Race", "RaceEnded",
     "RaceEvent", "RaceJoined", "RaceLeft", "RaceProgress", "RaceRematched", "RaceResync",
     "RaceStarted", "RaceState", "RequestTimeout", "Results", "SdkError", "ServerError",
-    "Session", "SessionPushed",
+    "Session", "SessionPushed", "TurningPoint",
 ]

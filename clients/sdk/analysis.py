@@ -39,6 +39,26 @@ class Position:
 
 
 @dataclass
+class TurningPoint:
+    """The move after which the deal could no longer be won (``after``: ``lost``,
+    ``unknown``, ``resigned``, ``stopped``), or, in a game played for points, the one that
+    cost the most (``score_before``, ``score_after``); ``move_number`` 1-based; ``better`` a
+    winning line from the position before it, made short (``to_go`` moves); ``words``,
+    ``better_words`` and ``text`` in players' words."""
+
+    move_number: int
+    move: str
+    words: str
+    after: str
+    better: list[str]
+    better_words: str
+    text: str
+    to_go: int | None = None
+    score_before: int | None = None
+    score_after: int | None = None
+
+
+@dataclass
 class Analysis:
     """``positions[k]`` is the position after ``k`` of ``moves`` (a final resignation is
     ``resigned``, not a move); ``turning_point`` the move after which the deal could no longer
@@ -52,7 +72,7 @@ class Analysis:
     moves: list[str]
     positions: list[Position]
     resigned: bool = False
-    turning_point: dict[str, Any] | None = None
+    turning_point: TurningPoint | None = None
     last_winnable: int | None = None
     summary: str = ""
     par: int | None = None
@@ -65,6 +85,8 @@ class Analysis:
         body = raw["analysis"]
         out = _build(cls, {**body, "session": raw["session"]})
         out.positions = [_build(Position, p) for p in body["positions"]]
+        if body.get("turning_point") is not None:
+            out.turning_point = _build(TurningPoint, body["turning_point"])
         out.raw = raw
         return out
 

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import date, timedelta
-from typing import Any, cast
+from typing import TypedDict, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -57,6 +57,14 @@ QUEUE = "sd:{analysis}:queue"
 RETRY_MS = 1000
 #: Days a day's "its board entries are queued" mark is kept.
 MARK_S = 7 * 86400
+
+
+class Kept(TypedDict):
+    """An analysis as kept: the game's revision it judged, when (ms), and the analysis."""
+
+    rev: int
+    at: int
+    analysis: Analysis
 
 # KEYS: the queue. ARGV: the session. Ask for it first, unless a node is judging it now (its
 # score is a lease ahead of the store's clock). 1 queued, 0 under way.
@@ -138,22 +146,21 @@ class Analyses:
                     "rev": str(placed)}
         raise ApiError("session.unknown", f"there is no session {sid[:40]!r}")
 
-    async def stored(self, sid: str, rev: int) -> dict[str, Any] | None:
+    async def stored(self, sid: str, rev: int) -> Analysis | None:
         """The analysis kept for ``sid`` at revision ``rev``, if there is one."""
         raw = await self.redis.get(store.analysis_key(sid))
         if raw is None:
             return None
-        kept: dict[str, Any] = json.loads(raw)
-        return kept["analysis"] if kept.get("rev") == rev else None
+        kept = cast(Kept, json.loads(raw))  # as the job kept it: the engine's analysis
+        return kept["analysis"] if kept["rev"] == rev else None
 
     async def serve(self, sid: str, rev: int) -> AnalysisReply:
         """The reply to a caller allowed to see it: ready, or pending (asked for first)."""
         done = await self.stored(sid, rev)
         if done is not None:
             self.counted.labels("ready").inc()
-            # as the job stored it: the engine's analysis (tests/server/test_analysis.py
-            # holds it to the schema)
-            return {"session": sid, "state": "ready", "analysis": cast(Analysis, done)}
+            # tests/server/test_analysis.py holds it to the schema, field by field
+            return {"session": sid, "state": "ready", "analysis": done}
         if not self.settings.analysis:
             raise ApiError("analysis.off", "this server does not analyse games")
         await self._ask(keys=[QUEUE], args=[sid])
@@ -250,14 +257,16 @@ class Analyses:
         meta, entries = await self._game(sid)
         if meta and await self.stored(sid, int(meta["rev"])) is None:
             moves = [store.text(e).partition(" ")[2] for e in entries]
-            judged = await self._in_pool(meta, moves)
-            if judged is None:
-                return  # the pool broke: left claimed, so judged again after the lease
-            if not judged:
+            try:
+                judged = await self._in_pool(meta, moves)
+            except Exception:  # the engine refused this game: not tried again until asked
+                log.exception("analysis of a %s/%s game failed", meta["game"], meta["variant"])
                 await self.redis.zrem(QUEUE, sid)
                 return
+            if judged is None:
+                return  # the pool broke: left claimed, so judged again after the lease
             at = await store.now_ms(self.redis)  # when: a second computation would show
-            kept = {"rev": int(meta["rev"]), "at": at, "analysis": judged}
+            kept: Kept = {"rev": int(meta["rev"]), "at": at, "analysis": judged}
             await self.redis.set(store.analysis_key(sid), json.dumps(kept))
             self.counted.labels("computed").inc()
         await self.redis.zrem(QUEUE, sid)
@@ -291,13 +300,15 @@ class Analyses:
         return {"game": meta["game"], "variant": meta["variant"], "seed": meta["seed"],
                 "competitive": "1", "rev": str(len(entries))}, entries
 
-    async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> dict[str, Any] | None:
+    async def _in_pool(self, meta: dict[str, str], moves: list[str]) -> Analysis | None:
+        """The game judged in the node's pool; None if the pool broke (the engine's refusal
+        is raised)."""
         if self._pool is None:
             settings = self.settings
             self._pool = workers.pool(settings.analysis_workers, nice=settings.analysis_nice)
         pool = self._pool
         try:
-            out: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
+            out: Analysis = await asyncio.get_running_loop().run_in_executor(
                 pool, analysis_worker.analyse, meta["game"], meta["variant"],
                 meta["seed"], moves, meta.get("competitive") == "1",
                 self.settings.analysis_positions, self.settings.analysis_total)
@@ -307,9 +318,6 @@ class Analyses:
                 workers.stop(pool)
                 self._pool = None
             return None
-        except Exception:  # the engine refused this game: not tried again until asked
-            log.exception("analysis of a %s/%s game failed", meta["game"], meta["variant"])
-            return {}
         return out
 
     async def _renew(self, sid: str) -> None:

@@ -372,12 +372,35 @@ GHOST = obj({"ghost": STR, "game": STR, "variant": STR, "name": STR, "scoring": 
 GHOST_ENTRY = obj({"ghost": GHOST, "race": STR, "joined_seq": INT, "session": SESSION},
                   doc="your run in a ghost race: its race and your session in it")
 
-ANALYSIS = obj({"version": INT, "moves": {"type": "array", "items": STR},
-                "positions": {"type": "array", "items": obj(
-                    {"verdict": {"enum": ["won", "lost", "unknown", "best"]}})},
-                "status": STR, "summary": STR},
-               {"turning_point": {"type": ["object", "null"]},
-                "last_winnable": {"type": ["integer", "null"]}},
+INT_OR_NULL: dict[str, Any] = {"type": ["integer", "null"]}
+MOVES: dict[str, Any] = {"type": "array", "items": STR}
+JUDGED = obj({"verdict": {"enum": ["won", "lost", "unknown", "best"]},
+              "to_go": {**INT_OR_NULL, "description": "won: moves still to go"},
+              "score": {**INT_OR_NULL, "description": "best: the best score found from here"},
+              "complete": {**BOOL, "description": "decided: lost proved, a best score proved "
+                           "the best"},
+              "searched": {**INT, "description": "positions the search spent here (0: passed "
+                           "along the line)"}},
+             doc="one position of the game, the deal first, judged by the solver")
+TURNING_POINT = obj({"move_number": {**INT, "description": "1-based"},
+                     "move": {**STR, "description": "resign: resigned while still winnable"},
+                     "words": STR, "after": {"enum": ["lost", "unknown", "resigned", "stopped"]},
+                     "better": {**MOVES, "description": "a winning line from the position "
+                                "before it, made short"},
+                     "better_words": STR, "text": STR},
+                    {"to_go": INT, "score_before": INT, "score_after": INT},
+                    doc="the move after which the deal could no longer be won, or that cost "
+                    "the most points")
+ANALYSIS = obj({"version": INT, "moves": MOVES, "positions": {"type": "array", "items": JUDGED},
+                "status": STR, "summary": STR, "game": STR, "variant": STR,
+                "solver": {**INT, "description": "the solver's version that judged it"},
+                "budget": {**INT, "description": "positions a position's search may spend"},
+                "resigned": BOOL,
+                "turning_point": {"oneOf": [TURNING_POINT, {"type": "null"}]},
+                "last_winnable": {**INT_OR_NULL, "description": "the last position won"},
+                "par": {**INT_OR_NULL, "description": "a won game: its deal's winning line "
+                        "made short"},
+                "over_par": INT_OR_NULL, "searched": INT},
                doc="ready: each position along the line played judged, and the turning "
                    "point (docs/protocol.md#analysis)")
 

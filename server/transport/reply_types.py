@@ -578,11 +578,35 @@ class SuggestionReply(TypedDict):
 AnalysisReplyState = Literal["ready", "pending"]
 
 
-AnalysisPositionVerdict = Literal["won", "lost", "unknown", "best"]
+JudgedVerdict = Literal["won", "lost", "unknown", "best"]
 
 
-class AnalysisPosition(TypedDict):
-    verdict: AnalysisPositionVerdict
+class Judged(TypedDict):
+    """One position of the game, the deal first, judged by the solver."""
+
+    verdict: JudgedVerdict
+    to_go: int | None
+    score: int | None
+    complete: bool
+    searched: int
+
+
+TurningPointAfter = Literal["lost", "unknown", "resigned", "stopped"]
+
+
+class TurningPoint(TypedDict):
+    """The move after which the deal could no longer be won, or that cost the most points."""
+
+    move_number: int
+    move: str
+    words: str
+    after: TurningPointAfter
+    better: list[str]
+    better_words: str
+    text: str
+    to_go: NotRequired[int]
+    score_before: NotRequired[int]
+    score_after: NotRequired[int]
 
 
 class Analysis(TypedDict):
@@ -591,11 +615,19 @@ class Analysis(TypedDict):
 
     version: int
     moves: list[str]
-    positions: list[AnalysisPosition]
+    positions: list[Judged]
     status: str
     summary: str
-    turning_point: NotRequired[dict[str, Any] | None]
-    last_winnable: NotRequired[int | None]
+    game: str
+    variant: str
+    solver: int
+    budget: int
+    resigned: bool
+    turning_point: TurningPoint | None
+    last_winnable: int | None
+    par: int | None
+    over_par: int | None
+    searched: int
 
 
 class AnalysisReply(TypedDict):

@@ -8,19 +8,21 @@ of its own, niced behind the game traffic.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import engine
 from engine.analysis import analyse as judge
 
+if TYPE_CHECKING:  # the types only: a worker imports nothing of the server's I/O
+    from ..transport.reply_types import Analysis
+
 
 def analyse(game: str, variant: str, seed_hex: str, moves: list[str], competitive: bool,
-            positions: int, total: int) -> dict[str, Any]:
+            positions: int, total: int) -> Analysis:
     """The analysis of the game dealt from ``seed_hex`` and played by ``moves`` (notation, a
     final ``resign`` allowed), as JSON: budgets in positions only, so every node makes the
     same one."""
     rules = engine.get(game, variant)
     done = judge(rules, bytes.fromhex(seed_hex), moves, competitive=competitive,
                  positions=positions, total=total)
-    out: dict[str, Any] = done.to_json()
-    return out
+    return cast("Analysis", done.to_json())

@@ -12,7 +12,7 @@ from typing import Any, Literal, Union
 
 import pytest
 
-from clients.sdk import challenges, ghosts, messages, payloads
+from clients.sdk import analysis, challenges, ghosts, messages, payloads
 from server.transport import reply_types
 
 #: Each SDK TypedDict and the schema's object it stands for.
@@ -38,6 +38,8 @@ MESSAGES: list[tuple[type, type, dict[str, str]]] = [
     *((cls, reply_types.EVENTS[kind], {}) for kind, cls in messages.RACE_EVENTS.items()),
     (challenges.Challenge, reply_types.Challenge, {"id": "challenge", "sender": "from"}),
     (ghosts.GhostProgress, reply_types.GhostProgressEvent, {}),
+    (analysis.Position, reply_types.Judged, {}),
+    (analysis.TurningPoint, reply_types.TurningPoint, {}),
 ]
 
 

@@ -15,6 +15,7 @@ from clients.sdk import (
     Client,
     Position,
     ServerError,
+    TurningPoint,
 )
 from tests.server.client import Node
 
@@ -43,11 +44,12 @@ async def test_analysis_of_a_practice_game_and_of_a_race(nodes: list[Node],
         assert a.positions[0].verdict == "won" and a.positions[0].to_go
         # Resigned while the deal was still winnable: said in card words, with the line.
         tp = a.turning_point
-        assert tp is not None and tp["after"] == "resigned" and tp["better"]
-        assert a.summary == tp["text"] and tp["text"].startswith(
-            f"The game was resigned with the deal still winnable: {tp['better_words']} would "
-            f"have gone on to win, {len(tp['better'])} moves to go.")
-        words = tp["better_words"]  # a card named, or the stock
+        assert isinstance(tp, TurningPoint) and tp.after == "resigned" and tp.better
+        assert tp.move == "resign" and tp.to_go == len(tp.better)
+        assert a.summary == tp.text and tp.text.startswith(
+            f"The game was resigned with the deal still winnable: {tp.better_words} would "
+            f"have gone on to win, {len(tp.better)} moves to go.")
+        words = tp.better_words  # a card named, or the stock
         assert any(suit in words for suit in "♠♥♦♣") or words == "draw from the stock", words
         race = await c.create_race("klondike", "easy", 2, countdown=0)
         await r.join_race(race.id)

@@ -75,10 +75,21 @@ async def ready(ask: Ask) -> dict[str, Any]:
         r = await ask()
         jsonschema.validate(r, SCHEMA)
         if r["state"] == "ready":
+            assert not unstated(r["analysis"]), unstated(r["analysis"])
             return r
         assert r["state"] == "pending" and r["retry_ms"] >= 1, r
         assert time.monotonic() < end, f"no analysis in {PATIENCE} s"
         await asyncio.sleep(r["retry_ms"] / 1000)
+
+
+def unstated(analysis: dict[str, Any]) -> set[str]:
+    """The fields of an analysis, its positions and its turning point that the reply schema
+    does not state: what the engine makes belongs there, where clients read what to rely on."""
+    out = set(analysis) - set(replies.ANALYSIS["properties"])
+    out |= {f"positions: {f}" for p in analysis["positions"] for f in p
+            if f not in replies.JUDGED["properties"]}
+    return out | {f"turning_point: {f}" for f in analysis.get("turning_point") or {}
+                  if f not in replies.TURNING_POINT["properties"]}
 
 
 def by_ws(ws: Ws, sid: str) -> Ask:
