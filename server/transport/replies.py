@@ -188,6 +188,10 @@ YOURS_DEADLINE = {"deadline": MS | {"description": "Bowling: when the timer plac
 YOURS = obj(YOURS_FIELDS, YOURS_DEADLINE, doc="your grid, or your lane on your turn")
 MATCH_TURN = obj({"player": STR, "bowler": INT, "deadline": MS},
                  doc="whose turn it is, and its deadline as everyone sees it")
+MATCH_FRAME = obj({"frame": INT, "bowlers": {"type": "array", "items": obj(
+    {"bowler": INT, "player": STR, "cards": {"type": "array", "items": BOWLED}})}},
+    doc="a frame every bowler still in has bowled: per bowler, each card and its placement, "
+    "in the order bowled")
 MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR,
              "state": STATE, "commitment": HEX, "seats": INT,
              "start": START, "turn_time": INT, "grace": INT,
@@ -200,10 +204,7 @@ MATCH = obj({"match": STR, "kind": STR, "game": STR, "variant": STR, "name": STR
                                             "cards": {"type": "array", "items": BOWLED},
                                             "scorecard": OBJ}),
              "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]},
-             "frames": {"type": "array", "items": obj(
-                 {"frame": INT, "bowlers": {"type": "array", "items": obj(
-                     {"bowler": INT, "player": STR,
-                      "cards": {"type": "array", "items": BOWLED}})}})},
+             "frames": {"type": "array", "items": MATCH_FRAME},
              "round": INT, "card": STR_OR_NULL, "deadline": MS_OR_NULL,
              "scores": {"type": "object", "additionalProperties": obj(
                  {"score": NUM, "lines": {"description": "each row's and column's hand and "
@@ -496,20 +497,26 @@ EVENTS: dict[str, tuple[str, dict[str, Any]]] = {
     "match.left": ("someone gave up a seat before the start",
                    obj({**MATCH_EVENT, "player": STR})),
     "match.started": ("the match started", obj({
-        **MATCH_EVENT, "kind": STR, "order": {"type": "array", "items": OBJ},
+        **MATCH_EVENT, "kind": STR, "order": {"type": "array", "items": PLAYER_IN_ORDER},
         "started_at": MS}, {"view": VIEW, "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]},
                             "round": INT, "card": STR, "deadline": MS})),
     "match.moved": ("a bowler's turn passed, or a frame or the match ended (a turns match)", obj({
         **MATCH_EVENT, "player": STR, "bowler": INT, "by": BY,
         "move": STR_OR_NULL | {"description": "the pin or ball pile; null for all but its "
                                "bowler until the frame is complete"}},
-        {"view": VIEW, "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]}})),
+        {"view": VIEW, "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]},
+         "frames": {"type": "array", "items": MATCH_FRAME,
+                    "description": "the frames this move completed"}})),
     "match.placed": ("a player placed the called card (a called match)", obj({
         **MATCH_EVENT, "player": STR, "round": INT, "by": BY, "score": NUM, "done": BOOL},
         {"lines": {"description": "their running line scores, no starter"}})),
     "match.card": ("everyone placed; the next card is called", obj({
         **MATCH_EVENT, "round": INT, "card": STR, "deadline": MS})),
-    "match.forfeit": ("a player left for good", obj({**MATCH_EVENT, "player": STR})),
+    "match.forfeit": ("a player left for good", obj(
+        {**MATCH_EVENT, "player": STR},
+        {"view": VIEW, "turn": {"oneOf": [MATCH_TURN, {"type": "null"}]},
+         "frames": {"type": "array", "items": MATCH_FRAME,
+                    "description": "a turns match: the frames the forfeit completed"}})),
     "match.away": ("a player's last socket went away", obj({**MATCH_EVENT, "player": STR})),
     "match.back": ("a player who was away came back", obj({**MATCH_EVENT, "player": STR})),
     "match.ended": ("every placement is made, or everyone left", obj({

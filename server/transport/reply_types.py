@@ -251,6 +251,9 @@ class MatchFrameBowler(TypedDict):
 
 
 class MatchFrame(TypedDict):
+    """A frame every bowler still in has bowled: per bowler, each card and its placement, in the
+    order bowled."""
+
     frame: int
     bowlers: list[MatchFrameBowler]
 
@@ -829,11 +832,19 @@ class MatchLeftEvent(TypedDict):
     player: str
 
 
+class PlayerInOrder(TypedDict):
+    """A match's player, in seat order."""
+
+    player: str
+    name: str
+    kind: PlayerKind
+
+
 class MatchStartedEvent(TypedDict):
     match: str
     seq: int
     kind: str
-    order: list[dict[str, Any]]
+    order: list[PlayerInOrder]
     started_at: int
     view: NotRequired[View]
     turn: NotRequired[MatchTurn | None]
@@ -854,6 +865,7 @@ class MatchMovedEvent(TypedDict):
     move: str | None
     view: NotRequired[View]
     turn: NotRequired[MatchTurn | None]
+    frames: NotRequired[list[MatchFrame]]
 
 
 class MatchPlacedEvent(TypedDict):
@@ -879,6 +891,9 @@ class MatchForfeitEvent(TypedDict):
     match: str
     seq: int
     player: str
+    view: NotRequired[View]
+    turn: NotRequired[MatchTurn | None]
+    frames: NotRequired[list[MatchFrame]]
 
 
 class MatchAwayEvent(TypedDict):
@@ -1067,14 +1082,6 @@ class RaceResults(TypedDict):
     seed: NotRequired[str]
     ghost: NotRequired[str]
     arena: NotRequired[str]
-
-
-class PlayerInOrder(TypedDict):
-    """A match's player, in seat order."""
-
-    player: str
-    name: str
-    kind: PlayerKind
 
 
 class TimedTurn(TypedDict):

@@ -38,6 +38,7 @@ from server.transport import replies
 
 from ..conftest import FAST, free_port, start_node, stop_node, wait_for
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
+from .stated import unstated
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
@@ -75,21 +76,11 @@ async def ready(ask: Ask) -> dict[str, Any]:
         r = await ask()
         jsonschema.validate(r, SCHEMA)
         if r["state"] == "ready":
-            assert not unstated(r["analysis"]), unstated(r["analysis"])
+            assert not unstated(r), unstated(r)
             return r
         assert r["state"] == "pending" and r["retry_ms"] >= 1, r
         assert time.monotonic() < end, f"no analysis in {PATIENCE} s"
         await asyncio.sleep(r["retry_ms"] / 1000)
-
-
-def unstated(analysis: dict[str, Any]) -> set[str]:
-    """The fields of an analysis, its positions and its turning point that the reply schema
-    does not state: what the engine makes belongs there, where clients read what to rely on."""
-    out = set(analysis) - set(replies.ANALYSIS["properties"])
-    out |= {f"positions: {f}" for p in analysis["positions"] for f in p
-            if f not in replies.JUDGED["properties"]}
-    return out | {f"turning_point: {f}" for f in analysis.get("turning_point") or {}
-                  if f not in replies.TURNING_POINT["properties"]}
 
 
 def by_ws(ws: Ws, sid: str) -> Ask:
