@@ -273,9 +273,114 @@ class SessionPushed(Event):
 
 @dataclass
 class MatchEvent(Event):
-    """Any ``match.*`` event, or ``match.you`` (your own view and legal moves)."""
+    """A match event; ``match`` is the match id. Each type below carries its
+    fields (docs/protocol.md, the match events); one this SDK does not know comes as this."""
 
     match: str = ""
+
+
+@dataclass
+class MatchJoined(MatchEvent):
+    player: Player = field(default_factory=lambda: Player(id="", name="", kind=""))
+
+
+@dataclass
+class MatchLeft(MatchEvent):
+    player: str = ""
+
+
+@dataclass
+class MatchStarted(MatchEvent):
+    """``order``: the players in seat order; a turns match's ``view`` and ``turn``, a
+    called-card match's ``round``, ``card`` and ``deadline``."""
+
+    kind: str = ""
+    order: list[dict[str, object]] = field(default_factory=list)
+    started_at: int = 0
+    view: View | None = None
+    turn: dict[str, object] | None = None
+    round: int | None = None
+    card: str | None = None
+    deadline: int | None = None
+
+
+@dataclass
+class MatchMoved(MatchEvent):
+    """A turns match: a bowler's turn passed (``move``: their last card's pin or ball pile,
+    ``None`` for everyone else until the frame is complete), with the ``view`` and ``turn``
+    after it and the ``frames`` it completed."""
+
+    player: str = ""
+    bowler: int = 0
+    by: str = ""
+    move: str | None = None
+    view: View | None = None
+    turn: dict[str, object] | None = None
+    frames: list[dict[str, object]] = field(default_factory=list)
+
+
+@dataclass
+class MatchPlaced(MatchEvent):
+    """A called-card match: ``player`` placed round ``round``'s card; ``score`` so far."""
+
+    player: str = ""
+    round: int = 0
+    by: str = ""
+    score: float = 0
+    done: bool = False
+    lines: object = None
+
+
+@dataclass
+class MatchCard(MatchEvent):
+    """A called-card match: everyone placed; ``card`` is called for ``round``."""
+
+    round: int = 0
+    card: str = ""
+    deadline: int = 0
+
+
+@dataclass
+class MatchForfeit(MatchEvent):
+    """``player`` left for good; a turns match's ``view``, ``turn`` and ``frames`` after it."""
+
+    player: str = ""
+    view: View | None = None
+    turn: dict[str, object] | None = None
+    frames: list[dict[str, object]] = field(default_factory=list)
+
+
+@dataclass
+class MatchAway(MatchEvent):
+    player: str = ""
+
+
+@dataclass
+class MatchBack(MatchEvent):
+    player: str = ""
+
+
+@dataclass
+class MatchEnded(MatchEvent):
+    seed: str = ""
+    results: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class MatchRematched(MatchEvent):
+    rematch: str = ""
+    by: Player = field(default_factory=lambda: Player(id="", name="", kind=""))
+
+
+@dataclass
+class MatchYou(MatchEvent):
+    """What is yours alone: your ``view`` and ``legal`` moves as of event ``as_of``."""
+
+    view: View | None = None
+    legal: list[str] = field(default_factory=list)
+    waiting: bool = False
+    as_of: int = 0
+    deadline: int | None = None
 
 
 @dataclass
@@ -293,13 +398,19 @@ RACE_EVENTS: dict[str, type[RaceEvent]] = {
     "race.joined": RaceJoined, "race.left": RaceLeft, "race.started": RaceStarted,
     "race.progress": RaceProgress, "race.ended": RaceEnded, "race.rematched": RaceRematched,
 }
+MATCH_EVENTS: dict[str, type[MatchEvent]] = {
+    "match.joined": MatchJoined, "match.left": MatchLeft, "match.started": MatchStarted,
+    "match.moved": MatchMoved, "match.placed": MatchPlaced, "match.card": MatchCard,
+    "match.forfeit": MatchForfeit, "match.away": MatchAway, "match.back": MatchBack,
+    "match.ended": MatchEnded, "match.rematched": MatchRematched, "match.you": MatchYou,
+}
 
 
 def event_from(raw: dict[str, Any]) -> Event:
     """The typed event for a pushed message."""
     kind = str(raw.get("type", ""))
-    if kind in RACE_EVENTS:
-        cls = RACE_EVENTS[kind]
+    cls: type[Event] | None = RACE_EVENTS.get(kind) or MATCH_EVENTS.get(kind)
+    if cls is not None:
         values = {f.name: raw[f.name] for f in dataclasses.fields(cls)
                   if f.name not in ("type", "raw") and f.name in raw}
         return cls(type=kind, raw=raw, **values)

@@ -36,6 +36,7 @@ MESSAGES: list[tuple[type, type, dict[str, str]]] = [
     (messages.BoardUpdate, reply_types.BoardUpdate, {}),
     (messages.Match, reply_types.Match, {"id": "match"}),
     *((cls, reply_types.EVENTS[kind], {}) for kind, cls in messages.RACE_EVENTS.items()),
+    *((cls, reply_types.EVENTS[kind], {}) for kind, cls in messages.MATCH_EVENTS.items()),
     (challenges.Challenge, reply_types.Challenge, {"id": "challenge", "sender": "from"}),
     (ghosts.GhostProgress, reply_types.GhostProgressEvent, {}),
     (analysis.Position, reply_types.Judged, {}),

@@ -18,6 +18,10 @@ from clients.sdk import (
     BlockingClient,
     Client,
     ConnectionLost,
+    Event,
+    MatchEnded,
+    MatchForfeit,
+    MatchStarted,
     Notice,
     RaceEnded,
     RaceEvent,
@@ -442,6 +446,8 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
         assert e.value.code == "match.game"
         made = await a.create_match("bowling", "easy", 2, turn_time=60, start="manual")
         assert made.state == "open" and made.joined_seq is not None
+        heard: list[Event] = []
+        b.listeners.append(heard.append)
         await b.join_match(made.id)
         with pytest.raises(ServerError) as e:
             await b.start_match(made.id)
@@ -461,6 +467,16 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
         await b.leave_match(made.id)
         await b.wait_for(lambda: watched.ended is not None, 10)
         assert watched.ended["results"]["winner"] == [a_id, b_id]  # everyone left: totals
+        # Each event comes as its own class, with its fields.
+        kinds = {type(e) for e in heard if e.type.startswith("match.")}
+        assert {MatchStarted, MatchForfeit, MatchEnded} <= kinds, kinds
+        started_event = next(e for e in heard if isinstance(e, MatchStarted))
+        assert [p["player"] for p in started_event.order] == [a_id, b_id]
+        assert started_event.turn is not None and started_event.turn["player"] == a_id
+        forfeit = next(e for e in heard if isinstance(e, MatchForfeit))
+        assert forfeit.match == made.id and forfeit.player == a_id and forfeit.view
+        ended = next(e for e in heard if isinstance(e, MatchEnded))
+        assert ended.results["winner"] == [a_id, b_id] and len(ended.seed) == 64
         transcript = await b.match_transcript(made.id)
         assert transcript["moves"][0]["move"] == started.raw["you"]["legal"][0]
         assert [m["move"] for m in transcript["moves"]][-2:] == ["forfeit", "forfeit"]
