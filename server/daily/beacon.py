@@ -49,7 +49,7 @@ class BeaconRound:
     def public(self) -> Round:
         """drand's own JSON shape (hex strings): what is stored and published."""
         out: Round = {"round": self.round, "randomness": self.randomness.hex(),
-                               "signature": self.signature.hex()}
+                      "signature": self.signature.hex()}
         if self.previous_signature is not None:
             out["previous_signature"] = self.previous_signature.hex()
         return out

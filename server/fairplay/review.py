@@ -72,6 +72,7 @@ class Held(TypedDict):
 
 
 def held(raw: bytes | str) -> Held:
+    """A held result as kept (its JSON)."""
     return cast(Held, json.loads(raw))
 
 
@@ -101,10 +102,10 @@ class Reviews:
         """Keep a flagged result for review (a retry keeps the first record and its status)."""
         st = s.state
         record: Held = {"session": s.id, "player": player.id, "name": player.name,
-                  "kind": player.kind, "day": day.isoformat(), "game": s.rules.id,
-                  "variant": s.rules.variant, "status": "pending", "result": st.status,
-                  "score": st.score, "moves": st.ply, "finished_at": finished_at,
-                  "walked_away": walked_away, "integrity": integrity}
+                        "kind": player.kind, "day": day.isoformat(), "game": s.rules.id,
+                        "variant": s.rules.variant, "status": "pending", "result": st.status,
+                        "score": st.score, "moves": st.ply, "finished_at": finished_at,
+                        "walked_away": walked_away, "integrity": integrity}
         await self._hold(keys=[ENTRIES, PENDING],
                          args=[s.id, json.dumps(record, sort_keys=True), finished_at])
 

@@ -399,8 +399,8 @@ ANALYSIS = obj({"version": INT, "moves": MOVES, "positions": {"type": "array", "
                 "resigned": BOOL,
                 "turning_point": {"oneOf": [TURNING_POINT, {"type": "null"}]},
                 "last_winnable": {**INT_OR_NULL, "description": "the last position won"},
-                "par": {**INT_OR_NULL, "description": "a won game: its deal's winning line "
-                        "made short"},
+                "par": {**INT_OR_NULL, "description": "a won game: the length of its deal's "
+                        "winning line made short"},
                 "over_par": INT_OR_NULL, "searched": INT},
                doc="ready: each position along the line played judged, and the turning "
                    "point (docs/protocol.md#analysis)")
