@@ -173,13 +173,45 @@ class BoardUpdate:
 
 @dataclass
 class Match:
-    """A match summary: the id, state and event number; every other field (players, scores,
-    whose turn, your own grid as ``you``) is in ``raw`` (docs/protocol.md#the-match-summary)."""
+    """A match summary (docs/protocol.md#the-match-summary): the match, its ``players`` in
+    seat order and its event number; ``you`` your own grid or lane, with ``legal`` moves; a
+    turns match's ``view``, ``turn``, completed ``frames`` and, on your turn, the lane as
+    your frame began (``own_frame``); a called-card match's
+    ``round``, ``card`` and ``scores``; once ended, ``seed`` and ``results``."""
 
     id: str
+    kind: str = ""
+    game: str = ""
+    variant: str = ""
+    name: str = ""
     state: str | None = None
+    commitment: str = ""
+    seats: int = 0
+    start: str = ""
+    turn_time: int = 0
+    grace: int = 0
+    creator: str = ""
     seq: int = 0
+    rev: int = 0
+    players: list[dict[str, object]] = field(default_factory=list)
     joined_seq: int | None = None
+    you: dict[str, object] | None = None
+    view: View | None = None
+    own_frame: dict[str, object] | None = None
+    turn: dict[str, object] | None = None
+    frames: list[dict[str, object]] = field(default_factory=list)
+    round: int | None = None
+    card: str | None = None
+    deadline: int | None = None
+    scores: dict[str, dict[str, object]] = field(default_factory=dict)
+    seed: str | None = None
+    results: dict[str, object] | None = None
+    created: int | None = None
+    started_at: int | None = None
+    ended_at: int | None = None
+    rematch: str | None = None
+    rematch_by: str | None = None
+    rematch_of: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

@@ -131,7 +131,7 @@ async def test_bots_bowl_and_play_called_card_matches_to_the_end(nodes: list[Nod
             summary = await host.match(made.id)
             transcript = await host.match_transcript(made.id)
         assert summary.state == "ended"
-        results = summary.raw["results"]
+        results = summary.results
         assert {e["player"] for e in results["ranking"]} == {b[0]["id"] for b in bots}
         assert transcript["seed"] == results["seed"]
         moves = transcript["moves"]

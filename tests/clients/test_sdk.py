@@ -453,17 +453,17 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
             await b.start_match(made.id)
         assert e.value.code == "match.not_creator"
         started = await a.start_match(made.id)
-        assert started.state == "running" and started.raw["turn"]["player"] == a_id
+        assert started.state == "running" and started.turn and started.turn["player"] == a_id
         with pytest.raises(ServerError) as e:
-            await b.match_move(made.id, started.raw["you"]["legal"][0])
+            await b.match_move(made.id, started.you["legal"][0])
         assert e.value.code == "turn.wrong" and "player 1's turn" in e.value.message
-        ack = await a.match_move(made.id, started.raw["you"]["legal"][0])
+        ack = await a.match_move(made.id, started.you["legal"][0])
         assert ack["type"] == "match.ack" and ack["you"]["view"]["moves"] == 1
         assert ack["view"]["moves"] == 0  # what others see: the lane as the frame began
         watched = await b.subscribe_match(made.id)
         await b.wait_for(lambda: watched.seq >= ack["seq"], 10)
         left = await a.leave_match(made.id)
-        assert [p["forfeited"] for p in left.raw["players"]] == [True, False]
+        assert [p["forfeited"] for p in left.players] == [True, False]
         await b.leave_match(made.id)
         await b.wait_for(lambda: watched.ended is not None, 10)
         assert watched.ended["results"]["winner"] == [a_id, b_id]  # everyone left: totals
@@ -478,7 +478,7 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
         ended = next(e for e in heard if isinstance(e, MatchEnded))
         assert ended.results["winner"] == [a_id, b_id] and len(ended.seed) == 64
         transcript = await b.match_transcript(made.id)
-        assert transcript["moves"][0]["move"] == started.raw["you"]["legal"][0]
+        assert transcript["moves"][0]["move"] == started.you["legal"][0]
         assert [m["move"] for m in transcript["moves"]][-2:] == ["forfeit", "forfeit"]
 
 
