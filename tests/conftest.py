@@ -27,7 +27,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.server.client import TLS, Node
+from tests.server.client import TLS, Node, Ws
 
 if TYPE_CHECKING:
     from tests.beacon_server import LocalBeacon
@@ -146,6 +146,19 @@ def wait_for(check, what: str, timeout: float = PATIENCE) -> None:  # type: igno
             pass
         time.sleep(0.05)
     raise RuntimeError(f"{what} did not come up in {timeout} s")
+
+
+@pytest.fixture(autouse=True)
+def stated_replies() -> Iterator[None]:
+    """After each test, every message its sockets received holds only fields the reply schema
+    states (tests/server/stated.py): a field the server starts sending belongs in the schema,
+    where the OpenAPI and AsyncAPI documents tell clients what to rely on."""
+    yield
+    from tests.server.stated import unstated
+
+    opened, Ws.opened[:] = list(Ws.opened), []
+    fields = {f for ws in opened for m in ws.received for f in unstated(m)}
+    assert not fields, f"fields the reply schema does not state: {sorted(fields)}"
 
 
 @pytest.fixture(scope="session")

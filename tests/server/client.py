@@ -9,7 +9,7 @@ import re
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import msgpack
@@ -119,9 +119,15 @@ async def player(node: Node, name: str = "Tester", kind: str = "bot") -> tuple[s
 
 
 class Ws:
-    """A WebSocket client that keeps every message it receives (for the hidden-card checks)."""
+    """A WebSocket client that keeps every message it receives (for the hidden-card checks,
+    and for the check after each test that they state only what the reply schema states:
+    tests/conftest.py ``stated_replies``)."""
+
+    #: The sockets opened since the last test ended.
+    opened: ClassVar[list[Ws]] = []
 
     def __init__(self, conn: Any, protocol: str) -> None:
+        Ws.opened.append(self)
         self.conn = conn
         self.protocol = protocol
         self.token: str | None = None

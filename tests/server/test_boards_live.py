@@ -94,7 +94,7 @@ async def updates_until(ws: Ws, done: Any, timeout: float = 10) -> list[dict[str
     deadline = time.monotonic() + timeout
     while True:
         m = await ws.expect("board.update", timeout=max(0.01, deadline - time.monotonic()))
-        m["_at"] = time.monotonic()
+        m = {**m, "_at": time.monotonic()}  # a copy: the socket keeps the message as sent
         got.append(m)
         if done(m):
             return got
