@@ -27,7 +27,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.server.client import TLS, Node, Ws
+from tests.server.client import TLS, Node, Rest, Ws
 
 if TYPE_CHECKING:
     from tests.beacon_server import LocalBeacon
@@ -150,14 +150,17 @@ def wait_for(check, what: str, timeout: float = PATIENCE) -> None:  # type: igno
 
 @pytest.fixture(autouse=True)
 def stated_replies() -> Iterator[None]:
-    """After each test, every message its sockets received holds only fields the reply schema
-    states (tests/server/stated.py): a field the server starts sending belongs in the schema,
-    where the OpenAPI and AsyncAPI documents tell clients what to rely on."""
+    """After each test, every message its sockets received and every reply its REST clients
+    got holds only fields the reply schema states (tests/server/stated.py): a field the
+    server starts sending belongs in the schema, where the OpenAPI and AsyncAPI documents
+    tell clients what to rely on."""
     yield
-    from tests.server.stated import unstated
+    from tests.server.stated import unstated, unstated_rest
 
     opened, Ws.opened[:] = list(Ws.opened), []
+    made, Rest.made[:] = list(Rest.made), []
     fields = {f for ws in opened for m in ws.received for f in unstated(m)}
+    fields |= {f for rest in made for reply in rest.replies for f in unstated_rest(*reply)}
     assert not fields, f"fields the reply schema does not state: {sorted(fields)}"
 
 

@@ -71,9 +71,16 @@ def apply_ack(payload: dict[str, Any], ack: dict[str, Any]) -> dict[str, Any]:
 
 
 class Rest:
-    """REST calls in JSON or msgpack; replies decoded whatever their encoding."""
+    """REST calls in JSON or msgpack; replies decoded whatever their encoding, and kept (for
+    the check after each test: tests/conftest.py ``stated_replies``)."""
+
+    #: The clients made since the last test ended.
+    made: ClassVar[list[Rest]] = []
 
     def __init__(self, node: Node, token: str | None = None, msgpack_: bool = False) -> None:
+        Rest.made.append(self)
+        #: (method, path, status, body) of each call.
+        self.replies: list[tuple[str, str, int, Any]] = []
         self.node = node
         self.token = token
         self.msgpack = msgpack_
@@ -97,8 +104,11 @@ class Rest:
             h["accept"] = "application/msgpack"
         r = await self.http.request(method, "/api/v1" + path, content=content, headers=h)
         if r.headers.get("content-type", "").startswith("application/msgpack"):
-            return r.status_code, msgpack.unpackb(r.content)
-        return r.status_code, r.json()
+            got = msgpack.unpackb(r.content)
+        else:
+            got = r.json()
+        self.replies.append((method, r.url.path, r.status_code, got))
+        return r.status_code, got
 
     async def register(self, name: str = "Tester", kind: str = "bot") -> dict[str, Any]:
         status, body = await self.call("POST", "/players", {"name": name, "kind": kind})

@@ -5,6 +5,8 @@ form's scorecard) are not looked into."""
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Any
 
 from server.transport import replies
@@ -30,6 +32,34 @@ def unstated(message: dict[str, Any]) -> set[str]:
     out: set[str] = set()
     _walk({k: v for k, v in message.items() if k not in ENVELOPE}, schema,
           message["type"], out)
+    return out
+
+
+@functools.cache
+def _routes() -> list[tuple[str, re.Pattern[str], dict[str, Any]]]:
+    from server.app import FEATURES
+
+    return [(e.method, re.compile("^" + re.sub(r"\{\w+(:path)?\}",
+                                               lambda m: ".+" if m[1] else "[^/]+", e.path)
+                                  + "$"), e.reply or {}) for e in FEATURES.endpoints]
+
+
+def unstated_rest(method: str, path: str, status: int, body: Any) -> set[str]:
+    """The same for a REST reply of the API: a refusal against the error's schema, anything
+    else against its route's reply schema."""
+    where = f"{method} {path}"
+    if not path.startswith("/api/"):
+        return set()  # a probe's or a document's, not the API's
+    if status >= 400:
+        schema = replies.ERROR
+    else:
+        found = [s for m, route, s in _routes() if m == method and route.match(path)]
+        if not found:
+            return {f"{where}: no such route"}
+        schema = found[0]
+    out: set[str] = set()
+    _walk({k: v for k, v in body.items() if k not in ENVELOPE} if isinstance(body, dict)
+          else body, schema, where, out)
     return out
 
 
