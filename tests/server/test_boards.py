@@ -18,17 +18,10 @@ from server import store
 from server.boards import MOVES_MAX, SCORE_MAX, TIME_MAX, Boards, order_key
 from server.daily import daily_seed
 from server.races import rank
-from server.transport import replies
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
 _names = itertools.count()
-
-
-def unlisted(entries: list[dict[str, Any]]) -> set[str]:
-    """The fields of these board rows the reply schema does not state (``replies.ENTRY``): a
-    field a board keeps belongs there, where clients read what to rely on."""
-    return {f for e in entries for f in e} - set(replies.ENTRY["properties"])
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from server.errors import ApiError
 from tests.conftest import ROOT, SUITE_NICE
 
 from .client import Node, Rest, Ws, cards_in, player, view_cards
-from .test_boards import unlisted
+from .stated import unstated
 
 pytestmark = pytest.mark.both_stores  # one redis-server, then a Redis Cluster
 
@@ -87,9 +87,9 @@ async def resign(sv: api.Services, p: Player, sid: str) -> dict[str, Any]:
 
 
 async def board(sv: api.Services, p: Player, name: str, **body: Any) -> dict[str, Any]:
-    """A page of the board, each of whose rows has only fields the reply schema states."""
+    """A page of the board, which has only fields the reply schema states."""
     page = await boards_feature.board_get(sv, p, {"board": name, "count": 100, **body})
-    assert not unlisted(page["entries"]), page
+    assert not unstated({"type": "board", **page}), page
     return dict(page)
 
 
@@ -473,7 +473,7 @@ async def test_a_race_updates_ratings_humans_and_bots_apart(nodes: list[Node]) -
         assert status == 200
         ids = [x["player"] for x in page["entries"]]
         assert first in ids and second in ids and ids.index(first) < ids.index(second)
-        assert not unlisted(page["entries"]), page
+        assert not unstated({"type": "board", **page}), page
         others = {pid for pid, _ in people} - {pid for pid, _ in group}
         assert not others & set(ids)
     # Every entrant's statistics counted the race; its transcripts are public, tokenless.

@@ -38,8 +38,8 @@ from tests.conftest import FAST, SUITE_NICE, clear_of_midnight
 
 from .client import JSON, V2_MSGPACK, Node, Rest, Ws, player
 from .forks import Forks
+from .stated import unstated
 from .test_arenas import play_out
-from .test_boards import unlisted
 
 #: A one-player rule set whose deals end with a score after about sixteen placements.
 GAME, VARIANT = "cribbage-square", "difficult"
@@ -287,7 +287,7 @@ async def test_everyone_signed_up_is_dealt_at_once_and_nobody_after(
         status, board = await rc.call("GET", f"/boards/{ended['board']}?kind=human")
         assert status == 200 and board["format"] == "live", board
         held("board", board)
-        assert not unlisted(board["entries"]), board
+        assert not unstated({"type": "board", **board}), board
         order = [e["player"] for e in board["entries"]]
         assert order[0] == a and set(order) == {a, b, c}, board
         keys = [(e["status"] != "won", -e["score"], e["time_ms"]) for e in board["entries"]]

@@ -32,7 +32,7 @@ from server.transport import replies
 from tests.conftest import FAST, SUITE_NICE, start_node, stop_node
 
 from .client import JSON, V2_JSON, Node, Rest, Ws, cards_in, player
-from .test_boards import unlisted
+from .stated import unstated
 from .test_documents import payloads, served
 
 GAME = {"game": "klondike", "variant": "easy"}
@@ -287,7 +287,7 @@ async def test_a_node_killed_mid_run_loses_nothing(nodes: list[Node],
     s = await ranked() or await until(ranked)
     # three moves and the resignation, each a ply
     assert s["ranking"][0]["player"] == fay and s["ranking"][0]["moves"] == 4
-    assert not unlisted(s["ranking"]), s["ranking"]
+    assert not unstated({"type": "ghost", **s}), s
     # Her recorded timeline, as the next entrant sees it: three moves, then her resignation.
     _, tg = await player(survivor, "Gus", "human")
     gus = await Ws.open(survivor, tg, JSON)

@@ -18,7 +18,7 @@ from server.daily import daily_rule_sets
 from server.transport import replies
 
 from .client import JSON, MSGPACK, Node, Rest, Ws, player
-from .test_boards import unlisted
+from .stated import unstated
 from .test_boards_live import LATE, finish
 
 _names = itertools.count()
@@ -33,7 +33,7 @@ def checked(reply: dict[str, Any]) -> dict[str, Any]:
     schema = replies.REPLIES.get(kind) or replies.EVENTS[kind]
     errors = [e.message for e in jsonschema.Draft202012Validator(schema[1]).iter_errors(reply)]
     assert not errors, (kind, errors, reply)
-    assert not unlisted(reply.get("entries") or []), reply  # a league board's rows too
+    assert not unstated(reply), reply  # a league board's rows too
     return reply
 
 
