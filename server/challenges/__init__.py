@@ -33,7 +33,8 @@ from .. import store
 from ..accounts import Accounts, Player, kind_of, new_id
 from ..config import Settings
 from ..errors import ApiError
-from ..races import DEFAULTS, Races
+from ..races import Races
+from ..races.record import Terms
 from ..sessions import rules_for
 from ..store import scripts
 from ..transport.messages import ChallengeSend
@@ -322,8 +323,7 @@ class Challenges:
             return await self._seat(player, c["race"])
         if c["state"] != "pending":
             raise Answered(c["state"], "")
-        body = {"game": c["game"], "variant": c["variant"], "seats": 2,
-                **{k: v for k, v in DEFAULTS.items() if k != "join"}}
+        body: Terms = {"game": c["game"], "variant": c["variant"], "seats": 2}
         rid = await self.races.open_invited(player, body, [c["from"], c["to"]], cid)
         # Seated before the answer is published: the challenger joins a race with its
         # accepter in it, and a race that loses to another answer is dropped unseen.

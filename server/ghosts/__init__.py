@@ -32,6 +32,7 @@ from ..boards import Boards, order_key
 from ..config import Settings
 from ..errors import ApiError
 from ..races import Races
+from ..races.record import Terms
 from ..sessions import Sessions, foundation_cards, rules_for, session_payload
 from ..store import scripts
 from ..transport.messages import GhostCreate
@@ -268,7 +269,7 @@ class Ghosts:
             if resuming and g["state"] != "open":  # entered, never dealt, and now closed
                 raise ApiError("ghost.closed", MESSAGES["ghost.closed"])
             if await self.redis.set(claim, 1, nx=True, px=DEALING_MS):
-                body = {"game": g["game"], "variant": g["variant"], "seats": 1,
+                body: Terms = {"game": g["game"], "variant": g["variant"], "seats": 1,
                         "start": "manual", "time_limit": g["time_limit"],
                         "countdown": g["countdown"]}
                 seat = json.dumps({"name": player.name, "kind": player.kind})

@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import msgpack
@@ -29,13 +29,10 @@ from ..sessions import Sessions, rules_for
 from ..store import script_replies, scripts
 from ..transport.messages import RaceCreate
 from ..transport.reply_types import Entrant, Race, RaceResults, Ranked
-from .record import RaceRecord, read
+from .record import DEFAULT_COUNTDOWN, DEFAULT_START, DEFAULT_TIME_LIMIT, RaceRecord, Terms, read
 from .rematch import Rematches
 
 log = logging.getLogger("samedeal.races")
-
-DEFAULTS: dict[str, Any] = {"start": "full", "time_limit": 600, "countdown": 3, "join": True}
-
 
 def rank(entries: Sequence[Entrant], low: bool, starts_at: int, ended_at: int,
          ends_at: int) -> list[Ranked]:
@@ -170,7 +167,7 @@ class Races:
             return await self.join(player, rid)
         return await self.summary(rid)
 
-    async def open_with_bot(self, player: Player, body: Mapping[str, Any], bot: Player,
+    async def open_with_bot(self, player: Player, body: Terms, bot: Player,
                             strength: str, rid: str) -> Race:
         """Race ``rid`` against ``bot`` at ``strength`` (server/botrace/__init__.py), unlisted, the
         bot named in its summary: made with both seats taken, in one script, and started;
@@ -181,7 +178,7 @@ class Races:
         await self.begin(rid)
         return await self.summary(rid) | {"joined_seq": 2}  # the bot's seat's event, then this
 
-    async def _open(self, player: Player, body: Mapping[str, Any],
+    async def _open(self, player: Player, body: Terms,
                     rematch_of: RaceRecord | None = None,
                     bot: tuple[Player, str] | None = None, *, rid: str = "",
                     seed: bytes = b"", ghost: str = "",
@@ -195,15 +192,16 @@ class Races:
         rules = rules_for(body["game"], body["variant"])
         if rules.players[0] > 1:
             raise ApiError("game.unknown", f"{rules.name} is not a one-player game")
-        opts = DEFAULTS | {k: v for k, v in body.items() if k in DEFAULTS}
         rid = rid or new_id("r")
         seed = seed or os.urandom(32)
         now = await store.now_ms(self.redis)
         rk, _, _ = store.race_keys(rid)
         fields: dict[FieldT, EncodableT] = {
             "game": rules.id, "variant": rules.variant, "seats": body["seats"],
-            "start": opts["start"], "time_limit": opts["time_limit"],
-            "countdown": opts["countdown"], "creator": player.id, "state": "open",
+            "start": body.get("start", DEFAULT_START),
+            "time_limit": body.get("time_limit", DEFAULT_TIME_LIMIT),
+            "countdown": body.get("countdown", DEFAULT_COUNTDOWN), "creator": player.id,
+            "state": "open",
             "seed": seed.hex(), "commitment": engine.commitment(seed), "created": now,
             "seq": 0}
         if rematch_of is not None:
@@ -235,13 +233,13 @@ class Races:
         if int(await self._open_seated(keys=list(store.race_keys(rid)), args=args)) == 0:
             raise ApiError("conflict", "that race exists already")
 
-    async def open_run(self, player: Player, body: dict[str, Any], rid: str, seed: bytes,
+    async def open_run(self, player: Player, body: Terms, rid: str, seed: bytes,
                        ghost: str) -> None:
         """A ghost race's run (server/ghosts/__init__.py): a race ``rid`` on the ghost race's seed,
         unlisted, its seed shown only by the ghost race; its seat is taken beforehand."""
         await self._open(player, body, rid=rid, seed=seed, ghost=ghost)
 
-    async def open_invited(self, player: Player, body: dict[str, Any], invited: list[str],
+    async def open_invited(self, player: Player, body: Terms, invited: list[str],
                            challenge: str) -> str:
         """A new race only ``invited`` may join, not listed among the open ones: the race of
         the accepted challenge ``challenge`` (server/challenges/__init__.py)."""
@@ -267,7 +265,7 @@ class Races:
         if r["ghost"]:  # a ghost race's run: one attempt each, no race again
             raise ApiError("ghost.entered", "you have played this ghost race already: one "
                            "attempt each")
-        body = {"game": r["game"], "variant": r["variant"], "start": r["start"],
+        body: Terms = {"game": r["game"], "variant": r["variant"], "start": r["start"],
                 "time_limit": r["time_limit"], "countdown": r["countdown"],
                 "seats": len(r["entrant_info"])}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from functools import partial
-from typing import TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 from .. import store
 from ..transport.reply_types import PlayerKind, RaceBot, Start, State
@@ -17,6 +17,24 @@ class Seat(TypedDict):
 
     name: str
     kind: PlayerKind
+
+
+class Terms(TypedDict):
+    """What a race is made with: ``race.create``'s fields, and those a rematch, a challenge,
+    a bot race and a ghost race's run make their races with (where left out, the defaults
+    below)."""
+
+    game: str
+    variant: str
+    seats: int
+    start: NotRequired[Start]
+    time_limit: NotRequired[int]  # seconds
+    countdown: NotRequired[int]  # seconds
+
+
+#: A race's start, time limit and countdown where its maker names none.
+DEFAULT_START: Start = "full"
+DEFAULT_TIME_LIMIT, DEFAULT_COUNTDOWN = 600, 3
 
 
 class RaceRecord(TypedDict):
