@@ -10,7 +10,7 @@ from typing import Any, cast
 from . import rest
 from .connection import Connection
 from .messages import Race, Results
-from .payloads import Profile, Stats, Transcript
+from .payloads import MatchTranscript, Profile, Stats, Transcript
 
 
 class Accounts(Connection):
@@ -70,7 +70,7 @@ class Accounts(Connection):
         """The ranking and revealed seed of an ended race (``race.not_over`` before)."""
         return Results.from_raw(await self._rest("GET", f"/races/{race}/results"))
 
-    async def match_transcript(self, match: str) -> dict[str, Any]:
+    async def match_transcript(self, match: str) -> MatchTranscript:
         """A finished match's transcript: every placement, the seed and the results."""
-        return dict(await self._rest("GET", f"/matches/{match}/transcript"))
+        return cast(MatchTranscript, await self._rest("GET", f"/matches/{match}/transcript"))
 

@@ -15,7 +15,16 @@ from .challenges import Challenge
 from .client import Client, MatchState, RaceState
 from .hints import Hint
 from .messages import Board, Daily, Event, Match, Race, Results, Session
-from .payloads import Arena, League, LeagueLeft, LeagueListed, Profile, Stats, Transcript
+from .payloads import (
+    Arena,
+    League,
+    LeagueLeft,
+    LeagueListed,
+    MatchTranscript,
+    Profile,
+    Stats,
+    Transcript,
+)
 
 T = TypeVar("T")
 
@@ -197,10 +206,10 @@ class BlockingClient:
     def unsubscribe_match(self, match: str) -> None:
         self._run(self.client.unsubscribe_match(match))
 
-    def match_move(self, match: str, move: str | dict[str, Any]) -> dict[str, Any]:
+    def match_move(self, match: str, move: str | dict[str, Any]) -> Match:
         return self._run(self.client.match_move(match, move))
 
-    def match_transcript(self, match: str) -> dict[str, Any]:
+    def match_transcript(self, match: str) -> MatchTranscript:
         return self._run(self.client.match_transcript(match))
 
     # arenas (their rounds as they come: the asyncio client's ``arena_rounds``)

@@ -61,10 +61,12 @@ class Matches(Following):
         self._matches.pop(match, None)
         await self.request({"type": "match.unsubscribe", "match": match})
 
-    async def match_move(self, match: str, move: str | dict[str, Any]) -> dict[str, Any]:
-        """Play your move in a match; the reply (``match.ack``) as received. Not re-sent after
-        a drop (``ConnectionLost``): re-subscribe and read your ``match.you`` instead."""
-        return await self.request({"type": "match.move", "match": match, "move": move}, None)
+    async def match_move(self, match: str, move: str | dict[str, Any]) -> Match:
+        """Play your move in a match; the reply (``match.ack``) is the match after it. Not
+        re-sent after a drop (``ConnectionLost``): re-subscribe and read your ``match.you``
+        instead."""
+        return Match.from_raw(await self.request(
+            {"type": "match.move", "match": match, "move": move}, None))
 
     def match_state(self, match: str) -> MatchState | None:
         return self._matches.get(match)

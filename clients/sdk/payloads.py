@@ -159,6 +159,48 @@ class Transcript(TypedDict):
     hints: int
 
 
+class Seated(TypedDict):
+    """A match's player in seat order (a transcript's ``order``)."""
+
+    player: str
+    name: str
+    kind: str
+
+
+class TimedTurn(TypedDict):
+    """A turns match's move in turn: its server time, the bowler whose lane it is in and the
+    player who played it (``timer``, ``forfeit``: played for them)."""
+
+    t: int
+    bowler: int
+    player: str
+    move: str
+
+
+class TimedMove(TypedDict):
+    """A called-card match's placement by one player, with its server time."""
+
+    t: int
+    move: str
+
+
+class MatchTranscript(TypedDict):
+    """An ended match's every move with its server time, its seed and its results: a turns
+    match's moves in turn, a called-card match's each player's placements by player id."""
+
+    match: str
+    kind: str
+    game: str
+    variant: str
+    seed: str
+    commitment: str
+    started_at: int
+    ended_at: int
+    order: list[Seated]
+    results: dict[str, object]
+    moves: list[TimedTurn] | dict[str, list[TimedMove]]
+
+
 class LeagueOwner(TypedDict):
     id: str
     name: str

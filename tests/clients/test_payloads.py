@@ -25,7 +25,8 @@ SHAPES = {payloads.Pile: reply_types.Pile, payloads.View: reply_types.View,
           payloads.League: reply_types.League, payloads.LeagueLeft: reply_types.LeagueLeftReply,
           payloads.LeagueListed: reply_types.LeaguesReplyLeague,
           payloads.Ghost: reply_types.Ghost, payloads.GhostRun: reply_types.GhostTranscript,
-          payloads.Arena: reply_types.Arena, payloads.Profile: reply_types.Profile}
+          payloads.Arena: reply_types.Arena, payloads.Profile: reply_types.Profile,
+          payloads.MatchTranscript: reply_types.MatchTranscript}
 #: Each SDK message class, the schema's object it is read from, and its renamed fields.
 MESSAGES: list[tuple[type, type, dict[str, str]]] = [
     (messages.Session, reply_types.Session, {"id": "session"}),

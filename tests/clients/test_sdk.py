@@ -458,10 +458,10 @@ async def test_match_calls(nodes: list[Node], encoding: str) -> None:
             await b.match_move(made.id, started.you["legal"][0])
         assert e.value.code == "turn.wrong" and "player 1's turn" in e.value.message
         ack = await a.match_move(made.id, started.you["legal"][0])
-        assert ack["type"] == "match.ack" and ack["you"]["view"]["moves"] == 1
-        assert ack["view"]["moves"] == 0  # what others see: the lane as the frame began
+        assert ack.raw["type"] == "match.ack" and ack.you and ack.you["view"]["moves"] == 1
+        assert ack.view and ack.view["moves"] == 0  # others see the lane as the frame began
         watched = await b.subscribe_match(made.id)
-        await b.wait_for(lambda: watched.seq >= ack["seq"], 10)
+        await b.wait_for(lambda: watched.seq >= ack.seq, 10)
         left = await a.leave_match(made.id)
         assert [p["forfeited"] for p in left.players] == [True, False]
         await b.leave_match(made.id)
