@@ -270,8 +270,8 @@ class Ghosts:
                 raise ApiError("ghost.closed", MESSAGES["ghost.closed"])
             if await self.redis.set(claim, 1, nx=True, px=DEALING_MS):
                 body: Terms = {"game": g["game"], "variant": g["variant"], "seats": 1,
-                        "start": "manual", "time_limit": g["time_limit"],
-                        "countdown": g["countdown"]}
+                               "start": "manual", "time_limit": g["time_limit"],
+                               "countdown": g["countdown"]}
                 seat = json.dumps({"name": player.name, "kind": player.kind})
                 await self.redis.hset(store.race_keys(rid)[1], player.id, seat)
                 await self.races.open_run(player, body, rid, bytes.fromhex(g["seed"]),

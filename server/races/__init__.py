@@ -34,6 +34,7 @@ from .rematch import Rematches
 
 log = logging.getLogger("samedeal.races")
 
+
 def rank(entries: Sequence[Entrant], low: bool, starts_at: int, ended_at: int,
          ends_at: int) -> list[Ranked]:
     """Won first, then score in the game's direction, then the game's own tie-break (lower
@@ -201,9 +202,8 @@ class Races:
             "start": body.get("start", DEFAULT_START),
             "time_limit": body.get("time_limit", DEFAULT_TIME_LIMIT),
             "countdown": body.get("countdown", DEFAULT_COUNTDOWN), "creator": player.id,
-            "state": "open",
-            "seed": seed.hex(), "commitment": engine.commitment(seed), "created": now,
-            "seq": 0}
+            "state": "open", "seed": seed.hex(), "commitment": engine.commitment(seed),
+            "created": now, "seq": 0}
         if rematch_of is not None:
             fields["rematch_of"] = rematch_of["race"]
             fields |= {f"invited:{pid}": 1 for pid in rematch_of["entrant_info"]}
