@@ -1,8 +1,8 @@
 """Arenas (docs/protocol.md#arenas): listing them, joining, and their rounds as an async
 iterator. Each round is a race among the arena's players; the iterator gives its
 ``arena.round`` event (the race, your session in it) as it comes, and ends when the arena
-does. After a reconnect the client joins again (harmless) and, if a round began meanwhile
-that the iterator has not given, gives it from the arena's ``current``."""
+does. After a reconnect the client joins again (harmless) and, if a round you are in began
+meanwhile that the iterator has not given, gives it from the arena's ``current``."""
 
 from __future__ import annotations
 
@@ -57,11 +57,18 @@ class ArenaRounds:
                                         "cancelled": summary.get("state") == "cancelled"}
             self._queue.put_nowait(None)
         elif summary.get("current") and summary.get("round", -1) > self.last:
-            race = str(summary["current"])
-            me = str((self.client.player or {}).get("id", ""))
-            self._give({"type": "arena.round", "arena": self.arena,
-                        "round": summary["round"], "race": race,
-                        "sessions": {me: f"{race}.{me}"}})
+            await self.give_current(str(summary["current"]), summary["round"])
+
+    async def give_current(self, race: str, n: int) -> None:
+        """Give round ``n`` (race ``race``) if you are one of its entrants and it has not
+        ended, with your session as the race's summary names it (an id is never made up from
+        others: the server's ids carry no meaning)."""
+        got = await self.client._rest("GET", f"/races/{race}")
+        me = str((self.client.player or {}).get("id", ""))
+        mine = next((e for e in got.get("entrants", []) if e.get("player") == me), None)
+        if mine is not None and "session" in mine and got.get("state") != "ended":
+            self._give({"type": "arena.round", "arena": self.arena, "round": n,
+                        "race": race, "sessions": {me: mine["session"]}})
 
     async def next(self, timeout: float | None = None) -> dict[str, Any]:
         """The next round (``StopAsyncIteration`` once the arena has ended)."""
@@ -107,14 +114,9 @@ class Arenas(Accounts, Following):
         rounds = ArenaRounds(self, arena)
         self.listeners.append(rounds.offer)
         summary = await self.join_arena(arena)
-        current, n = summary.get("current"), summary.get("round", -1)
-        me = str((self.player or {}).get("id", ""))
+        current = summary.get("current")
         if current and summary.get("state") == "running":
-            mine = await self._rest("GET", f"/races/{current}")
-            if any(e.get("player") == me for e in mine.get("entrants", [])) and (
-                    mine.get("state") != "ended"):
-                rounds._give({"type": "arena.round", "arena": arena, "round": n,
-                              "race": current, "sessions": {me: f"{current}.{me}"}})
+            await rounds.give_current(current, summary.get("round", -1))
         return rounds
 
 

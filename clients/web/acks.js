@@ -14,10 +14,11 @@ export function applyAck(before, ack) {
   return { ...before, ...fields, view };
 }
 
-// The race.progress event a v2 race ack stands in for.
+// The race.progress event a v2 race ack stands in for: its race is the session payload's own
+// word, never cut out of the session's id (ids carry no meaning).
 export function ownProgress(whole, ack, player) {
   return {
-    type: "race.progress", race: ack.session.split(".")[0], player,
+    type: "race.progress", race: whole.race, player,
     moves: whole.view.moves, score: whole.view.score, cards: ack.cards ?? 0,
     status: whole.view.status, seq: ack.seq,
   };

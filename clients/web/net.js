@@ -170,8 +170,11 @@ export class Connection {
     const whole = applyAck(this.sessions.get(msg.session), msg);
     if (whole) waiting.resolve(this._keep(whole));
     else this.request({ type: "session.get", session: msg.session }).then(waiting.resolve, waiting.reject);
-    const key = `race:${msg.session.split(".")[0]}`;
-    if (typeof msg.seq !== "number" || !this.seqs.has(key) || msg.seq <= this.seqs.get(key)) return;
+    // The session's race is its payload's word: an id is never cut apart for it.
+    const race = (whole || this.sessions.get(msg.session))?.race;
+    const key = `race:${race}`;
+    if (!race || typeof msg.seq !== "number" || !this.seqs.has(key)) return;
+    if (msg.seq <= this.seqs.get(key)) return;
     this.seqs.set(key, msg.seq);
     if (!whole) return; // the race page sees a gap in the numbers and reads the race again
     const progress = ownProgress(whole, msg, this.player?.id);

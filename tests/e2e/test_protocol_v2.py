@@ -93,3 +93,20 @@ def test_a_race_players_own_row_moves_on_from_the_ack(page_for: Callable[..., Pa
     assert not mine and len(acks) == 3 and all("seq" in m and "changes" in m for m in acks)
     sid = ann.locator(".race-board .session").get_attribute("data-session") or ""
     assert kept(ann, sid) == server_view(ann, sid)
+
+
+def test_an_acks_own_progress_names_the_race_its_session_payload_names(
+        page_for: Callable[..., Page]) -> None:
+    """Ids carry no meaning: the race of the progress a race ack stands in for is the session
+    payload's ``race``, never cut out of the session's id (here one that holds no race id)."""
+    page = page_for("Ida")
+    progress = page.evaluate("""async () => {
+      const { applyAck, ownProgress } = await import('/acks.js');
+      const before = {session: 's-9', rev: 4, race: 'race-Q',
+                      view: {moves: 4, score: 10, status: 'playing', piles: {}}};
+      const ack = {type: 'ack', session: 's-9', rev: 5, seq: 7, cards: 1,
+                   changes: {moves: 5, score: 15}};
+      return ownProgress(applyAck(before, ack), ack, 'p-1');
+    }""")
+    assert progress == {"type": "race.progress", "race": "race-Q", "player": "p-1", "moves": 5,
+                        "score": 15, "cards": 1, "status": "playing", "seq": 7}
