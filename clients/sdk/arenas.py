@@ -57,9 +57,9 @@ class ArenaRounds:
                                         "cancelled": summary.get("state") == "cancelled"}
             self._queue.put_nowait(None)
         elif summary.get("current") and summary.get("round", -1) > self.last:
-            await self.give_current(str(summary["current"]), summary["round"])
+            await self._give_current(str(summary["current"]), summary["round"])
 
-    async def give_current(self, race: str, n: int) -> None:
+    async def _give_current(self, race: str, n: int) -> None:
         """Give round ``n`` (race ``race``) if you are one of its entrants and it has not
         ended, with your session as the race's summary names it (an id is never made up from
         others: the server's ids carry no meaning)."""
@@ -116,7 +116,7 @@ class Arenas(Accounts, Following):
         summary = await self.join_arena(arena)
         current = summary.get("current")
         if current and summary.get("state") == "running":
-            await rounds.give_current(current, summary.get("round", -1))
+            await rounds._give_current(current, summary.get("round", -1))
         return rounds
 
 
