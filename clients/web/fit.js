@@ -33,12 +33,14 @@ export function fitBoard(board) {
     .map((row) => row.querySelectorAll(":scope > .pile").length));
   const widths = window.innerHeight < SHORT && widest > described ? [described, widest] : [described];
   const info = board.querySelector(".board-info");
+  const sides = info && info.childElementCount ? [false, true] : [false];
   let best = null;
   for (const cols of widths) {
     board.style.setProperty("--cols", String(cols));
-    const options = [{ beside: false, ...sizeFor(board, false) }];
-    if (info && info.childElementCount) options.push({ beside: true, ...sizeFor(board, true) });
-    for (const o of options) if (!best || better(o, best)) best = { cols, ...o };
+    for (const beside of sides) {
+      const o = sizeFor(board, beside, best);
+      if (o && (!best || better(o, best))) best = { cols, beside, ...o };
+    }
   }
   board.style.setProperty("--cols", String(best.cols));
   board.classList.toggle("facts-beside", best.beside);
@@ -65,8 +67,10 @@ function hold(board, room) {
 }
 
 // {cw, depth, room, height, fits}: the largest cards that fit, with the facts under the board
-// or beside it; the board's height at that size, and whether it fits the room.
-function sizeFor(board, beside) {
+// or beside it; the board's height at that size, and whether it fits the room. Null when the
+// room across allows no larger cards than `best`, a size that fits: that one wins (`better`),
+// and the measures of this one, a layout of the page each, are spared.
+function sizeFor(board, beside, best) {
   board.classList.toggle("facts-beside", beside);
   const cols = Number(board.style.getPropertyValue("--cols")) || 7;
   const wide = board.parentElement.clientWidth;
@@ -77,6 +81,7 @@ function sizeFor(board, beside) {
   const facts = beside ? board.querySelector(".board-info").getBoundingClientRect().width : 0;
   const across = beside ? cols * 1.12 + 0.36 : cols * 1.12 + 0.12;
   const byWidth = Math.min(MAX_CW, (wide - facts) / across);
+  if (best?.fits && best.cw >= Math.max(MIN_CW, byWidth)) return null;
   if (byWidth < MIN_CW) return sized(board, MIN_CW, DEPTH_MIN, room, fill);
 
   // The board's height is linear in the card width (all but its text scales with it) and in
