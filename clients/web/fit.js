@@ -35,6 +35,7 @@ export function fitBoard(board) {
   const info = board.querySelector(".board-info");
   const sides = info && info.childElementCount ? [false, true] : [false];
   let best = null;
+  measured.set(board, new Map());
   for (const cols of widths) {
     board.style.setProperty("--cols", String(cols));
     for (const beside of sides) {
@@ -42,6 +43,7 @@ export function fitBoard(board) {
       if (o && (!best || better(o, best))) best = { cols, beside, ...o };
     }
   }
+  measured.delete(board);
   board.style.setProperty("--cols", String(best.cols));
   board.classList.toggle("facts-beside", best.beside);
   setSize(board, best.cw, best.depth);
@@ -155,9 +157,21 @@ export function fanPiles(board) {
   }
 }
 
+// The heights a fitting measured, by the board's columns, facts' side, card width and depth:
+// the steps of its searches often come back to a size (about one layout in six).
+const measured = new WeakMap();
+
 function heightAt(board, cw, depth) {
   setSize(board, cw, depth);
-  return board.getBoundingClientRect().height;
+  const seen = measured.get(board);
+  const side = board.classList.contains("facts-beside");
+  const key = `${board.style.getPropertyValue("--cols")} ${side} ${cw} ${depth}`;
+  let height = seen?.get(key);
+  if (height === undefined) {
+    height = board.getBoundingClientRect().height;
+    seen?.set(key, height);
+  }
+  return height;
 }
 
 function setSize(board, cw, depth) {
