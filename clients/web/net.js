@@ -167,13 +167,13 @@ export class Connection {
   // which the ack stands in for, numbered as it says. An ack whose previous revision this
   // page never had is answered with the session read again.
   _ack(msg, waiting) {
-    const whole = applyAck(this.sessions.get(msg.session), msg);
+    const before = this.sessions.get(msg.session);
+    const whole = applyAck(before, msg);
     if (whole) waiting.resolve(this._keep(whole));
     else this.request({ type: "session.get", session: msg.session }).then(waiting.resolve, waiting.reject);
     // The session's race is its payload's word: an id is never cut apart for it.
-    const race = (whole || this.sessions.get(msg.session))?.race;
-    const key = `race:${race}`;
-    if (!race || typeof msg.seq !== "number" || !this.seqs.has(key)) return;
+    const key = before?.race && `race:${before.race}`;
+    if (!key || typeof msg.seq !== "number" || !this.seqs.has(key)) return;
     if (msg.seq <= this.seqs.get(key)) return;
     this.seqs.set(key, msg.seq);
     if (!whole) return; // the race page sees a gap in the numbers and reads the race again
