@@ -36,6 +36,6 @@ def plays_on_board(rules: RuleSet) -> bool:
 #: The search's version. It changes with any change that could alter a verdict, a line or the
 #: positions a search counts, so that a published verdict (the winnable daily deals' in
 #: docs/fairness.md) names the search that made it, and a check with another one says so.
-VERSION = 27
+VERSION = 28
 
 __all__ = ["VERSION", "Budget", "Outcome", "Progress", "Verdict", "plays_on_board", "solve"]

@@ -16,7 +16,7 @@ cdef bytes RANKS, SUITS, UNDER
 cdef class Layout:
     cdef public Py_ssize_t count, stock_pile, deals, draw, passes, goal, collect_to, collects
     cdef public Py_ssize_t keep
-    cdef public bint endless, asks, plain, discard
+    cdef public bint endless, asks, plain, discard, brings
     cdef public tuple names
     cdef public object rules
     cdef public dict decoded
@@ -54,6 +54,7 @@ cdef class Board:
     cpdef void play(self, Py_ssize_t m)
     cdef void turn_tops(self)
     cdef void deal(self)
+    cpdef void bring(self, Py_ssize_t k)
     cdef void deal_round(self, bytes piles, Py_ssize_t keep)
     cpdef void undo(self)
     cpdef object key(self)

@@ -161,6 +161,11 @@ class Layout:
         # The piles the stock's last cards go to (``Stock.rest``).
         self.rest = bytes(rules.by_kind[stock.rest]) if stock and stock.rest else b""
         self.endless = endless(rules)
+        # ``Board.bring``: one waste the stock deals to, and no pile a deal leaves or fills
+        # turns a card up, is collected or refills another.
+        talon = {self.stock_pile, *self.wastes}
+        self.brings = (self.deals == TO_WASTE and len(self.wastes) == 1 and not self.collects
+                       and not talon & (set(self.turning) | set(self.refilled[1::2])))
         # The key: piles alone, then each group of interchangeable piles, then the
         # foundations no card leaves (three bytes each), as ``position.key_maker`` orders them.
         sunk = set(sink_piles(rules))
@@ -711,6 +716,32 @@ class Board:
                 self.deal_round(rest, 0)
         else:
             self.move_cards(s, lay.foundations[0], 1)
+
+    def bring(self, k: cython.Py_ssize_t) -> None:
+        """``k`` of the stock's deals played as one move (``undo`` takes them back
+        together), where ``Layout.brings``: the same piles and vars as playing each, which
+        changes no other pile. A pass's deals move their cards at once, in the order
+        dealt."""
+        lay: Layout = self.layout
+        s: cython.Py_ssize_t = lay.stock_pile
+        w: cython.Py_ssize_t = lay.wastes[0]
+        draw: cython.Py_ssize_t = lay.draw
+        size: cython.p_uchar = self.size
+        deals: cython.Py_ssize_t
+        self.marks.append(self.used)
+        while k:
+            if size[s]:
+                deals = (size[s] + draw - 1) // draw  # to the pass's end
+                if k < deals:
+                    self.move_cards(s, w, k * draw, REVERSE)
+                    return
+                self.move_cards(s, w, size[s], REVERSE)
+                k -= deals
+            else:
+                self.move_cards(w, s, size[w], REVERSE | HIDE)
+                self.set_var(1, self.vars[1] + 1)
+                self.set_var(2, 0)
+                k -= 1
 
     def deal_round(self, piles: bytes, keep: cython.Py_ssize_t) -> None:
         s = self.layout.stock_pile

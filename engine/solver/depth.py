@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 
 with contextlib.suppress(ImportError):  # C types for the compiled engine; not needed to run
     import cython  # (docs/solver.md "Compiled")
@@ -62,6 +62,9 @@ ALL = (1 << 52) - 1
 #: Called now and then during a long search with (positions so far, seconds so far).
 Progress = Callable[[int, float], None]
 REPORT_EVERY = 1.0  # seconds between progress calls
+#: The most deals a move from the talon plays (``talon_move`` keeps their count in 8 bits):
+#: beyond, the deals' positions are searched one at a time.
+MAX_DEALS = 255
 
 
 def scored(st: State) -> bool:
@@ -126,6 +129,7 @@ class Choice:
         #: 255 between two calls; kept, so that a call makes none.
         self.empty = bytearray(b"\xff" * (max(group_of.values(), default=-1) + 1))
         self.ranked = bytearray(64)  # (``choose``: per move its rank; grown as needed)
+        self.found = bytearray(256)  # (``safe_moves``: per pile, whether it has one; kept 0)
         self.twin_of = bytes(twin_of.get(p, 255) for p in range(count))
         #: Foundations any card may start: while one is empty, no move is judged safe.
         self.open_foundations = bytes(f for f in rules.by_kind.get(FOUNDATION, ())
@@ -151,6 +155,11 @@ class Choice:
         #: Where cards stay on the cards they lie on in columns: whether cards must each go
         #: home before the other (read with the start's base).
         self.home_order = home_order(rules, start) if safe and start is not None else None
+        #: After a deal, a waste card no pile takes leaves the search nothing to choose but
+        #: the next deal (``talon_moves``): nothing here judges a position
+        #: whose only move is a deal otherwise.
+        self.plain_deals = (self.succ is None and self.last_deal is None
+                            and not self.reshuffles and not self.costless)
         self.kings = sum(1 << c for c in range(52) if RANK[c] == 13)
         self.ranks = [0] + [sum(1 << c for c in range(52) if RANK[c] == r) for r in range(1, 14)]
 
@@ -366,6 +375,124 @@ class Choice:
                 out.append(m)
         return out
 
+    def talon_moves(self, board: Board) -> list[int] | None:
+        """In place of the stock's deal: the moves of each card the deals bring to the
+        waste's top, each one move with the deals before it (``talon_move``), in the order
+        the search tried them a deal at a time: each deal's position searched for the
+        talon's moves alone (``after_deal``), those ``choose`` keeps, the next deal while
+        it keeps one. So the positions the deals pass through are neither kept in the
+        table nor searched (docs/solver.md, The stock commutes). None where a deal's
+        position is searched whole (``open_pass``). The board is left as it was.
+
+        Where the deals change nothing but the stock and the one waste
+        (``Layout.brings``) and ``choose`` judges a deal's position by its waste card
+        alone (``plain_deals``), the deals are played on numbers, and a deal's position
+        is made (``Board.bring``) only when some pile could take its waste card."""
+        lay: Layout = board.layout
+        if self.talon_sources is None:
+            return None
+        if not (self.plain_deals and lay.brings and type(board) is Board
+                and self.talon_sources == lay.wastes and board.has[1] and board.has[2]):
+            return self.dealt_moves(board)
+        s: cython.Py_ssize_t = lay.stock_pile
+        w: cython.Py_ssize_t = lay.wastes[0]
+        size: cython.p_uchar = board.size
+        cards: cython.p_uchar = board.cards
+        stock: cython.Py_ssize_t = size[s]  # the deals played on numbers: the stock's size,
+        waste: cython.Py_ssize_t = size[w]  # the waste's, the pass and the progress
+        passes: cython.Py_ssize_t = board.vars[1]
+        progress: cython.Py_ssize_t = board.vars[2]
+        dealt: cython.Py_ssize_t  # cards of the stock dealt onto the waste
+        top: cython.Py_ssize_t
+        takes: cython.ulonglong = self.waste_takes(board, w)
+        one: cython.ulonglong = 1
+        k: cython.Py_ssize_t = 0
+        more: cython.bint = True
+        out: list[int] = []  # the moves tried before the next deal, by deal
+        after: list[int] = []  # those tried after it, the last deal's first
+        while more:
+            if stock:
+                dealt = min(lay.draw, stock)
+                stock -= dealt
+                waste += dealt
+            else:
+                stock, waste = waste, 0
+                passes += 1
+                progress = 0
+            if passes <= self.open_pass or k == MAX_DEALS:
+                return None  # (as ``after_deal``: from the first deal, as passes only grow)
+            k += 1
+            if not waste:
+                top = -1
+            elif waste <= size[w]:
+                top = cards[w * STRIDE + waste - 1]
+            else:  # the stock's cards, its top first
+                top = cards[s * STRIDE + size[s] - (waste - size[w])]
+            if top >= 0 and takes >> top & one:
+                board.bring(k)
+                more = self.sort_in(self.choose(board, self.after_deal(board) or [], True),
+                                    k, out, after)
+                board.undo()
+            else:  # ``choose`` of the deal alone: it is listed and useful (``Board.useful``:
+                # cards left to deal, or some played since the last turn, which ``ordered``
+                # keeps as well)
+                more = bool(stock) or (bool(waste) and progress > 0
+                                       and not (lay.passes and passes >= lay.passes))
+        return out + after
+
+    def dealt_moves(self, board: Board) -> list[int] | None:
+        """``talon_moves`` where the deals are played one at a time (several wastes, a
+        board played through the state, a choice that judges more than the waste's card):
+        each deal's position listed and chosen from."""
+        deal: cython.Py_ssize_t = DEAL
+        _: cython.Py_ssize_t
+        board.play(deal)
+        quick = self.after_deal(board)
+        k: cython.Py_ssize_t = 1
+        out: list[int] = []
+        after: list[int] = []
+        while quick is not None and self.sort_in(self.choose(board, quick, True), k, out, after):
+            if k == MAX_DEALS:
+                quick = None
+                break
+            board.play(deal)
+            k += 1
+            quick = self.after_deal(board) or []
+        for _ in range(k):
+            board.undo()
+        return None if quick is None else out + after
+
+    def sort_in(self, chosen: Sequence[int], k: cython.Py_ssize_t, out: MutableSequence[int],
+                after: MutableSequence[int]) -> cython.bint:
+        """Puts the moves ``choose`` keeps after ``k`` deals where the search reaches them
+        (``talon_moves``): those before the next deal in ``out``, those after it at the
+        head of ``after`` (the next deals' come first). Whether the next deal is kept."""
+        m: cython.Py_ssize_t
+        more: cython.bint = False
+        later: cython.Py_ssize_t = 0
+        for m in chosen:
+            if m == DEAL:
+                more = True
+            elif more:
+                after.insert(later, -2 - (k | m << 8))
+                later += 1
+            else:
+                out.append(-2 - (k | m << 8))
+        return more
+
+    def waste_takes(self, board: Board, waste: cython.Py_ssize_t) -> cython.ulonglong:
+        """The cards some pile could take from the waste now, as bits, or more (every card
+        where an empty pile takes the rank below the base): while the stock is dealt,
+        none of them changes."""
+        lay: Layout = board.layout
+        out: cython.ulonglong = 0
+        t: cython.Py_ssize_t
+        for t in lay.lone[waste]:
+            if not board.size[t] and lay.fill[t] == 4:  # (``Fill.BELOW_BASE``)
+                return ALL
+            out |= self.takes(board, t)
+        return out
+
     def takes(self, board: Board, f: cython.Py_ssize_t) -> cython.ulonglong:
         """The cards foundation ``f`` takes now (``RuleSet._takes``), as bits."""
         lay: Layout = board.layout
@@ -402,8 +529,7 @@ class Choice:
         for f in lay.foundations:
             for i in range(board.size[f]):
                 founded |= one << board.cards[f * 52 + i]
-        sources = bytearray(256)  # the piles a safe move was found from
-        found: cython.p_uchar = sources
+        found: cython.p_uchar = self.found  # the piles a safe move was found from
         out: list[int] = []
         extra: cython.Py_ssize_t = EXTRA
         for m in legal:
@@ -414,6 +540,8 @@ class Choice:
                     self.is_safe(board, src, dst, founded)):
                 found[src] = 1
                 out.append(m)
+        for m in out:
+            found[m & 255] = 0
         return out
 
     def is_safe(self, board: Board, src: cython.Py_ssize_t, dst: cython.Py_ssize_t,
@@ -538,6 +666,16 @@ def circled(on: bytearray, under: bytearray, succ: bytes) -> bool:
     return False
 
 
+def talon_deals(m: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """A card from the talon (``Choice.talon_moves``): the deals that bring it up."""
+    return (-2 - m) & 255
+
+
+def talon_move(m: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """A card from the talon: its move once the deals brought it up."""
+    return (-2 - m) >> 8
+
+
 class DepthFirst:
     """The depth-first search from ``st`` (left unchanged): its board, table, stack and
     counters. ``run`` may be called again with a larger budget, to go on from where it
@@ -568,12 +706,21 @@ class DepthFirst:
         self.frames: list[list[int]] | None = None
         self.tried: list[int] = []
         self.backs: list[int] = []
+        #: Per frame, how many of the board's moves the move into its position played (a
+        #: move from the talon plays its deals too: ``talon_moves``).
+        self.plays: list[int] = []
 
     def line(self) -> tuple[Move, ...]:
         """The moves from the start to the board's position: each frame's move played."""
         board: Board = self.board
-        return tuple(board.move_of(moves[i - 1])
-                     for moves, i in zip(self.frames or [], self.tried, strict=True))
+        line: list[Move] = []
+        for moves, i in zip(self.frames or [], self.tried, strict=True):
+            m = moves[i - 1]
+            if m <= -2:  # a card from the talon: its deals, then its move
+                line += [board.move_of(DEAL)] * (talon_deals(m))
+                m = talon_move(m)
+            line.append(board.move_of(m))
+        return tuple(line)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
@@ -605,6 +752,7 @@ class DepthFirst:
             self.frames = [choice.choose(board, moves, False)]
             self.tried = [0]
             self.backs = [-1]
+            self.plays = [0]
         table: Table | None = None
         keys: set[object] = set()
         if isinstance(self.seen, Table):
@@ -614,6 +762,12 @@ class DepthFirst:
         frames: list[list[int]] = self.frames
         tried: list[int] = self.tried
         backs: list[int] = self.backs
+        plays: list[int] = self.plays
+        # A plain board brings a talon's card up in one move (``Board.bring``).
+        brings: cython.bint = type(board) is Board and board.layout.brings
+        played: cython.Py_ssize_t
+        _: cython.Py_ssize_t  # (a C loop's counter)
+        walk: list[int] | None
         limit: cython.Py_ssize_t = -1 if cap is None else cap
         every: cython.Py_ssize_t = self.clock_every
         ticks: cython.Py_ssize_t = 0
@@ -639,7 +793,7 @@ class DepthFirst:
                 frames.pop()
                 tried.pop()
                 backs.pop()
-                if frames:
+                for _ in range(plays.pop()):
                     board.undo()
                 continue
             tried[-1] = i + 1
@@ -647,7 +801,24 @@ class DepthFirst:
             back = backs[-1]
             if move == back:
                 continue
-            board.play(move)
+            if talon and move == deal:
+                walk = choice.talon_moves(board)
+                if walk is not None:
+                    mine[i:i + 1] = walk
+                    tried[-1] = i
+                    continue
+            played = 1
+            if move <= -2:
+                if brings:
+                    board.bring(talon_deals(move))
+                    played = 2
+                else:
+                    played += talon_deals(move)
+                    for _ in range(played - 1):
+                        board.play(deal)
+                board.play(talon_move(move))
+            else:
+                board.play(move)
             dealt = talon and move == deal
             if table is not None:
                 n = board.write_dealt_key() if dealt else board.write_key()
@@ -657,13 +828,15 @@ class DepthFirst:
                 keys.add(board.dealt_key() if dealt else board.key())
                 new = len(keys) != known
             if not new:  # one look in the table: a position met before leaves it as it was
-                board.undo()
+                for _ in range(played):
+                    board.undo()
                 continue
             quick = choice.after_deal(board) if dealt else None
             if quick is not None:
                 frames.append(choice.choose(board, quick, True))
                 tried.append(0)
                 backs.append(-1)  # a deal has no way back
+                plays.append(1)
                 continue
             moves, status = board.legal()
             if status != PLAYING:
@@ -671,11 +844,14 @@ class DepthFirst:
                     return self.verdict(Outcome.WON, self.line())
                 if points:
                     self.arrive(status)
-                board.undo()
+                for _ in range(played):
+                    board.undo()
                 continue
             frames.append(choice.choose(board, moves, dealt))
             tried.append(0)
-            backs.append(board.way_back(move))  # (the journal still ends with ``move``)
+            # (the journal still ends with ``move``; a talon's card has no way back)
+            backs.append(board.way_back(move) if move >= 0 else -1)
+            plays.append(played)
         return self.exhausted()
 
     def arrive(self, status: str) -> Verdict | None:

@@ -191,7 +191,7 @@ def test_a_points_game_names_the_move_that_cost_most() -> None:
 
 
 @pytest.mark.parametrize(("game", "positions"), [(("eight-off", "difficult"), 300),
-                                                  (("eagle-wing", "easy"), 2_000)])
+                                                  (("eagle-wing", "easy"), 300)])
 def test_a_game_that_spends_its_budget_still_has_its_turning_point_searched(
         game: tuple[str, str], positions: int) -> None:
     """On a budget too small for the whole line, the halving used to stop with the position

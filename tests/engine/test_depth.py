@@ -20,6 +20,7 @@ from engine.safe import regroups, safe_moves
 from engine.solver import Outcome, Verdict, state_board
 from engine.solver.beam import beam
 from engine.solver.bestfirst import best_first
+from engine.solver.board import DEAL as DEAL_MOVE
 from engine.solver.board import Board, Layout, plain
 from engine.solver.depth import Choice, DepthFirst
 from engine.solver.moves import DEAL
@@ -192,12 +193,56 @@ NO_WAY_BACK = {"golf/easy", "golf/difficult", "eliminator/easy", "eliminator/dif
                "lady-betty/standard", "canfield/difficult"}
 
 
+#: The rule sets whose deals depth first plays on numbers (``Choice.talon_moves``).
+COUNTED = [r for r in PLAIN if Layout(r).brings and Choice(r).talon]
+
+
+@pytest.mark.parametrize("rules", COUNTED, ids=lambda r: r.key)
+def test_the_deals_played_on_numbers_give_the_talons_moves_a_deal_at_a_time_does(
+        rules: engine.RuleSet) -> None:
+    """At every position of random games, ``Choice.talon_moves`` (the deals counted, a deal's
+    position made only where its waste card fits somewhere) gives the moves that playing
+    the deals one at a time and choosing at each gives (``dealt_moves``), in the same order,
+    and leaves the board as it was; ``Board.bring`` of some deals leaves the board as
+    playing them one by one does, and its take-back as it was before."""
+    rng = random.Random(rules.key)
+    walked = brought = 0
+    for deal in range(6):
+        st = rules.deal(deal.to_bytes(4, "big"))
+        choice = Choice(rules, start=st)
+        board = Board(st, ask=False)
+        for _ in range(150):
+            legal, status = board.legal()
+            if status != PLAYING:
+                break
+            before = (board.piles(), list(board.down), board.var_dict())
+            if DEAL_MOVE in legal:
+                walk = choice.talon_moves(board)
+                assert walk == choice.dealt_moves(board)
+                assert (board.piles(), list(board.down), board.var_dict()) == before
+                walked += walk is not None
+                k = 0
+                while k < rng.randint(1, 20) and board.can_deal():
+                    board.play(DEAL_MOVE)
+                    k += 1
+                dealt = (board.piles(), list(board.down), board.var_dict())
+                for _ in range(k):
+                    board.undo()
+                board.bring(k)
+                assert (board.piles(), list(board.down), board.var_dict()) == dealt
+                board.undo()
+                assert (board.piles(), list(board.down), board.var_dict()) == before
+                brought += k > 1
+            board.play(rng.choice(legal))
+    assert walked and brought
+
+
 def test_the_stock_ranks_early_only_where_it_comes_round_beside_whole_runs() -> None:
     """``moves.deal_rank``: with the moves that turn a card up where the stock deals to the
     waste again and again and runs move only whole (Canfield difficult), last elsewhere
     (Canfield easy's and Klondike's runs move in parts, Eagle Wing's top cards alone too).
     Depth first alone wins Canfield difficult deal 12 within 400,000
-    positions so (186,452), and not with the stock last (docs/solver.md)."""
+    positions so (28,638), and not with the stock last (docs/solver.md)."""
     early = {r.key for r in ALL if Choice(r).deal_rank != DEAL}
     assert early == {"canfield/difficult"}
     st = engine.get("canfield", "difficult").deal((12).to_bytes(4, "big"))
