@@ -405,6 +405,10 @@ class Choice:
         dealt: cython.Py_ssize_t  # cards of the stock dealt onto the waste
         top: cython.Py_ssize_t
         takes: cython.ulonglong = self.waste_takes(board, w)
+        at_s: cython.Py_ssize_t = stock
+        at_w: cython.Py_ssize_t = waste
+        at_pass: cython.Py_ssize_t = passes
+        at_progress: cython.Py_ssize_t = progress
         one: cython.ulonglong = 1
         k: cython.Py_ssize_t = 0
         more: cython.bint = True
@@ -424,15 +428,24 @@ class Choice:
             k += 1
             if not waste:
                 top = -1
-            elif waste <= size[w]:
+            elif waste <= at_w:
                 top = cards[w * STRIDE + waste - 1]
             else:  # the stock's cards, its top first
-                top = cards[s * STRIDE + size[s] - (waste - size[w])]
+                top = cards[s * STRIDE + at_s - (waste - at_w)]
             if top >= 0 and takes >> top & one:
-                board.bring(k)
+                # The deal's position as far as its choice reads it: the talon's sizes, the
+                # waste's top card, the pass and the progress; set, then put back.
+                size[s] = stock
+                size[w] = waste
+                cards[w * STRIDE + waste - 1] = top
+                board.vars[1] = passes
+                board.vars[2] = progress
                 more = self.sort_in(self.choose(board, self.after_deal(board) or [], True),
                                     k, out, after)
-                board.undo()
+                size[s] = at_s
+                size[w] = at_w
+                board.vars[1] = at_pass
+                board.vars[2] = at_progress
             else:  # ``choose`` of the deal alone: it is listed and useful (``Board.useful``:
                 # cards left to deal, or some played since the last turn, which ``ordered``
                 # keeps as well)
