@@ -386,8 +386,9 @@ class Choice:
 
         Where the deals change nothing but the stock and the one waste
         (``Layout.brings``) and ``choose`` judges a deal's position by its waste card
-        alone (``plain_deals``), the deals are played on numbers, and a deal's position
-        is made (``Board.bring``) only when some pile could take its waste card."""
+        alone (``plain_deals``), the deals are played on numbers, and the choice is asked
+        only where some pile could take a deal's waste card, of the deal's position set as
+        far as it reads it."""
         lay: Layout = board.layout
         if self.talon_sources is None:
             return None
