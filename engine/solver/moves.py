@@ -132,9 +132,9 @@ def talon_piles(rules: RuleSet) -> frozenset[int]:
     vars, and the deal neither reads nor changes its piles). So after a deal the search
     tries only more deals and moves of the stock's and wastes' cards; a position reached by
     a deal is keyed apart from the same position reached otherwise, whose moves are all
-    tried (best first: depth first keeps no such position, ``Choice.talon_moves``). This
-    is what keeps the tableau moves from being tried again after every deal of a
-    draw-three stock.
+    tried (best first; depth first keeps such a position only in the pass it starts in
+    mid-way, ``Choice.talon_moves``). This is what keeps the tableau moves from being
+    tried again after every deal of a draw-three stock.
 
     Only where the stock deals to wastes by the shared rule and no hook of the rule set's
     own runs after a move (empty: no such saving)."""
