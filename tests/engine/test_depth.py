@@ -200,27 +200,32 @@ COUNTED = [r for r in PLAIN if Layout(r).brings and Choice(r).talon]
 @pytest.mark.parametrize("rules", COUNTED, ids=lambda r: r.key)
 def test_the_deals_played_on_numbers_give_the_talons_moves_a_deal_at_a_time_does(
         rules: engine.RuleSet) -> None:
-    """At every position of random games, ``Choice.talon_moves`` (the deals counted, a deal's
-    position made only where its waste card fits somewhere) gives the moves that playing
+    """At every position of random games, ``Choice.talon_moves`` (the deals counted, the
+    choice asked only where a deal's waste card fits somewhere) gives the moves that playing
     the deals one at a time and choosing at each gives (``dealt_moves``), in the same order,
-    and leaves the board as it was; ``Board.bring`` of some deals leaves the board as
-    playing them one by one does, and its take-back as it was before."""
+    and leaves the board as it was, for a search from the deal and, now and then, for one
+    from the position itself (its pass maybe searched whole: ``open_pass``); ``Board.bring``
+    of some deals leaves the board as playing them one by one does, and its take-back as it
+    was before."""
     rng = random.Random(rules.key)
-    walked = brought = 0
+    walked = brought = opened = 0
     for deal in range(6):
         st = rules.deal(deal.to_bytes(4, "big"))
-        choice = Choice(rules, start=st)
+        from_deal = Choice(rules, start=st)
         board = Board(st, ask=False)
-        for _ in range(150):
+        for i in range(150):
             legal, status = board.legal()
             if status != PLAYING:
                 break
             before = (board.piles(), list(board.down), board.var_dict())
             if DEAL_MOVE in legal:
-                walk = choice.talon_moves(board)
-                assert walk == choice.dealt_moves(board)
-                assert (board.piles(), list(board.down), board.var_dict()) == before
-                walked += walk is not None
+                here = State(rules, b"", *before)
+                for choice in [from_deal] + ([Choice(rules, start=here)] if i % 5 == 0 else []):
+                    walk = choice.talon_moves(board)
+                    assert walk == choice.dealt_moves(board)
+                    assert (board.piles(), list(board.down), board.var_dict()) == before
+                    walked += walk is not None
+                    opened += walk is None
                 k = 0
                 while k < rng.randint(1, 20) and board.can_deal():
                     board.play(DEAL_MOVE)
@@ -234,7 +239,7 @@ def test_the_deals_played_on_numbers_give_the_talons_moves_a_deal_at_a_time_does
                 assert (board.piles(), list(board.down), board.var_dict()) == before
                 brought += k > 1
             board.play(rng.choice(legal))
-    assert walked and brought
+    assert walked and brought and opened
 
 
 def test_the_stock_ranks_early_only_where_it_comes_round_beside_whole_runs() -> None:
