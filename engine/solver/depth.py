@@ -22,7 +22,7 @@ with contextlib.suppress(ImportError):  # C types for the compiled engine; not n
 from ..cards import RANK
 from ..core import FINISHED, PLAYING, WON, Move, State
 from ..options import Deals, Fill, Scoring
-from ..piles import CELL, FOUNDATION, TABLEAU
+from ..piles import CELL, FOUNDATION, TABLEAU, below
 from ..rules import RuleSet
 from ..safe import laid_on, one_way, regroups, row_bits
 from .board import (
@@ -495,20 +495,18 @@ class Choice:
         return more
 
     def waste_takes(self, board: Board, waste: cython.Py_ssize_t) -> cython.ulonglong:
-        """The cards some pile could take from the waste now, as bits, or more (every card
-        where an empty pile takes the rank below the base): while the stock is dealt,
-        none of them changes."""
-        lay: Layout = board.layout
+        """The cards some pile could take from the waste now, as bits, or more (``takes``):
+        while the stock is dealt, none of them changes."""
         out: cython.ulonglong = 0
         t: cython.Py_ssize_t
-        for t in lay.lone[waste]:
-            if not board.size[t] and lay.fill[t] == 4:  # (``Fill.BELOW_BASE``)
-                return ALL
+        for t in board.layout.lone[waste]:
             out |= self.takes(board, t)
         return out
 
     def takes(self, board: Board, f: cython.Py_ssize_t) -> cython.ulonglong:
-        """The cards foundation ``f`` takes now (``RuleSet._takes``), as bits."""
+        """The cards pile ``f`` takes now by its build or its fill (``RuleSet._takes``), as
+        bits: a foundation's exactly; a column's or more (who may fill a space is not
+        read)."""
         lay: Layout = board.layout
         n: cython.Py_ssize_t = board.size[f]
         if lay.capacity[f] and n >= lay.capacity[f]:
@@ -521,9 +519,11 @@ class Choice:
             return ALL
         if fill == 2:  # a King
             return self.kings
+        base: cython.Py_ssize_t = board.vars[0] if board.has[0] else 1
         if fill == 3:  # the base rank
-            base: cython.Py_ssize_t = board.vars[0] if board.has[0] else 1
             return ALL if base == 0 else self.ranks[base]
+        if fill == 4:  # the rank below the base
+            return ALL if base == 0 else self.ranks[below(base)]
         return 0
 
     def safe_moves(self, board: Board, legal: Sequence[int]) -> list[int]:
@@ -731,7 +731,7 @@ class DepthFirst:
         for moves, i in zip(self.frames or [], self.tried, strict=True):
             m = moves[i - 1]
             if m <= -2:  # a card from the talon: its deals, then its move
-                line += [board.move_of(DEAL)] * (talon_deals(m))
+                line += [board.move_of(DEAL)] * talon_deals(m)
                 m = talon_move(m)
             line.append(board.move_of(m))
         return tuple(line)
